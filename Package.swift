@@ -1,0 +1,56 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "yiana-tools",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "yiana", targets: ["yiana"]),
+        .library(name: "YianaArchive", targets: ["YianaArchive"]),
+        .library(name: "YianaPDF", targets: ["YianaPDF"]),
+        .library(name: "YianaLibrary", targets: ["YianaLibrary"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        // C libraries, each imported by exactly one Swift module.
+        .systemLibrary(
+            name: "CZip",
+            pkgConfig: "libzip",
+            providers: [.apt(["libzip-dev"]), .brew(["libzip"])]
+        ),
+        .systemLibrary(
+            name: "CPoppler",
+            pkgConfig: "poppler-glib",
+            providers: [.apt(["libpoppler-glib-dev"]), .brew(["poppler"])]
+        ),
+
+        .target(name: "YianaArchive", dependencies: ["CZip"]),
+        .target(name: "YianaPDF", dependencies: ["CPoppler"]),
+        .target(
+            name: "YianaLibrary",
+            dependencies: [
+                "YianaArchive", "YianaPDF",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .executableTarget(
+            name: "yiana",
+            dependencies: [
+                "YianaLibrary", "YianaArchive", "YianaPDF",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Drives many concurrent writers/readers of one document; used by the
+        // coordination test and by the soak scripts in Scripts/.
+        .executableTarget(name: "yiana-stress", dependencies: ["YianaArchive"]),
+
+        .testTarget(name: "YianaArchiveTests", dependencies: ["YianaArchive", "yiana-stress"]),
+        .testTarget(name: "YianaPDFTests", dependencies: ["YianaPDF"]),
+        .testTarget(name: "YianaLibraryTests", dependencies: ["YianaLibrary", "YianaArchive", "YianaPDF"]),
+        .testTarget(name: "YianaCLITests", dependencies: ["yiana", "YianaArchive"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

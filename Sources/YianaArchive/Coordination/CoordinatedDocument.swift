@@ -1,0 +1,169 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Every read and write of a document file goes through here: reads under a shared lock,
+/// writes under an exclusive one, and every write is crash-safe.
+///
+/// A write never touches the document in place. It goes to a hidden temporary file in the
+/// same folder (created with `O_EXCL`), which is `fsync`ed, re-opened and verified (ZIP
+/// structure, every CRC, metadata decodes and equals what was meant), and only then renamed
+/// over the document (or, for a new document, linked to its name so that an existing file
+/// is never replaced), after which the folder is `fsync`ed. Killed at any instant, the
+/// document is its old version or its new one; a temporary file left behind by a kill is
+/// hidden and named `.<name>.yiana-tmp-XXXXXXXX`, so `verify` can find it.
+public enum CoordinatedDocument {
+    /// How long a read or write waits for another process by default, in seconds.
+    public static let defaultLockTimeout: Double = 30
+    /// The marker in the names of the toolkit's own temporary files.
+    public static let temporaryMarker = ".yiana-tmp-"
+
+    /// Opens the document under a shared lock and passes the reader to `body`.
+    /// - Throws: ``ArchiveError`` (lock timeout, damaged archive, …) or what `body` throws.
+    public static func read<T>(_ path: String, timeout: Double = defaultLockTimeout,
+                               _ body: (DocumentReader) throws -> T) throws -> T {
+        let lock = try DocumentLock(document: path, mode: .shared, timeout: timeout)
+        defer { lock.release() }
+        return try body(try DocumentReader(path: path))
+    }
+
+    /// Writes a new document at `path`; never replaces an existing file.
+    /// - Throws: ``ArchiveError`` `.alreadyExists` when the name is taken (pick another
+    ///   name and retry), or the error that stopped the write; nothing is left behind.
+    public static func create(at path: String, metadata: DocumentMetadata, pdf: PDFPayload?,
+                              timeout: Double = defaultLockTimeout) throws {
+        try write(at: path, metadata: metadata, pdf: pdf, replacing: false, timeout: timeout)
+    }
+
+    /// Replaces the document at `path` (or creates it), atomically.
+    /// - Throws: ``ArchiveError``; on any error the existing document is untouched.
+    public static func replace(at path: String, metadata: DocumentMetadata, pdf: PDFPayload?,
+                               timeout: Double = defaultLockTimeout) throws {
+        try write(at: path, metadata: metadata, pdf: pdf, replacing: true, timeout: timeout)
+    }
+
+    static func write(at path: String, metadata: DocumentMetadata, pdf: PDFPayload?, replacing: Bool,
+                      timeout: Double, afterVerify: (String) throws -> Void = { _ in }) throws {
+        let metadataJSON = metadata.jsonData()
+        let source = try pdf.map(SourceSnapshot.init)
+        try atomicWrite(to: path, replacing: replacing, timeout: timeout) { fd, tempPath in
+            try ArchiveWriter.write(metadata: metadataJSON, pdf: pdf, toFD: fd, path: tempPath)
+            try source?.checkUnchanged(writing: path)
+        } verify: { tempPath in
+            let reader = try DocumentReader(path: tempPath)
+            let written = try reader.verifyContents()
+            guard written == metadata else { throw ArchiveError(.verificationFailed("metadata read back differs"), path: path) }
+            guard reader.pdf?.size == source?.size else {
+                throw ArchiveError(.verificationFailed("content.pdf has \(reader.pdf?.size ?? 0) bytes, expected \(source?.size ?? 0)"), path: path)
+            }
+            try afterVerify(tempPath)
+        }
+    }
+
+    /// The crash-safe write protocol, independent of what is written.
+    static func atomicWrite(to path: String, replacing: Bool, timeout: Double,
+                            fill: (Int32, String) throws -> Void, verify: (String) throws -> Void) throws {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        let lock = try DocumentLock(document: path, mode: .exclusive, timeout: timeout)
+        defer { lock.release() }
+
+        let existing = try? Sys.lstat(path)
+        if !replacing, existing != nil { throw ArchiveError(.alreadyExists, path: path) }
+
+        let (fd, tempPath) = try createTemporaryFile(folder: folder, name: url.lastPathComponent)
+        var fdOpen = true
+        do {
+            if let existing, existing.isRegularFile {
+                try Sys.fchmod(fd, existing.st_mode & 0o7777, path: tempPath)
+            }
+            try fill(fd, tempPath)
+            try Sys.fsync(fd, path: tempPath)
+            Sys.close(fd)
+            fdOpen = false
+            try verify(tempPath)
+            if replacing {
+                try Sys.rename(tempPath, path)
+            } else {
+                try placeNew(tempPath, at: path)
+            }
+            try Sys.fsyncDirectory(folder)
+        } catch {
+            if fdOpen { Sys.close(fd) }
+            _ = unlink(tempPath)
+            if let systemError = error as? SystemError {
+                throw ArchiveError(.system(systemError), path: path)
+            }
+            throw error
+        }
+    }
+
+    /// Gives the verified temporary file the document's name without replacing a file that
+    /// appeared meanwhile: `link` fails if the name exists, where `rename` would overwrite.
+    private static func placeNew(_ tempPath: String, at path: String) throws {
+        do {
+            try Sys.link(tempPath, path)
+            _ = unlink(tempPath)
+        } catch let error where error.errno == EEXIST {
+            throw ArchiveError(.alreadyExists, path: path)
+        } catch let error where [EPERM, ENOTSUP, EOPNOTSUPP, EMLINK].contains(error.errno) {
+            // File systems without hard links (FAT, some FUSE mounts): check, then rename.
+            // The exclusive lock keeps other toolkit processes out of the small gap.
+            if (try? Sys.lstat(path)) != nil { throw ArchiveError(.alreadyExists, path: path) }
+            try Sys.rename(tempPath, path)
+        }
+    }
+
+    private static func createTemporaryFile(folder: String, name: String) throws -> (Int32, String) {
+        for _ in 0..<16 {
+            let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 16).leftPadded(to: 8)
+            let tempPath = URL(fileURLWithPath: folder).appendingPathComponent(".\(name)\(temporaryMarker)\(suffix)").path
+            do {
+                return (try Sys.open(tempPath, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644), tempPath)
+            } catch where error.errno == EEXIST {
+                continue
+            } catch {
+                throw ArchiveError(.system(error), path: tempPath)
+            }
+        }
+        throw ArchiveError(.system(SystemError("create temporary file", path: folder, errno: EEXIST)), path: folder)
+    }
+}
+
+/// The identity and state of a PDF source file when the write began, to notice a file
+/// that changes while it is copied (its bytes would not match the hash in the metadata).
+private struct SourceSnapshot {
+    let size: UInt64
+    let state: (path: String, fd: Int32, mtime: timespec, ctime: timespec)?
+
+    init(_ payload: PDFPayload) throws {
+        switch payload {
+        case .data(let data):
+            size = UInt64(data.count)
+            state = nil
+        case .fileDescriptor(let fd, let path):
+            let st = try Sys.fstat(fd, path: path)
+            size = UInt64(st.st_size)
+            state = (path, fd, st.st_mtim, st.st_ctim)
+        }
+    }
+
+    func checkUnchanged(writing documentPath: String) throws {
+        guard let state else { return }
+        let st = try Sys.fstat(state.fd, path: state.path)
+        if UInt64(st.st_size) != size || st.st_mtim != state.mtime || st.st_ctim != state.ctime {
+            throw ArchiveError(.sourceChanged(state.path), path: documentPath)
+        }
+    }
+}
+
+private func != (lhs: timespec, rhs: timespec) -> Bool {
+    lhs.tv_sec != rhs.tv_sec || lhs.tv_nsec != rhs.tv_nsec
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

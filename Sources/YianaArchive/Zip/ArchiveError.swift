@@ -1,0 +1,190 @@
+/// A libzip error code (`ZIP_ER_*`), with names for the ones the toolkit acts on.
+public struct ZipErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    public static let seek = ZipErrorCode(rawValue: 4)
+    public static let read = ZipErrorCode(rawValue: 5)
+    public static let write = ZipErrorCode(rawValue: 6)
+    public static let crc = ZipErrorCode(rawValue: 7)
+    public static let noEntry = ZipErrorCode(rawValue: 9)
+    public static let exists = ZipErrorCode(rawValue: 10)
+    public static let open = ZipErrorCode(rawValue: 11)
+    public static let zlib = ZipErrorCode(rawValue: 13)
+    public static let memory = ZipErrorCode(rawValue: 14)
+    public static let compressionNotSupported = ZipErrorCode(rawValue: 16)
+    public static let prematureEOF = ZipErrorCode(rawValue: 17)
+    public static let notAZip = ZipErrorCode(rawValue: 19)
+    public static let inconsistent = ZipErrorCode(rawValue: 21)
+    public static let encryptionNotSupported = ZipErrorCode(rawValue: 24)
+
+    public var description: String { "ZIP_ER \(rawValue)" }
+}
+
+/// Why a file could not be read or written as a `.yianazip` document.
+public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// Nothing at the path.
+        case fileNotFound
+        /// Neither a ZIP archive nor one of the legacy formats.
+        case notADocument(reason: String)
+        /// libzip refused the archive or an entry (not a ZIP, truncated, inconsistent, …).
+        case zip(ZipErrorCode, message: String)
+        /// The ZIP central directory or a local header is damaged.
+        case damagedStructure(String)
+        /// An entry's bytes do not match its CRC-32: the data is damaged.
+        case crcMismatch(entry: String)
+        /// An entry the format does not have.
+        case unexpectedEntry(String)
+        /// An entry name that climbs out of the archive (`..`).
+        case pathTraversal(String)
+        /// An entry name that is an absolute path.
+        case absolutePath(String)
+        /// Two entries whose names are equal, also after case folding and Unicode NFC.
+        case duplicateEntry(String, String)
+        /// An entry stored as a symbolic link.
+        case symlinkEntry(String)
+        /// An encrypted entry.
+        case encryptedEntry(String)
+        /// A stored (uncompressed) entry whose compressed and uncompressed sizes differ.
+        case storedSizeMismatch(String, compressed: UInt64, uncompressed: UInt64)
+        /// Entries whose bytes overlap each other or the central directory (zip-bomb shape).
+        case overlappingEntries(String, String)
+        /// An entry compressed with a method libzip cannot read.
+        case unsupportedCompression(String, method: UInt16)
+        /// An entry larger than the toolkit will hold in memory (metadata, format).
+        case entryTooLarge(String, limit: UInt64)
+        /// An entry that ended before its declared size.
+        case entryTruncated(String)
+        /// There is no `metadata.json`.
+        case missingMetadata
+        /// The document has no PDF.
+        case missingPDF
+        /// `format.json` is not the small JSON object the app writes.
+        case invalidFormatFile(String)
+        /// `format.json` announces a version this toolkit does not know.
+        case unsupportedFormatVersion(Int)
+        /// `metadata.json` is damaged.
+        case metadata(MetadataError)
+        /// A system call failed.
+        case system(SystemError)
+        /// Another process holds the document's lock longer than the wait allowed.
+        case lockTimeout(seconds: Double)
+        /// A new document was to be created, but a file of that name appeared first.
+        case alreadyExists
+        /// The source file changed while it was being written into the document.
+        case sourceChanged(String)
+        /// The freshly written temporary archive failed verification; nothing was replaced.
+        case verificationFailed(String)
+    }
+
+    public let kind: Kind
+    /// The document (or temporary file) concerned.
+    public let path: String
+
+    public init(_ kind: Kind, path: String) {
+        self.kind = kind
+        self.path = path
+    }
+
+    /// A stable short code for scripts (`--json`).
+    public var code: String {
+        switch kind {
+        case .fileNotFound: "not-found"
+        case .notADocument: "not-a-document"
+        case .zip(let code, _): code == .notAZip ? "not-a-zip" : "zip-error"
+        case .damagedStructure: "damaged-structure"
+        case .crcMismatch: "crc-mismatch"
+        case .unexpectedEntry: "unexpected-entry"
+        case .pathTraversal: "path-traversal"
+        case .absolutePath: "absolute-path"
+        case .duplicateEntry: "duplicate-entry"
+        case .symlinkEntry: "symlink-entry"
+        case .encryptedEntry: "encrypted-entry"
+        case .storedSizeMismatch: "stored-size-mismatch"
+        case .overlappingEntries: "overlapping-entries"
+        case .unsupportedCompression: "unsupported-compression"
+        case .entryTooLarge: "entry-too-large"
+        case .entryTruncated: "entry-truncated"
+        case .missingMetadata: "missing-metadata"
+        case .missingPDF: "missing-pdf"
+        case .invalidFormatFile: "invalid-format-json"
+        case .unsupportedFormatVersion: "unsupported-format-version"
+        case .metadata: "bad-metadata"
+        case .system: "system-error"
+        case .lockTimeout: "lock-timeout"
+        case .alreadyExists: "already-exists"
+        case .sourceChanged: "source-changed"
+        case .verificationFailed: "verification-failed"
+        }
+    }
+
+    public var description: String {
+        switch kind {
+        case .fileNotFound:
+            return "\(path): no such file."
+        case .notADocument(let reason):
+            return "\(path): not a Yiana document (\(reason))."
+        case .zip(let code, let message):
+            let hint = code == .notAZip
+                ? " It may be truncated by an interrupted write or sync; keep the file and check for an older copy."
+                : ""
+            return "\(path): the ZIP archive cannot be read: \(message).\(hint)"
+        case .damagedStructure(let detail):
+            return "\(path): the ZIP structure is damaged (\(detail))."
+        case .crcMismatch(let entry):
+            return "\(path): \(entry) is damaged: its bytes do not match the checksum stored in the archive."
+        case .unexpectedEntry(let name):
+            return "\(path): unexpected entry \"\(name)\"; a Yiana document holds only metadata.json, content.pdf and format.json."
+        case .pathTraversal(let name):
+            return "\(path): hostile entry name \"\(name)\" points outside the archive (\"..\"); refusing to read it."
+        case .absolutePath(let name):
+            return "\(path): hostile entry name \"\(name)\" is an absolute path; refusing to read it."
+        case .duplicateEntry(let first, let second):
+            return first == second
+                ? "\(path): the entry \"\(first)\" appears twice; which one is meant is ambiguous, refusing to guess."
+                : "\(path): entries \"\(first)\" and \"\(second)\" differ only in case or Unicode form; refusing to guess."
+        case .symlinkEntry(let name):
+            return "\(path): entry \"\(name)\" is a symbolic link, which a Yiana document never contains."
+        case .encryptedEntry(let name):
+            return "\(path): entry \"\(name)\" is encrypted, which a Yiana document never is."
+        case .storedSizeMismatch(let name, let compressed, let uncompressed):
+            return "\(path): stored entry \"\(name)\" declares \(compressed) bytes stored but \(uncompressed) bytes of content."
+        case .overlappingEntries(let first, let second):
+            return "\(path): entry \"\(first)\" overlaps \(second.isEmpty ? "the central directory" : "entry \"\(second)\"") (zip-bomb shape); refusing to read it."
+        case .unsupportedCompression(let name, let method):
+            return "\(path): entry \"\(name)\" uses compression method \(method), which cannot be read."
+        case .entryTooLarge(let name, let limit):
+            return "\(path): \(name) is larger than \(limit >> 20) MiB; a real one is far smaller, so the file is refused."
+        case .entryTruncated(let name):
+            return "\(path): \(name) ends before its declared size; the archive is truncated or damaged."
+        case .missingMetadata:
+            return "\(path): the archive has no metadata.json."
+        case .missingPDF:
+            return "\(path): the document has no PDF yet."
+        case .invalidFormatFile(let detail):
+            return "\(path): format.json is damaged (\(detail))."
+        case .unsupportedFormatVersion(let version):
+            return "\(path): format version \(version) is newer than this toolkit knows (2); update yiana-tools. The file is left unchanged."
+        case .metadata(let error):
+            return error.description
+        case .system(let error):
+            return error.description
+        case .lockTimeout(let seconds):
+            return "\(path): another process has been using this document for over \(seconds.formatted2) s; try again when it has finished."
+        case .alreadyExists:
+            return "\(path): a file of this name already exists."
+        case .sourceChanged(let source):
+            return "\(path): \(source) changed while it was being copied into the document; nothing was written. Try again once it is complete."
+        case .verificationFailed(let detail):
+            return "\(path): the newly written archive did not verify (\(detail)); the existing document was left untouched."
+        }
+    }
+}
+
+extension Double {
+    var formatted2: String {
+        let rounded = (self * 100).rounded() / 100
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads one `.yianazip` file in any of its formats.
+///
+/// Opening checks the archive's layout strictly (only the three known entry names, no
+/// hostile names, duplicates, links, encryption, size lies or overlaps); reading checks the
+/// CRC of every byte. It takes no lock: use ``CoordinatedDocument/read(_:timeout:_:)`` for
+/// a document that another process may be writing.
+public final class DocumentReader {
+    public let path: String
+    public let format: DocumentFormat
+    /// The entries present, in file order.
+    public let entries: [DocumentEntry]
+    /// The size of the whole file.
+    public let fileSize: UInt64
+
+    private let fd: Int32
+    private let zip: ZipArchive?
+    private let zipIndex: [String: Int]
+
+    /// The largest `metadata.json` read; the app's, with OCR text of a long book, stays far below.
+    public static let metadataLimit: UInt64 = 64 << 20
+    static let knownNames: Set<String> = ["metadata.json", "content.pdf", "format.json"]
+
+    /// Opens and checks the file at `path`.
+    /// - Throws: ``ArchiveError`` naming the file and, for each kind of refusal, its own case.
+    public init(path: String) throws {
+        self.path = path
+        let fd: Int32
+        do {
+            fd = try Sys.open(path, O_RDONLY)
+        } catch {
+            throw ArchiveError(error.isNotFound ? .fileNotFound : .system(error), path: path)
+        }
+        self.fd = fd
+        do {
+            let st = try Sys.fstat(fd, path: path)
+            guard st.isRegularFile else { throw ArchiveError(.notADocument(reason: "not a regular file"), path: path) }
+            fileSize = UInt64(st.st_size)
+            let head = try ByteReader(fd: fd, path: path).bytes(at: 0, count: 64)
+            if let first = head.first(where: { !Self.isJSONWhitespace($0) }), first == UInt8(ascii: "{") {
+                let legacy = try Self.readLegacyLayout(fd: fd, path: path, fileSize: fileSize)
+                format = legacy.pdf == nil ? .legacyMetadataOnly : .legacySeparator
+                var found = [DocumentEntry(name: "metadata.json", size: UInt64(legacy.metadata.count), storedSize: UInt64(legacy.metadata.count),
+                                           compressionMethod: nil, crc32: nil, byteRange: legacy.metadata)]
+                if let pdf = legacy.pdf {
+                    found.append(DocumentEntry(name: "content.pdf", size: UInt64(pdf.count), storedSize: UInt64(pdf.count),
+                                               compressionMethod: nil, crc32: nil, byteRange: pdf))
+                }
+                entries = found
+                zip = nil
+                zipIndex = [:]
+                return
+            }
+            guard head.count >= 4 else {
+                throw ArchiveError(.notADocument(reason: head.isEmpty ? "the file is empty" : "the file is too short"), path: path)
+            }
+            let layout = try Self.checkedLayout(fd: fd, path: path)
+            let archive = try ZipArchive(fd: fd, path: path)
+            guard archive.entryCount == layout.entries.count else {
+                throw ArchiveError(.damagedStructure("libzip sees \(archive.entryCount) entries, the central directory \(layout.entries.count)"), path: path)
+            }
+            zip = archive
+            var index: [String: Int] = [:]
+            for (i, entry) in layout.entries.enumerated() { index[entry.name] = i }
+            zipIndex = index
+            entries = layout.entries.map { entry in
+                DocumentEntry(name: entry.name, size: entry.uncompressedSize, storedSize: entry.compressedSize,
+                              compressionMethod: entry.method, crc32: entry.crc32,
+                              byteRange: entry.method == 0 ? entry.dataRange : nil)
+            }
+            guard index["metadata.json"] != nil else { throw ArchiveError(.missingMetadata, path: path) }
+            format = .zip(formatVersion: try Self.formatVersion(archive: archive, layout: layout, index: index, path: path),
+                          hasFormatFile: index["format.json"] != nil)
+        } catch {
+            Sys.close(fd)
+            throw error
+        }
+    }
+
+    deinit {
+        Sys.close(fd)
+    }
+
+    /// The entry named `name`, if present.
+    public func entry(_ name: String) -> DocumentEntry? {
+        entries.first { $0.name == name }
+    }
+
+    /// The PDF entry, if the document has a PDF.
+    public var pdf: DocumentEntry? { entry("content.pdf") }
+
+    /// True when `format.json` names a version this toolkit can rewrite without loss.
+    public var isSupportedVersion: Bool {
+        if case .zip(let version, _) = format { return version <= DocumentFormat.currentVersion }
+        return true
+    }
+
+    /// The raw bytes of `metadata.json`, CRC-checked.
+    public func metadataData() throws -> Data {
+        guard let entry = entry("metadata.json") else { throw ArchiveError(.missingMetadata, path: path) }
+        if let zip, let index = zipIndex[entry.name] {
+            return try zip.readSmall(index: index, name: entry.name, expectedSize: entry.size, limit: Self.metadataLimit)
+        }
+        var data = Data()
+        try readRange(entry.byteRange!) { data.append(contentsOf: $0) }
+        return data
+    }
+
+    /// The decoded metadata, without reading the PDF.
+    /// - Throws: ``ArchiveError`` with ``ArchiveError/Kind/metadata(_:)`` naming the key at fault.
+    public func metadata() throws -> DocumentMetadata {
+        let data = try metadataData()
+        do {
+            return try DocumentMetadata(jsonData: data, file: path)
+        } catch {
+            throw ArchiveError(.metadata(error), path: path)
+        }
+    }
+
+    /// Streams `content.pdf` to `body` in chunks of up to 1 MiB, checking the CRC; memory
+    /// use does not grow with the PDF's size.
+    public func readPDF(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard let entry = pdf else { throw ArchiveError(.missingPDF, path: path) }
+        try readEntry(entry, body)
+    }
+
+    /// Streams any entry to `body`, checking its CRC.
+    public func readEntry(_ entry: DocumentEntry, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        if let zip, let index = zipIndex[entry.name] {
+            try zip.read(index: index, name: entry.name, expectedSize: entry.size, body)
+        } else if let range = entry.byteRange {
+            try readRange(range, body)
+        }
+    }
+
+    /// Writes `content.pdf` to the file descriptor `out`.
+    public func writePDF(toFD out: Int32, outPath: String) throws {
+        try readPDF { chunk in
+            do {
+                try Sys.writeAll(out, chunk.baseAddress!, chunk.count, path: outPath)
+            } catch let error as SystemError {
+                throw ArchiveError(.system(error), path: outPath)
+            }
+        }
+    }
+
+    /// Reads every entry to its end (so every CRC is checked), decodes the metadata and
+    /// checks the format version: what the writer runs on each file before it replaces a
+    /// document, and the core of `verify`.
+    @discardableResult
+    public func verifyContents() throws -> DocumentMetadata {
+        for entry in entries where entry.name != "metadata.json" {
+            try readEntry(entry) { _ in }
+        }
+        guard isSupportedVersion else {
+            if case .zip(let version, _) = format { throw ArchiveError(.unsupportedFormatVersion(version), path: path) }
+            return try metadata()
+        }
+        return try metadata()
+    }
+
+    private func readRange(_ range: Range<UInt64>, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let chunkSize = 1 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let want = Int(min(UInt64(chunkSize), range.upperBound - offset))
+            let n: Int
+            do { n = try Sys.pread(fd, buffer.baseAddress!, want, offset, path: path) } catch {
+                throw ArchiveError(.system(error), path: path)
+            }
+            guard n > 0 else { throw ArchiveError(.entryTruncated("the file"), path: path) }
+            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            offset += UInt64(n)
+        }
+    }
+
+    private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0xEF || byte == 0xBB || byte == 0xBF
+    }
+}

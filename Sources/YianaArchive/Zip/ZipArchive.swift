@@ -1,0 +1,77 @@
+internal import CZip
+import Foundation
+
+/// A libzip archive open for reading; owns its `zip_t` and frees it in `deinit`.
+final class ZipArchive {
+    private let handle: OpaquePointer
+    let path: String
+
+    /// Opens the ZIP held by `fd` (which the caller keeps open for the archive's life).
+    init(fd: Int32, path: String) throws {
+        self.path = path
+        let source = try FileDescriptorSource(readingFD: fd, path: path).makeSource()
+        var error = zip_error_t()
+        zip_error_init(&error)
+        defer { zip_error_fini(&error) }
+        guard let archive = zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error) else {
+            zip_source_free(source)
+            throw ArchiveError(.zip(ZipErrorCode(rawValue: zip_error_code_zip(&error)),
+                                    message: String(cString: zip_error_strerror(&error))), path: path)
+        }
+        handle = archive
+    }
+
+    deinit {
+        // Read-only: nothing to write, so discard rather than close.
+        zip_discard(handle)
+    }
+
+    var entryCount: Int { Int(zip_get_num_entries(handle, 0)) }
+
+    func name(at index: Int) -> String? {
+        guard let name = zip_get_name(handle, UInt64(index), ZIP_FL_ENC_RAW) else { return nil }
+        return String(cString: name)
+    }
+
+    /// Streams entry `index` to `body` in chunks, reading until libzip reports the end so
+    /// that it checks the CRC (libzip 1.7 checks it only there), and checks the length.
+    func read(index: Int, name: String, expectedSize: UInt64, chunkSize: Int = 1 << 20,
+              _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard let file = zip_fopen_index(handle, UInt64(index), 0) else {
+            throw zipError(zip_get_error(handle), entry: name)
+        }
+        defer { zip_fclose(file) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        var total: UInt64 = 0
+        while true {
+            let n = zip_fread(file, buffer.baseAddress, UInt64(chunkSize))
+            if n < 0 { throw zipError(zip_file_get_error(file), entry: name) }
+            if n == 0 { break }
+            total += UInt64(n)
+            guard total <= expectedSize else { throw ArchiveError(.damagedStructure("\(name) is longer than declared"), path: path) }
+            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<Int(n)]))
+        }
+        guard total == expectedSize else { throw ArchiveError(.entryTruncated(name), path: path) }
+    }
+
+    /// Reads a small entry whole, refusing one over `limit` bytes without allocating it.
+    func readSmall(index: Int, name: String, expectedSize: UInt64, limit: UInt64) throws -> Data {
+        guard expectedSize <= limit else { throw ArchiveError(.entryTooLarge(name, limit: limit), path: path) }
+        var data = Data()
+        try read(index: index, name: name, expectedSize: expectedSize, chunkSize: 64 << 10) { chunk in
+            data.append(contentsOf: chunk)
+        }
+        return data
+    }
+
+    private func zipError(_ error: UnsafeMutablePointer<zip_error_t>?, entry: String) -> ArchiveError {
+        guard let error else { return ArchiveError(.zip(.read, message: "unknown libzip error"), path: path) }
+        let code = ZipErrorCode(rawValue: zip_error_code_zip(error))
+        switch code {
+        case .crc: return ArchiveError(.crcMismatch(entry: entry), path: path)
+        case .prematureEOF: return ArchiveError(.entryTruncated(entry), path: path)
+        default: return ArchiveError(.zip(code, message: "\(entry): \(String(cString: zip_error_strerror(error)))"), path: path)
+        }
+    }
+}

@@ -1,0 +1,132 @@
+internal import CPoppler
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A PDF opened with poppler: page count, title, and (later) text.
+///
+/// Not thread-safe, like the poppler document it owns: use one per thread.
+public final class PDFDocument {
+    private let handle: OpaquePointer
+    /// Keeps memory handed to poppler without a copy alive as long as the document.
+    private let owner: AnyObject?
+    /// The file or description named in errors.
+    public let source: String
+
+    /// Opens the PDF file at `path`.
+    /// - Throws: ``PDFError``: not a PDF, encrypted, damaged (including 0 pages), unreadable.
+    public convenience init(path: String) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw PDFError(.unreadable(String(cString: strerror(errno))), source: path) }
+        defer { close(fd) }
+        try self.init(fileDescriptor: fd, path: path)
+    }
+
+    /// Opens the PDF in the open file `fd` (read from offset 0); `fd` stays the caller's.
+    /// - Throws: ``PDFError``.
+    public init(fileDescriptor fd: Int32, path: String) throws {
+        source = path
+        owner = nil
+        var head = [UInt8](repeating: 0, count: 1024)
+        let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 1024, 0) }
+        guard n >= 0 else { throw PDFError(.unreadable(String(cString: strerror(errno))), source: path) }
+        guard Self.hasPDFHeader(head.prefix(n)) else { throw PDFError(.notAPDF, source: path) }
+        // poppler takes ownership of the descriptor it is given and closes it.
+        let own = dup(fd)
+        guard own >= 0 else { throw PDFError(.unreadable(String(cString: strerror(errno))), source: path) }
+        var error: UnsafeMutablePointer<GError>? = nil
+        guard let document = poppler_document_new_from_fd(own, nil, &error) else {
+            throw Self.translate(error, source: path)
+        }
+        handle = document
+        try checkHasPages()
+    }
+
+    /// Opens a PDF held in memory without copying it; `owner` is kept alive (e.g. a memory
+    /// map) for as long as the document, so the bytes stay valid.
+    /// - Throws: ``PDFError``.
+    public init(bytes: UnsafeRawBufferPointer, owner: AnyObject?, source: String) throws {
+        self.source = source
+        self.owner = owner
+        guard Self.hasPDFHeader(bytes.prefix(1024)) else { throw PDFError(.notAPDF, source: source) }
+        let gbytes = g_bytes_new_static(bytes.baseAddress, gsize(bytes.count))
+        defer { g_bytes_unref(gbytes) }
+        var error: UnsafeMutablePointer<GError>? = nil
+        guard let document = poppler_document_new_from_bytes(gbytes, nil, &error) else {
+            throw Self.translate(error, source: source)
+        }
+        handle = document
+        try checkHasPages()
+    }
+
+    /// Opens a PDF held in `data`.
+    /// - Throws: ``PDFError``.
+    public convenience init(data: Data, source: String) throws {
+        let box = DataBox(data)
+        try self.init(bytes: box.bytes, owner: box, source: source)
+    }
+
+    deinit {
+        g_object_unref(UnsafeMutableRawPointer(handle))
+    }
+
+    /// The number of pages (at least 1: a PDF without pages does not open).
+    public var pageCount: Int { Int(poppler_document_get_n_pages(handle)) }
+
+    /// The title in the PDF's document information, if it has a non-empty one.
+    public var title: String? {
+        guard let raw = poppler_document_get_title(handle) else { return nil }
+        defer { g_free(raw) }
+        let title = String(cString: raw).trimmingCharacters(in: .whitespacesAndNewlines)
+        return title.isEmpty ? nil : title
+    }
+
+    private func checkHasPages() throws {
+        if poppler_document_get_n_pages(handle) <= 0 {
+            throw PDFError(.damaged("it has no pages"), source: source)
+        }
+    }
+
+    /// `%PDF-` within the first 1024 bytes, where readers accept it.
+    static func hasPDFHeader<C: Collection>(_ head: C) -> Bool where C.Element == UInt8 {
+        let bytes = Array(head)
+        let marker = Array("%PDF-".utf8)
+        guard bytes.count >= marker.count else { return false }
+        for start in 0...(bytes.count - marker.count) where bytes[start..<(start + marker.count)].elementsEqual(marker) {
+            return true
+        }
+        return false
+    }
+
+    private static func translate(_ error: UnsafeMutablePointer<GError>?, source: String) -> PDFError {
+        guard let error else { return PDFError(.damaged("poppler gave no reason"), source: source) }
+        defer { g_error_free(error) }
+        let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+        guard error.pointee.domain == yiana_poppler_error_quark() else {
+            return PDFError(.unreadable(message), source: source)
+        }
+        switch UInt32(bitPattern: error.pointee.code) {
+        case POPPLER_ERROR_ENCRYPTED.rawValue: return PDFError(.encrypted, source: source)
+        case POPPLER_ERROR_OPEN_FILE.rawValue: return PDFError(.unreadable(message), source: source)
+        default: return PDFError(.damaged(message), source: source)
+        }
+    }
+}
+
+/// Owns a copy of `Data` at a stable address for poppler to read.
+private final class DataBox {
+    let bytes: UnsafeRawBufferPointer
+
+    init(_ data: Data) {
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 16)
+        data.withUnsafeBytes { raw in
+            if let base = raw.baseAddress { copy.baseAddress!.copyMemory(from: base, byteCount: raw.count) }
+        }
+        bytes = UnsafeRawBufferPointer(rebasing: copy[0..<data.count])
+    }
+
+    deinit {
+        UnsafeMutableRawPointer(mutating: bytes.baseAddress)?.deallocate()
+    }
+}
