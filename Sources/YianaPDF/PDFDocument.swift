@@ -26,6 +26,7 @@ public final class PDFDocument {
     /// Opens the PDF in the open file `fd` (read from offset 0); `fd` stays the caller's.
     /// - Throws: ``PDFError``.
     public init(fileDescriptor fd: Int32, path: String) throws {
+        _ = popplerMessagesSilenced
         source = path
         owner = nil
         var head = [UInt8](repeating: 0, count: 1024)
@@ -47,6 +48,7 @@ public final class PDFDocument {
     /// map) for as long as the document, so the bytes stay valid.
     /// - Throws: ``PDFError``.
     public init(bytes: UnsafeRawBufferPointer, owner: AnyObject?, source: String) throws {
+        _ = popplerMessagesSilenced
         self.source = source
         self.owner = owner
         guard Self.hasPDFHeader(bytes.prefix(1024)) else { throw PDFError(.notAPDF, source: source) }
@@ -113,6 +115,10 @@ public final class PDFDocument {
         }
     }
 }
+
+/// poppler's own messages about damaged PDFs would flood standard error (one line per bad
+/// byte); the toolkit reports each damaged PDF once, in its own words, so they are dropped.
+private let popplerMessagesSilenced: Bool = yiana_poppler_set_error_callback { _, _, _ in } != 0
 
 /// Owns a copy of `Data` at a stable address for poppler to read.
 private final class DataBox {

@@ -46,16 +46,15 @@ public enum CoordinatedDocument {
     static func write(at path: String, metadata: DocumentMetadata, pdf: PDFPayload?, replacing: Bool,
                       timeout: Double, afterVerify: (String) throws -> Void = { _ in }) throws {
         let metadataJSON = metadata.jsonData()
-        let source = try pdf.map(SourceSnapshot.init)
         try atomicWrite(to: path, replacing: replacing, timeout: timeout) { fd, tempPath in
             try ArchiveWriter.write(metadata: metadataJSON, pdf: pdf, toFD: fd, path: tempPath)
-            try source?.checkUnchanged(writing: path)
+            if case .file(let file) = pdf { try file.checkUnchanged(writing: path) }
         } verify: { tempPath in
             let reader = try DocumentReader(path: tempPath)
             let written = try reader.verifyContents()
             guard written == metadata else { throw ArchiveError(.verificationFailed("metadata read back differs"), path: path) }
-            guard reader.pdf?.size == source?.size else {
-                throw ArchiveError(.verificationFailed("content.pdf has \(reader.pdf?.size ?? 0) bytes, expected \(source?.size ?? 0)"), path: path)
+            guard reader.pdf?.size == pdf?.size else {
+                throw ArchiveError(.verificationFailed("content.pdf has \(reader.pdf?.size ?? 0) bytes, expected \(pdf?.size ?? 0)"), path: path)
             }
             try afterVerify(tempPath)
         }
@@ -129,37 +128,6 @@ public enum CoordinatedDocument {
         }
         throw ArchiveError(.system(SystemError("create temporary file", path: folder, errno: EEXIST)), path: folder)
     }
-}
-
-/// The identity and state of a PDF source file when the write began, to notice a file
-/// that changes while it is copied (its bytes would not match the hash in the metadata).
-private struct SourceSnapshot {
-    let size: UInt64
-    let state: (path: String, fd: Int32, mtime: timespec, ctime: timespec)?
-
-    init(_ payload: PDFPayload) throws {
-        switch payload {
-        case .data(let data):
-            size = UInt64(data.count)
-            state = nil
-        case .fileDescriptor(let fd, let path):
-            let st = try Sys.fstat(fd, path: path)
-            size = UInt64(st.st_size)
-            state = (path, fd, st.st_mtim, st.st_ctim)
-        }
-    }
-
-    func checkUnchanged(writing documentPath: String) throws {
-        guard let state else { return }
-        let st = try Sys.fstat(state.fd, path: state.path)
-        if UInt64(st.st_size) != size || st.st_mtim != state.mtime || st.st_ctim != state.ctime {
-            throw ArchiveError(.sourceChanged(state.path), path: documentPath)
-        }
-    }
-}
-
-private func != (lhs: timespec, rhs: timespec) -> Bool {
-    lhs.tv_sec != rhs.tv_sec || lhs.tv_nsec != rhs.tv_nsec
 }
 
 extension String {

@@ -1,12 +1,53 @@
 internal import CZip
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where the PDF of a document being written comes from.
 public enum PDFPayload: Sendable {
     /// An open file, read from offset 0 to its end; the caller keeps it open.
-    case fileDescriptor(Int32, path: String)
+    case file(SourceFile)
     /// Bytes in memory (small documents and tests).
     case data(Data)
+
+    var size: UInt64 {
+        switch self {
+        case .file(let file): file.size
+        case .data(let data): UInt64(data.count)
+        }
+    }
+}
+
+/// An open source file and its state when it was first looked at, so that a change made
+/// to it later (while it is hashed or copied) is noticed before a document is placed.
+public struct SourceFile: Sendable {
+    public let fd: Int32
+    public let path: String
+    public let size: UInt64
+    private let modified: timespec
+    private let changed: timespec
+
+    /// Records the state of the file open as `fd`.
+    /// - Throws: ``SystemError`` if it cannot be examined.
+    public init(fd: Int32, path: String) throws {
+        let st = try Sys.fstat(fd, path: path)
+        self.fd = fd
+        self.path = path
+        size = UInt64(st.st_size)
+        modified = st.st_mtim
+        changed = st.st_ctim
+    }
+
+    /// Throws ``ArchiveError`` `.sourceChanged` if the file's size or times moved since `init`.
+    public func checkUnchanged(writing documentPath: String) throws {
+        let st = try Sys.fstat(fd, path: path)
+        if UInt64(st.st_size) != size || !Self.same(st.st_mtim, modified) || !Self.same(st.st_ctim, changed) {
+            throw ArchiveError(.sourceChanged(path), path: documentPath)
+        }
+    }
+
+    private static func same(_ a: timespec, _ b: timespec) -> Bool { a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec }
 }
 
 /// Writes the ZIP of a document into an empty file; it knows nothing of temp files,
@@ -32,8 +73,8 @@ enum ArchiveWriter {
         do {
             try add(archive, "metadata.json", try bufferSource(archive, metadata), path: path)
             switch pdf {
-            case .fileDescriptor(let pdfFD, let pdfPath):
-                let reader = try FileDescriptorSource(readingFD: pdfFD, path: pdfPath)
+            case .file(let file):
+                let reader = try FileDescriptorSource(readingFD: file.fd, path: file.path, count: file.size)
                 pdfSource = reader
                 try add(archive, "content.pdf", try reader.makeSource(), path: path)
             case .data(let bytes):

@@ -1,0 +1,48 @@
+import Crypto
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// SHA-256 of file contents, streamed in 1 MiB blocks (swift-crypto: BoringSSL, which uses
+/// the CPU's SHA extensions where present).
+public enum FileHash {
+    /// The lower-case hex SHA-256 of the whole file open as `fd`, read from offset 0.
+    /// - Throws: ``ImportFailure`` `.unreadable` on a read error.
+    public static func sha256(fd: Int32, path: String) throws -> String {
+        var hasher = SHA256()
+        let size = 1 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset: off_t = 0
+        while true {
+            let n = pread(fd, buffer.baseAddress, size, offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ImportFailure(.unreadable(String(cString: strerror(errno))), source: path)
+            }
+            if n == 0 { break }
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            offset += off_t(n)
+        }
+        return hex(hasher.finalize())
+    }
+
+    /// The hex SHA-256 of a stream of chunks, e.g. a PDF read out of an archive.
+    public static func sha256(_ produce: ((UnsafeRawBufferPointer) -> Void) throws -> Void) rethrows -> String {
+        var hasher = SHA256()
+        try produce { hasher.update(bufferPointer: $0) }
+        return hex(hasher.finalize())
+    }
+
+    private static func hex(_ digest: SHA256.Digest) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(64)
+        for byte in digest {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// What `import` did with each input.
+public struct ImportReport: Codable, Sendable, Equatable {
+    public struct Imported: Codable, Sendable, Equatable {
+        /// The PDF as given (or as found inside a given folder).
+        public let source: String
+        /// The new document, relative to the library.
+        public let document: String
+        public let id: String
+        public let title: String
+        public let pageCount: Int
+        public let pdfHash: String
+        public let bytes: UInt64
+    }
+
+    public struct Skipped: Codable, Sendable, Equatable {
+        public let source: String
+        /// `duplicate`.
+        public let code: String
+        public let reason: String
+        /// The document (or earlier input) that already holds the same PDF.
+        public let existing: String?
+    }
+
+    public struct Failed: Codable, Sendable, Equatable {
+        public let source: String
+        /// A stable code: `not-found`, `not-a-pdf`, `encrypted-pdf`, `damaged-pdf`, …
+        public let code: String
+        public let reason: String
+    }
+
+    public var imported: [Imported] = []
+    public var skipped: [Skipped] = []
+    public var failed: [Failed] = []
+
+    public init() {}
+
+    /// True when any input could not be imported (the command exits non-zero).
+    public var hasFailures: Bool { !failed.isEmpty }
+}
+
+/// How an import runs.
+public struct ImportOptions: Sendable {
+    /// A folder inside the library to import into (created if missing); nil is the root.
+    public var into: String?
+    /// Tags every new document gets.
+    public var tags: [String]
+    /// How many PDFs are processed at once.
+    public var jobs: Int
+    /// Import a PDF even if the library already has a document with the same bytes.
+    public var allowDuplicates: Bool
+
+    public init(into: String? = nil, tags: [String] = [], jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                allowDuplicates: Bool = false) {
+        self.into = into
+        self.tags = tags
+        self.jobs = max(1, jobs)
+        self.allowDuplicates = allowDuplicates
+    }
+}
+
+/// Progress of a running import, reported after each PDF.
+public struct ImportProgress: Sendable {
+    public let completed: Int
+    public let total: Int
+    /// The PDF just finished.
+    public let current: String
+}
+
+/// Why one PDF was not imported.
+public struct ImportFailure: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable {
+        case notFound
+        case notAFile
+        case unreadable(String)
+    }
+
+    public let kind: Kind
+    public let source: String
+
+    public init(_ kind: Kind, source: String) {
+        self.kind = kind
+        self.source = source
+    }
+
+    public var code: String {
+        switch kind {
+        case .notFound: "not-found"
+        case .notAFile: "not-a-file"
+        case .unreadable: "unreadable"
+        }
+    }
+
+    public var description: String {
+        switch kind {
+        case .notFound: "\(source): no such file or folder."
+        case .notAFile: "\(source): not a regular file or folder."
+        case .unreadable(let detail): "\(source): cannot be read (\(detail))."
+        }
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import YianaArchive
+import YianaPDF
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Imports PDFs into a library as new documents, several at once.
+public struct Importer: Sendable {
+    public let library: Library
+
+    public init(library: Library) {
+        self.library = library
+    }
+
+    /// A PDF to import and the folder its document goes to.
+    struct Candidate: Sendable {
+        let source: URL
+        let display: String
+        let folder: URL
+    }
+
+    /// Imports every PDF in `paths` (files, and folders searched recursively with their
+    /// sub-folder structure kept under the library). Bad inputs are reported, never fatal.
+    /// - Throws: ``LibraryError`` only when `options.into` is not a folder inside the library.
+    public func run(_ paths: [String], options: ImportOptions,
+                    progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }) async throws -> ImportReport {
+        let destination = try library.folder(options.into)
+        var report = ImportReport()
+        var candidates: [Candidate] = []
+        for path in paths {
+            expand(path, into: destination, candidates: &candidates, failures: &report.failed)
+        }
+
+        let sizes = Set(candidates.compactMap { try? FileManager.default.attributesOfItem(atPath: $0.source.path)[.size] as? UInt64 })
+        let registry = HashRegistry(options.allowDuplicates ? [:] : KnownPDFs.hashes(in: library, sizesOfInterest: sizes))
+        PDFDocument.prepareForConcurrentUse()
+
+        var outcomes = [Outcome?](repeating: nil, count: candidates.count)
+        await withTaskGroup(of: (Int, Outcome).self) { group in
+            var next = 0
+            var completed = 0
+            func addNext() {
+                guard next < candidates.count else { return }
+                let index = next
+                let candidate = candidates[index]
+                next += 1
+                group.addTask { (index, await importOne(candidate, options: options, registry: registry)) }
+            }
+            for _ in 0..<min(options.jobs, candidates.count) { addNext() }
+            for await (index, outcome) in group {
+                outcomes[index] = outcome
+                completed += 1
+                progress(ImportProgress(completed: completed, total: candidates.count, current: candidates[index].display))
+                addNext()
+            }
+        }
+        for outcome in outcomes.compactMap({ $0 }) {
+            switch outcome {
+            case .imported(let item): report.imported.append(item)
+            case .skipped(let item): report.skipped.append(item)
+            case .failed(let item): report.failed.append(item)
+            }
+        }
+        return report
+    }
+
+    enum Outcome: Sendable {
+        case imported(ImportReport.Imported)
+        case skipped(ImportReport.Skipped)
+        case failed(ImportReport.Failed)
+    }
+
+    /// Turns one input path into candidates: a file as itself, a folder as every `*.pdf`
+    /// below it (hidden entries skipped, symlinks not followed), kept under the folder's name.
+    private func expand(_ path: String, into destination: URL, candidates: inout [Candidate], failures: inout [ImportReport.Failed]) {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        var st = stat()
+        guard stat(url.path, &st) == 0 else {
+            let failure = ImportFailure(errno == ENOENT || errno == ENOTDIR ? .notFound : .unreadable(String(cString: strerror(errno))), source: path)
+            failures.append(.init(source: path, code: failure.code, reason: failure.description))
+            return
+        }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG:
+            candidates.append(Candidate(source: url, display: path, folder: destination))
+        case S_IFDIR:
+            let base = destination.appendingPathComponent(url.lastPathComponent, isDirectory: true)
+            for (file, relativeFolder) in Self.pdfs(below: url) {
+                let folder = relativeFolder.reduce(base) { $0.appendingPathComponent($1, isDirectory: true) }
+                let display = ([path] + relativeFolder + [file.lastPathComponent]).joined(separator: "/")
+                candidates.append(Candidate(source: file, display: display, folder: folder))
+            }
+        default:
+            let failure = ImportFailure(.notAFile, source: path)
+            failures.append(.init(source: path, code: failure.code, reason: failure.description))
+        }
+    }
+
+    /// `*.pdf` files below `folder` with the sub-folder path of each, in a stable order.
+    static func pdfs(below folder: URL, relative: [String] = []) -> [(URL, [String])] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+        var found: [(URL, [String])] = []
+        for name in names where !name.hasPrefix(".") {
+            let url = folder.appendingPathComponent(name)
+            var st = stat()
+            guard lstat(url.path, &st) == 0 else { continue }
+            if st.st_mode & S_IFMT == S_IFDIR {
+                found += pdfs(below: url, relative: relative + [name])
+            } else if st.st_mode & S_IFMT == S_IFREG, url.pathExtension.lowercased() == "pdf" {
+                found.append((url, relative))
+            }
+        }
+        return found
+    }
+
+    private func importOne(_ candidate: Candidate, options: ImportOptions, registry: HashRegistry) async -> Outcome {
+        let path = candidate.source.path
+        func failed(_ code: String, _ reason: String) -> Outcome {
+            .failed(.init(source: candidate.display, code: code, reason: reason))
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let failure = ImportFailure(errno == ENOENT ? .notFound : .unreadable(String(cString: strerror(errno))), source: candidate.display)
+            return failed(failure.code, failure.description)
+        }
+        defer { close(fd) }
+
+        let source: SourceFile
+        let pageCount: Int
+        let hash: String
+        do {
+            source = try SourceFile(fd: fd, path: path)
+            pageCount = try PDFDocument(fileDescriptor: fd, path: candidate.display).pageCount
+            hash = try FileHash.sha256(fd: fd, path: candidate.display)
+        } catch let error as PDFError {
+            return failed(error.code, error.description)
+        } catch let error as ImportFailure {
+            return failed(error.code, error.description)
+        } catch {
+            return failed("unreadable", "\(candidate.display): \(error)")
+        }
+
+        if !options.allowDuplicates, let holder = await registry.claim(hash, for: candidate.display) {
+            return .skipped(.init(source: candidate.display, code: "duplicate",
+                                  reason: "\(candidate.display): the library already has this PDF (\(holder)); use --allow-duplicates to import it again.",
+                                  existing: holder))
+        }
+
+        let title = candidate.source.deletingPathExtension().lastPathComponent
+        let metadata = DocumentMetadata(title: title, pageCount: pageCount, tags: options.tags, pdfHash: hash)
+        do {
+            try FileManager.default.createDirectory(at: candidate.folder, withIntermediateDirectories: true)
+            let document = try place(metadata, pdf: source, in: candidate.folder, stem: DocumentNaming.stem(forTitle: title))
+            let relative = library.relativePath(of: document) ?? document.path
+            await registry.record(hash, holder: relative)
+            return .imported(.init(source: candidate.display, document: relative, id: metadata.id.uuidString,
+                                   title: title, pageCount: pageCount, pdfHash: hash, bytes: source.size))
+        } catch let error as ArchiveError {
+            await registry.release(hash)
+            return failed(error.code, error.description)
+        } catch {
+            await registry.release(hash)
+            return failed("write-failed", "\(candidate.display): \(error)")
+        }
+    }
+
+    /// Writes the document under the first free name, `Title`, `Title 1`, `Title 2`, … A name
+    /// another process takes first (between our check and our write) is simply passed over.
+    private func place(_ metadata: DocumentMetadata, pdf: SourceFile, in folder: URL, stem: String) throws -> URL {
+        for number in 0..<100_000 {
+            let name = DocumentNaming.fileName(stem: stem, number: number)
+            if DocumentNaming.isTaken(name, in: folder) { continue }
+            let url = folder.appendingPathComponent(name)
+            do {
+                try CoordinatedDocument.create(at: url.path, metadata: metadata, pdf: .file(pdf))
+                return url
+            } catch let error as ArchiveError where error.kind == .alreadyExists {
+                continue
+            }
+        }
+        throw ArchiveError(.alreadyExists, path: folder.appendingPathComponent(stem).path)
+    }
+}
+
+/// The PDF hashes already in the library (or claimed earlier in this run), so a PDF is
+/// imported once.
+actor HashRegistry {
+    private var holders: [String: String]
+    private var pending: Set<String> = []
+
+    init(_ known: [String: String]) {
+        holders = known
+    }
+
+    /// Claims `hash` for `source`; returns who holds it already, or nil if the claim is granted.
+    func claim(_ hash: String, for source: String) -> String? {
+        if let holder = holders[hash] { return holder }
+        holders[hash] = source
+        pending.insert(hash)
+        return nil
+    }
+
+    /// Records the document that now holds a claimed hash.
+    func record(_ hash: String, holder: String) {
+        holders[hash] = holder
+        pending.remove(hash)
+    }
+
+    /// Gives a claim back after a failed import.
+    func release(_ hash: String) {
+        if pending.remove(hash) != nil { holders[hash] = nil }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// What a document argument on the command line names.
+public enum DocumentLocation: Sendable, Equatable {
+    /// A document file.
+    case document(URL)
+    /// An evicted document: only its iCloud stub is here.
+    case placeholder(stub: URL, document: URL)
+    /// Nothing: the message lists where the toolkit looked.
+    case notFound(tried: [String])
+}
+
+extension Library {
+    /// Finds the document an argument names: a path (relative to the current folder), else a
+    /// path inside the library; `.yianazip` may be left off. An evicted document is found
+    /// through its placeholder, never mistaken for a missing one.
+    public func locate(_ argument: String, currentDirectory: String = FileManager.default.currentDirectoryPath) -> DocumentLocation {
+        let base = URL(fileURLWithPath: currentDirectory, isDirectory: true)
+        var candidates = [URL(fileURLWithPath: argument, relativeTo: base).standardizedFileURL]
+        if !argument.hasPrefix("/") { candidates.append(root.appendingPathComponent(argument).standardizedFileURL) }
+        if !argument.lowercased().hasSuffix(".\(Self.documentExtension)") {
+            candidates += candidates.map { $0.appendingPathExtension(Self.documentExtension) }
+        }
+        for url in candidates where FileManager.default.fileExists(atPath: url.path) {
+            if let original = PlaceholderName.documentName(forStub: url.lastPathComponent) {
+                return .placeholder(stub: url, document: url.deletingLastPathComponent().appendingPathComponent(original))
+            }
+            return .document(url)
+        }
+        for url in candidates {
+            let folder = url.deletingLastPathComponent()
+            for stub in PlaceholderName.stubNames(for: url.lastPathComponent)
+            where FileManager.default.fileExists(atPath: folder.appendingPathComponent(stub).path) {
+                return .placeholder(stub: folder.appendingPathComponent(stub), document: url)
+            }
+        }
+        return .notFound(tried: candidates.map(\.path))
+    }
+}

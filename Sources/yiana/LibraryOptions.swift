@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import YianaLibrary
+
+/// `--library`, shared by every command.
+struct LibraryOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "The library folder.", discussion: "Default: $YIANA_LIBRARY, else the current folder.", valueName: "dir"))
+    var library: String?
+
+    /// The library, or a usage error (exit 2) naming the folder.
+    func open() throws -> Library {
+        do {
+            return try Library.resolve(explicit: library)
+        } catch let error as LibraryError {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// The document an argument names, or an error that says what was looked for.
+    func document(_ argument: String, in library: Library) throws -> URL {
+        switch library.locate(argument) {
+        case .document(let url):
+            return url
+        case .placeholder(let stub, let document):
+            throw CommandFailure("\(document.path) is not downloaded: only its iCloud placeholder \(stub.lastPathComponent) is here. Download it first.")
+        case .notFound(let tried):
+            throw CommandFailure("no document \"\(argument)\" (looked for \(tried.joined(separator: ", "))).")
+        }
+    }
+}
+
+/// A failure the command reports in a sentence, exiting with 1.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+enum Output {
+    /// Prints `value` as pretty JSON with sorted keys on standard output.
+    static func json<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    static func error(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}
