@@ -47,10 +47,12 @@ let package = Package(
         // coordination test and by the soak scripts in Scripts/.
         .executableTarget(name: "yiana-stress", dependencies: ["YianaArchive"]),
 
-        .testTarget(name: "YianaArchiveTests", dependencies: ["YianaArchive", "yiana-stress"]),
+        // Temporary folders, fixtures and process helpers shared by the test targets.
+        .target(name: "YianaTestSupport", path: "Tests/YianaTestSupport"),
+        .testTarget(name: "YianaArchiveTests", dependencies: ["YianaArchive", "YianaTestSupport", "yiana-stress"]),
         .testTarget(name: "YianaPDFTests", dependencies: ["YianaPDF"]),
-        .testTarget(name: "YianaLibraryTests", dependencies: ["YianaLibrary", "YianaArchive", "YianaPDF"]),
-        .testTarget(name: "YianaCLITests", dependencies: ["yiana", "YianaArchive"]),
+        .testTarget(name: "YianaLibraryTests", dependencies: ["YianaLibrary", "YianaArchive", "YianaTestSupport"]),
+        .testTarget(name: "YianaCLITests", dependencies: ["yiana", "YianaArchive", "YianaTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

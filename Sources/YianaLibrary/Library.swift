@@ -20,7 +20,7 @@ public struct Library: Sendable {
             throw LibraryError.noSuchLibrary(root.path)
         }
         guard isDirectory.boolValue else { throw LibraryError.notAFolder(root.path) }
-        self.root = root.standardizedFileURL.resolvingSymlinksInPath()
+        self.root = URL(fileURLWithPath: root.standardizedFileURL.resolvingSymlinksInPath().path, isDirectory: true)
     }
 
     /// The library a command works on: `--library DIR`, else `$YIANA_LIBRARY`, else the

@@ -1,0 +1,140 @@
+import Foundation
+import YianaTestSupport
+import Testing
+@testable import YianaArchive
+
+@Suite("coordinated reads and writes")
+struct CoordinatedDocumentTests {
+    let metadata = DocumentMetadata(title: "Old", pageCount: 1)
+    let oldPDF = Data("%PDF-1.4\nold".utf8)
+
+    func makeDocument(in folder: TemporaryFolder) throws -> (path: String, bytes: Data) {
+        let path = folder.path("Doc.yianazip")
+        try CoordinatedDocument.create(at: path, metadata: metadata, pdf: .data(oldPDF))
+        return (path, try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    @Test func aReplaceThatFailsVerificationLeavesTheOldDocumentAndNoTempFile() throws {
+        let folder = try TemporaryFolder()
+        let (path, before) = try makeDocument(in: folder)
+        struct Injected: Error {}
+        #expect(throws: Injected.self) {
+            try CoordinatedDocument.write(at: path, metadata: DocumentMetadata(title: "New", pageCount: 1),
+                                          pdf: .data(Data("%PDF-1.4\nnew".utf8)), replacing: true,
+                                          timeout: 5, afterVerify: { _ in throw Injected() })
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(folder.contents() == ["Doc.yianazip"])
+    }
+
+    @Test func aWriteThatFailsHalfwayLeavesTheOldDocumentAndNoTempFile() throws {
+        let folder = try TemporaryFolder()
+        let (path, before) = try makeDocument(in: folder)
+        struct DiskFull: Error {}
+        #expect(throws: DiskFull.self) {
+            try CoordinatedDocument.atomicWrite(to: path, replacing: true, timeout: 5) { fd, tempPath in
+                try Sys.writeAll(fd, "PK\u{3}\u{4} partial", 12, path: tempPath)
+                throw DiskFull()
+            } verify: { _ in }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(folder.contents() == ["Doc.yianazip"])
+    }
+
+    @Test func aReplaceSwapsTheWholeDocument() throws {
+        let folder = try TemporaryFolder()
+        let (path, _) = try makeDocument(in: folder)
+        let newMetadata = DocumentMetadata(title: "New", pageCount: 2)
+        try CoordinatedDocument.replace(at: path, metadata: newMetadata, pdf: nil)
+        let reader = try DocumentReader(path: path)
+        #expect(try reader.metadata() == newMetadata)
+        #expect(reader.pdf == nil)
+        #expect(folder.contents() == ["Doc.yianazip"])
+    }
+
+    @Test func createNeverReplacesAnExistingFile() throws {
+        let folder = try TemporaryFolder()
+        let (path, before) = try makeDocument(in: folder)
+        #expect { try CoordinatedDocument.create(at: path, metadata: DocumentMetadata(title: "B", pageCount: 1), pdf: nil) }
+            throws: { ($0 as? ArchiveError)?.kind == .alreadyExists }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test func aSourceThatChangesDuringTheWriteIsCaught() throws {
+        let folder = try TemporaryFolder()
+        let pdfPath = folder.path("in.pdf")
+        try Data("%PDF-1.4\nfirst".utf8).write(to: URL(fileURLWithPath: pdfPath))
+        let fd = open(pdfPath, O_RDWR)
+        defer { close(fd) }
+        let source = try SourceFile(fd: fd, path: pdfPath)
+        _ = "more".withCString { write(fd, $0, 4) }  // another program appends after the hash was taken
+        let path = folder.path("New.yianazip")
+        #expect { try CoordinatedDocument.create(at: path, metadata: metadata, pdf: .file(source)) }
+            throws: { ($0 as? ArchiveError)?.kind == .sourceChanged(pdfPath) }
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(folder.contents() == ["in.pdf"])
+    }
+
+    @Test func aReaderWaitsForAWriterThenTimesOutNamingTheDocument() throws {
+        let folder = try TemporaryFolder()
+        let (path, _) = try makeDocument(in: folder)
+        let writer = try DocumentLock(document: path, mode: .exclusive, timeout: 1)
+        #expect(FileManager.default.fileExists(atPath: DocumentLock.lockPath(for: path)))
+        do {
+            _ = try CoordinatedDocument.read(path, timeout: 0.2) { _ in 0 }
+            Issue.record("read while a writer held the lock")
+        } catch let error as ArchiveError {
+            #expect(error.kind == .lockTimeout(seconds: 0.2))
+            #expect(error.description.contains(path))
+        }
+        writer.release()
+        #expect(try CoordinatedDocument.read(path, timeout: 0.2) { try $0.metadata().title } == "Old")
+        // The last holder removes the lock file: nothing is left in the synced folder.
+        #expect(folder.contents() == ["Doc.yianazip"])
+    }
+
+    @Test func readersShareAndWritersExclude() throws {
+        let folder = try TemporaryFolder()
+        let (path, _) = try makeDocument(in: folder)
+        let first = try DocumentLock(document: path, mode: .shared, timeout: 1)
+        let second = try DocumentLock(document: path, mode: .shared, timeout: 1)
+        #expect { try DocumentLock(document: path, mode: .exclusive, timeout: 0.1) }
+            throws: { ($0 as? ArchiveError)?.kind == .lockTimeout(seconds: 0.1) }
+        first.release()
+        second.release()
+        let writer = try DocumentLock(document: path, mode: .exclusive, timeout: 1)
+        writer.release()
+        #expect(folder.contents() == ["Doc.yianazip"])
+    }
+
+    /// Several processes write and read one document many times: every read sees one whole
+    /// version (CRC-checked, and its PDF is exactly the one its metadata names) and the
+    /// document verifies at the end.
+    @Test func manyProcessesWritingAndReadingOneDocument() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("Shared.yianazip")
+        let stress = Fixtures.productsFolder.appendingPathComponent("yiana-stress")
+        #expect(try runProcess(stress, ["write", path, "--iterations", "1", "--seed", "1"]).status == 0)
+
+        var processes: [(Process, Pipe)] = []
+        for index in 0..<6 {
+            let process = Process()
+            process.executableURL = stress
+            process.arguments = [index < 3 ? "write" : "read", path, "--iterations", "40", "--seed", "\(index + 10)", "--max-bytes", "200000"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            try process.run()
+            processes.append((process, pipe))
+        }
+        for (process, pipe) in processes {
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(output)")
+            #expect(output.contains(#""succeeded":40"#), "\(output)")
+        }
+        #expect(try runProcess(stress, ["read", path, "--iterations", "1"]).status == 0)
+        try DocumentReader(path: path).verifyContents()
+        #expect(folder.contents() == ["Shared.yianazip"])
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import YianaTestSupport
+import Testing
+@testable import YianaArchive
+
+@Suite("metadata.json")
+struct MetadataTests {
+    let file = "Doc.yianazip"
+
+    func decode(_ json: String) throws -> DocumentMetadata {
+        try DocumentMetadata(jsonData: Data(json.utf8), file: file)
+    }
+
+    func problem(_ json: String) -> MetadataError.Problem? {
+        do {
+            _ = try decode(json)
+            return nil
+        } catch let error as MetadataError {
+            return error.problem
+        } catch {
+            return nil
+        }
+    }
+
+    @Test func encodesKeysInTheAppsOrderAndOmitsOptionalOnes() throws {
+        let metadata = DocumentMetadata(id: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!, title: "A/B",
+                                        created: Date(timeIntervalSinceReferenceDate: 0), modified: Date(timeIntervalSinceReferenceDate: 812_345_678.5),
+                                        pageCount: 3, tags: ["x"])
+        let json = String(decoding: metadata.jsonData(), as: UTF8.self)
+        #expect(json == #"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","title":"A\/B","created":0,"modified":812345678.5,"pageCount":3,"tags":["x"],"ocrCompleted":false}"#)
+    }
+
+    @Test func writesOptionalKeysOnlyWhenSet() throws {
+        var metadata = try decode(ZipBuilder.validMetadata)
+        metadata.hasPendingTextPage = true
+        metadata.pageProcessingStates = [PageProcessingState(pageNumber: 1, needsOCR: true, needsExtraction: false)]
+        metadata.ocrConfidence = 0.5
+        metadata.pdfHash = String(repeating: "a", count: 64)
+        let json = String(decoding: metadata.jsonData(), as: UTF8.self)
+        #expect(json.contains(#""hasPendingTextPage":true"#))
+        #expect(json.contains(#""pageProcessingStates":[{"pageNumber":1,"needsOCR":true,"needsExtraction":false}]"#))
+        #expect(json.contains(#""ocrConfidence":0.5"#))
+        #expect(try decode(json) == metadata)
+    }
+
+    @Test func sameMetadataGivesSameBytesEveryTime() throws {
+        var metadata = try decode(ZipBuilder.validMetadata)
+        metadata.unknownFields = ["zeta": .integer(1), "alpha": .object(["b": .bool(true), "a": .null])]
+        #expect(metadata.jsonData() == metadata.jsonData())
+        #expect(String(decoding: metadata.jsonData(), as: UTF8.self).hasSuffix(#""alpha":{"a":null,"b":true},"zeta":1}"#))
+    }
+
+    @Test func keepsUnknownKeysOnRewrite() throws {
+        let json = #"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","title":"T","created":1,"modified":2,"pageCount":0,"tags":[],"ocrCompleted":true,"newAppField":{"list":[1,2.5,"x"]},"pageProcessingStates":[{"pageNumber":1,"needsOCR":false,"needsExtraction":false,"future":7}]}"#
+        let metadata = try decode(json)
+        #expect(metadata.unknownFields["newAppField"] == .object(["list": .array([.integer(1), .number(2.5), .string("x")])]))
+        let again = try DocumentMetadata(jsonData: metadata.jsonData(), file: file)
+        #expect(again == metadata)
+        #expect(again.pageProcessingStates[0].unknownFields["future"] == .integer(7))
+    }
+
+    @Test func datesAreSecondsSince2001() throws {
+        let metadata = try decode(ZipBuilder.validMetadata)
+        #expect(metadata.created == Date(timeIntervalSinceReferenceDate: 800_000_000))
+        #expect(metadata.modified.timeIntervalSinceReferenceDate == 800_000_001.5)
+        #expect(metadata.readingNotes.isEmpty)
+    }
+
+    @Test func readsISODateStringsAndSaysSo() throws {
+        let json = ZipBuilder.validMetadata.replacingOccurrences(of: #""created":800000000"#, with: #""created":"2026-03-01T10:00:00Z""#)
+        let metadata = try decode(json)
+        #expect(metadata.created == ISO8601DateFormatter().date(from: "2026-03-01T10:00:00Z"))
+        #expect(metadata.readingNotes.count == 1)
+        #expect(metadata.readingNotes[0].contains("created"))
+    }
+
+    @Test func readsUnixEpochSecondsAndSaysSo() throws {
+        let json = ZipBuilder.validMetadata.replacingOccurrences(of: #""created":800000000"#, with: #""created":1772359200"#)
+        let metadata = try decode(json)
+        #expect(metadata.created == Date(timeIntervalSince1970: 1_772_359_200))
+        #expect(metadata.readingNotes.first?.contains("Unix") == true)
+    }
+
+    @Test(arguments: [
+        (#"{"title":"T","created":1,"modified":1,"pageCount":1,"tags":[],"ocrCompleted":false}"#, MetadataError.Problem.missingKey("id")),
+        (#"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","title":5,"created":1,"modified":1,"pageCount":1,"tags":[],"ocrCompleted":false}"#,
+         .wrongType(key: "title", expected: "a string", found: "a number")),
+        (#"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","title":"T","created":"yesterday","modified":1,"pageCount":1,"tags":[],"ocrCompleted":false}"#,
+         .wrongType(key: "created", expected: "a date (a number of seconds since 2001-01-01)", found: "a string (\"yesterday\")")),
+        (#"{"id":"not-a-uuid","title":"T","created":1,"modified":1,"pageCount":1,"tags":[],"ocrCompleted":false}"#,
+         .invalidValue(key: "id", reason: "is not a UUID (\"not-a-uuid\")")),
+        (#"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","title":"T","created":1,"modified":1,"pageCount":-2,"tags":[],"ocrCompleted":false}"#,
+         .invalidValue(key: "pageCount", reason: "is not a whole number from 0 up")),
+        (#"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","title":"T","created":1,"modified":1,"pageCount":1,"tags":["a",3],"ocrCompleted":false}"#,
+         .wrongType(key: "tags[1]", expected: "a string", found: "a number")),
+        (#"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","title":"T","created":1,"modified":1,"pageCount":1,"tags":[],"ocrCompleted":"no"}"#,
+         .wrongType(key: "ocrCompleted", expected: "true or false", found: "a string")),
+        (#"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","title":"T","created":1,"modified":1,"pageCount":1,"tags":[],"ocrCompleted":false,"pageProcessingStates":[{"needsOCR":true,"needsExtraction":true}]}"#,
+         .missingKey("pageProcessingStates[0].pageNumber")),
+        (#"[1,2]"#, .notAnObject),
+    ])
+    func namesTheKeyThatIsWrong(json: String, expected: MetadataError.Problem) {
+        #expect(problem(json) == expected)
+    }
+
+    @Test func notJSONIsReportedWithTheFileName() {
+        do {
+            _ = try decode("{not json")
+            Issue.record("decoded garbage")
+        } catch let error as MetadataError {
+            guard case .notJSON = error.problem else { Issue.record("wrong problem \(error.problem)"); return }
+            #expect(error.description.hasPrefix("Doc.yianazip: "))
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import YianaArchive
+import YianaTestSupport
+
+/// Runs the built `yiana` binary, as a user would.
+@Suite("yiana command line")
+struct CLITests {
+    let yiana = Fixtures.productsFolder.appendingPathComponent("yiana")
+
+    func run(_ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil) throws -> ProcessResult {
+        var env = ProcessInfo.processInfo.environment
+        env["YIANA_LIBRARY"] = nil
+        env.merge(environment) { $1 }
+        return try runProcess(yiana, arguments, environment: env, currentDirectory: folder)
+    }
+
+    func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test func helpTeachesEveryCommand() throws {
+        let root = try run(["--help"])
+        #expect(root.status == 0)
+        for command in ["import", "info", "export", "YIANA_LIBRARY", "Exit codes"] { #expect(root.stdout.contains(command)) }
+        for command in ["import", "info", "export"] {
+            let help = try run([command, "--help"])
+            #expect(help.status == 0)
+            #expect(help.stdout.contains("Examples:"), "\(command)")
+            #expect(help.stdout.contains("--library"), "\(command)")
+        }
+    }
+
+    @Test func importReportsAsJSONAndExitsNonZeroWhenSomeFail() throws {
+        let library = try TemporaryFolder()
+        let result = try run(["import", "--library", library.url.path, "--json", "--jobs", "2", Fixtures.sample("pdfs")])
+        #expect(result.status == 1)
+        let report = try json(result.stdout)
+        #expect((report["imported"] as? [Any])?.count == 3)
+        #expect((report["skipped"] as? [Any])?.count == 0)
+        let failed = try #require(report["failed"] as? [[String: Any]])
+        #expect(Set(failed.compactMap { $0["code"] as? String }) == ["encrypted-pdf", "damaged-pdf"])
+
+        let again = try run(["import", "--library", library.url.path, Fixtures.sample("pdfs/Flow control paper.pdf")])
+        #expect(again.status == 0)
+        #expect(again.stdout.contains("0 imported, 1 skipped, 0 failed."))
+    }
+
+    @Test func infoShowsMetadataFormatAndEntries() throws {
+        let library = try TemporaryFolder()
+        _ = try run(["import", "--tag", "bank", Fixtures.sample("pdfs/Bank statement reminder.pdf")], environment: ["YIANA_LIBRARY": library.url.path])
+        let text = try run(["info", "Bank statement reminder"], environment: ["YIANA_LIBRARY": library.url.path])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("Pages:       2"))
+        #expect(text.stdout.contains("Tags:        bank"))
+        let info = try json(try run(["info", "--json", "--library", library.url.path, "Bank statement reminder.yianazip"]).stdout)
+        #expect(info["format"] as? String == "zip")
+        #expect(info["formatVersion"] as? Int == 2)
+        #expect((info["entries"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["metadata.json", "content.pdf", "format.json"])
+        #expect((info["metadata"] as? [String: Any])?["title"] as? String == "Bank statement reminder")
+    }
+
+    @Test func infoReadsLegacyFormatsAndSaysWhichItIs() throws {
+        let info = try json(try run(["info", "--json", Fixtures.sample("archives/Legacy Separator.yianazip")]).stdout)
+        #expect(info["format"] as? String == "legacy-separator")
+    }
+
+    @Test func exportWritesTheExactPDFAndRefusesToOverwrite() throws {
+        let library = try TemporaryFolder()
+        let source = Fixtures.sample("pdfs/Flow control paper.pdf")
+        _ = try run(["import", "--library", library.url.path, source])
+        let out = library.url.appendingPathComponent("out.pdf").path
+        let first = try run(["export", "--library", library.url.path, "Flow control paper", "--pdf", out])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == Data(contentsOf: URL(fileURLWithPath: source)))
+        let second = try run(["export", "--library", library.url.path, "Flow control paper", "--pdf", out])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("--force"))
+        #expect(try run(["export", "--library", library.url.path, "Flow control paper", "--pdf", out, "--force"]).status == 0)
+    }
+
+    @Test func aDamagedDocumentIsReportedByName() throws {
+        let library = try TemporaryFolder()
+        let path = library.path("Broken.yianazip")
+        try Data("PK\u{3}\u{4}truncated in the middle of a write".utf8).write(to: URL(fileURLWithPath: path))
+        let result = try run(["info", "--library", library.url.path, "Broken"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(path))
+        #expect(result.stderr.contains("truncated"))
+    }
+
+    @Test func anEvictedDocumentIsNotMissing() throws {
+        let library = try TemporaryFolder()
+        try Data("bplist00".utf8).write(to: URL(fileURLWithPath: library.path(".Report.yianazip.icloud")))
+        let result = try run(["info", "--library", library.url.path, "Report"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("not downloaded"))
+    }
+
+    @Test func usageErrorsExitWith2() throws {
+        #expect(try run(["import"]).status == 2)
+        #expect(try run(["import", "--jobs", "0", "x.pdf"]).status == 2)
+        #expect(try run(["import", "--library", "/nonexistent/library", "x.pdf"]).status == 2)
+        #expect(try run(["import", "--library", try TemporaryFolder().url.path, "--into", "../out", Fixtures.sample("pdfs")]).status == 2)
+        #expect(try run(["frobnicate"]).status == 2)
+    }
+}

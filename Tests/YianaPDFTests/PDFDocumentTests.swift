@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import YianaPDF
+
+@Suite("PDF facts")
+struct PDFDocumentTests {
+    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("SampleDocs/pdfs")
+
+    func sample(_ name: String) -> String { Self.samples.appendingPathComponent(name).path }
+
+    func kind(_ body: () throws -> PDFDocument) -> PDFError.Kind? {
+        do {
+            _ = try body()
+            return nil
+        } catch let error as PDFError {
+            return error.kind
+        } catch {
+            return nil
+        }
+    }
+
+    @Test(arguments: [("Bank statement reminder.pdf", 2, "Bank statement reminder"),
+                      ("Flow control paper.pdf", 3, "Efficient flow control"),
+                      ("Scanned receipt (no text layer).pdf", 1, nil)])
+    func pageCountAndTitleFromAFile(name: String, pages: Int, title: String?) throws {
+        let document = try PDFDocument(path: sample(name))
+        #expect(document.pageCount == pages)
+        #expect(document.title == title)
+    }
+
+    @Test func opensFromBytes() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: sample("Flow control paper.pdf")))
+        let document = try PDFDocument(data: data, source: "paper")
+        #expect(document.pageCount == 3)
+    }
+
+    @Test func encryptedPDFsHaveTheirOwnError() {
+        #expect(kind { try PDFDocument(path: sample("Encrypted letter.pdf")) } == .encrypted)
+    }
+
+    @Test func damagedPDFsHaveTheirOwnError() {
+        guard case .damaged? = kind({ try PDFDocument(path: sample("Damaged download.pdf")) }) else {
+            Issue.record("a truncated PDF opened")
+            return
+        }
+    }
+
+    @Test func aPDFWithNoPagesIsDamaged() {
+        let empty = Data("%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n".utf8)
+        #expect(kind { try PDFDocument(data: empty, source: "empty") } == .damaged("it has no pages"))
+    }
+
+    @Test func otherFilesAreNotPDFs() throws {
+        #expect(kind { try PDFDocument(data: Data("hello, world".utf8), source: "text") } == .notAPDF)
+        #expect(kind { try PDFDocument(path: "/nonexistent/file.pdf") } == .unreadable("No such file or directory"))
+    }
+
+    @Test func openingOnManyThreadsAtOnceIsSafe() async throws {
+        PDFDocument.prepareForConcurrentUse()
+        let paths = (0..<16).map { _ in sample("Bank statement reminder.pdf") }
+        let counts = await withTaskGroup(of: Int.self) { group in
+            for path in paths { group.addTask { (try? PDFDocument(path: path).pageCount) ?? -1 } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(counts == Array(repeating: 2, count: 16))
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// A fresh temporary folder, removed when the value is released.
+public final class TemporaryFolder {
+    public let url: URL
+
+    public init() throws {
+        url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("yiana-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// Every name in the folder, hidden ones included.
+    public func contents() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+    }
+}
+
+public enum Fixtures {
+    public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    public static let sampleDocs = packageRoot.appendingPathComponent("SampleDocs")
+
+    public static func sample(_ relative: String) -> String { sampleDocs.appendingPathComponent(relative).path }
+
+    /// The folder holding the built products (`yiana`, `yiana-stress`; the test runner lives there too).
+    public static var productsFolder: URL {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var url = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: url.appendingPathComponent("yiana").path), url.path != "/" {
+            url.deleteLastPathComponent()
+        }
+        return url
+    }
+}
+
+/// Runs a program and collects its exit status and output.
+public struct ProcessResult {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
+}
+
+public func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
+                currentDirectory: URL? = nil) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                         stderr: String(decoding: errData, as: UTF8.self))
+}
