@@ -5,6 +5,7 @@
 //
 //   yiana-stress write DOC [--iterations N] [--seed S] [--max-bytes B]
 //   yiana-stress read  DOC [--iterations N]
+//   yiana-stress write-pdf PDF DOC   (one coordinated write of a PDF file: the benchmark's writer)
 //
 // Prints one JSON line with counts; exits 1 if any read or write went wrong.
 import Foundation
@@ -39,6 +40,19 @@ func option(_ name: String, _ arguments: [String], default value: UInt64) -> UIn
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.count == 3, arguments[0] == "write-pdf" {
+    let fd = open(arguments[1], O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { FileHandle.standardError.write(Data("cannot open \(arguments[1])\n".utf8)); exit(1) }
+    do {
+        let title = URL(fileURLWithPath: arguments[1]).deletingPathExtension().lastPathComponent
+        try CoordinatedDocument.create(at: arguments[2], metadata: DocumentMetadata(title: title, pageCount: 1),
+                                       pdf: .file(try SourceFile(fd: fd, path: arguments[1])))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+        exit(1)
+    }
+}
 guard arguments.count >= 2, ["write", "read"].contains(arguments[0]) else {
     FileHandle.standardError.write(Data("usage: yiana-stress write|read DOC [--iterations N] [--seed S] [--max-bytes B]\n".utf8))
     exit(2)

@@ -220,3 +220,65 @@ struct ArchiveReaderTests {
         #expect(try openError(bytes) == .damagedStructure("central directory entry 1 is damaged"))
     }
 }
+
+@Suite("archive writer")
+struct ArchiveWriterTests {
+    /// ZIP64 fields are only needed past 4 GiB; a lowered limit writes them for every entry
+    /// and the end record, and libzip and the layout parser must read the result.
+    @Test func zip64ArchivesAreReadBackByLibzip() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("Big.yianazip")
+        let fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0o644)
+        defer { close(fd) }
+        let metadata = DocumentMetadata(title: "Big", pageCount: 1)
+        let pdf = Data("%PDF-1.4\n".utf8) + Data(repeating: 0x5A, count: 70_000)
+        try ArchiveWriter.write(metadata: metadata.jsonData(), pdf: .data(pdf), toFD: fd, path: path, zip64Limit: 0)
+        let reader = try DocumentReader(path: path)
+        #expect(try reader.verifyContents() == metadata)
+        #expect(reader.entries.map(\.name) == ["metadata.json", "content.pdf", "format.json"])
+        var read = Data()
+        try reader.readPDF { read.append(contentsOf: $0) }
+        #expect(read == pdf)
+        #expect(try runProcess(URL(fileURLWithPath: "/usr/bin/unzip"), ["-tq", path]).status == 0)
+    }
+
+    @Test func aPDFFromAFileIsCopiedExactly() throws {
+        let folder = try TemporaryFolder()
+        let source = folder.path("in.pdf")
+        let pdf = Data("%PDF-1.4\n".utf8) + Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) })
+        try pdf.write(to: URL(fileURLWithPath: source))
+        let fd = open(source, O_RDONLY)
+        defer { close(fd) }
+        let path = folder.path("Doc.yianazip")
+        try CoordinatedDocument.create(at: path, metadata: DocumentMetadata(title: "Doc", pageCount: 1),
+                                       pdf: .file(try SourceFile(fd: fd, path: source)))
+        let reader = try DocumentReader(path: path)
+        var read = Data()
+        try reader.readPDF { read.append(contentsOf: $0) }
+        #expect(read == pdf)
+        #expect(reader.pdf?.crc32 == CRC32.checksum(Array(pdf)))
+        #expect(try runProcess(URL(fileURLWithPath: "/usr/bin/unzip"), ["-tq", path]).status == 0)
+    }
+}
+
+@Suite("CRC-32")
+struct ChecksumTests {
+    /// The carry-less-multiplication path must agree with zlib bit for bit: every length
+    /// around its block sizes, unaligned starts, and a large buffer.
+    @Test func theFastPathAgreesWithZlib() {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = Data((0..<(1 << 20) + 77).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        for length in Array(0...300) + [1023, 1024, 1025, 4096 + 13, 65_536 + 63, bytes.count - 5] {
+            for start in [0, 1, 7] where start + length <= bytes.count {
+                let slice = Data(bytes[start..<(start + length)])
+                #expect(Checksum.crc32(slice) == Checksum.zlibCRC32(slice), "length \(length) start \(start)")
+            }
+        }
+        // Continuing a CRC across pieces gives the CRC of the whole.
+        let whole = Checksum.crc32(bytes)
+        let first = Data(bytes.prefix(100_003)), rest = Data(bytes.dropFirst(100_003))
+        let continued = rest.withUnsafeBytes { Checksum.update(Checksum.crc32(first), $0.baseAddress, $0.count) }
+        #expect(continued == whole)
+        #expect(Checksum.crc32(Data("123456789".utf8)) == 0xCBF4_3926)
+    }
+}

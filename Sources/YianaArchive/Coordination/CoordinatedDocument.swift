@@ -7,8 +7,9 @@ import Glibc
 /// writes under an exclusive one, and every write is crash-safe.
 ///
 /// A write never touches the document in place. It goes to a hidden temporary file in the
-/// same folder (created with `O_EXCL`), which is `fsync`ed, re-opened and verified (ZIP
-/// structure, every CRC, metadata decodes and equals what was meant), and only then renamed
+/// same folder (created with `O_EXCL`), which is `fsync`ed and, meanwhile, re-opened and
+/// verified by libzip (ZIP structure, every CRC, metadata decodes and equals what was
+/// meant); only when both have succeeded is it renamed
 /// over the document (or, for a new document, linked to its name so that an existing file
 /// is never replaced), after which the folder is `fsync`ed. Killed at any instant, the
 /// document is its old version or its new one; a temporary file left behind by a kill is
@@ -47,14 +48,29 @@ public enum CoordinatedDocument {
                       timeout: Double, afterVerify: (String) throws -> Void = { _ in }) throws {
         let metadataJSON = metadata.jsonData()
         try atomicWrite(to: path, replacing: replacing, timeout: timeout) { fd, tempPath in
-            try ArchiveWriter.write(metadata: metadataJSON, pdf: pdf, toFD: fd, path: tempPath)
+            do {
+                try ArchiveWriter.write(metadata: metadataJSON, pdf: pdf, toFD: fd, path: tempPath)
+            } catch let error as ArchiveError where error.path == tempPath {
+                throw ArchiveError(error.kind, path: path)
+            }
             if case .file(let file) = pdf { try file.checkUnchanged(writing: path) }
         } verify: { tempPath in
-            let reader = try DocumentReader(path: tempPath)
-            let written = try reader.verifyContents()
-            guard written == metadata else { throw ArchiveError(.verificationFailed("metadata read back differs"), path: path) }
-            guard reader.pdf?.size == pdf?.size else {
-                throw ArchiveError(.verificationFailed("content.pdf has \(reader.pdf?.size ?? 0) bytes, expected \(pdf?.size ?? 0)"), path: path)
+            do {
+                let reader = try DocumentReader(path: tempPath)
+                // A PDF copied from a file was read back block by block while it was copied and
+                // checked against the source's CRC (ArchiveWriter); everything else is read
+                // back here through libzip.
+                var pdfFromFile = false
+                if case .file = pdf { pdfFromFile = true }
+                let written = try reader.verifyContents(pdfBytesChecked: pdfFromFile)
+                guard written == metadata else { throw ArchiveError(.verificationFailed("metadata read back differs"), path: path) }
+                guard reader.pdf?.size == pdf?.size else {
+                    throw ArchiveError(.verificationFailed("content.pdf has \(reader.pdf?.size ?? 0) bytes, expected \(pdf?.size ?? 0)"), path: path)
+                }
+            } catch let error as ArchiveError where error.path == tempPath {
+                // libzip found the new file wrong (a CRC that does not match, say): report it
+                // against the document, whose old version is untouched.
+                throw ArchiveError(.verificationFailed(error.description), path: path)
             }
             try afterVerify(tempPath)
         }
@@ -78,10 +94,18 @@ public enum CoordinatedDocument {
                 try Sys.fchmod(fd, existing.st_mode & 0o7777, path: tempPath)
             }
             try fill(fd, tempPath)
-            try Sys.fsync(fd, path: tempPath)
+            // The fsync waits on the disk, the verification reads the page cache: run them
+            // side by side. Both must succeed before the file may take the document's name.
+            let flush = BackgroundWork { try Sys.fsync(fd, path: tempPath) }
+            do {
+                try verify(tempPath)
+            } catch {
+                _ = try? flush.wait()
+                throw error
+            }
+            try flush.wait()
             Sys.close(fd)
             fdOpen = false
-            try verify(tempPath)
             if replacing {
                 try Sys.rename(tempPath, path)
             } else {

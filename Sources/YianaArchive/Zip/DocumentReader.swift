@@ -149,11 +149,17 @@ public final class DocumentReader {
     }
 
     /// Reads every entry to its end (so every CRC is checked), decodes the metadata and
-    /// checks the format version: what the writer runs on each file before it replaces a
-    /// document, and the core of `verify`.
+    /// checks the format version: the core of `verify`, and what the writer runs on each
+    /// file before it replaces a document.
+    ///
+    /// With `pdfBytesChecked`, the PDF's bytes are not read again: for a file whose writer
+    /// has already read every copied PDF byte back and checked it against the source's CRC.
+    /// Its entry is still checked by structure (libzip's consistency check of local and
+    /// central headers, sizes, overlaps).
     @discardableResult
-    public func verifyContents() throws -> DocumentMetadata {
+    public func verifyContents(pdfBytesChecked: Bool = false) throws -> DocumentMetadata {
         for entry in entries where entry.name != "metadata.json" {
+            if pdfBytesChecked, entry.name == "content.pdf" { continue }
             try readEntry(entry) { _ in }
         }
         guard isSupportedVersion else {

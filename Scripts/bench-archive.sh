@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Archive benchmarks for issue 2, each against a reference tool on the same file in the same
+# run (these machines are noisy, so only the ratio means anything):
+#   1. write: a 200 MB PDF written into a new archive by the coordinated writer (lock, temp
+#      file, copy + CRC, fsync and libzip verification, link, folder fsync; `yiana-stress
+#      write-pdf`) vs `cp` + `sync` of the same file.                       target: >= 0.8
+#      Also shown, no target: the whole `yiana import`, which first reads the PDF once more
+#      for its SHA-256 (duplicate detection, pdfHash) and asks poppler for the page count.
+#   2. read:  `yiana export --pdf -` (every byte CRC-checked) vs `unzip -tq`.  target >= 1.0
+#   3. memory: peak RSS of `yiana import` of a 1 GB PDF (/usr/bin/time -v). target < 64 MB
+# Usage: Scripts/bench-archive.sh [RUNS]   (default 5; the median of the runs is used)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+Scripts/setup.sh time unzip bc $(command -v python3 >/dev/null || echo python3) >/dev/null
+swift build -c release --product yiana >/dev/null
+swift build -c release --product yiana-stress >/dev/null
+yiana="$(swift build -c release --show-bin-path)/yiana"
+stress="$(swift build -c release --show-bin-path)/yiana-stress"
+runs="${1:-5}"
+work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+
+python3 Scripts/make-big-pdf.py 200 "$work/200mb.pdf"
+python3 Scripts/make-big-pdf.py 1000 "$work/1gb.pdf"
+
+# median SECONDS of running "$@" $runs times, with PREPARE run untimed before each run.
+median() {
+    local prepare="$1"; shift
+    local times=()
+    for _ in $(seq "$runs"); do
+        eval "$prepare"
+        local start end
+        start=$(date +%s.%N)
+        "$@" >/dev/null 2>&1
+        end=$(date +%s.%N)
+        times+=("$(echo "$end - $start" | bc -l)")
+    done
+    printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+}
+
+sync
+prepare_write='rm -rf "$work/w" && mkdir "$work/w" && sync'
+t_write=$(median "$prepare_write" "$stress" write-pdf "$work/200mb.pdf" "$work/w/200mb.yianazip")
+prepare_cp='rm -rf "$work/cp" && mkdir "$work/cp" && sync'
+t_cp=$(median "$prepare_cp" sh -c "cp '$work/200mb.pdf' '$work/cp/' && sync")
+prepare_import='rm -rf "$work/lib" && mkdir "$work/lib" && sync'
+t_yiana=$(median "$prepare_import" "$yiana" import --library "$work/lib" "$work/200mb.pdf")
+
+doc="$work/lib/200mb.yianazip"
+t_export=$(median ":" sh -c "'$yiana' export --pdf - '$doc' > /dev/null")
+t_unzip=$(median ":" unzip -tq "$doc")
+
+rm -rf "$work/lib1g" && mkdir "$work/lib1g"
+/usr/bin/time -v "$yiana" import --library "$work/lib1g" "$work/1gb.pdf" 2> "$work/time.txt" >/dev/null
+rss_kb=$(awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}' "$work/time.txt")
+
+ratio() { echo "scale=2; $1 / $2" | bc -l; }
+printf '\n%-52s %10s %10s %8s %8s\n' "benchmark (median of $runs runs)" "yiana s" "ref s" "ratio" "target"
+printf '%-52s %10.3f %10.3f %8s %8s\n' "write 200 MB PDF into an archive vs cp + sync" "$t_write" "$t_cp" "$(ratio "$t_cp" "$t_write")x" ">=0.8x"
+printf '%-52s %10.3f %10.3f %8s %8s\n' "  whole yiana import (+SHA-256, page count) vs same" "$t_yiana" "$t_cp" "$(ratio "$t_cp" "$t_yiana")x" "-"
+printf '%-52s %10.3f %10.3f %8s %8s\n' "read back with CRC: yiana export vs unzip -tq" "$t_export" "$t_unzip" "$(ratio "$t_unzip" "$t_export")x" ">=1.0x"
+printf '%-52s %10s %10s %8s %8s\n' "peak RSS of yiana import of a 1 GB PDF" "$((rss_kb / 1024)) MB" "-" "-" "<64 MB"
