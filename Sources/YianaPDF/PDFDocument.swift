@@ -14,13 +14,32 @@ public final class PDFDocument {
     /// The file or description named in errors.
     public let source: String
 
-    /// Opens the PDF file at `path`.
+    /// Opens the PDF file at `path` (poppler takes a `file://` URI, made with
+    /// `g_filename_to_uri` so that spaces and non-ASCII names are escaped correctly).
     /// - Throws: ``PDFError``: not a PDF, encrypted, damaged (including 0 pages), unreadable.
-    public convenience init(path: String) throws {
+    public init(path: String) throws {
+        _ = popplerMessagesSilenced
+        source = path
+        owner = nil
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw PDFError(.unreadable(String(cString: strerror(errno))), source: path) }
-        defer { close(fd) }
-        try self.init(fileDescriptor: fd, path: path)
+        var head = [UInt8](repeating: 0, count: 1024)
+        let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 1024, 0) }
+        close(fd)
+        guard n >= 0 else { throw PDFError(.unreadable(String(cString: strerror(errno))), source: path) }
+        guard Self.hasPDFHeader(head.prefix(n)) else { throw PDFError(.notAPDF, source: path) }
+
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var error: UnsafeMutablePointer<GError>? = nil
+        guard let uri = g_filename_to_uri(absolute, nil, &error) else {
+            throw Self.translate(error, source: path)
+        }
+        defer { g_free(uri) }
+        guard let document = poppler_document_new_from_file(uri, nil, &error) else {
+            throw Self.translate(error, source: path)
+        }
+        handle = document
+        try checkHasPages()
     }
 
     /// Opens the PDF in the open file `fd` (read from offset 0); `fd` stays the caller's.

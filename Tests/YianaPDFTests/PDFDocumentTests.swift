@@ -66,3 +66,19 @@ struct PDFDocumentTests {
         #expect(counts == Array(repeating: 2, count: 16))
     }
 }
+
+@Suite("PDF paths")
+struct PDFPathTests {
+    /// A path with spaces, parentheses and non-ASCII characters must survive the URI round trip.
+    @Test func pathsThatNeedEscapingOpen() throws {
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("yiana pdf é #\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent("Reçu (copie) 100%.pdf")
+        try FileManager.default.copyItem(at: PDFDocumentTests.samples.appendingPathComponent("Flow control paper.pdf"), to: copy)
+        #expect(try PDFDocument(path: copy.path).pageCount == 3)
+        let fd = open(copy.path, O_RDONLY)
+        defer { close(fd) }
+        #expect(try PDFDocument(fileDescriptor: fd, path: copy.path).pageCount == 3)
+    }
+}
