@@ -8,7 +8,7 @@
 #      for its SHA-256 (duplicate detection, pdfHash) and asks poppler for the page count.
 #   2. read:  `yiana export --pdf -` (every byte CRC-checked) vs `unzip -tq`.  target >= 1.0
 #   3. memory: peak RSS of `yiana import` of a 1 GB PDF (/usr/bin/time -v). target < 64 MB
-# Usage: Scripts/bench-archive.sh [RUNS]   (default 5; the median of the runs is used)
+# Usage: Scripts/bench-archive.sh [RUNS]   (default 9; tool and reference alternate, medians compared)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/setup.sh time unzip bc $(command -v python3 >/dev/null || echo python3) >/dev/null
@@ -16,47 +16,53 @@ swift build -c release --product yiana >/dev/null
 swift build -c release --product yiana-stress >/dev/null
 yiana="$(swift build -c release --show-bin-path)/yiana"
 stress="$(swift build -c release --show-bin-path)/yiana-stress"
-runs="${1:-5}"
+runs="${1:-9}"
 work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
 python3 Scripts/make-big-pdf.py 200 "$work/200mb.pdf"
 python3 Scripts/make-big-pdf.py 1000 "$work/1gb.pdf"
 
-# median SECONDS of running "$@" $runs times, with PREPARE run untimed before each run.
-median() {
-    local prepare="$1"; shift
-    local times=()
+# Seconds one run of "$@" takes.
+seconds() {
+    local start end
+    start=$(date +%s.%N)
+    "$@" >/dev/null 2>&1 || { echo "benchmark command failed: $*" >&2; exit 1; }
+    end=$(date +%s.%N)
+    echo "$end - $start" | bc -l
+}
+
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+# pair PREPARE_A "CMD_A" PREPARE_B "CMD_B": runs A then B, $runs times in turn (so both see
+# the same machine state each round), each after its untimed PREPARE; prints both medians.
+pair() {
+    local a=() b=()
     for _ in $(seq "$runs"); do
-        eval "$prepare"
-        local start end
-        start=$(date +%s.%N)
-        "$@" >/dev/null 2>&1
-        end=$(date +%s.%N)
-        times+=("$(echo "$end - $start" | bc -l)")
+        eval "$1"; a+=("$(seconds sh -c "$2")")
+        eval "$3"; b+=("$(seconds sh -c "$4")")
     done
-    printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+    echo "$(printf '%s\n' "${a[@]}" | median) $(printf '%s\n' "${b[@]}" | median)"
 }
 
 sync
-prepare_write='rm -rf "$work/w" && mkdir "$work/w" && sync'
-t_write=$(median "$prepare_write" "$stress" write-pdf "$work/200mb.pdf" "$work/w/200mb.yianazip")
-prepare_cp='rm -rf "$work/cp" && mkdir "$work/cp" && sync'
-t_cp=$(median "$prepare_cp" sh -c "cp '$work/200mb.pdf' '$work/cp/' && sync")
-prepare_import='rm -rf "$work/lib" && mkdir "$work/lib" && sync'
-t_yiana=$(median "$prepare_import" "$yiana" import --library "$work/lib" "$work/200mb.pdf")
+read -r t_write t_cp < <(pair \
+    'rm -rf "$work/w" && mkdir "$work/w" && sync' "'$stress' write-pdf '$work/200mb.pdf' '$work/w/200mb.yianazip'" \
+    'rm -rf "$work/cp" && mkdir "$work/cp" && sync' "cp '$work/200mb.pdf' '$work/cp/' && sync")
+read -r t_yiana t_cp2 < <(pair \
+    'rm -rf "$work/lib" && mkdir "$work/lib" && sync' "'$yiana' import --library '$work/lib' '$work/200mb.pdf'" \
+    'rm -rf "$work/cp" && mkdir "$work/cp" && sync' "cp '$work/200mb.pdf' '$work/cp/' && sync")
 
 doc="$work/lib/200mb.yianazip"
-t_export=$(median ":" sh -c "'$yiana' export --pdf - '$doc' > /dev/null")
-t_unzip=$(median ":" unzip -tq "$doc")
+read -r t_export t_unzip < <(pair ":" "'$yiana' export --pdf - '$doc' > /dev/null" ":" "unzip -tq '$doc'")
 
 rm -rf "$work/lib1g" && mkdir "$work/lib1g"
 /usr/bin/time -v "$yiana" import --library "$work/lib1g" "$work/1gb.pdf" 2> "$work/time.txt" >/dev/null
 rss_kb=$(awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}' "$work/time.txt")
 
 ratio() { echo "scale=2; $1 / $2" | bc -l; }
-printf '\n%-52s %10s %10s %8s %8s\n' "benchmark (median of $runs runs)" "yiana s" "ref s" "ratio" "target"
+printf '\n%-52s %10s %10s %8s %8s\n' "benchmark (median of $runs alternating runs)" "yiana s" "ref s" "ratio" "target"
 printf '%-52s %10.3f %10.3f %8s %8s\n' "write 200 MB PDF into an archive vs cp + sync" "$t_write" "$t_cp" "$(ratio "$t_cp" "$t_write")x" ">=0.8x"
-printf '%-52s %10.3f %10.3f %8s %8s\n' "  whole yiana import (+SHA-256, page count) vs same" "$t_yiana" "$t_cp" "$(ratio "$t_cp" "$t_yiana")x" "-"
+printf '%-52s %10.3f %10.3f %8s %8s\n' "  whole yiana import (+SHA-256, page count) vs same" "$t_yiana" "$t_cp2" "$(ratio "$t_cp2" "$t_yiana")x" "-"
 printf '%-52s %10.3f %10.3f %8s %8s\n' "read back with CRC: yiana export vs unzip -tq" "$t_export" "$t_unzip" "$(ratio "$t_unzip" "$t_export")x" ">=1.0x"
 printf '%-52s %10s %10s %8s %8s\n' "peak RSS of yiana import of a 1 GB PDF" "$((rss_kb / 1024)) MB" "-" "-" "<64 MB"
