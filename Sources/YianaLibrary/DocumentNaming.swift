@@ -28,13 +28,36 @@ public enum DocumentNaming {
     /// differs only in case or Unicode form (the same file on a Mac's file system, where the
     /// library is synced to), or by an evicted document's placeholder.
     public static func isTaken(_ fileName: String, in folder: URL) -> Bool {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        let wanted = foldedKey(fileName)
-        for name in names {
-            let candidate = PlaceholderName.documentName(forStub: name) ?? name
-            if foldedKey(candidate) == wanted { return true }
+        TakenNames().isTaken(fileName, in: folder)
+    }
+
+    /// The names taken in folders, each folder listed and folded once, and names added as
+    /// documents are created: a batch import checks each name without re-listing a folder
+    /// of thousands of documents for every PDF. Another process may still create a name
+    /// meanwhile; the writer's no-replace `link` catches that for the exact name.
+    public final class TakenNames: @unchecked Sendable {
+        // @unchecked: `folded` is only touched while holding `lock`.
+        private let lock = NSLock()
+        private var folded: [String: Set<String>] = [:]
+
+        public init() {}
+
+        public func isTaken(_ fileName: String, in folder: URL) -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            if folded[folder.path] == nil {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+                folded[folder.path] = Set(names.map { foldedKey(PlaceholderName.documentName(forStub: $0) ?? $0) })
+            }
+            return folded[folder.path]!.contains(foldedKey(fileName))
         }
-        return false
+
+        /// Records a name just taken by this process.
+        public func take(_ fileName: String, in folder: URL) {
+            lock.lock()
+            defer { lock.unlock() }
+            folded[folder.path, default: []].insert(foldedKey(fileName))
+        }
     }
 
     static func foldedKey(_ name: String) -> String {

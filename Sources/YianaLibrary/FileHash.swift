@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import YianaArchive
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,7 +9,7 @@ import Glibc
 /// the CPU's SHA extensions where present).
 public enum FileHash {
     /// The lower-case hex SHA-256 of the whole file open as `fd`, read from offset 0.
-    /// - Throws: ``ImportFailure`` `.unreadable` on a read error.
+    /// - Throws: ``SystemError`` on a read error.
     public static func sha256(fd: Int32, path: String) throws -> String {
         var hasher = SHA256()
         let size = 1 << 20
@@ -19,7 +20,7 @@ public enum FileHash {
             let n = pread(fd, buffer.baseAddress, size, offset)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw ImportFailure(.unreadable(String(cString: strerror(errno))), source: path)
+                throw SystemError("read", path: path, errno: errno)
             }
             if n == 0 { break }
             hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))

@@ -67,36 +67,3 @@ public struct ImportProgress: Sendable {
     /// The PDF just finished.
     public let current: String
 }
-
-/// Why one PDF was not imported.
-public struct ImportFailure: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable {
-        case notFound
-        case notAFile
-        case unreadable(String)
-    }
-
-    public let kind: Kind
-    public let source: String
-
-    public init(_ kind: Kind, source: String) {
-        self.kind = kind
-        self.source = source
-    }
-
-    public var code: String {
-        switch kind {
-        case .notFound: "not-found"
-        case .notAFile: "not-a-file"
-        case .unreadable: "unreadable"
-        }
-    }
-
-    public var description: String {
-        switch kind {
-        case .notFound: "\(source): no such file or folder."
-        case .notAFile: "\(source): not a regular file or folder."
-        case .unreadable(let detail): "\(source): cannot be read (\(detail))."
-        }
-    }
-}

@@ -35,6 +35,7 @@ public struct Importer: Sendable {
         let sizes = Set(candidates.compactMap { try? FileManager.default.attributesOfItem(atPath: $0.source.path)[.size] as? UInt64 })
         let registry = HashRegistry(options.allowDuplicates ? [:] : KnownPDFs.hashes(in: library, sizesOfInterest: sizes))
         PDFDocument.prepareForConcurrentUse()
+        let names = DocumentNaming.TakenNames()
 
         var outcomes = [Outcome?](repeating: nil, count: candidates.count)
         await withTaskGroup(of: (Int, Outcome).self) { group in
@@ -45,7 +46,7 @@ public struct Importer: Sendable {
                 let index = next
                 let candidate = candidates[index]
                 next += 1
-                group.addTask { (index, await importOne(candidate, options: options, registry: registry)) }
+                group.addTask { (index, await importOne(candidate, options: options, registry: registry, names: names)) }
             }
             for _ in 0..<min(options.jobs, candidates.count) { addNext() }
             for await (index, outcome) in group {
@@ -77,8 +78,7 @@ public struct Importer: Sendable {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         var st = stat()
         guard stat(url.path, &st) == 0 else {
-            let failure = ImportFailure(errno == ENOENT || errno == ENOTDIR ? .notFound : .unreadable(String(cString: strerror(errno))), source: path)
-            failures.append(.init(source: path, code: failure.code, reason: failure.description))
+            failures.append(Self.unreadable(path, errno: errno))
             return
         }
         switch st.st_mode & S_IFMT {
@@ -92,9 +92,16 @@ public struct Importer: Sendable {
                 candidates.append(Candidate(source: file, display: display, folder: folder))
             }
         default:
-            let failure = ImportFailure(.notAFile, source: path)
-            failures.append(.init(source: path, code: failure.code, reason: failure.description))
+            failures.append(.init(source: path, code: "not-a-file", reason: "\(path): not a regular file or folder."))
         }
+    }
+
+    /// A failure row for an input that cannot be opened or examined.
+    static func unreadable(_ source: String, errno code: Int32) -> ImportReport.Failed {
+        if code == ENOENT || code == ENOTDIR {
+            return .init(source: source, code: "not-found", reason: "\(source): no such file or folder.")
+        }
+        return .init(source: source, code: "unreadable", reason: "\(source): cannot be read (\(String(cString: strerror(code)))).")
     }
 
     /// `*.pdf` files below `folder` with the sub-folder path of each, in a stable order.
@@ -114,16 +121,14 @@ public struct Importer: Sendable {
         return found
     }
 
-    private func importOne(_ candidate: Candidate, options: ImportOptions, registry: HashRegistry) async -> Outcome {
+    private func importOne(_ candidate: Candidate, options: ImportOptions, registry: HashRegistry,
+                           names: DocumentNaming.TakenNames) async -> Outcome {
         let path = candidate.source.path
         func failed(_ code: String, _ reason: String) -> Outcome {
             .failed(.init(source: candidate.display, code: code, reason: reason))
         }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let failure = ImportFailure(errno == ENOENT ? .notFound : .unreadable(String(cString: strerror(errno))), source: candidate.display)
-            return failed(failure.code, failure.description)
-        }
+        guard fd >= 0 else { return .failed(Self.unreadable(candidate.display, errno: errno)) }
         defer { close(fd) }
 
         let source: SourceFile
@@ -135,8 +140,8 @@ public struct Importer: Sendable {
             hash = try FileHash.sha256(fd: fd, path: candidate.display)
         } catch let error as PDFError {
             return failed(error.code, error.description)
-        } catch let error as ImportFailure {
-            return failed(error.code, error.description)
+        } catch let error as SystemError {
+            return failed("unreadable", "\(candidate.display): cannot be read (\(String(cString: strerror(error.errno)))).")
         } catch {
             return failed("unreadable", "\(candidate.display): \(error)")
         }
@@ -151,7 +156,7 @@ public struct Importer: Sendable {
         let metadata = DocumentMetadata(title: title, pageCount: pageCount, tags: options.tags, pdfHash: hash)
         do {
             try FileManager.default.createDirectory(at: candidate.folder, withIntermediateDirectories: true)
-            let document = try place(metadata, pdf: source, in: candidate.folder, stem: DocumentNaming.stem(forTitle: title))
+            let document = try place(metadata, pdf: source, in: candidate.folder, stem: DocumentNaming.stem(forTitle: title), names: names)
             let relative = library.relativePath(of: document) ?? document.path
             await registry.record(hash, holder: relative)
             return .imported(.init(source: candidate.display, document: relative, id: metadata.id.uuidString,
@@ -167,10 +172,13 @@ public struct Importer: Sendable {
 
     /// Writes the document under the first free name, `Title`, `Title 1`, `Title 2`, … A name
     /// another process takes first (between our check and our write) is simply passed over.
-    private func place(_ metadata: DocumentMetadata, pdf: SourceFile, in folder: URL, stem: String) throws -> URL {
+    private func place(_ metadata: DocumentMetadata, pdf: SourceFile, in folder: URL, stem: String,
+                       names: DocumentNaming.TakenNames) throws -> URL {
         for number in 0..<100_000 {
             let name = DocumentNaming.fileName(stem: stem, number: number)
-            if DocumentNaming.isTaken(name, in: folder) { continue }
+            if names.isTaken(name, in: folder) { continue }
+            // Taken before the write, so a parallel import of the same title moves on at once.
+            names.take(name, in: folder)
             let url = folder.appendingPathComponent(name)
             do {
                 try CoordinatedDocument.create(at: url.path, metadata: metadata, pdf: .file(pdf))

@@ -26,7 +26,7 @@ struct MetadataTests {
         let metadata = DocumentMetadata(id: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!, title: "A/B",
                                         created: Date(timeIntervalSinceReferenceDate: 0), modified: Date(timeIntervalSinceReferenceDate: 812_345_678.5),
                                         pageCount: 3, tags: ["x"])
-        let json = String(decoding: metadata.jsonData(), as: UTF8.self)
+        let json = String(decoding: try metadata.jsonData(), as: UTF8.self)
         #expect(json == #"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","title":"A\/B","created":0,"modified":812345678.5,"pageCount":3,"tags":["x"],"ocrCompleted":false}"#)
     }
 
@@ -36,7 +36,7 @@ struct MetadataTests {
         metadata.pageProcessingStates = [PageProcessingState(pageNumber: 1, needsOCR: true, needsExtraction: false)]
         metadata.ocrConfidence = 0.5
         metadata.pdfHash = String(repeating: "a", count: 64)
-        let json = String(decoding: metadata.jsonData(), as: UTF8.self)
+        let json = String(decoding: try metadata.jsonData(), as: UTF8.self)
         #expect(json.contains(#""hasPendingTextPage":true"#))
         #expect(json.contains(#""pageProcessingStates":[{"pageNumber":1,"needsOCR":true,"needsExtraction":false}]"#))
         #expect(json.contains(#""ocrConfidence":0.5"#))
@@ -46,8 +46,17 @@ struct MetadataTests {
     @Test func sameMetadataGivesSameBytesEveryTime() throws {
         var metadata = try decode(ZipBuilder.validMetadata)
         metadata.unknownFields = ["zeta": .integer(1), "alpha": .object(["b": .bool(true), "a": .null])]
-        #expect(metadata.jsonData() == metadata.jsonData())
-        #expect(String(decoding: metadata.jsonData(), as: UTF8.self).hasSuffix(#""alpha":{"a":null,"b":true},"zeta":1}"#))
+        #expect(try metadata.jsonData() == metadata.jsonData())
+        #expect(String(decoding: try metadata.jsonData(), as: UTF8.self).hasSuffix(#""alpha":{"a":null,"b":true},"zeta":1}"#))
+    }
+
+    @Test func aValueJSONCannotHoldIsAnErrorNotACrash() throws {
+        var metadata = try decode(ZipBuilder.validMetadata)
+        metadata.ocrConfidence = .nan
+        #expect(throws: EncodingError.self) { try metadata.jsonData() }
+        let folder = try TemporaryFolder()
+        #expect(throws: EncodingError.self) { try CoordinatedDocument.create(at: folder.path("x.yianazip"), metadata: metadata, pdf: nil) }
+        #expect(folder.contents().isEmpty)
     }
 
     @Test func keepsUnknownKeysOnRewrite() throws {

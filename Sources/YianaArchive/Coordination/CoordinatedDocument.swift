@@ -46,7 +46,7 @@ public enum CoordinatedDocument {
 
     static func write(at path: String, metadata: DocumentMetadata, pdf: PDFPayload?, replacing: Bool,
                       timeout: Double, afterVerify: (String) throws -> Void = { _ in }) throws {
-        let metadataJSON = metadata.jsonData()
+        let metadataJSON = try metadata.jsonData()
         try atomicWrite(to: path, replacing: replacing, timeout: timeout) { fd, tempPath in
             do {
                 try ArchiveWriter.write(metadata: metadataJSON, pdf: pdf, toFD: fd, path: tempPath)

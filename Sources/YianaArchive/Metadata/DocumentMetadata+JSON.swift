@@ -46,13 +46,9 @@ extension DocumentMetadata {
     /// The `metadata.json` bytes, as Foundation's default `JSONEncoder` writes them for the
     /// app (key order as the app's, optional keys omitted as the app omits them), followed
     /// by the unknown keys read from the file.
-    public func jsonData() -> Data {
-        do {
-            return try orderedJSON()
-        } catch {
-            // Encoding plain strings, numbers and dates cannot fail; a non-finite number can.
-            preconditionFailure("metadata could not be encoded: \(error)")
-        }
+    /// - Throws: `EncodingError` for a value JSON cannot hold (a non-finite `ocrConfidence`).
+    public func jsonData() throws -> Data {
+        try orderedJSON()
     }
 
     private static func describeJSONError(_ error: Error) -> String {

@@ -4,12 +4,15 @@ import Foundation
 /// A libzip archive open for reading; owns its `zip_t` and frees it in `deinit`.
 final class ZipArchive {
     private let handle: OpaquePointer
+    /// The source libzip reads through, kept to report the system error behind a read error.
+    private let reader: FileDescriptorSource
     let path: String
 
     /// Opens the ZIP held by `fd` (which the caller keeps open for the archive's life).
     init(fd: Int32, path: String) throws {
         self.path = path
-        let source = try FileDescriptorSource(readingFD: fd, path: path).makeSource()
+        reader = try FileDescriptorSource(readingFD: fd, path: path)
+        let source = try reader.makeSource()
         var error = zip_error_t()
         zip_error_init(&error)
         defer { zip_error_fini(&error) }
@@ -68,6 +71,9 @@ final class ZipArchive {
     private func zipError(_ error: UnsafeMutablePointer<zip_error_t>?, entry: String) -> ArchiveError {
         guard let error else { return ArchiveError(.zip(.read, message: "unknown libzip error"), path: path) }
         let code = ZipErrorCode(rawValue: zip_error_code_zip(error))
+        if code == .read, let failure = reader.failure {
+            return ArchiveError(.system(failure), path: path)
+        }
         switch code {
         case .crc: return ArchiveError(.crcMismatch(entry: entry), path: path)
         case .prematureEOF: return ArchiveError(.entryTruncated(entry), path: path)
