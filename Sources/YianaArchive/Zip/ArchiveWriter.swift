@@ -97,11 +97,11 @@ enum ArchiveWriter {
     }
 
     /// Copies the whole source into `fd` at `offset` and returns its CRC-32, checking every
-    /// copied byte on the way. Three things run at once: the kernel copies the PDF block by
-    /// block; a second thread reads each copied block back through its own descriptor on the
-    /// new file and checksums it; this thread checksums the source. The two checksums must
-    /// agree, so the bytes in the new file are proven to be the source's, read back from
-    /// the file itself; a source that changes meanwhile fails here too.
+    /// copied byte on the way. While the kernel copies block n+1, another thread checksums
+    /// block n twice: from the source, and read back through its own descriptor on the new
+    /// file (both still in the CPU cache from the copy). The two checksums must agree, so the
+    /// bytes in the new file are proven to be the source's, read back from the file itself;
+    /// a source that changes meanwhile fails here too.
     private static func copyAndChecksum(_ file: SourceFile, to fd: Int32, at offset: UInt64,
                                         tempPath: String, documentPath: String) throws -> UInt32 {
         let progress = CopyProgress()
@@ -109,51 +109,50 @@ enum ArchiveWriter {
             defer { progress.finish() }
             try copyRange(file, to: fd, at: offset, documentPath: documentPath, progress: progress)
         }
-        let readBack = ChecksumBox()
-        let check = BackgroundWork {
-            readBack.value = try checksumWhileCopied(tempPath, from: offset, count: file.size, progress: progress)
-        }
-        let source: UInt32
+        let checksums: (source: UInt32, readBack: UInt32)
         do {
-            source = try Checksum.crc32(fd: file.fd, range: 0..<file.size, path: file.path)
+            checksums = try checksumWhileCopied(file, into: tempPath, at: offset, progress: progress)
         } catch {
             progress.finish()
             _ = try? copy.wait()
-            _ = try? check.wait()
             throw error
         }
         try copy.wait()
-        try check.wait()
-        guard readBack.value == source else {
+        guard checksums.readBack == checksums.source else {
             throw ArchiveError(.verificationFailed("content.pdf read back from the new file differs from \(file.path)"), path: documentPath)
         }
-        return source
+        return checksums.source
     }
 
-    /// The CRC-32 of `count` bytes of the file at `path` from `offset`, read as they are copied.
-    private static func checksumWhileCopied(_ path: String, from offset: UInt64, count: UInt64, progress: CopyProgress) throws -> UInt32 {
+    /// The CRC-32s of the source and of the copy in the file at `path` (from `offset`),
+    /// block by block as the copy reports them done.
+    private static func checksumWhileCopied(_ file: SourceFile, into path: String, at offset: UInt64,
+                                            progress: CopyProgress) throws -> (source: UInt32, readBack: UInt32) {
         let fd = try Sys.open(path, O_RDONLY)
         defer { Sys.close(fd) }
-        var crc = Checksum.initial
+        var source = Checksum.initial
+        var readBack = Checksum.initial
         var done: UInt64 = 0
-        while done < count {
+        while done < file.size {
             guard let available = progress.wait(beyond: done) else {
                 throw ArchiveError(.verificationFailed("the copy stopped after \(done) bytes"), path: path)
             }
-            crc = try Checksum.update(crc, fd: fd, range: (offset + done)..<(offset + available), path: path)
-            // Checked: let the kernel start writing it to disk now, off the copying thread,
-            // so that the final fsync finds little left to do.
+            source = try Checksum.update(source, fd: file.fd, range: done..<available, path: file.path)
+            readBack = try Checksum.update(readBack, fd: fd, range: (offset + done)..<(offset + available), path: path)
+            // Checked: let the kernel start writing it to disk now, so that the final
+            // fsync finds little left to do.
             _ = yiana_start_writeback(fd, Int64(offset + done), Int64(available - done))
             done = available
         }
-        return crc
+        return (source, readBack)
     }
 
-    /// Copies the source in the kernel (`copy_file_range`, as `cp` does), 4 MiB at a time,
+    /// Copies the source in the kernel (`copy_file_range`, as `cp` does), 1 MiB at a time so
+    /// that a block is still in the CPU's cache when it is checksummed,
     /// reporting each block to the thread that reads it back.
     private static func copyRange(_ file: SourceFile, to fd: Int32, at offset: UInt64, documentPath: String,
                                   progress: CopyProgress) throws {
-        let block: UInt64 = 4 << 20
+        let block: UInt64 = 1 << 20
         var done: UInt64 = 0
         while done < file.size {
             var sourceOffset = Int64(done)
@@ -220,9 +219,4 @@ private final class CopyProgress: @unchecked Sendable {
         while copied <= bytes && !finished { condition.wait() }
         return copied > bytes ? copied : nil
     }
-}
-
-/// A checksum handed from a ``BackgroundWork`` thread, read only after its `wait()`.
-private final class ChecksumBox: @unchecked Sendable {
-    var value: UInt32 = 0
 }
