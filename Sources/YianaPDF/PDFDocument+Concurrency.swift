@@ -3,15 +3,18 @@ import Foundation
 extension PDFDocument {
     /// Opens a one-page PDF once, on the calling thread, before PDFs are opened on several
     /// threads: poppler sets up process-wide state (global parameters, colour profiles) on
-    /// first use without a lock. Cheap and idempotent; call it before starting workers.
+    /// first use without a lock. The document stays open for the life of the process,
+    /// because poppler-glib tears that state down again when its last document closes.
+    /// Cheap and idempotent; call it before starting workers.
     public static func prepareForConcurrentUse() {
         _ = warmUp
     }
 
     // A Swift static is initialised exactly once, under a lock.
-    private static let warmUp: Bool = {
-        guard let document = try? PDFDocument(data: minimalPDF, source: "built-in one-page PDF") else { return false }
-        return document.pageCount == 1
+    private static let warmUp: KeptOpen? = {
+        guard let document = try? PDFDocument(data: minimalPDF, source: "built-in one-page PDF"),
+              document.pageCount == 1 else { return nil }
+        return KeptOpen(document)
     }()
 
     /// A valid one-page PDF with a correct cross-reference table (built, not typed, so the
@@ -37,4 +40,14 @@ extension PDFDocument {
         pdf += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
         return Data(pdf.utf8)
     }()
+}
+
+/// Holds the warm-up document open for the life of the process.
+private final class KeptOpen: @unchecked Sendable {
+    // @unchecked: the document is never used after it is opened; it is only kept alive.
+    private let document: PDFDocument
+
+    init(_ document: PDFDocument) {
+        self.document = document
+    }
 }
