@@ -84,7 +84,7 @@ enum ArchiveWriter {
                     try plan.writeSmall(index, bytes, fd: fd, stamp: stamp)
                 case .file(let file):
                     let entry = plan.entries[index]
-                    let crc = try copyAndChecksum(file, to: fd, at: entry.dataOffset, tempPath: path, documentPath: path)
+                    let crc = try copyAndChecksum(file, to: fd, at: entry.dataOffset, path: path)
                     plan.setCRC(crc, at: index)
                     try plan.writeLocalHeader(index, fd: fd, stamp: stamp)
                 }
@@ -102,24 +102,24 @@ enum ArchiveWriter {
     /// file (both still in the CPU cache from the copy). The two checksums must agree, so the
     /// bytes in the new file are proven to be the source's, read back from the file itself;
     /// a source that changes meanwhile fails here too.
-    private static func copyAndChecksum(_ file: SourceFile, to fd: Int32, at offset: UInt64,
-                                        tempPath: String, documentPath: String) throws -> UInt32 {
+    private static func copyAndChecksum(_ file: SourceFile, to fd: Int32, at offset: UInt64, path: String) throws -> UInt32 {
         let progress = CopyProgress()
         let copy = BackgroundWork {
             defer { progress.finish() }
-            try copyRange(file, to: fd, at: offset, documentPath: documentPath, progress: progress)
+            try copyRange(file, to: fd, at: offset, documentPath: path, progress: progress)
         }
         let checksums: (source: UInt32, readBack: UInt32)
         do {
-            checksums = try checksumWhileCopied(file, into: tempPath, at: offset, progress: progress)
+            checksums = try checksumWhileCopied(file, into: path, at: offset, progress: progress)
         } catch {
             progress.finish()
-            _ = try? copy.wait()
+            // A failed copy (a full disk, say) stops the checksums too: report its cause.
+            try copy.wait()
             throw error
         }
         try copy.wait()
         guard checksums.readBack == checksums.source else {
-            throw ArchiveError(.verificationFailed("content.pdf read back from the new file differs from \(file.path)"), path: documentPath)
+            throw ArchiveError(.verificationFailed("content.pdf read back from the new file differs from \(file.path)"), path: path)
         }
         return checksums.source
     }
