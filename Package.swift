@@ -9,10 +9,12 @@ let package = Package(
         .library(name: "YianaArchive", targets: ["YianaArchive"]),
         .library(name: "YianaPDF", targets: ["YianaPDF"]),
         .library(name: "YianaLibrary", targets: ["YianaLibrary"]),
+        .library(name: "YianaSearch", targets: ["YianaSearch"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // C libraries, each imported by exactly one Swift module.
@@ -36,10 +38,18 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .target(
+            name: "YianaSearch",
+            dependencies: [
+                "YianaLibrary", "YianaArchive", "YianaPDF",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "yiana",
             dependencies: [
-                "YianaLibrary", "YianaArchive", "YianaPDF",
+                "YianaLibrary", "YianaArchive", "YianaPDF", "YianaSearch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -48,10 +58,11 @@ let package = Package(
         .executableTarget(name: "yiana-stress", dependencies: ["YianaArchive"]),
 
         // Temporary folders, fixtures and process helpers shared by the test targets.
-        .target(name: "YianaTestSupport", path: "Tests/YianaTestSupport"),
+        .target(name: "YianaTestSupport", dependencies: ["YianaPDF"], path: "Tests/YianaTestSupport"),
         .testTarget(name: "YianaArchiveTests", dependencies: ["YianaArchive", "YianaTestSupport", "yiana-stress"]),
         .testTarget(name: "YianaPDFTests", dependencies: ["YianaPDF"]),
         .testTarget(name: "YianaLibraryTests", dependencies: ["YianaLibrary", "YianaArchive", "YianaTestSupport"]),
+        .testTarget(name: "YianaSearchTests", dependencies: ["YianaSearch", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
         .testTarget(name: "YianaCLITests", dependencies: ["yiana", "YianaArchive", "YianaTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -14,6 +14,12 @@ public struct LibraryItem: Sendable, Equatable {
     public let url: URL
     /// Where the document lives or will live once downloaded: `Folder/Name.yianazip`.
     public let documentURL: URL
+
+    public init(kind: Kind, url: URL, documentURL: URL) {
+        self.kind = kind
+        self.url = url
+        self.documentURL = documentURL
+    }
 }
 
 /// Lists a library's documents and placeholders, skipping hidden files and folders

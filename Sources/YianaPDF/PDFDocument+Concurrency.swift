@@ -1,9 +1,9 @@
 import Foundation
 
 extension PDFDocument {
-    /// Opens a one-page PDF once, on the calling thread, before PDFs are opened on several
-    /// threads: poppler sets up process-wide state (global parameters, colour profiles) on
-    /// first use without a lock. The document stays open for the life of the process,
+    /// Opens a one-page PDF and reads its page once, on the calling thread, before PDFs are
+    /// opened on several threads: poppler sets up process-wide state (global parameters,
+    /// colour profiles, text output tables) on first use without a lock. The document stays open for the life of the process,
     /// because poppler-glib tears that state down again when its last document closes.
     /// Cheap and idempotent; call it before starting workers.
     public static func prepareForConcurrentUse() {
@@ -14,16 +14,30 @@ extension PDFDocument {
     private static let warmUp: KeptOpen? = {
         guard let document = try? PDFDocument(data: minimalPDF, source: "built-in one-page PDF"),
               document.pageCount == 1 else { return nil }
+        guard document.text(ofPage: 0).contains("warm") else { return nil }
         return KeptOpen(document)
     }()
 
-    /// A valid one-page PDF with a correct cross-reference table (built, not typed, so the
-    /// offsets are right and poppler has nothing to repair or complain about).
-    static let minimalPDF: Data = {
+    /// The warm-up PDF: its page sets a fill colour and shows a word, so reading it runs
+    /// poppler's colour and text machinery once.
+    static let minimalPDF = onePagePDF(lines: ["warm"], fill: 0.5)
+
+    /// A valid one-page A4 PDF showing `lines` in Helvetica (WinAnsi text), with a correct
+    /// cross-reference table: for the warm-up and for tests that need a PDF with known text.
+    public static func onePagePDF(lines: [String], fill gray: Double = 0) -> Data {
+        var content = "\(gray) g BT /F1 12 Tf 50 750 Td 14 TL"
+        for line in lines {
+            let escaped = line.replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "(", with: "\\(").replacingOccurrences(of: ")", with: "\\)")
+            content += " (\(escaped)) Tj T*"
+        }
+        content += " ET"
         let objects = [
             "<< /Type /Catalog /Pages 2 0 R >>",
             "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 72 72] >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+            "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream",
+            "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
         ]
         var pdf = "%PDF-1.4\n"
         var offsets: [Int] = []
@@ -39,7 +53,7 @@ extension PDFDocument {
         }
         pdf += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
         return Data(pdf.utf8)
-    }()
+    }
 }
 
 /// Holds the warm-up document open for the life of the process.

@@ -8,7 +8,7 @@ import Glibc
 ///
 /// Not thread-safe, like the poppler document it owns: use one per thread.
 public final class PDFDocument {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     /// Keeps memory handed to poppler without a copy alive as long as the document.
     private let owner: AnyObject?
     /// The file or description named in errors.

@@ -82,3 +82,24 @@ struct PDFPathTests {
         #expect(try PDFDocument(fileDescriptor: fd, path: copy.path).pageCount == 3)
     }
 }
+
+@Suite("PDF text")
+struct PDFTextTests {
+    @Test func textPerPageWithNonASCIIAndLigatures() throws {
+        let letter = try PDFDocument(path: PDFDocumentTests.samples.appendingPathComponent("Bank statement reminder.pdf").path)
+        #expect(letter.text(ofPage: 0).contains("Grüßen, Élodie Müller"))
+        #expect(letter.text(ofPage: 0).contains("€ 1.234,56"))
+        #expect(letter.text(ofPage: 1).contains("Page two: terms"))
+        #expect(!letter.text(ofPage: 1).contains("Grüßen"))
+        #expect(letter.text(ofPage: 2) == "")
+        let paper = try PDFDocument(path: PDFDocumentTests.samples.appendingPathComponent("Flow control paper.pdf").path)
+        #expect(paper.text(ofPage: 0).contains("\u{FB01}nal") || paper.text(ofPage: 0).contains("final"))
+        let scan = try PDFDocument(path: PDFDocumentTests.samples.appendingPathComponent("Scanned receipt (no text layer).pdf").path)
+        #expect(scan.text(ofPage: 0).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+    }
+
+    @Test func theWarmUpDocumentReadsItsPage() throws {
+        PDFDocument.prepareForConcurrentUse()
+        #expect(try PDFDocument(data: PDFDocument.minimalPDF, source: "warm").text(ofPage: 0).contains("warm"))
+    }
+}

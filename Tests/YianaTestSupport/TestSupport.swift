@@ -1,7 +1,8 @@
 import Foundation
+import YianaPDF
 
 /// A fresh temporary folder, removed when the value is released.
-public final class TemporaryFolder {
+public final class TemporaryFolder: Sendable {
     public let url: URL
 
     public init() throws {
@@ -61,4 +62,9 @@ public func runProcess(_ executable: URL, _ arguments: [String], environment: [S
     process.waitUntilExit()
     return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                          stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// A valid one-page PDF showing `lines`, for tests that need specific text.
+public func simplePDF(_ lines: [String]) -> Data {
+    PDFDocument.onePagePDF(lines: lines)
 }

@@ -17,7 +17,7 @@ public final class DocumentReader {
     /// The size of the whole file.
     public let fileSize: UInt64
 
-    private let fd: Int32
+    let fd: Int32
     private let zip: ZipArchive?
     private let zipIndex: [String: Int]
 

@@ -1,0 +1,159 @@
+import Foundation
+import YianaArchive
+import YianaLibrary
+import YianaPDF
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file's identity and state, to tell an unchanged document without opening it.
+struct FileState: Sendable, Equatable {
+    let size: Int64
+    let modified: Int64  // nanoseconds since 1970
+    let inode: Int64
+
+    init(size: Int64, modified: Int64, inode: Int64) {
+        self.size = size
+        self.modified = modified
+        self.inode = inode
+    }
+
+    init?(path: String) {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return nil }
+        size = Int64(st.st_size)
+        modified = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+        inode = Int64(bitPattern: UInt64(st.st_ino))
+    }
+}
+
+/// The text of one page, ready for the index.
+struct PageText: Sendable {
+    let number: Int
+    let text: String
+    let source: TextSource
+}
+
+/// What one document contributes to the index.
+struct ExtractedDocument: Sendable {
+    enum Pages: Sendable {
+        /// Newly extracted pages.
+        case extracted([PageText])
+        /// The same PDF bytes are already indexed under another document: copy its pages.
+        case reuse(contentKey: String)
+        /// A placeholder: keep whatever was indexed for this document before.
+        case keepExisting
+    }
+
+    let path: String  // relative to the library
+    let folder: String
+    let file: FileState
+    var documentID: String?
+    var title: String
+    var tags: [String] = []
+    var created: Double?
+    var modified: Double?
+    var contentKey: String?
+    var status: IndexStatus
+    var reason: String?
+    var pageCount = 0
+    var pages: Pages = .extracted([])
+}
+
+/// Reads one library item into an ``ExtractedDocument``. Never throws: every failure
+/// becomes a status with a reason, so a bad PDF never stops a run.
+struct DocumentExtractor: Sendable {
+    let library: Library
+    /// Content keys already indexed with status ok; their pages can be copied.
+    let indexedContent: Set<String>
+
+    func extract(_ item: LibraryItem, file: FileState) -> ExtractedDocument {
+        let path = library.relativePath(of: item.documentURL) ?? item.documentURL.path
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = item.documentURL.deletingPathExtension().lastPathComponent
+        var result = ExtractedDocument(path: path, folder: folder, file: file, title: name, status: .ok)
+
+        if item.kind == .placeholder {
+            result.status = .notDownloaded
+            result.reason = "evicted to iCloud; only its name is indexed until it is downloaded"
+            result.pages = .keepExisting
+            return result
+        }
+
+        let reader: DocumentReader
+        let metadata: DocumentMetadata
+        do {
+            reader = try DocumentReader(path: item.url.path)
+            metadata = try reader.metadata()
+        } catch {
+            result.status = .damaged
+            result.reason = "\(error)"
+            return result
+        }
+        result.documentID = metadata.id.uuidString
+        result.title = metadata.title
+        result.tags = metadata.tags
+        result.created = metadata.created.timeIntervalSinceReferenceDate
+        result.modified = metadata.modified.timeIntervalSinceReferenceDate
+        result.pageCount = metadata.pageCount
+
+        guard let entry = reader.pdf else {
+            result.pages = .extracted(ocrPages(metadata, pageCount: 0, into: &result))
+            if case .extracted(let pages) = result.pages, pages.isEmpty {
+                result.status = .noTextLayer
+                result.reason = "the document has no PDF yet"
+            }
+            return result
+        }
+
+        do {
+            let bytes = try reader.pdfBytes()  // CRC-checked
+            result.contentKey = String(format: "%08x-%llu", bytes.crc32, entry.size)
+            if let key = result.contentKey, indexedContent.contains(key) {
+                result.pages = .reuse(contentKey: key)
+                return result
+            }
+            let pdf = try PDFDocument(bytes: bytes.bytes, owner: bytes, source: path)
+            result.pageCount = pdf.pageCount
+            var pages: [PageText] = []
+            pages.reserveCapacity(pdf.pageCount)
+            for index in 0..<pdf.pageCount {
+                let text = TextNormalizer.normalize(pdf.text(ofPage: index))
+                let hasText = text.contains { $0.isLetter || $0.isNumber }
+                pages.append(PageText(number: index + 1, text: hasText ? text : "", source: hasText ? .pdf : .none))
+            }
+            if !pages.contains(where: { $0.source == .pdf }) {
+                let ocr = ocrPages(metadata, pageCount: pages.count, into: &result)
+                if let first = ocr.first { pages[0] = first }
+                if ocr.isEmpty {
+                    result.status = .noTextLayer
+                    result.reason = "the PDF has no text layer and the document has no OCR text yet"
+                }
+            }
+            result.pages = .extracted(pages)
+        } catch let error as PDFError {
+            switch error.kind {
+            case .encrypted: result.status = .encrypted
+            case .damaged, .notAPDF: result.status = .damaged
+            case .unreadable: result.status = .failed
+            }
+            result.reason = error.description
+        } catch let error as ArchiveError {
+            result.status = error.kind == .missingPDF ? .noTextLayer : .damaged
+            result.reason = error.description
+        } catch {
+            result.status = .failed
+            result.reason = "\(error)"
+        }
+        return result
+    }
+
+    /// The metadata's OCR text (`fullText`) as page 1, for a document whose PDF has no text.
+    /// The app keeps one text for the whole document, so it cannot be split by page.
+    private func ocrPages(_ metadata: DocumentMetadata, pageCount: Int, into result: inout ExtractedDocument) -> [PageText] {
+        guard let fullText = metadata.fullText else { return [] }
+        let text = TextNormalizer.normalize(fullText)
+        guard text.contains(where: { $0.isLetter || $0.isNumber }) else { return [] }
+        return [PageText(number: 1, text: text, source: .ocr)]
+    }
+}

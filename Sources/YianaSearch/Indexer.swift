@@ -1,0 +1,153 @@
+import Foundation
+import GRDB
+import YianaLibrary
+import YianaPDF
+
+/// How an indexing run goes.
+public struct IndexOptions: Sendable {
+    /// How many documents are extracted at once.
+    public var jobs: Int
+    /// Re-extract every document instead of only the changed ones.
+    public var full: Bool
+    /// Documents committed per transaction (also committed at least once a second).
+    var batchSize = 64
+
+    public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, full: Bool = false) {
+        self.jobs = max(1, jobs)
+        self.full = full
+    }
+}
+
+/// What an indexing run did, and the status of every document in the index.
+public struct IndexReport: Codable, Sendable {
+    public struct Document: Codable, Sendable, Equatable {
+        public let path: String
+        public let status: IndexStatus
+        public let reason: String?
+        public let pages: Int
+        public let textPages: Int
+        public let ocrPages: Int
+    }
+
+    /// Documents whose text was extracted in this run.
+    public var extracted = 0
+    /// Documents indexed by copying the pages of a document with the same PDF (moved,
+    /// renamed, duplicated, or only their metadata changed).
+    public var reused = 0
+    /// Documents that had not changed since the last run.
+    public var unchanged = 0
+    /// Index entries removed because their document is gone.
+    public var removed = 0
+    /// Every document in the index after the run.
+    public var documents: [Document] = []
+
+    public var problems: [Document] { documents.filter { $0.status.isProblem } }
+}
+
+/// Progress of an indexing run, after each document.
+public struct IndexProgress: Sendable {
+    public let completed: Int
+    public let total: Int
+    public let current: String
+}
+
+/// Brings the index up to date with a library.
+public struct Indexer: Sendable {
+    public let library: Library
+    public let index: SearchIndex
+
+    public init(library: Library, index: SearchIndex) {
+        self.library = library
+        self.index = index
+    }
+
+    /// Extracts the documents that changed since the last run (all with `options.full`),
+    /// follows moves and renames by content without extracting again, and drops documents
+    /// that are gone. Killed at any point, the index stays usable and the next run
+    /// finishes the work.
+    /// - Throws: when the library cannot be listed or the index cannot be written; a bad
+    ///   document never throws, it gets a status.
+    public func run(options: IndexOptions = IndexOptions(),
+                    progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }) async throws -> IndexReport {
+        let items = try LibraryScanner.scan(library.root)
+        let known = try await index.pool.read { db in try StoredDocument.all(db) }
+        var report = IndexReport()
+
+        var work: [(LibraryItem, FileState)] = []
+        var seen = Set<String>()
+        for item in items {
+            guard let path = library.relativePath(of: item.documentURL), let file = FileState(path: item.url.path) else { continue }
+            seen.insert(path)
+            if !options.full, let stored = known[path], stored.file == file, stored.isPlaceholder == (item.kind == .placeholder) {
+                report.unchanged += 1
+                continue
+            }
+            work.append((item, file))
+        }
+        let indexedContent = options.full ? [] : Set(known.values.filter { $0.status == .ok }.compactMap(\.contentKey))
+        let extractor = DocumentExtractor(library: library, indexedContent: indexedContent)
+        PDFDocument.prepareForConcurrentUse()
+
+        let writer = IndexWriter(pool: index.pool)
+        var pending: [ExtractedDocument] = []
+        var lastCommit = Date()
+        try await withThrowingTaskGroup(of: ExtractedDocument.self) { group in
+            var next = 0
+            func addNext() {
+                guard next < work.count else { return }
+                let (item, file) = work[next]
+                next += 1
+                group.addTask { extractor.extract(item, file: file) }
+            }
+            for _ in 0..<min(options.jobs, work.count) { addNext() }
+            var completed = 0
+            for try await document in group {
+                try Task.checkCancellation()
+                pending.append(document)
+                completed += 1
+                progress(IndexProgress(completed: completed, total: work.count, current: document.path))
+                // Commit in batches: few transactions, and a killed run loses little.
+                if pending.count >= options.batchSize || Date().timeIntervalSince(lastCommit) > 1 {
+                    try writer.commit(pending, extractor: extractor, report: &report)
+                    pending.removeAll(keepingCapacity: true)
+                    lastCommit = Date()
+                }
+                addNext()
+            }
+        }
+        try writer.commit(pending, extractor: extractor, report: &report)
+        report.removed = try writer.removeAll(except: seen)
+        report.documents = try statuses()
+        return report
+    }
+
+    /// The status of every document in the index, by path.
+    public func statuses() throws -> [IndexReport.Document] {
+        try index.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT path, status, reason, pageCount, textPages, ocrPages FROM document ORDER BY path").map { row in
+                IndexReport.Document(path: row["path"], status: IndexStatus(rawValue: row["status"]) ?? .failed,
+                                     reason: row["reason"], pages: row["pageCount"], textPages: row["textPages"], ocrPages: row["ocrPages"])
+            }
+        }
+    }
+}
+
+/// What the index holds about a document, to decide whether it changed.
+struct StoredDocument {
+    let id: Int64
+    let file: FileState
+    let contentKey: String?
+    let status: IndexStatus
+    var isPlaceholder: Bool { status == .notDownloaded }
+
+    static func all(_ db: Database) throws -> [String: StoredDocument] {
+        var result: [String: StoredDocument] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, path, fileSize, fileModified, fileInode, contentKey, status FROM document")
+        while let row = try rows.next() {
+            result[row["path"]] = StoredDocument(
+                id: row["id"], file: FileState(size: row["fileSize"], modified: row["fileModified"], inode: row["fileInode"]),
+                contentKey: row["contentKey"], status: IndexStatus(rawValue: row["status"]) ?? .failed)
+        }
+        return result
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Turns what a person typed into an FTS5 query that cannot be a syntax error.
+///
+/// - words match as words (all of them must occur: `bank statement`);
+/// - `"quoted phrases"` (straight or curly quotes) match as phrases;
+/// - a trailing `*` matches a prefix (`inv*`);
+/// - punctuation inside a word (`e-mail`, `A-1312/B`, `10:30`, `C++`) makes it a phrase of
+///   its parts, which is how the tokenizer indexed it;
+/// - FTS5 operators typed as words (`AND`, `NOT`, `NEAR`, `^`, parentheses) are plain text.
+public enum SearchQuery {
+    /// The FTS5 expression for `text`, or nil when it holds nothing searchable.
+    public static func fts5(_ text: String) -> String? {
+        var terms: [String] = []
+        // The same folding as the indexed text: ligatures, full-width forms, …
+        for token in tokens(of: text.precomposedStringWithCompatibilityMapping) {
+            var word = token.text
+            var prefix = false
+            if !token.quoted {
+                word = word.trimmingCharacters(in: CharacterSet.alphanumerics.inverted.subtracting(CharacterSet(charactersIn: "*")))
+                if word.hasSuffix("*") {
+                    prefix = true
+                    while word.hasSuffix("*") { word.removeLast() }
+                    word = word.trimmingCharacters(in: CharacterSet.alphanumerics.inverted)
+                }
+            }
+            // Only text with letters or digits makes tokens; anything else would be an
+            // empty phrase, which FTS5 rejects.
+            guard word.unicodeScalars.contains(where: { CharacterSet.alphanumerics.contains($0) }) else { continue }
+            let quoted = "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            terms.append(prefix ? quoted + "*" : quoted)
+        }
+        return terms.isEmpty ? nil : terms.joined(separator: " ")
+    }
+
+    struct Token {
+        let text: String
+        let quoted: Bool
+    }
+
+    static func tokens(of text: String) -> [Token] {
+        var tokens: [Token] = []
+        var current = ""
+        var inQuote = false
+        func flush(quoted: Bool) {
+            if !current.isEmpty { tokens.append(Token(text: current, quoted: quoted)) }
+            current = ""
+        }
+        for character in text {
+            if character == "\"" || character == "\u{201C}" || character == "\u{201D}" || character == "\u{201E}" {
+                flush(quoted: inQuote)
+                inQuote.toggle()
+            } else if character.isWhitespace && !inQuote {
+                flush(quoted: false)
+            } else {
+                current.append(character)
+            }
+        }
+        flush(quoted: inQuote)
+        return tokens
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+import YianaArchive
+import YianaLibrary
+import YianaTestSupport
+@testable import YianaSearch
+
+/// A library with one document of every kind the index must tell apart.
+struct IndexFixture: Sendable {
+    let folder: TemporaryFolder
+    let library: Library
+    let index: SearchIndex
+    let indexFolder: TemporaryFolder
+
+    init() async throws {
+        folder = try TemporaryFolder()
+        indexFolder = try TemporaryFolder()
+        library = try Library(root: folder.url)
+        index = try SearchIndex(path: indexFolder.path("index.sqlite"))
+        let pdfs = Fixtures.sampleDocs.appendingPathComponent("pdfs")
+        _ = try await Importer(library: library).run([pdfs.appendingPathComponent("Bank statement reminder.pdf").path],
+                                                     options: ImportOptions(into: "Letters", tags: ["bank", "2026"], jobs: 1))
+        _ = try await Importer(library: library).run([pdfs.appendingPathComponent("Flow control paper.pdf").path,
+                                                      pdfs.appendingPathComponent("Scanned receipt (no text layer).pdf").path],
+                                                     options: ImportOptions(into: "Papers", tags: ["research"], jobs: 1))
+        // A scan whose text came from the app's OCR service.
+        var ocr = DocumentMetadata(title: "Receipt with OCR", pageCount: 1, tags: ["receipt"])
+        ocr.fullText = "Hardware store receipt: screws, hinges and varnish"
+        ocr.ocrCompleted = true
+        try CoordinatedDocument.create(at: folder.path("Receipt with OCR.yianazip"), metadata: ocr,
+                                       pdf: .data(try Data(contentsOf: pdfs.appendingPathComponent("Scanned receipt (no text layer).pdf"))))
+        try CoordinatedDocument.create(at: folder.path("Locked.yianazip"), metadata: DocumentMetadata(title: "Locked", pageCount: 1),
+                                       pdf: .data(try Data(contentsOf: pdfs.appendingPathComponent("Encrypted letter.pdf"))))
+        try Data("PK\u{3}\u{4}cut off".utf8).write(to: folder.url.appendingPathComponent("Broken.yianazip"))
+        try Data("bplist00".utf8).write(to: folder.url.appendingPathComponent(".Evicted report.yianazip.icloud"))
+        try FileManager.default.copyItem(atPath: Fixtures.sample("archives/Legacy Separator.yianazip"), toPath: folder.path("Legacy.yianazip"))
+    }
+
+    func run(_ options: IndexOptions = IndexOptions(jobs: 2)) async throws -> IndexReport {
+        try await Indexer(library: library, index: index).run(options: options)
+    }
+
+    func status(_ path: String, in report: IndexReport) -> IndexStatus? {
+        report.documents.first { $0.path == path }?.status
+    }
+}
+
+@Suite("indexing")
+struct IndexTests {
+    @Test func everyDocumentGetsAStatus() async throws {
+        let fixture = try await IndexFixture()
+        let report = try await fixture.run()
+        #expect(report.extracted == 7)
+        let statuses = Dictionary(uniqueKeysWithValues: report.documents.map { ($0.path, $0.status) })
+        #expect(statuses == [
+            "Letters/Bank statement reminder.yianazip": .ok,
+            "Papers/Flow control paper.yianazip": .ok,
+            "Papers/Scanned receipt (no text layer).yianazip": .noTextLayer,
+            "Receipt with OCR.yianazip": .ok,
+            "Locked.yianazip": .encrypted,
+            "Broken.yianazip": .damaged,
+            "Evicted report.yianazip": .notDownloaded,
+            "Legacy.yianazip": .ok,
+        ])
+        let ocr = try #require(report.documents.first { $0.path == "Receipt with OCR.yianazip" })
+        #expect(ocr.ocrPages == 1 && ocr.textPages == 0)
+        let letter = try #require(report.documents.first { $0.path == "Letters/Bank statement reminder.yianazip" })
+        #expect(letter.textPages == 2 && letter.pages == 2)
+        #expect(report.problems.count == 4)
+        #expect(report.problems.allSatisfy { $0.reason?.isEmpty == false })
+    }
+
+    @Test func aSecondRunOnlyLooksAtWhatChanged() async throws {
+        let fixture = try await IndexFixture()
+        _ = try await fixture.run()
+        let again = try await fixture.run()
+        #expect(again.extracted == 0 && again.reused == 0 && again.removed == 0)
+        #expect(again.unchanged == 8)
+    }
+
+    @Test func changesDeletionsMovesAndRenames() async throws {
+        let fixture = try await IndexFixture()
+        _ = try await fixture.run()
+        let root = fixture.folder.url
+        // Rename and move: the same bytes under a new path are not extracted again.
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("Archive"), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: root.appendingPathComponent("Papers/Flow control paper.yianazip"),
+                                         to: root.appendingPathComponent("Archive/Paper on flow.yianazip"))
+        // Deletion.
+        try FileManager.default.removeItem(at: root.appendingPathComponent("Legacy.yianazip"))
+        // A metadata change (new title and tag), same PDF: pages copied, new title searchable.
+        let letterPath = root.appendingPathComponent("Letters/Bank statement reminder.yianazip").path
+        var metadata = try DocumentReader(path: letterPath).metadata()
+        metadata.title = "Quarterly reminder"
+        metadata.tags.append("urgent")
+        let pdf = try Data(contentsOf: Fixtures.sampleDocs.appendingPathComponent("pdfs/Bank statement reminder.pdf"))
+        try CoordinatedDocument.replace(at: letterPath, metadata: metadata, pdf: .data(pdf))
+        // A content change: new PDF bytes are extracted.
+        try CoordinatedDocument.replace(at: root.appendingPathComponent("Receipt with OCR.yianazip").path,
+                                        metadata: DocumentMetadata(title: "Receipt with OCR", pageCount: 2),
+                                        pdf: .data(pdf + Data("% edited\n".utf8)))
+
+        let report = try await fixture.run()
+        #expect(report.reused == 2)
+        #expect(report.extracted == 1)
+        #expect(report.removed == 2)
+        #expect(!report.documents.contains { $0.path.hasPrefix("Papers/Flow") || $0.path == "Legacy.yianazip" })
+        #expect(try fixture.index.search("flow control").map(\.path) == ["Archive/Paper on flow.yianazip"])
+        #expect(try fixture.index.search("IBAN").map(\.path).sorted() == ["Letters/Bank statement reminder.yianazip", "Receipt with OCR.yianazip"])
+        #expect(try fixture.index.search("quarterly").first?.path == "Letters/Bank statement reminder.yianazip")
+        var urgent = SearchOptions()
+        urgent.tags = ["URGENT"]
+        #expect(try fixture.index.search("balance", options: urgent).count == 1)
+        #expect(try fixture.index.search("hinges").isEmpty)
+    }
+
+    @Test func anInterruptedRunLeavesAUsableIndexAndTheNextFinishes() async throws {
+        let fixture = try await IndexFixture()
+        var options = IndexOptions(jobs: 1)
+        options.batchSize = 2
+        let task = Task {
+            try await Indexer(library: fixture.library, index: fixture.index).run(options: options) { progress in
+                if progress.completed == 5 { withUnsafeCurrentTask { $0?.cancel() } }
+            }
+        }
+        let interrupted = await task.result
+        #expect(throws: CancellationError.self) { try interrupted.get() }
+        let partial = try Indexer(library: fixture.library, index: fixture.index).statuses()
+        #expect(partial.count >= 2 && partial.count < 8)
+        _ = try fixture.index.search("statement")
+        let finished = try await fixture.run()
+        #expect(finished.documents.count == 8)
+        #expect(finished.extracted + finished.reused == 8 - partial.count)
+    }
+
+    @Test func theIndexLivesOutsideTheLibrary() throws {
+        let library = URL(fileURLWithPath: "/home/someone/iCloud Drive/Yiana")
+        let path = SearchIndex.defaultLocation(for: library, environment: ["XDG_CACHE_HOME": "/home/someone/.cache"])
+        #expect(path.hasPrefix("/home/someone/.cache/yiana-tools/index-Yiana-"))
+        #expect(path != SearchIndex.defaultLocation(for: URL(fileURLWithPath: "/other/Yiana"), environment: ["XDG_CACHE_HOME": "/c"]))
+    }
+}
