@@ -22,7 +22,8 @@ public struct SearchOptions: Sendable {
 /// One document that matched, with its matching pages, best first.
 public struct SearchHit: Codable, Sendable {
     public struct Page: Codable, Sendable {
-        /// 1-based page number; 0 when only the title, tags or folder matched.
+        /// 1-based page number; 0 when only the title, tags or folder matched (then this is
+        /// the only entry, and the snippet shows the match).
         public let number: Int
         /// Text around the match, matched words between `SearchHit.markOpen` and `markClose`.
         public let snippet: String
@@ -118,15 +119,28 @@ extension SearchIndex {
         var pageArguments: StatementArguments = [match]
         _ = pageArguments.append(contentsOf: StatementArguments(ids))
         var pagesByDocument: [Int64: [SearchHit.Page]] = [:]
+        var titleOnly: [Int64: SearchHit.Page] = [:]
         let rows = try Row.fetchCursor(db, sql: """
             SELECT document, number, source, bm25(page, \(bm25Weights)) AS score,
-                   snippet(page, -1, char(2), char(3), '…', 12) AS snippet
+                   snippet(page, 1, char(2), char(3), '…', 12) AS body,
+                   snippet(page, -1, char(2), char(3), '…', 12) AS best
             FROM page WHERE page MATCH ? AND document IN (\(placeholders)) ORDER BY score
             """, arguments: pageArguments)
         while let row = try rows.next() {
-            let page = SearchHit.Page(number: row["number"], snippet: row["snippet"] ?? "", score: -(row["score"] as Double),
-                                      source: TextSource(rawValue: row["source"]) ?? .none)
-            pagesByDocument[row["document"], default: []].append(page)
+            let document: Int64 = row["document"]
+            let body: String = row["body"] ?? ""
+            let source = TextSource(rawValue: row["source"]) ?? .none
+            let score = -(row["score"] as Double)
+            if body.contains(SearchHit.markOpen) {
+                // The page's own text matches: list it.
+                pagesByDocument[document, default: []].append(SearchHit.Page(number: row["number"], snippet: body, score: score, source: source))
+            } else if titleOnly[document] == nil {
+                // Only the title, tags or folder (on every page row) match.
+                titleOnly[document] = SearchHit.Page(number: 0, snippet: row["best"] ?? "", score: score, source: .none)
+            }
+        }
+        for (document, page) in titleOnly where pagesByDocument[document] == nil {
+            pagesByDocument[document] = [page]
         }
         return documents.map { row in
             let id: Int64 = row["id"]

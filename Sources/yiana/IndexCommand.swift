@@ -1,0 +1,89 @@
+import ArgumentParser
+import Foundation
+import YianaLibrary
+import YianaSearch
+
+/// `--index`, shared by the commands that use the search index.
+struct IndexOptionGroup: ParsableArguments {
+    @Option(name: .customLong("index"), help: ArgumentHelp(
+        "The search index file.",
+        discussion: "Default: ~/.cache/yiana-tools/index-<library>-<hash>.sqlite, one per library, outside the synced folder.",
+        valueName: "path"))
+    var path: String?
+
+    func location(for library: Library) -> String {
+        path.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? SearchIndex.defaultLocation(for: library.root)
+    }
+}
+
+extension Yiana {
+    struct Index: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Build or update the search index of a library.",
+            discussion: """
+                Extracts the text of every page with poppler (for a page without a text layer, \
+                the OCR text the app stored) into an SQLite full-text index kept outside the \
+                library. Only documents that changed since the last run are read again; moved \
+                and renamed documents are followed without extracting them again. An \
+                interrupted run can simply be run again.
+
+                Every document gets a status: ok, no-text-layer, encrypted, damaged, \
+                not-downloaded (an evicted placeholder: only its name is indexed, nothing is \
+                downloaded) or failed. Exit code 1 when a document is damaged or failed.
+
+                Examples:
+                  yiana index --library ~/Yiana
+                  yiana index --problems
+                  yiana index --full --jobs 1 --json > index-report.json
+                """
+        )
+
+        @OptionGroup var libraryOptions: LibraryOptions
+        @OptionGroup var indexOptions: IndexOptionGroup
+
+        @Flag(help: "Extract every document again instead of only the changed ones.")
+        var full = false
+
+        @Option(help: "How many documents to extract at once (default: the number of cores).")
+        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+        @Flag(help: "List the documents whose status is not ok, with the reason.")
+        var problems = false
+
+        @Flag(help: "Print one JSON object (counts and every document's status) instead of text.")
+        var json = false
+
+        func validate() throws {
+            guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
+        }
+
+        func run() async throws {
+            let library = try libraryOptions.open()
+            let index = try SearchIndex(path: indexOptions.location(for: library))
+            let bar = ProgressBar(label: "Indexing")
+            let report = try await Indexer(library: library, index: index).run(options: IndexOptions(jobs: jobs, full: full)) { progress in
+                bar.update(completed: progress.completed, total: progress.total, current: progress.current)
+            }
+            bar.finish()
+            if json {
+                try Output.json(report)
+            } else {
+                print("\(report.documents.count) documents in the index: \(report.extracted) extracted, \(report.reused) reused, "
+                      + "\(report.unchanged) unchanged, \(report.removed) removed.")
+                let problems = report.problems
+                if self.problems {
+                    for document in problems {
+                        print("\(document.status.rawValue): \(document.path)\(document.reason.map { " — \($0)" } ?? "")")
+                    }
+                } else if !problems.isEmpty {
+                    let counts = Dictionary(grouping: problems, by: \.status).map { "\($0.value.count) \($0.key.rawValue)" }.sorted()
+                    print("Not fully indexed: \(counts.joined(separator: ", ")) (see --problems).")
+                }
+                print("Index: \(index.path)")
+            }
+            if report.documents.contains(where: { $0.status == .damaged || $0.status == .failed }) {
+                throw ExitCode.failure
+            }
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import ArgumentParser
+import Foundation
+import YianaLibrary
+import YianaSearch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Yiana {
+    struct Search: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Search the library's documents.",
+            discussion: """
+                Type words as you would anywhere: all of them must occur. "Quoted words" \
+                match as a phrase, inv* matches a prefix, and codes like A-1312/B, e-mail or \
+                10:30 match as written. Titles weigh most, then tags, folder names and page \
+                text. Each document is listed once, with its matching pages, best first. \
+                Exit code 1 when nothing matches. Run `yiana index` first.
+
+                Examples:
+                  yiana search bank statement
+                  yiana search --tag tax --since 2025-01-01 "annual return"
+                  yiana search --folder Letters --json invoice | jq '.[0].path'
+                """
+        )
+
+        @OptionGroup var libraryOptions: LibraryOptions
+        @OptionGroup var indexOptions: IndexOptionGroup
+
+        @Option(name: .customLong("tag"), help: ArgumentHelp("Only documents with this tag; repeat for several (all must match).", valueName: "tag"))
+        var tags: [String] = []
+
+        @Option(help: ArgumentHelp("Only documents in this folder of the library, or below it.", valueName: "folder"))
+        var folder: String?
+
+        @Option(help: ArgumentHelp("Only documents created on or after this date (YYYY-MM-DD or ISO 8601).", valueName: "date"))
+        var since: String?
+
+        @Option(help: ArgumentHelp("Only documents created on or before this date (YYYY-MM-DD or ISO 8601).", valueName: "date"))
+        var until: String?
+
+        @Option(help: "At most this many documents.")
+        var limit = 20
+
+        @Flag(help: "Print the results as JSON.")
+        var json = false
+
+        @Flag(name: .customLong("fts"), help: "Treat the query as SQLite FTS5 syntax (AND, OR, NOT, NEAR, column:word).")
+        var advanced = false
+
+        @Argument(help: ArgumentHelp("What to look for.", valueName: "query"))
+        var query: [String]
+
+        func validate() throws {
+            guard limit >= 1 else { throw ValidationError("--limit must be at least 1.") }
+            guard !query.isEmpty else { throw ValidationError("say what to search for.") }
+            _ = try Self.date(since, option: "--since", endOfDay: false)
+            _ = try Self.date(until, option: "--until", endOfDay: true)
+        }
+
+        func run() async throws {
+            let library = try libraryOptions.open()
+            let path = indexOptions.location(for: library)
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw CommandFailure("there is no search index for \(library.root.path) yet; run `yiana index` first.")
+            }
+            var options = SearchOptions()
+            options.tags = tags
+            options.folder = folder
+            options.since = try Self.date(since, option: "--since", endOfDay: false)
+            options.until = try Self.date(until, option: "--until", endOfDay: true)
+            options.limit = limit
+            options.advanced = advanced
+            let hits: [SearchHit]
+            do {
+                hits = try SearchIndex(path: path).search(query.joined(separator: " "), options: options)
+            } catch let error as SearchError {
+                throw CommandFailure(error.description)
+            }
+            if json {
+                try Output.json(hits.map(JSONHit.init))
+            } else {
+                render(hits)
+            }
+            if hits.isEmpty { throw ExitCode.failure }
+        }
+
+        private func render(_ hits: [SearchHit]) {
+            let terminal = isatty(STDOUT_FILENO) == 1
+            let (open, close) = terminal ? ("\u{1B}[1m", "\u{1B}[0m") : ("[", "]")
+            if hits.isEmpty { FileHandle.standardError.write(Data("no document matches.\n".utf8)) }
+            for hit in hits {
+                print("\(hit.path) — \(hit.title)\(hit.status == .ok ? "" : " (\(hit.status.rawValue))")")
+                for page in hit.pages.prefix(3) {
+                    let snippet = Self.mark(page.snippet, open: open, close: close).replacingOccurrences(of: "\n", with: " ")
+                    print("    \(page.number == 0 ? "title" : "p.\(page.number)")  \(snippet)")
+                }
+                if hit.pages.count > 3 { print("    … and \(hit.pages.count - 3) more pages") }
+            }
+        }
+
+        static func mark(_ snippet: String, open: String, close: String) -> String {
+            snippet.replacingOccurrences(of: SearchHit.markOpen, with: open).replacingOccurrences(of: SearchHit.markClose, with: close)
+        }
+
+        /// A date option: YYYY-MM-DD (local time; --until includes the whole day) or ISO 8601.
+        static func date(_ text: String?, option: String, endOfDay: Bool) throws -> Date? {
+            guard let text else { return nil }
+            let day = DateFormatter()
+            day.dateFormat = "yyyy-MM-dd"
+            day.locale = Locale(identifier: "en_US_POSIX")
+            if let date = day.date(from: text) {
+                return endOfDay ? Calendar.current.date(byAdding: .day, value: 1, to: date) : date
+            }
+            if let date = ISO8601DateFormatter().date(from: text) { return date }
+            throw ValidationError("\(option) \(text): not a date; use YYYY-MM-DD or ISO 8601 (2026-03-01T10:00:00Z).")
+        }
+    }
+
+    /// A search hit as JSON: matched words in snippets marked with ** **.
+    struct JSONHit: Encodable {
+        struct Page: Encodable {
+            let number: Int
+            let snippet: String
+            let score: Double
+            let source: String
+        }
+
+        let path: String
+        let title: String
+        let tags: [String]
+        let created: Date?
+        let status: String
+        let score: Double
+        let pages: [Page]
+
+        init(_ hit: SearchHit) {
+            path = hit.path
+            title = hit.title
+            tags = hit.tags
+            created = hit.created
+            status = hit.status.rawValue
+            score = hit.score
+            pages = hit.pages.map {
+                Page(number: $0.number, snippet: Search.mark($0.snippet, open: "**", close: "**"), score: $0.score, source: $0.source.rawValue)
+            }
+        }
+    }
+}
