@@ -31,8 +31,7 @@ extension Yiana {
         @Option(name: .customLong("tag"), help: ArgumentHelp("A tag for every new document; repeat for several.", valueName: "tag"))
         var tags: [String] = []
 
-        @Option(help: "How many PDFs to process at once (default: the number of cores).")
-        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        @OptionGroup var jobsOption: JobsOption
 
         @Flag(help: "Import PDFs even if the library already has a document with the same bytes.")
         var allowDuplicates = false
@@ -44,13 +43,12 @@ extension Yiana {
         var paths: [String]
 
         func validate() throws {
-            guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
             guard !paths.isEmpty else { throw ValidationError("name at least one PDF or folder to import.") }
         }
 
         func run() async throws {
             let library = try libraryOptions.open()
-            let options = ImportOptions(into: into, tags: tags, jobs: jobs, allowDuplicates: allowDuplicates)
+            let options = ImportOptions(into: into, tags: tags, jobs: jobsOption.jobs, allowDuplicates: allowDuplicates)
             let bar = ProgressBar(label: "Importing")
             let report: ImportReport
             do {

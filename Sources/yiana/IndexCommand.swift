@@ -44,8 +44,7 @@ extension Yiana {
         @Flag(help: "Extract every document again instead of only the changed ones.")
         var full = false
 
-        @Option(help: "How many documents to extract at once (default: the number of cores).")
-        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        @OptionGroup var jobsOption: JobsOption
 
         @Flag(help: "List the documents whose status is not ok, with the reason.")
         var problems = false
@@ -53,15 +52,11 @@ extension Yiana {
         @Flag(help: "Print one JSON object (counts and every document's status) instead of text.")
         var json = false
 
-        func validate() throws {
-            guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
-        }
-
         func run() async throws {
             let library = try libraryOptions.open()
             let index = try SearchIndex(path: indexOptions.location(for: library))
             let bar = ProgressBar(label: "Indexing")
-            let report = try await Indexer(library: library, index: index).run(options: IndexOptions(jobs: jobs, full: full)) { progress in
+            let report = try await Indexer(library: library, index: index).run(options: IndexOptions(jobs: jobsOption.jobs, full: full)) { progress in
                 bar.update(completed: progress.completed, total: progress.total, current: progress.current)
             }
             bar.finish()

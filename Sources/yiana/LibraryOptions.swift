@@ -30,6 +30,16 @@ struct LibraryOptions: ParsableArguments {
     }
 }
 
+/// `--jobs`, for commands that work on several files at once.
+struct JobsOption: ParsableArguments {
+    @Option(help: "How many files to work on at once (default: the number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
+    }
+}
+
 /// A failure the command reports in a sentence, exiting with 1.
 struct CommandFailure: Error, CustomStringConvertible {
     let description: String
