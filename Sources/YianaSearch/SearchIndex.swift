@@ -27,6 +27,20 @@ public final class SearchIndex: Sendable {
         try Self.migrator.migrate(pool)
     }
 
+    /// Opens an existing index to search it: read-only, and without touching its schema.
+    /// - Throws: ``SearchError/indexNeedsUpdate`` when its schema is not this version's,
+    ///   or a GRDB `DatabaseError`.
+    public init(readingAt path: String) throws {
+        self.path = path
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        pool = try DatabasePool(path: path, configuration: configuration)
+        guard try pool.read({ try Self.migrator.hasCompletedMigrations($0) }) else {
+            throw SearchError.indexNeedsUpdate
+        }
+    }
+
     /// `~/.cache/yiana-tools/index-<hash of the library path>.sqlite` (or under
     /// `$XDG_CACHE_HOME`): one index per library, outside every synced folder.
     public static func defaultLocation(for libraryRoot: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {

@@ -50,6 +50,7 @@ public struct SearchHit: Codable, Sendable {
 public enum SearchError: Error, Equatable, CustomStringConvertible {
     case nothingToSearch
     case invalidAdvancedQuery(String)
+    case indexNeedsUpdate
 
     public var description: String {
         switch self {
@@ -57,6 +58,8 @@ public enum SearchError: Error, Equatable, CustomStringConvertible {
             "the query has no words to search for."
         case .invalidAdvancedQuery(let detail):
             "the advanced (FTS5) query is not valid: \(detail). Leave out --fts to search for the words as typed."
+        case .indexNeedsUpdate:
+            "the search index was made by another version of yiana; run `yiana index` to update it."
         }
     }
 }
@@ -100,56 +103,80 @@ extension SearchIndex {
             filters.append("d.created < ?")
             _ = arguments.append(contentsOf: [until.timeIntervalSinceReferenceDate])
         }
-        _ = arguments.append(contentsOf: [max(1, options.limit)])
-        let filter = filters.isEmpty ? "" : "WHERE " + filters.joined(separator: " AND ")
+        let filter = filters.isEmpty ? "" : "AND " + filters.joined(separator: " AND ")
 
-        // The best documents first, by their best page.
-        let documents = try Row.fetchAll(db, sql: """
-            WITH hits AS MATERIALIZED (SELECT document, bm25(page, \(bm25Weights)) AS score FROM page WHERE page MATCH ?)
-            SELECT d.id, d.path, d.title, d.tags, d.created, d.status, MIN(hits.score) AS best
-            FROM hits JOIN document d ON d.id = hits.document
-            \(filter)
-            GROUP BY d.id ORDER BY best LIMIT ?
-            """, arguments: arguments)
-        guard !documents.isEmpty else { return [] }
+        // The best pages first: a narrow top-k sort (page rowid, document, score), so that
+        // neither every hit is grouped nor wide rows are carried through the sort. Their
+        // documents follow in order; should the window hold too few, it widens.
+        let limit = max(1, options.limit)
+        let join = filters.isEmpty ? "" : "JOIN document d ON d.id = page.document"
+        var window = max(limit * 8, 200)
+        var order: [Int64] = []
+        var pageRows: [Int64: [(row: Int64, score: Double)]] = [:]
+        while true {
+            var windowArguments = arguments
+            _ = windowArguments.append(contentsOf: [window])
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT page.rowid AS pageRow, page.document AS document, bm25(page, \(bm25Weights)) AS score
+                FROM page \(join) WHERE page MATCH ? \(filter)
+                ORDER BY score LIMIT ?
+                """, arguments: windowArguments)
+            order = []
+            pageRows = [:]
+            for row in rows {
+                let document: Int64 = row["document"]
+                if pageRows[document] == nil {
+                    guard order.count < limit else { continue }
+                    order.append(document)
+                }
+                pageRows[document, default: []].append((row["pageRow"], -(row["score"] as Double)))
+            }
+            if order.count == limit || rows.count < window { break }
+            window *= 4
+        }
+        guard !order.isEmpty else { return [] }
 
-        // Their matching pages, with snippets.
-        let ids = documents.map { $0["id"] as Int64 }
-        let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
-        var pageArguments: StatementArguments = [match]
-        _ = pageArguments.append(contentsOf: StatementArguments(ids))
-        var pagesByDocument: [Int64: [SearchHit.Page]] = [:]
-        var titleOnly: [Int64: SearchHit.Page] = [:]
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT document, number, source, bm25(page, \(bm25Weights)) AS score,
+        let idList = order.map(String.init).joined(separator: ",")
+        var documents: [Int64: Row] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, path, title, tags, created, status FROM document WHERE id IN (\(idList))") {
+            documents[row["id"]] = row
+        }
+
+        // Snippets for the chosen pages only, looked up by rowid.
+        let chosen = order.flatMap { pageRows[$0] ?? [] }
+        var snippets: [Int64: Row] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT rowid, number, source,
                    snippet(page, 1, char(2), char(3), '…', 12) AS body,
                    snippet(page, -1, char(2), char(3), '…', 12) AS best
-            FROM page WHERE page MATCH ? AND document IN (\(placeholders)) ORDER BY score
-            """, arguments: pageArguments)
-        while let row = try rows.next() {
-            let document: Int64 = row["document"]
-            let body: String = row["body"] ?? ""
-            let source = TextSource(rawValue: row["source"]) ?? .none
-            let score = -(row["score"] as Double)
-            if body.contains(SearchHit.markOpen) {
-                // The page's own text matches: list it.
-                pagesByDocument[document, default: []].append(SearchHit.Page(number: row["number"], snippet: body, score: score, source: source))
-            } else if titleOnly[document] == nil {
-                // Only the title, tags or folder (on every page row) match.
-                titleOnly[document] = SearchHit.Page(number: 0, snippet: row["best"] ?? "", score: score, source: .none)
+            FROM page WHERE page MATCH ? AND rowid IN (\(chosen.map { String($0.row) }.joined(separator: ",")))
+            """, arguments: [match]) {
+            snippets[row["rowid"]] = row
+        }
+
+        return order.compactMap { id in
+            guard let document = documents[id] else { return nil }
+            var pages: [SearchHit.Page] = []
+            var titleOnly: SearchHit.Page? = nil
+            for (rowid, score) in pageRows[id] ?? [] {
+                guard let row = snippets[rowid] else { continue }
+                let body: String = row["body"] ?? ""
+                if body.contains(SearchHit.markOpen) {
+                    // The page's own text matches: list it.
+                    pages.append(SearchHit.Page(number: row["number"], snippet: body, score: score,
+                                                source: TextSource(rawValue: row["source"]) ?? .none))
+                } else if titleOnly == nil {
+                    // Only the title, tags or folder (on every page row) match.
+                    titleOnly = SearchHit.Page(number: 0, snippet: row["best"] ?? "", score: score, source: .none)
+                }
             }
-        }
-        for (document, page) in titleOnly where pagesByDocument[document] == nil {
-            pagesByDocument[document] = [page]
-        }
-        return documents.map { row in
-            let id: Int64 = row["id"]
-            let tags = (try? JSONDecoder().decode([String].self, from: Data((row["tags"] as String).utf8))) ?? []
-            let created: Double? = row["created"]
-            return SearchHit(path: row["path"], title: row["title"], tags: tags,
+            if pages.isEmpty, let titleOnly { pages = [titleOnly] }
+            let tags = (try? JSONDecoder().decode([String].self, from: Data((document["tags"] as String).utf8))) ?? []
+            let created: Double? = document["created"]
+            return SearchHit(path: document["path"], title: document["title"], tags: tags,
                              created: created.map { Date(timeIntervalSinceReferenceDate: $0) },
-                             status: IndexStatus(rawValue: row["status"]) ?? .failed,
-                             score: -(row["best"] as Double), pages: pagesByDocument[id] ?? [])
+                             status: IndexStatus(rawValue: document["status"]) ?? .failed,
+                             score: pageRows[id]?.first?.score ?? 0, pages: pages)
         }
     }
 }

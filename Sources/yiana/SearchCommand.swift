@@ -73,7 +73,7 @@ extension Yiana {
             options.advanced = advanced
             let hits: [SearchHit]
             do {
-                hits = try SearchIndex(path: path).search(query.joined(separator: " "), options: options)
+                hits = try SearchIndex(readingAt: path).search(query.joined(separator: " "), options: options)
             } catch let error as SearchError {
                 throw CommandFailure(error.description)
             }
