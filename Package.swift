@@ -56,6 +56,8 @@ let package = Package(
         // Drives many concurrent writers/readers of one document; used by the
         // coordination test and by the soak scripts in Scripts/.
         .executableTarget(name: "yiana-stress", dependencies: ["YianaArchive"]),
+        // In-process measurements for the benchmark scripts (search latency).
+        .executableTarget(name: "yiana-bench", dependencies: ["YianaSearch"]),
 
         // Temporary folders, fixtures and process helpers shared by the test targets.
         .target(name: "YianaTestSupport", dependencies: ["YianaPDF"], path: "Tests/YianaTestSupport"),

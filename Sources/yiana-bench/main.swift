@@ -1,0 +1,43 @@
+// yiana-bench: measurements that need the libraries in-process.
+//
+//   yiana-bench search-latency INDEX QUERIES
+//
+// Opens the index once (read-only, as `yiana search` does) and times each query of the
+// QUERIES file (one per line: the query words, optionally preceded by --tag T,
+// --folder F or --since YYYY-MM-DD, separated by tabs), as `yiana search --limit 20`
+// would run it. Prints one line per query and the p50/p99 in milliseconds.
+import Foundation
+import YianaSearch
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count == 3, arguments[0] == "search-latency" else {
+    FileHandle.standardError.write(Data("usage: yiana-bench search-latency INDEX QUERIES\n".utf8))
+    exit(2)
+}
+let index = try SearchIndex(readingAt: arguments[1])
+let lines = try String(contentsOfFile: arguments[2], encoding: .utf8).split(separator: "\n")
+let day = DateFormatter()
+day.dateFormat = "yyyy-MM-dd"
+var latencies: [Double] = []
+for line in lines {
+    var fields = line.split(separator: "\t").map(String.init)
+    var options = SearchOptions()
+    options.limit = 20
+    while fields.count >= 2, fields[0].hasPrefix("--") {
+        switch fields[0] {
+        case "--tag": options.tags.append(fields[1])
+        case "--folder": options.folder = fields[1]
+        case "--since": options.since = day.date(from: fields[1])
+        default: break
+        }
+        fields.removeFirst(2)
+    }
+    let start = DispatchTime.now().uptimeNanoseconds
+    let hits = (try? index.search(fields.joined(separator: " "), options: options)) ?? []
+    let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    latencies.append(milliseconds)
+    print(String(format: "%7.2f ms  %3d hits  %@", milliseconds, hits.count, line.replacingOccurrences(of: "\t", with: " ")))
+}
+let sorted = latencies.sorted()
+func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+print(String(format: "queries %d  p50 %.2f ms  p99 %.2f ms  max %.2f ms", sorted.count, percentile(0.5), percentile(0.99), sorted.last ?? 0))
