@@ -43,7 +43,6 @@ let package = Package(
             dependencies: [
                 "YianaLibrary", "YianaArchive", "YianaPDF",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .executableTarget(

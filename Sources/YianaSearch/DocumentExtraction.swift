@@ -98,7 +98,7 @@ struct DocumentExtractor: Sendable {
         result.pageCount = metadata.pageCount
 
         guard let entry = reader.pdf else {
-            result.pages = .extracted(ocrPages(metadata, pageCount: 0, into: &result))
+            result.pages = .extracted(ocrPages(metadata))
             if case .extracted(let pages) = result.pages, pages.isEmpty {
                 result.status = .noTextLayer
                 result.reason = "the document has no PDF yet"
@@ -123,7 +123,7 @@ struct DocumentExtractor: Sendable {
                 pages.append(PageText(number: index + 1, text: hasText ? text : "", source: hasText ? .pdf : .none))
             }
             if !pages.contains(where: { $0.source == .pdf }) {
-                let ocr = ocrPages(metadata, pageCount: pages.count, into: &result)
+                let ocr = ocrPages(metadata)
                 if let first = ocr.first { pages[0] = first }
                 if ocr.isEmpty {
                     result.status = .noTextLayer
@@ -150,7 +150,7 @@ struct DocumentExtractor: Sendable {
 
     /// The metadata's OCR text (`fullText`) as page 1, for a document whose PDF has no text.
     /// The app keeps one text for the whole document, so it cannot be split by page.
-    private func ocrPages(_ metadata: DocumentMetadata, pageCount: Int, into result: inout ExtractedDocument) -> [PageText] {
+    private func ocrPages(_ metadata: DocumentMetadata) -> [PageText] {
         guard let fullText = metadata.fullText else { return [] }
         let text = TextNormalizer.normalize(fullText)
         guard text.contains(where: { $0.isLetter || $0.isNumber }) else { return [] }
