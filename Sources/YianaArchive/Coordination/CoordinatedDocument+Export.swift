@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 extension CoordinatedDocument {
     /// Writes the document's PDF to `outPath` atomically: a CRC error (or any other) leaves
     /// no partial file behind, and an existing file is replaced only when `overwrite` is set.
@@ -9,6 +13,41 @@ extension CoordinatedDocument {
             try atomicWrite(to: outPath, replacing: overwrite, timeout: timeout) { fd, tempPath in
                 try reader.writePDF(toFD: fd, outPath: tempPath)
             } verify: { _ in }
+        }
+    }
+}
+
+extension CoordinatedDocument {
+    /// Replaces (or creates) the document at `path` with the exact bytes of the file at
+    /// `source` (a version kept earlier, say), atomically: the copy must open and verify as
+    /// a document (any format it may be in) before it takes the document's name.
+    /// - Throws: ``ArchiveError``; on any error the existing document is untouched.
+    public static func replace(at path: String, withBytesOf source: String, timeout: Double = defaultLockTimeout) throws {
+        let input: Int32
+        do {
+            input = try Sys.open(source, O_RDONLY)
+        } catch {
+            throw ArchiveError(error.isNotFound ? .fileNotFound : .system(error), path: source)
+        }
+        defer { Sys.close(input) }
+        let file = try SourceFile(fd: input, path: source)
+        try atomicWrite(to: path, replacing: true, timeout: timeout) { fd, tempPath in
+            let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 16)
+            defer { buffer.deallocate() }
+            var done: UInt64 = 0
+            while done < file.size {
+                let n = try Sys.pread(input, buffer, Int(min(1 << 20, file.size - done)), done, path: source)
+                guard n > 0 else { throw ArchiveError(.sourceChanged(source), path: path) }
+                try Sys.pwriteAll(fd, buffer, n, done, path: tempPath)
+                done += UInt64(n)
+            }
+            try file.checkUnchanged(writing: path)
+        } verify: { tempPath in
+            do {
+                try DocumentReader(path: tempPath).verifyContents()
+            } catch let error as ArchiveError where error.path == tempPath {
+                throw ArchiveError(.verificationFailed(error.description), path: path)
+            }
         }
     }
 }

@@ -1,0 +1,66 @@
+import Foundation
+import YianaArchive
+
+/// What a prune removed (or, with `dryRun`, would remove).
+public struct PruneReport: Codable, Sendable {
+    /// Records dropped from the log.
+    public var removed: [VersionRecord] = []
+    /// Records kept.
+    public var kept = 0
+    /// Stored copies deleted, and the bytes freed.
+    public var deletedObjects = 0
+    public var freedBytes: UInt64 = 0
+    public var dryRun = false
+}
+
+extension VersionStore {
+    /// Drops old versions: for each original path, the newest `keepLast` versions and every
+    /// version younger than `keepDays` days are kept, the rest removed; stored bytes no
+    /// longer listed are deleted. With `dryRun`, nothing changes.
+    /// - Throws: ``VersionStoreError/nothingToKeepBy`` when neither limit is given.
+    public func prune(keepDays: Int?, keepLast: Int?, dryRun: Bool, now: Date = Date()) throws -> PruneReport {
+        guard keepDays != nil || keepLast != nil else { throw VersionStoreError.nothingToKeepBy }
+        let lock = try DocumentLock(document: log.path, mode: .exclusive, timeout: CoordinatedDocument.defaultLockTimeout)
+        defer { lock.release() }
+        let all = try records()
+        var keep = [Bool](repeating: false, count: all.count)
+        let byPath = Dictionary(grouping: all.indices, by: { all[$0].originalPath })
+        for indices in byPath.values {
+            for (rank, index) in indices.sorted(by: { all[$0].keptAt > all[$1].keptAt }).enumerated() {
+                if let keepLast, rank < keepLast { keep[index] = true }
+                if let keepDays, now.timeIntervalSince(all[index].keptAt) < Double(keepDays) * 86_400 { keep[index] = true }
+            }
+        }
+        var report = PruneReport(dryRun: dryRun)
+        report.removed = all.indices.filter { !keep[$0] }.map { all[$0] }
+        report.kept = keep.filter { $0 }.count
+        let remaining = all.indices.filter { keep[$0] }.map { all[$0] }
+        let stillNeeded = Set(remaining.map(\.sha256))
+        let doomed = Set(report.removed.map(\.sha256)).subtracting(stillNeeded)
+        report.deletedObjects = doomed.count
+        report.freedBytes = report.removed.filter { doomed.contains($0.sha256) }
+            .reduce(into: [String: UInt64]()) { $0[$1.sha256] = $1.size }.values.reduce(0, +)
+        guard !dryRun, !report.removed.isEmpty else { return report }
+
+        // The new log first (atomically), then the bytes nobody lists any more.
+        var data = Data()
+        for record in remaining {
+            data.append(try Self.encoder.encode(record))
+            data.append(UInt8(ascii: "\n"))
+        }
+        let temp = log.deletingLastPathComponent().appendingPathComponent(".log-\(UUID().uuidString).jsonl")
+        try data.write(to: temp)
+        let handle = try FileHandle(forWritingTo: temp)
+        try handle.synchronize()
+        try handle.close()
+        guard rename(temp.path, log.path) == 0 else {
+            try? FileManager.default.removeItem(at: temp)
+            throw VersionStoreError.unwritable(log.path, String(cString: strerror(errno)))
+        }
+        Self.fsyncFolder(folder)
+        for sha256 in doomed {
+            try? FileManager.default.removeItem(at: objects.appendingPathComponent(String(sha256.prefix(2))).appendingPathComponent(sha256))
+        }
+        return report
+    }
+}

@@ -1,0 +1,207 @@
+import Crypto
+import Foundation
+import YianaArchive
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One version of a document kept in the store.
+public struct VersionRecord: Codable, Sendable, Equatable {
+    /// SHA-256 of the file's bytes: the name of its copy in the store.
+    public let sha256: String
+    public let size: UInt64
+    public let keptAt: Date
+    /// Why it was kept ("replaced by repair", "resolved away: newest won", …).
+    public let reason: String
+    /// Where the document was, relative to the library.
+    public let originalPath: String
+    /// The document's metadata id and title, when its metadata could be read.
+    public let documentID: String?
+    public let title: String?
+
+    /// The short form used on the command line (`yiana versions restore DOC <id>`).
+    public var shortID: String { String(sha256.prefix(12)) }
+}
+
+/// Every document the toolkit replaces, repairs, resolves away or deletes is kept here
+/// first: a content-addressed store in the library's hidden `.yiana/versions/` folder.
+/// Identical bytes are stored once; a log records each time they were kept, why and from
+/// where. Nothing leaves the store but through an explicit ``prune(keepDays:keepLast:dryRun:now:)``.
+public struct VersionStore: Sendable {
+    public let library: Library
+
+    public init(library: Library) {
+        self.library = library
+    }
+
+    var folder: URL { library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("versions") }
+    var objects: URL { folder.appendingPathComponent("objects") }
+    var log: URL { folder.appendingPathComponent("log.jsonl") }
+
+    /// Where a version's bytes are.
+    public func objectURL(_ record: VersionRecord) -> URL {
+        objects.appendingPathComponent(String(record.sha256.prefix(2))).appendingPathComponent(record.sha256)
+    }
+
+    /// Keeps the bytes of the file at `url` (once; a second copy of the same bytes only
+    /// adds a log line) and records why. The copy is `fsync`ed before it is named, and the
+    /// log line after it, so a crash leaves at most an unlisted copy, never a listed missing one.
+    /// - Throws: ``VersionStoreError`` or a system error naming the file.
+    @discardableResult
+    public func keep(_ url: URL, reason: String, now: Date = Date()) throws -> VersionRecord {
+        try FileManager.default.createDirectory(at: objects, withIntermediateDirectories: true)
+        let (sha256, size) = try copyIntoStore(url)
+        let metadata = try? DocumentReader(path: url.path).metadata()
+        let record = VersionRecord(sha256: sha256, size: size, keptAt: now, reason: reason,
+                                   originalPath: library.relativePath(of: url) ?? url.path,
+                                   documentID: metadata?.id.uuidString, title: metadata?.title)
+        try appendToLog(record)
+        return record
+    }
+
+    /// Every record, oldest first. A damaged last line (from a crash mid-write) is skipped.
+    public func records() throws -> [VersionRecord] {
+        guard let data = FileManager.default.contents(atPath: log.path) else { return [] }
+        let decoder = Self.decoder
+        return data.split(separator: UInt8(ascii: "\n")).compactMap { try? decoder.decode(VersionRecord.self, from: Data($0)) }
+    }
+
+    /// The versions of the document at `url` (kept from its path, or carrying its
+    /// metadata id), newest first.
+    public func versions(of url: URL) throws -> [VersionRecord] {
+        let path = library.relativePath(of: url) ?? url.path
+        let id = (try? DocumentReader(path: url.path).metadata())?.id.uuidString
+        return try records().filter { $0.originalPath == path || (id != nil && $0.documentID == id) }.reversed()
+    }
+
+    /// The version of `url` whose id starts with `prefix`.
+    /// - Throws: ``VersionStoreError`` when none or several match.
+    public func version(_ prefix: String, of url: URL) throws -> VersionRecord {
+        let matches = try versions(of: url).filter { $0.sha256.hasPrefix(prefix.lowercased()) }
+        let distinct = Set(matches.map(\.sha256))
+        guard let first = matches.first else { throw VersionStoreError.noSuchVersion(prefix) }
+        guard distinct.count == 1 else { throw VersionStoreError.ambiguousVersion(prefix, matches.count) }
+        return first
+    }
+
+    /// Puts `record`'s bytes back at `url`, after keeping what is there now.
+    /// - Returns: the record of the replaced document, if there was one.
+    /// - Throws: ``VersionStoreError``, ``ArchiveError`` (the kept bytes must verify).
+    @discardableResult
+    public func restore(_ record: VersionRecord, to url: URL) throws -> VersionRecord? {
+        let object = objectURL(record)
+        guard FileManager.default.fileExists(atPath: object.path) else { throw VersionStoreError.missingObject(record.shortID) }
+        var replaced: VersionRecord? = nil
+        if FileManager.default.fileExists(atPath: url.path) {
+            replaced = try keep(url, reason: "replaced by restoring version \(record.shortID)")
+        }
+        try CoordinatedDocument.replace(at: url.path, withBytesOf: object.path)
+        return replaced
+    }
+
+    private func copyIntoStore(_ url: URL) throws -> (String, UInt64) {
+        let input = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw VersionStoreError.unreadable(url.path, String(cString: strerror(errno))) }
+        defer { close(input) }
+        let temp = objects.appendingPathComponent(".incoming-\(UUID().uuidString)")
+        let output = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o444)
+        guard output >= 0 else { throw VersionStoreError.unwritable(temp.path, String(cString: strerror(errno))) }
+        var hasher = SHA256()
+        var size: UInt64 = 0
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        do {
+            while true {
+                let n = read(input, buffer.baseAddress, buffer.count)
+                if n < 0 { if errno == EINTR { continue }; throw VersionStoreError.unreadable(url.path, String(cString: strerror(errno))) }
+                if n == 0 { break }
+                let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+                hasher.update(bufferPointer: chunk)
+                var written = 0
+                while written < n {
+                    let w = write(output, chunk.baseAddress! + written, n - written)
+                    if w < 0 { if errno == EINTR { continue }; throw VersionStoreError.unwritable(temp.path, String(cString: strerror(errno))) }
+                    written += w
+                }
+                size += UInt64(n)
+            }
+            guard fsync(output) == 0 else { throw VersionStoreError.unwritable(temp.path, String(cString: strerror(errno))) }
+            close(output)
+        } catch {
+            close(output)
+            unlink(temp.path)
+            throw error
+        }
+        let sha256 = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        let shard = objects.appendingPathComponent(String(sha256.prefix(2)))
+        try FileManager.default.createDirectory(at: shard, withIntermediateDirectories: true)
+        let final = shard.appendingPathComponent(sha256)
+        if FileManager.default.fileExists(atPath: final.path) {
+            unlink(temp.path)  // the same bytes are kept already
+        } else if rename(temp.path, final.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            unlink(temp.path)
+            throw VersionStoreError.unwritable(final.path, reason)
+        }
+        Self.fsyncFolder(shard)
+        return (sha256, size)
+    }
+
+    private func appendToLog(_ record: VersionRecord) throws {
+        var line = try Self.encoder.encode(record)
+        line.append(UInt8(ascii: "\n"))
+        let lock = try DocumentLock(document: log.path, mode: .exclusive, timeout: CoordinatedDocument.defaultLockTimeout)
+        defer { lock.release() }
+        let fd = open(log.path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw VersionStoreError.unwritable(log.path, String(cString: strerror(errno))) }
+        defer { close(fd) }
+        // A crash mid-append leaves a last line without its newline: end it first, so this
+        // record starts a line of its own instead of being glued to the fragment.
+        var last: UInt8 = UInt8(ascii: "\n")
+        let end = lseek(fd, 0, SEEK_END)
+        if end > 0, pread(fd, &last, 1, end - 1) == 1, last != UInt8(ascii: "\n") {
+            line.insert(UInt8(ascii: "\n"), at: 0)
+        }
+        let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == line.count, fsync(fd) == 0 else { throw VersionStoreError.unwritable(log.path, String(cString: strerror(errno))) }
+    }
+
+    static func fsyncFolder(_ url: URL) {
+        let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 { _ = fsync(fd); close(fd) }
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }()
+
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+}
+
+/// Problems with the version store.
+public enum VersionStoreError: Error, Equatable, CustomStringConvertible {
+    case unreadable(String, String)
+    case unwritable(String, String)
+    case noSuchVersion(String)
+    case ambiguousVersion(String, Int)
+    case missingObject(String)
+    case nothingToKeepBy
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason): "\(path): cannot be read (\(reason))."
+        case .unwritable(let path, let reason): "\(path): cannot be written (\(reason)); nothing was changed."
+        case .noSuchVersion(let id): "no kept version \(id) of this document; `yiana versions list DOC` shows them."
+        case .ambiguousVersion(let id, let count): "\(id) matches \(count) versions; give more of its characters."
+        case .missingObject(let id): "the bytes of version \(id) are missing from the store (.yiana/versions/objects)."
+        case .nothingToKeepBy: "say what to keep: --keep-days N and/or --keep-last N."
+        }
+    }
+}
