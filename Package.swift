@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "YianaPDF", targets: ["YianaPDF"]),
         .library(name: "YianaLibrary", targets: ["YianaLibrary"]),
         .library(name: "YianaSearch", targets: ["YianaSearch"]),
+        .library(name: "YianaSync", targets: ["YianaSync"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -45,10 +46,11 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        .target(name: "YianaSync", dependencies: ["YianaLibrary", "YianaArchive"]),
         .executableTarget(
             name: "yiana",
             dependencies: [
-                "YianaLibrary", "YianaArchive", "YianaPDF", "YianaSearch",
+                "YianaLibrary", "YianaArchive", "YianaPDF", "YianaSearch", "YianaSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -64,6 +66,7 @@ let package = Package(
         .testTarget(name: "YianaPDFTests", dependencies: ["YianaPDF"]),
         .testTarget(name: "YianaLibraryTests", dependencies: ["YianaLibrary", "YianaArchive", "YianaTestSupport"]),
         .testTarget(name: "YianaSearchTests", dependencies: ["YianaSearch", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
+        .testTarget(name: "YianaSyncTests", dependencies: ["YianaSync", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
         .testTarget(name: "YianaCLITests", dependencies: ["yiana", "YianaArchive", "YianaTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
