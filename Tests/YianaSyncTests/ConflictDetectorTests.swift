@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import YianaArchive
+import YianaLibrary
+import YianaTestSupport
+@testable import YianaSync
+
+@Suite("conflict detection")
+struct ConflictDetectorTests {
+    let a = UUID(uuidString: "AAAAAAAA-0000-4000-8000-000000000001")!
+
+    func write(_ folder: TemporaryFolder, _ name: String, id: UUID, title: String, text: String,
+               created: Date = Date(timeIntervalSinceReferenceDate: 790_000_000), modified: Date? = nil) throws {
+        try CoordinatedDocument.replace(at: folder.path(name), metadata: DocumentMetadata(id: id, title: title, created: created, modified: modified, pageCount: 1),
+                                        pdf: .data(simplePDF([text])))
+    }
+
+    @Test func tellsConflictsCopiesDuplicatesAndTheAppsNumberingApart() async throws {
+        let folder = try TemporaryFolder()
+        try write(folder, "Report.yianazip", id: a, title: "Report", text: "version one")
+        try write(folder, "Report (Bob's conflicted copy 2026-03-01).yianazip", id: a, title: "Report", text: "version two")
+        try FileManager.default.copyItem(atPath: folder.path("Report.yianazip"), toPath: folder.path("Report 2.yianazip"))  // iCloud, same bytes
+        try FileManager.default.copyItem(atPath: folder.path("Report.yianazip"), toPath: folder.path("Report Copy.yianazip"))  // the app's Duplicate
+        try Data("bplist00".utf8).write(to: folder.url.appendingPathComponent(".Report.sync-conflict-20260301-101010-AB.yianazip.icloud"))
+        try Data("PK\u{3}\u{4}cut".utf8).write(to: folder.url.appendingPathComponent("Report (conflicted copy 2026-03-02 101010).yianazip"))
+        // The app's own numbering: a different document that happens to share a title.
+        try write(folder, "Invoice.yianazip", id: UUID(), title: "Invoice", text: "one")
+        try write(folder, "Invoice 2.yianazip", id: UUID(), title: "Invoice", text: "two")
+        // A conflict copy whose original is gone.
+        try write(folder, "Notes.sync-conflict-20260301-101010-CD.yianazip", id: UUID(), title: "Notes", text: "n")
+
+        let report = try await ConflictDetector(library: try Library(root: folder.url)).detect()
+        #expect(report.groups.count == 1)
+        let roles = Dictionary(uniqueKeysWithValues: report.groups[0].files.map { ($0.path, $0.role) })
+        #expect(roles == [
+            "Report.yianazip": .original,
+            "Report (Bob's conflicted copy 2026-03-01).yianazip": .conflictCopy,
+            "Report 2.yianazip": .identicalCopy,
+            "Report Copy.yianazip": .duplicate,
+            "Report.sync-conflict-20260301-101010-AB.yianazip": .notDownloaded,
+            "Report (conflicted copy 2026-03-02 101010).yianazip": .damaged,
+        ])
+        #expect(report.groups[0].needsResolving)
+        #expect(report.strayCopies.map(\.path) == ["Notes.sync-conflict-20260301-101010-CD.yianazip"])
+        #expect(report.documentsScanned == 9)
+    }
+
+    @Test func iCloudNumberedConflictWithDivergedContent() async throws {
+        let folder = try TemporaryFolder()
+        try write(folder, "Scan.yianazip", id: a, title: "Scan", text: "mine")
+        try write(folder, "Scan 2.yianazip", id: a, title: "Scan", text: "theirs")
+        let report = try await ConflictDetector(library: try Library(root: folder.url)).detect()
+        #expect(report.groups.first?.files.map(\.role) == [.original, .conflictCopy])
+    }
+
+    @Test func reportsClockSkew() async throws {
+        let folder = try TemporaryFolder()
+        let now = Date()
+        try write(folder, "Future.yianazip", id: UUID(), title: "Future", text: "f", created: now, modified: now.addingTimeInterval(86_400))
+        try write(folder, "Backwards.yianazip", id: UUID(), title: "Backwards", text: "b", created: now, modified: now.addingTimeInterval(-86_400))
+        try write(folder, "Fine.yianazip", id: UUID(), title: "Fine", text: "ok", created: now.addingTimeInterval(-60), modified: now)
+        let report = try await ConflictDetector(library: try Library(root: folder.url)).detect(now: now)
+        #expect(report.clockSkew.map(\.path).sorted() == ["Backwards.yianazip", "Future.yianazip"])
+        #expect(report.groups.isEmpty)
+    }
+}
