@@ -1,0 +1,67 @@
+import Foundation
+import YianaArchive
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes documents made from other documents (a new id, a new title, merged metadata),
+/// always through the coordinated writer.
+public struct DocumentRewrite: Sendable {
+    public let library: Library
+
+    public init(library: Library) {
+        self.library = library
+    }
+
+    /// Writes `metadata` with the PDF of the document at `pdfSource` (or none) to
+    /// `destination`: replacing what is there, or as a new document (never replacing).
+    /// The PDF is read out through libzip (CRC-checked) into a hidden temporary file in
+    /// `.yiana/tmp` and streamed from there, so memory use does not grow with its size.
+    /// - Throws: ``ArchiveError``; nothing is written on error.
+    public func write(_ metadata: DocumentMetadata, pdfFrom pdfSource: URL?, to destination: URL, replacing: Bool) throws {
+        guard let pdfSource, let hasPDF = try? DocumentReader(path: pdfSource.path).pdf != nil, hasPDF else {
+            if replacing {
+                try CoordinatedDocument.replace(at: destination.path, metadata: metadata, pdf: nil)
+            } else {
+                try CoordinatedDocument.create(at: destination.path, metadata: metadata, pdf: nil)
+            }
+            return
+        }
+        let scratch = library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let temp = scratch.appendingPathComponent("pdf-\(UUID().uuidString)")
+        try CoordinatedDocument.exportPDF(of: pdfSource.path, to: temp.path, overwrite: false)
+        defer { unlink(temp.path) }
+        let fd = open(temp.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ArchiveError(.system(SystemError("open", path: temp.path, errno: errno)), path: temp.path) }
+        defer { close(fd) }
+        let source = try SourceFile(fd: fd, path: temp.path)
+        if replacing {
+            try CoordinatedDocument.replace(at: destination.path, metadata: metadata, pdf: .file(source))
+        } else {
+            try CoordinatedDocument.create(at: destination.path, metadata: metadata, pdf: .file(source))
+        }
+    }
+
+    /// Keeps the document at `url` in the version store, then removes it — under its lock,
+    /// so no writer can slip in between.
+    /// - Returns: the version record it was kept as.
+    @discardableResult
+    public func keepAndRemove(_ url: URL, reason: String) throws -> VersionRecord {
+        let lock = try DocumentLock(document: url.path, mode: .exclusive, timeout: CoordinatedDocument.defaultLockTimeout)
+        defer { lock.release() }
+        let record = try VersionStore(library: library).keep(url, reason: reason)
+        guard unlink(url.path) == 0 else {
+            throw ArchiveError(.system(SystemError("remove", path: url.path, errno: errno)), path: url.path)
+        }
+        return record
+    }
+
+    /// A free file name for a new document titled `title` in `folder`, numbered as the app does.
+    public func freeName(for title: String, in folder: URL) -> URL {
+        let stem = DocumentNaming.stem(forTitle: title)
+        var number = 0
+        while DocumentNaming.isTaken(DocumentNaming.fileName(stem: stem, number: number), in: folder) { number += 1 }
+        return folder.appendingPathComponent(DocumentNaming.fileName(stem: stem, number: number))
+    }
+}
