@@ -38,12 +38,9 @@ public struct DocumentFacts: Sendable {
         do {
             let reader = try DocumentReader(path: item.url.path)
             let metadata = try reader.metadata()
-            let metadataCRC = reader.entry("metadata.json")?.crc32 ?? 0
-            let pdf = reader.pdf
-            let key = String(format: "%08x-%08x-%llu", metadataCRC, pdf?.crc32 ?? 0, pdf?.size ?? 0)
             return DocumentFacts(url: item.url, path: path, state: .document, documentID: metadata.id.uuidString,
                                  title: metadata.title, created: metadata.created, modified: metadata.modified,
-                                 contentKey: reader.format.isLegacy ? nil : key, name: name)
+                                 contentKey: reader.contentKey, name: name)
         } catch {
             return DocumentFacts(url: item.url, path: path, state: .damaged("\(error)"), documentID: nil, title: nil,
                                  created: nil, modified: nil, contentKey: nil, name: name)

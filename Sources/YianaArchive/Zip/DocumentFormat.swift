@@ -51,3 +51,16 @@ public struct DocumentEntry: Sendable, Equatable {
     /// read (or memory-mapped) in place without a copy; nil when compressed.
     public let byteRange: Range<UInt64>?
 }
+
+extension DocumentReader {
+    /// Identifies a document's content without reading it: the CRC-32s of `metadata.json`
+    /// and `content.pdf` and the PDF's size, from the central directory. Two documents with
+    /// equal keys have the same metadata and PDF bytes. Nil for the legacy formats, which
+    /// record no checksums.
+    public var contentKey: String? {
+        guard !format.isLegacy, let metadata = entry("metadata.json"), let metadataCRC = metadata.crc32 else { return nil }
+        let pdfCRC = pdf?.crc32 ?? 0
+        let pdfSize = pdf?.size ?? 0
+        return String(metadataCRC, radix: 16).leftPadded(to: 8) + "-" + String(pdfCRC, radix: 16).leftPadded(to: 8) + "-\(pdfSize)"
+    }
+}

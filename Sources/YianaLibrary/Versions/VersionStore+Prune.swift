@@ -20,8 +20,10 @@ extension VersionStore {
     /// - Throws: ``VersionStoreError/nothingToKeepBy`` when neither limit is given.
     public func prune(keepDays: Int?, keepLast: Int?, dryRun: Bool, now: Date = Date()) throws -> PruneReport {
         guard keepDays != nil || keepLast != nil else { throw VersionStoreError.nothingToKeepBy }
-        let lock = try DocumentLock(document: log.path, mode: .exclusive, timeout: CoordinatedDocument.defaultLockTimeout)
-        defer { lock.release() }
+        return try logFile.withLock { try pruneLocked(keepDays: keepDays, keepLast: keepLast, dryRun: dryRun, now: now) }
+    }
+
+    private func pruneLocked(keepDays: Int?, keepLast: Int?, dryRun: Bool, now: Date) throws -> PruneReport {
         let all = try records()
         var keep = [Bool](repeating: false, count: all.count)
         let byPath = Dictionary(grouping: all.indices, by: { all[$0].originalPath })
@@ -43,21 +45,7 @@ extension VersionStore {
         guard !dryRun, !report.removed.isEmpty else { return report }
 
         // The new log first (atomically), then the bytes nobody lists any more.
-        var data = Data()
-        for record in remaining {
-            data.append(try Self.encoder.encode(record))
-            data.append(UInt8(ascii: "\n"))
-        }
-        let temp = log.deletingLastPathComponent().appendingPathComponent(".log-\(UUID().uuidString).jsonl")
-        try data.write(to: temp)
-        let handle = try FileHandle(forWritingTo: temp)
-        try handle.synchronize()
-        try handle.close()
-        guard rename(temp.path, log.path) == 0 else {
-            try? FileManager.default.removeItem(at: temp)
-            throw VersionStoreError.unwritable(log.path, String(cString: strerror(errno)))
-        }
-        Self.fsyncFolder(folder)
+        try logFile.rewrite(remaining)
         for sha256 in doomed {
             try? FileManager.default.removeItem(at: objects.appendingPathComponent(String(sha256.prefix(2))).appendingPathComponent(sha256))
         }

@@ -18,6 +18,8 @@ public struct VersionRecord: Codable, Sendable, Equatable {
     /// The document's metadata id and title, when its metadata could be read.
     public let documentID: String?
     public let title: String?
+    /// The document's content key (`DocumentReader.contentKey`), to find a version by content.
+    public var contentKey: String? = nil
 
     /// The short form used on the command line (`yiana versions restore DOC <id>`).
     public var shortID: String { String(sha256.prefix(12)) }
@@ -37,6 +39,7 @@ public struct VersionStore: Sendable {
     var folder: URL { library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("versions") }
     var objects: URL { folder.appendingPathComponent("objects") }
     var log: URL { folder.appendingPathComponent("log.jsonl") }
+    var logFile: JSONLinesLog<VersionRecord> { JSONLinesLog(url: log) }
 
     /// Where a version's bytes are.
     public func objectURL(_ record: VersionRecord) -> URL {
@@ -51,19 +54,19 @@ public struct VersionStore: Sendable {
     public func keep(_ url: URL, reason: String, now: Date = Date()) throws -> VersionRecord {
         try FileManager.default.createDirectory(at: objects, withIntermediateDirectories: true)
         let (sha256, size) = try copyIntoStore(url)
-        let metadata = try? DocumentReader(path: url.path).metadata()
-        let record = VersionRecord(sha256: sha256, size: size, keptAt: now, reason: reason,
+        let reader = try? DocumentReader(path: url.path)
+        let metadata = try? reader?.metadata()
+        var record = VersionRecord(sha256: sha256, size: size, keptAt: now, reason: reason,
                                    originalPath: library.relativePath(of: url) ?? url.path,
                                    documentID: metadata?.id.uuidString, title: metadata?.title)
-        try appendToLog(record)
+        record.contentKey = reader?.contentKey
+        try logFile.append(record)
         return record
     }
 
     /// Every record, oldest first. A damaged last line (from a crash mid-write) is skipped.
     public func records() throws -> [VersionRecord] {
-        guard let data = FileManager.default.contents(atPath: log.path) else { return [] }
-        let decoder = Self.decoder
-        return data.split(separator: UInt8(ascii: "\n")).compactMap { try? decoder.decode(VersionRecord.self, from: Data($0)) }
+        logFile.read()
     }
 
     /// The versions of the document at `url` (kept from its path, or carrying its
@@ -147,42 +150,10 @@ public struct VersionStore: Sendable {
         return (sha256, size)
     }
 
-    private func appendToLog(_ record: VersionRecord) throws {
-        var line = try Self.encoder.encode(record)
-        line.append(UInt8(ascii: "\n"))
-        let lock = try DocumentLock(document: log.path, mode: .exclusive, timeout: CoordinatedDocument.defaultLockTimeout)
-        defer { lock.release() }
-        let fd = open(log.path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw VersionStoreError.unwritable(log.path, String(cString: strerror(errno))) }
-        defer { close(fd) }
-        // A crash mid-append leaves a last line without its newline: end it first, so this
-        // record starts a line of its own instead of being glued to the fragment.
-        var last: UInt8 = UInt8(ascii: "\n")
-        let end = lseek(fd, 0, SEEK_END)
-        if end > 0, pread(fd, &last, 1, end - 1) == 1, last != UInt8(ascii: "\n") {
-            line.insert(UInt8(ascii: "\n"), at: 0)
-        }
-        let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == line.count, fsync(fd) == 0 else { throw VersionStoreError.unwritable(log.path, String(cString: strerror(errno))) }
-    }
-
     static func fsyncFolder(_ url: URL) {
         let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd >= 0 { _ = fsync(fd); close(fd) }
     }
-
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return encoder
-    }()
-
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
-    }()
 }
 
 /// Problems with the version store.

@@ -1,0 +1,67 @@
+import Foundation
+
+/// One step in a document's history: content the toolkit wrote, and what it came from.
+public struct HistoryEntry: Codable, Sendable, Equatable {
+    public let documentID: String
+    /// The content key of what was written (`DocumentReader.contentKey`).
+    public let key: String
+    /// The content keys it descends from (two or more for a merge).
+    public let parents: [String]
+    public let at: Date
+    /// What wrote it ("import", "merge", "newest", "restore", …).
+    public let what: String
+}
+
+/// The causal history of documents, as the toolkit wrote them, in `.yiana/history.jsonl`.
+///
+/// It lets conflict resolution tell a copy that is simply older (an ancestor of the other,
+/// an update) from a real conflict (neither descends from the other), without trusting
+/// wall clocks. It lives beside the library, not in the archive, because the app reads
+/// only the three known entries, and a file the app rewrites simply has no new entries.
+public struct DocumentHistory: Sendable {
+    let log: JSONLinesLog<HistoryEntry>
+
+    public init(library: Library) {
+        log = JSONLinesLog(url: library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("history.jsonl"))
+    }
+
+    /// Records that `key` was written for `documentID`, descending from `parents`.
+    public func record(documentID: String, key: String, parents: [String], what: String, at: Date = Date()) throws {
+        let parents = parents.filter { $0 != key }
+        try log.append(HistoryEntry(documentID: documentID, key: key, parents: Array(Set(parents)).sorted(), at: at, what: what))
+    }
+
+    /// True when `ancestor` is `key` itself or reachable from it through parents.
+    public func isAncestor(_ ancestor: String, of key: String, documentID: String) -> Bool {
+        ancestors(of: key, graph: graph(documentID))[ancestor] != nil
+    }
+
+    /// The nearest content both `a` and `b` descend from, if the history knows one.
+    public func commonAncestor(_ a: String, _ b: String, documentID: String) -> String? {
+        let graph = graph(documentID)
+        let fromA = ancestors(of: a, graph: graph), fromB = ancestors(of: b, graph: graph)
+        return fromA.keys.filter { fromB[$0] != nil }.min { (fromA[$0]! + fromB[$0]!, $0) < (fromA[$1]! + fromB[$1]!, $1) }
+    }
+
+    private func graph(_ documentID: String) -> [String: Set<String>] {
+        var parents: [String: Set<String>] = [:]
+        for entry in log.read() where entry.documentID == documentID {
+            parents[entry.key, default: []].formUnion(entry.parents)
+        }
+        return parents
+    }
+
+    /// Every ancestor of `key` (itself included) with its distance.
+    private func ancestors(of key: String, graph: [String: Set<String>]) -> [String: Int] {
+        var distance = [key: 0]
+        var queue = [key]
+        while !queue.isEmpty {
+            let current = queue.removeFirst()
+            for parent in graph[current] ?? [] where distance[parent] == nil {
+                distance[parent] = distance[current]! + 1
+                queue.append(parent)
+            }
+        }
+        return distance
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import YianaArchive
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An append-only log of JSON records, one per line, in the library's `.yiana/` folder.
+///
+/// Appends are locked against other processes and `fsync`ed; a last line torn by a crash
+/// is skipped when reading and ended before the next append, so it never swallows a record.
+public struct JSONLinesLog<Record: Codable & Sendable>: Sendable {
+    public let url: URL
+
+    public init(url: URL) {
+        self.url = url
+    }
+
+    /// Appends `record` as one line.
+    /// - Throws: ``VersionStoreError/unwritable(_:_:)`` naming the log.
+    public func append(_ record: Record) throws {
+        var line = try Self.encoder.encode(record)
+        line.append(UInt8(ascii: "\n"))
+        try withLock {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let fd = open(url.path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw VersionStoreError.unwritable(url.path, String(cString: strerror(errno))) }
+            defer { close(fd) }
+            // A crash mid-append leaves a last line without its newline: end it first, so this
+            // record starts a line of its own instead of being glued to the fragment.
+            var last = UInt8(ascii: "\n")
+            let end = lseek(fd, 0, SEEK_END)
+            if end > 0, pread(fd, &last, 1, end - 1) == 1, last != UInt8(ascii: "\n") {
+                line.insert(UInt8(ascii: "\n"), at: 0)
+            }
+            let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            guard written == line.count, fsync(fd) == 0 else { throw VersionStoreError.unwritable(url.path, String(cString: strerror(errno))) }
+        }
+    }
+
+    /// Every readable record, oldest first.
+    public func read() -> [Record] {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return [] }
+        return data.split(separator: UInt8(ascii: "\n")).compactMap { try? Self.decoder.decode(Record.self, from: Data($0)) }
+    }
+
+    /// Replaces the whole log atomically (call inside ``withLock(_:)``).
+    func rewrite(_ records: [Record]) throws {
+        var data = Data()
+        for record in records {
+            data.append(try Self.encoder.encode(record))
+            data.append(UInt8(ascii: "\n"))
+        }
+        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent)-\(UUID().uuidString)")
+        try data.write(to: temp)
+        let handle = try FileHandle(forWritingTo: temp)
+        try handle.synchronize()
+        try handle.close()
+        guard rename(temp.path, url.path) == 0 else {
+            try? FileManager.default.removeItem(at: temp)
+            throw VersionStoreError.unwritable(url.path, String(cString: strerror(errno)))
+        }
+        VersionStore.fsyncFolder(url.deletingLastPathComponent())
+    }
+
+    /// Runs `body` holding the log's exclusive lock.
+    func withLock<T>(_ body: () throws -> T) throws -> T {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let lock = try DocumentLock(document: url.path, mode: .exclusive, timeout: CoordinatedDocument.defaultLockTimeout)
+        defer { lock.release() }
+        return try body()
+    }
+
+    static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }
+
+    static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}
