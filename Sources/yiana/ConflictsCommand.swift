@@ -7,7 +7,7 @@ extension Yiana {
     struct Conflicts: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Find the conflict copies sync services made.",
-            subcommands: [List.self]
+            subcommands: [List.self, Resolve.self]
         )
     }
 }
@@ -65,6 +65,76 @@ extension Yiana.Conflicts {
             let conflicts = report.groups.filter(\.needsResolving).count
             print("\(report.documentsScanned) files scanned: \(report.groups.count) documents with copies, \(conflicts) needing resolution, "
                   + "\(report.strayCopies.count) stray copies, \(report.clockSkew.count) clock problems.")
+        }
+    }
+}
+
+extension ResolveStrategy: ExpressibleByArgument {}
+
+extension Yiana.Conflicts {
+    struct Resolve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Resolve conflict copies, keeping every version.",
+            discussion: """
+                Strategies:
+                  newest     the causally newest copy wins (then the newest modified date)
+                  keep-both  every conflict copy becomes its own document, with a new id
+                  merge      a three-way merge of the metadata; a PDF changed on both sides
+                             is never dropped: the other becomes its own document
+
+                Always: identical copies are collapsed, and a copy that is only an older \
+                version of the document (by the toolkit's history or version store) is \
+                removed. Every file removed or replaced is kept in the version store first \
+                (`yiana versions list`), and every decision is logged in \
+                .yiana/resolutions.jsonl. A group with an evicted or damaged copy waits until \
+                it is downloaded or repaired.
+
+                Examples:
+                  yiana conflicts resolve --strategy merge --dry-run
+                  yiana conflicts resolve --strategy newest "Letters/Bank statement"
+                """
+        )
+
+        @OptionGroup var libraryOptions: LibraryOptions
+
+        @Option(help: "newest, keep-both or merge.")
+        var strategy: ResolveStrategy
+
+        @Flag(help: "Say exactly what would happen; change nothing.")
+        var dryRun = false
+
+        @Flag(help: "Give copies made by the app's Duplicate command an id of their own.")
+        var reassignId = false
+
+        @Flag(help: "Print the report as JSON.")
+        var json = false
+
+        @Argument(help: ArgumentHelp("Only the conflicts of these documents (default: all).", valueName: "doc"))
+        var documents: [String] = []
+
+        func run() async throws {
+            let library = try libraryOptions.open()
+            var options = ResolveOptions(strategy: strategy)
+            options.dryRun = dryRun
+            options.reassignIDs = reassignId
+            options.documents = documents.map { argument in
+                switch library.locate(argument) {
+                case .document(let url): return library.relativePath(of: url) ?? argument
+                case .placeholder(_, let url): return library.relativePath(of: url) ?? argument
+                case .notFound: return argument
+                }
+            }
+            let report = try await ConflictResolver(library: library).resolve(options)
+            if json { return try Output.json(report) }
+            for resolution in report.resolutions {
+                print("\(resolution.original) (\(resolution.strategy))")
+                for step in resolution.steps {
+                    print("  \(dryRun ? "would " : "")\(step.action)  \(step.path)  — \(step.detail)\(step.keptAs.map { "  [kept as \($0)]" } ?? "")")
+                }
+                for note in resolution.overruled { print("  overruled: \(note)") }
+            }
+            for skipped in report.skipped { print("skipped \(skipped.path): \(skipped.reason)") }
+            print("\(report.resolutions.count) documents \(dryRun ? "would be " : "")resolved, \(report.skipped.count) skipped.")
         }
     }
 }

@@ -39,7 +39,7 @@ public struct VersionStore: Sendable {
     var folder: URL { library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("versions") }
     var objects: URL { folder.appendingPathComponent("objects") }
     var log: URL { folder.appendingPathComponent("log.jsonl") }
-    var logFile: JSONLinesLog<VersionRecord> { JSONLinesLog(url: log) }
+    public var logFile: JSONLinesLog<VersionRecord> { JSONLinesLog(url: log) }
 
     /// Where a version's bytes are.
     public func objectURL(_ record: VersionRecord) -> URL {

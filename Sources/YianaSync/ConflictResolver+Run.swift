@@ -1,0 +1,285 @@
+import Foundation
+import YianaArchive
+import YianaLibrary
+
+/// Resolves the conflicts ``ConflictDetector`` finds.
+public struct ConflictResolver: Sendable {
+    public let library: Library
+
+    public init(library: Library) {
+        self.library = library
+    }
+
+    /// Resolves every group needing it (or those of `options.documents`). Nothing is lost:
+    /// every file removed or replaced is kept in the version store first. Groups with an
+    /// evicted or damaged copy are skipped until it is downloaded or repaired.
+    /// - Throws: when the library cannot be scanned; a failing step stops its group only
+    ///   after what it had kept, and is reported by the error.
+    public func resolve(_ options: ResolveOptions, now: Date = Date()) async throws -> ResolveReport {
+        var report = ResolveReport(dryRun: options.dryRun)
+        let found = try await ConflictDetector(library: library).detect(now: now)
+        let wanted = Set(options.documents.map { library.relativePath(of: URL(fileURLWithPath: $0, relativeTo: library.root)) ?? $0 })
+        for group in found.groups {
+            guard wanted.isEmpty || !wanted.isDisjoint(with: group.files.map(\.path)) else { continue }
+            let waiting = group.files.filter { $0.role == .notDownloaded || $0.role == .damaged }
+            guard waiting.isEmpty else {
+                report.skipped += waiting.map {
+                    .init(path: $0.path, reason: $0.role == .notDownloaded
+                          ? "not downloaded: its group is resolved once it is downloaded"
+                          : "damaged: its group is resolved once it is repaired (\($0.reason ?? ""))")
+                }
+                continue
+            }
+            var plan = try GroupPlan(group: group, library: library, options: options, now: now)
+            report.skipped += plan.skipped
+            guard !plan.steps.isEmpty else { continue }
+            if options.dryRun {
+                plan.resolution.steps = plan.steps
+            } else {
+                try plan.execute()
+            }
+            report.resolutions.append(plan.resolution)
+        }
+        return report
+    }
+}
+
+/// A document as it is now: where, its metadata, its content key.
+struct Snapshot {
+    let url: URL
+    let path: String
+    let metadata: DocumentMetadata
+    let key: String?
+    let pdfCRC: UInt32?
+    let pdfSize: UInt64?
+
+    init(_ path: String, library: Library) throws {
+        url = library.root.appendingPathComponent(path)
+        self.path = path
+        let reader = try DocumentReader(path: url.path)
+        metadata = try reader.metadata()
+        key = reader.contentKey
+        pdfCRC = reader.pdf?.crc32
+        pdfSize = reader.pdf?.size
+    }
+
+    var samePDF: (Snapshot) -> Bool { { other in self.pdfCRC == other.pdfCRC && self.pdfSize == other.pdfSize } }
+}
+
+/// The steps that resolve one group, planned before anything is touched.
+struct GroupPlan {
+    struct PlannedStep {
+        var step: ResolveReport.Step
+        let perform: () throws -> VersionRecord?
+    }
+
+    let library: Library
+    let history: DocumentHistory
+    let rewrite: DocumentRewrite
+    var resolution: ResolveReport.Resolution
+    var planned: [PlannedStep] = []
+    var skipped: [ResolveReport.Skipped] = []
+    var parents: [String] = []
+    var steps: [ResolveReport.Step] { planned.map(\.step) }
+
+    init(group: ConflictReport.Group, library: Library, options: ResolveOptions, now: Date) throws {
+        self.library = library
+        history = DocumentHistory(library: library)
+        rewrite = DocumentRewrite(library: library)
+        let original = try Snapshot(group.files[0].path, library: library)
+        let id = original.metadata.id.uuidString
+        resolution = .init(documentID: id, original: original.path, strategy: options.strategy.rawValue)
+        parents = [original.key].compactMap { $0 }
+        let kept = Set(VersionStore(library: library).logFile.read().filter { $0.documentID == id }.compactMap(\.contentKey))
+
+        var conflicts: [Snapshot] = []
+        for file in group.files.dropFirst() {
+            switch file.role {
+            case .identicalCopy:
+                addRemoval(file.path, action: "collapse-identical", detail: "the same metadata and PDF as \(original.path)")
+            case .duplicate:
+                if options.reassignIDs {
+                    let copy = try Snapshot(file.path, library: library)
+                    var metadata = copy.metadata
+                    metadata.id = UUID()
+                    add("reassign-id", copy.path, "made by the app's Duplicate command; gets id \(metadata.id.uuidString)") { [rewrite] in
+                        let record = try VersionStore(library: library).keep(copy.url, reason: "before giving a duplicate its own id")
+                        try rewrite.write(metadata, pdfFrom: copy.url, to: copy.url, replacing: true)
+                        return record
+                    }
+                } else {
+                    skipped.append(.init(path: file.path, reason: "duplicate id (the app's Duplicate command); --reassign-id gives it its own"))
+                }
+            case .conflictCopy:
+                let copy = try Snapshot(file.path, library: library)
+                parents += [copy.key].compactMap { $0 }
+                if let copyKey = copy.key, let originalKey = original.key,
+                   history.isAncestor(copyKey, of: originalKey, documentID: id) || (kept.contains(copyKey) && !history.isAncestor(originalKey, of: copyKey, documentID: id)) {
+                    addRemoval(copy.path, action: "remove-older", detail: "an older version of \(original.path) (by the history or the version store)")
+                } else if let copyKey = copy.key, let originalKey = original.key, history.isAncestor(originalKey, of: copyKey, documentID: id) {
+                    addReplaceOriginal(original, with: copy, detail: "descends from the original: an update, not a conflict")
+                } else {
+                    conflicts.append(copy)
+                }
+            case .original, .notDownloaded, .damaged:
+                break
+            }
+        }
+        guard !conflicts.isEmpty else { return }
+        switch options.strategy {
+        case .newest: planNewest(original, conflicts)
+        case .keepBoth: planKeepBoth(conflicts)
+        case .merge: planMerge(original, conflicts, now: now)
+        }
+    }
+
+    // MARK: Strategies
+
+    private mutating func planNewest(_ original: Snapshot, _ conflicts: [Snapshot]) {
+        let candidates = [original] + conflicts
+        let id = original.metadata.id.uuidString
+        // Causally newest: one that every other descends into; else the newest clock, then the path.
+        let causal = candidates.first { candidate in
+            candidates.allSatisfy { other in
+                other.path == candidate.path || (other.key != nil && candidate.key != nil && history.isAncestor(other.key!, of: candidate.key!, documentID: id))
+            }
+        }
+        let winner = causal ?? candidates.max { ($0.metadata.modified, $1.path) < ($1.metadata.modified, $0.path) }!
+        resolution.winner = winner.path
+        if winner.path != original.path {
+            addReplaceOriginal(original, with: winner, detail: "the newest copy (modified \(winner.metadata.modified))")
+        }
+        for loser in conflicts where loser.path != winner.path {
+            addRemoval(loser.path, action: "remove-copy", detail: "lost to \(winner.path) (newest)")
+        }
+    }
+
+    private mutating func planKeepBoth(_ conflicts: [Snapshot]) {
+        for copy in conflicts {
+            var metadata = copy.metadata
+            metadata.id = UUID()
+            let marks = ConflictName(fileName: copy.url.lastPathComponent).marks
+            metadata.title = "\(copy.metadata.title) (conflict copy\(marks.isEmpty ? "" : " \(Self.shortLabel(marks[0]))"))"
+            let destination = rewrite.freeName(for: metadata.title, in: copy.url.deletingLastPathComponent())
+            add("new-document", library.relativePath(of: destination) ?? destination.path, "the copy \(copy.path) as a document of its own") { [rewrite] in
+                try rewrite.write(metadata, pdfFrom: copy.url, to: destination, replacing: false)
+                return nil
+            }
+            addRemoval(copy.path, action: "remove-copy", detail: "now its own document")
+        }
+        resolution.winner = resolution.original
+    }
+
+    private mutating func planMerge(_ original: Snapshot, _ conflicts: [Snapshot], now: Date) {
+        let id = original.metadata.id.uuidString
+        var current = original.metadata
+        var currentPDF = (url: original.url, crc: original.pdfCRC, size: original.pdfSize, modified: original.metadata.modified)
+        for copy in conflicts.sorted(by: { $0.metadata.modified < $1.metadata.modified }) {
+            // The common ancestor's metadata, if the history knows it and the store has its bytes.
+            var ancestor: DocumentMetadata? = nil
+            var ancestorPDF: (UInt32, UInt64)? = nil
+            if let a = original.key, let b = copy.key, let common = history.commonAncestor(a, b, documentID: id),
+               let record = VersionStore(library: library).logFile.read().last(where: { $0.contentKey == common }) {
+                ancestor = try? DocumentReader(path: VersionStore(library: library).objectURL(record).path).metadata()
+                let parts = common.split(separator: "-")
+                if parts.count == 3, let crc = UInt32(parts[1], radix: 16), let size = UInt64(parts[2]) { ancestorPDF = (crc, size) }
+            }
+            var merged = MetadataMerge.merge(ancestor: ancestor, ours: current, theirs: copy.metadata, now: now)
+            resolution.overruled += merged.overruled
+
+            let copyPDF = (url: copy.url, crc: copy.pdfCRC, size: copy.pdfSize, modified: copy.metadata.modified)
+            var chosen = currentPDF
+            var other: (url: URL, metadata: DocumentMetadata)? = nil
+            if currentPDF.crc != copyPDF.crc || currentPDF.size != copyPDF.size {
+                if let ancestorPDF, currentPDF.crc == ancestorPDF.0 && currentPDF.size == ancestorPDF.1 {
+                    chosen = copyPDF  // only the copy changed the PDF
+                } else if let ancestorPDF, copyPDF.crc == ancestorPDF.0 && copyPDF.size == ancestorPDF.1 {
+                    chosen = currentPDF  // only the original changed it
+                } else {
+                    // Both changed it (or nobody knows): the newer goes in, the other stays a document.
+                    let copyNewer = copyPDF.modified > currentPDF.modified
+                    chosen = copyNewer ? copyPDF : currentPDF
+                    other = copyNewer ? (currentPDF.url, current) : (copy.url, copy.metadata)
+                }
+            }
+            let source = chosen.url == copy.url ? copy.metadata : current
+            merged.metadata.pageCount = source.pageCount
+            merged.metadata.pdfHash = source.pdfHash
+            if let other {
+                var metadata = other.metadata
+                metadata.id = UUID()
+                metadata.title = "\(metadata.title) (other PDF)"
+                let destination = rewrite.freeName(for: metadata.title, in: original.url.deletingLastPathComponent())
+                add("new-document", library.relativePath(of: destination) ?? destination.path,
+                    "both sides changed the PDF: the older one as a document of its own") { [rewrite] in
+                    try rewrite.write(metadata, pdfFrom: other.url, to: destination, replacing: false)
+                    return nil
+                }
+            }
+            let result = merged.metadata
+            let pdfURL = chosen.url
+            add("merge-metadata", original.path, "merged with \(copy.path)\(ancestor == nil ? " (no common ancestor known: two-way)" : "")") { [rewrite, library] in
+                let record = try VersionStore(library: library).keep(original.url, reason: "before merging \(copy.path) into it")
+                try rewrite.write(result, pdfFrom: pdfURL, to: original.url, replacing: true)
+                return record
+            }
+            addRemoval(copy.path, action: "remove-copy", detail: "merged into \(original.path)")
+            current = result
+            currentPDF = (original.url, chosen.crc, chosen.size, max(chosen.modified, now))
+        }
+        resolution.winner = original.path
+    }
+
+    // MARK: Steps
+
+    private mutating func add(_ action: String, _ path: String, _ detail: String, perform: @escaping () throws -> VersionRecord?) {
+        planned.append(PlannedStep(step: .init(action: action, path: path, detail: detail), perform: perform))
+    }
+
+    private mutating func addRemoval(_ path: String, action: String, detail: String) {
+        let url = library.root.appendingPathComponent(path)
+        add(action, path, detail) { [rewrite] in
+            try rewrite.keepAndRemove(url, reason: "resolved away (\(action)): \(detail)")
+        }
+    }
+
+    private mutating func addReplaceOriginal(_ original: Snapshot, with copy: Snapshot, detail: String) {
+        let library = self.library
+        add("replace-original", original.path, "with \(copy.path): \(detail)") {
+            let record = try VersionStore(library: library).keep(original.url, reason: "replaced by \(copy.path)")
+            try CoordinatedDocument.replace(at: original.url.path, withBytesOf: copy.url.path)
+            return record
+        }
+        addRemoval(copy.path, action: "remove-copy", detail: "now at \(original.path)")
+    }
+
+    /// Runs the steps in order, then records the new state in the history and the decision log.
+    mutating func execute() throws {
+        var keptAs: [String: String] = [:]
+        for index in planned.indices {
+            if let record = try planned[index].perform() {
+                planned[index].step.keptAs = record.shortID
+                keptAs[planned[index].step.path] = record.shortID
+            }
+        }
+        resolution.steps = steps
+        let originalURL = library.root.appendingPathComponent(resolution.original)
+        if let key = try? DocumentReader(path: originalURL.path).contentKey {
+            try history.record(documentID: resolution.documentID, key: key, parents: parents, what: "resolve \(resolution.strategy)")
+        }
+        let log = JSONLinesLog<ResolutionLogEntry>(url: library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("resolutions.jsonl"))
+        try log.append(ResolutionLogEntry(time: Date(), documentID: resolution.documentID, copies: steps.map(\.path),
+                                          strategy: resolution.strategy, winner: resolution.winner, kept: keptAs))
+    }
+
+    static func shortLabel(_ mark: ConflictName.Mark) -> String {
+        switch mark {
+        case .syncthing(let stamp, _): String(stamp.prefix(8))
+        case .dropbox(let owner, let date, _): owner.map { "\($0) \(date)" } ?? date
+        case .nextcloud(_, let stamp): String(stamp.prefix(10))
+        case .nextcloudLegacy(let stamp): String(stamp.prefix(8))
+        case .numbered(let n): "\(n)"
+        case .appCopy: "copy"
+        }
+    }
+}

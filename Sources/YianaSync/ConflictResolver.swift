@@ -1,0 +1,72 @@
+import Foundation
+import YianaArchive
+import YianaLibrary
+
+/// How conflict copies are resolved.
+public enum ResolveStrategy: String, Codable, Sendable, CaseIterable {
+    /// The causally newest copy wins (then the newest `modified`, then the path); the others
+    /// go to the version store.
+    case newest
+    /// Every conflict copy becomes a document of its own, with a new id and a readable name.
+    case keepBoth = "keep-both"
+    /// A three-way merge of the metadata; a PDF changed on both sides is never dropped: the
+    /// other one becomes a document of its own.
+    case merge
+}
+
+public struct ResolveOptions: Sendable {
+    public var strategy: ResolveStrategy
+    /// Say what would happen; change nothing.
+    public var dryRun = false
+    /// Give copies made by the app's Duplicate command an id of their own.
+    public var reassignIDs = false
+    /// Only the groups these documents (paths relative to the library) belong to; empty: all.
+    public var documents: [String] = []
+
+    public init(strategy: ResolveStrategy) {
+        self.strategy = strategy
+    }
+}
+
+/// What resolving did (or, with `dryRun`, would do).
+public struct ResolveReport: Codable, Sendable {
+    public struct Step: Codable, Sendable {
+        /// `collapse-identical`, `remove-older`, `replace-original`, `remove-copy`,
+        /// `new-document`, `reassign-id`, `merge-metadata`.
+        public let action: String
+        public let path: String
+        public let detail: String
+        /// The version-store id the replaced or removed bytes were kept as.
+        public var keptAs: String?
+    }
+
+    public struct Resolution: Codable, Sendable {
+        public let documentID: String
+        public let original: String
+        public let strategy: String
+        public var winner: String?
+        public var steps: [Step] = []
+        /// Metadata fields both sides changed, and which value was kept.
+        public var overruled: [String] = []
+    }
+
+    public struct Skipped: Codable, Sendable {
+        public let path: String
+        public let reason: String
+    }
+
+    public var resolutions: [Resolution] = []
+    public var skipped: [Skipped] = []
+    public var dryRun = false
+}
+
+/// One line of `.yiana/resolutions.jsonl`: every decision, for the record.
+public struct ResolutionLogEntry: Codable, Sendable {
+    public let time: Date
+    public let documentID: String
+    public let copies: [String]
+    public let strategy: String
+    public let winner: String?
+    /// Each removed or replaced file and the version it is kept as.
+    public let kept: [String: String]
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+import YianaArchive
+import YianaLibrary
+import YianaTestSupport
+@testable import YianaSync
+
+@Suite("conflict resolution")
+struct ConflictResolverTests {
+    let id = UUID(uuidString: "BBBBBBBB-0000-4000-8000-000000000002")!
+
+    struct Fixture {
+        let folder: TemporaryFolder
+        let library: Library
+        var store: VersionStore { VersionStore(library: library) }
+
+        func url(_ name: String) -> URL { folder.url.appendingPathComponent(name) }
+        func bytes(_ name: String) throws -> Data { try Data(contentsOf: url(name)) }
+        func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: url(name).path) }
+        func metadata(_ name: String) throws -> DocumentMetadata { try DocumentReader(path: url(name).path).metadata() }
+        func stored(_ data: Data) throws -> Bool {
+            try store.records().contains { try Data(contentsOf: store.objectURL($0)) == data }
+        }
+    }
+
+    func fixture(_ documents: [(String, String, [String], String, Double)]) throws -> Fixture {
+        let folder = try TemporaryFolder()
+        for (name, title, tags, text, modified) in documents {
+            var metadata = DocumentMetadata(id: id, title: title, created: Date(timeIntervalSinceReferenceDate: 1000), pageCount: 1, tags: tags)
+            metadata.modified = Date(timeIntervalSinceReferenceDate: modified)
+            try CoordinatedDocument.create(at: folder.path(name), metadata: metadata, pdf: .data(simplePDF([text])))
+        }
+        return Fixture(folder: folder, library: try Library(root: folder.url))
+    }
+
+    func resolve(_ f: Fixture, _ strategy: ResolveStrategy, dryRun: Bool = false, reassign: Bool = false) async throws -> ResolveReport {
+        var options = ResolveOptions(strategy: strategy)
+        options.dryRun = dryRun
+        options.reassignIDs = reassign
+        return try await ConflictResolver(library: f.library).resolve(options)
+    }
+
+    @Test func newestWinsAndTheLoserIsKept() async throws {
+        let f = try fixture([("Report.yianazip", "Report", [], "old text", 2000),
+                             ("Report (Bob's conflicted copy 2026-03-01).yianazip", "Report", [], "new text", 3000)])
+        let original = try f.bytes("Report.yianazip")
+        let copy = try f.bytes("Report (Bob's conflicted copy 2026-03-01).yianazip")
+        let report = try await resolve(f, .newest)
+        #expect(report.resolutions.first?.winner == "Report (Bob's conflicted copy 2026-03-01).yianazip")
+        #expect(try f.bytes("Report.yianazip") == copy)
+        #expect(!f.exists("Report (Bob's conflicted copy 2026-03-01).yianazip"))
+        #expect(try f.stored(original) && f.stored(copy))
+        let log = JSONLinesLog<ResolutionLogEntry>(url: f.folder.url.appendingPathComponent(".yiana/resolutions.jsonl")).read()
+        #expect(log.count == 1 && log[0].strategy == "newest")
+        #expect(try await ConflictDetector(library: f.library).detect().groups.isEmpty)
+    }
+
+    @Test func keepBothMakesEachCopyItsOwnDocument() async throws {
+        let f = try fixture([("Report.yianazip", "Report", [], "mine", 2000),
+                             ("Report (Bob's conflicted copy 2026-03-01).yianazip", "Report", [], "theirs", 3000)])
+        let original = try f.bytes("Report.yianazip")
+        _ = try await resolve(f, .keepBoth)
+        #expect(try f.bytes("Report.yianazip") == original)
+        let made = "Report (conflict copy Bob 2026-03-01).yianazip"
+        #expect(f.exists(made))
+        #expect(try f.metadata(made).id != id)
+        #expect(try f.metadata(made).title == "Report (conflict copy Bob 2026-03-01)")
+        #expect(!f.exists("Report (Bob's conflicted copy 2026-03-01).yianazip"))
+    }
+
+    @Test func mergeCombinesMetadataAndKeepsBothChangedPDFs() async throws {
+        let f = try fixture([("Report.yianazip", "Report final", ["a", "mine"], "my pdf", 2000),
+                             ("Report.sync-conflict-20260301-101010-AB.yianazip", "Report", ["a", "theirs"], "their pdf", 3000)])
+        let report = try await resolve(f, .merge)
+        let merged = try f.metadata("Report.yianazip")
+        #expect(merged.id == id)
+        #expect(merged.tags == ["a", "mine", "theirs"])   // no ancestor known: union
+        #expect(report.resolutions[0].overruled.contains { $0.hasPrefix("title:") })
+        // Both PDFs differ and no ancestor is known: the newer (theirs) goes in, mine stays a document.
+        #expect(f.exists("Report final (other PDF).yianazip"))
+        #expect(!f.exists("Report.sync-conflict-20260301-101010-AB.yianazip"))
+    }
+
+    @Test func identicalCopiesCollapseAndDuplicatesGetTheirOwnIdOnRequest() async throws {
+        let f = try fixture([("Scan.yianazip", "Scan", [], "same", 2000)])
+        try FileManager.default.copyItem(at: f.url("Scan.yianazip"), to: f.url("Scan 2.yianazip"))
+        try FileManager.default.copyItem(at: f.url("Scan.yianazip"), to: f.url("Scan Copy.yianazip"))
+        let first = try await resolve(f, .newest)
+        #expect(!f.exists("Scan 2.yianazip"))
+        #expect(f.exists("Scan Copy.yianazip"))
+        #expect(first.skipped.map(\.path) == ["Scan Copy.yianazip"])
+        _ = try await resolve(f, .newest, reassign: true)
+        #expect(try f.metadata("Scan Copy.yianazip").id != id)
+        #expect(try await ConflictDetector(library: f.library).detect().groups.isEmpty)
+    }
+
+    @Test func aDryRunChangesNothing() async throws {
+        let f = try fixture([("Report.yianazip", "Report", [], "old", 2000),
+                             ("Report 2.yianazip", "Report", [], "new", 3000)])
+        let before = try FileManager.default.contentsOfDirectory(atPath: f.folder.url.path).sorted()
+        let report = try await resolve(f, .newest, dryRun: true)
+        #expect(report.resolutions[0].steps.map(\.action) == ["replace-original", "remove-copy"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: f.folder.url.path).sorted() == before)
+    }
+
+    @Test func aGroupWithAnEvictedCopyWaits() async throws {
+        let f = try fixture([("Report.yianazip", "Report", [], "old", 2000),
+                             ("Report 2.yianazip", "Report", [], "new", 3000)])
+        try Data("bplist00".utf8).write(to: f.url(".Report (Bob's conflicted copy 2026-03-01).yianazip.icloud"))
+        let report = try await resolve(f, .newest)
+        #expect(report.resolutions.isEmpty)
+        #expect(report.skipped.first?.reason.hasPrefix("not downloaded") == true)
+        #expect(f.exists("Report 2.yianazip"))
+    }
+
+    @Test func aResurrectedOlderVersionIsRecognisedByTheHistory() async throws {
+        let f = try fixture([("Report.yianazip", "Report", [], "old", 2000),
+                             ("Report 2.yianazip", "Report", [], "new", 3000)])
+        let old = try f.bytes("Report.yianazip")
+        _ = try await resolve(f, .newest)
+        // The sync service brings the replaced version back under a conflict name.
+        try old.write(to: f.url("Report (conflicted copy 2026-03-05 101010).yianazip"))
+        let report = try await resolve(f, .keepBoth)
+        #expect(report.resolutions[0].steps.map(\.action) == ["remove-older"])
+        #expect(!f.exists("Report (conflicted copy 2026-03-05 101010).yianazip"))
+    }
+}
