@@ -80,6 +80,8 @@ struct GroupPlan {
     var planned: [PlannedStep] = []
     var skipped: [ResolveReport.Skipped] = []
     var parents: [String] = []
+    /// New documents' names planned in this group, so that two never get the same one.
+    var reservedNames: Set<String> = []
     var steps: [ResolveReport.Step] { planned.map(\.step) }
 
     init(group: ConflictReport.Group, library: Library, options: ResolveOptions, now: Date) throws {
@@ -160,9 +162,9 @@ struct GroupPlan {
             metadata.id = UUID()
             let marks = ConflictName(fileName: copy.url.lastPathComponent).marks
             metadata.title = "\(copy.metadata.title) (conflict copy\(marks.isEmpty ? "" : " \(Self.shortLabel(marks[0]))"))"
-            let destination = rewrite.freeName(for: metadata.title, in: copy.url.deletingLastPathComponent())
+            let destination = reserveName(for: metadata.title, in: copy.url.deletingLastPathComponent())
             add("new-document", library.relativePath(of: destination) ?? destination.path, "the copy \(copy.path) as a document of its own") { [rewrite] in
-                try rewrite.write(metadata, pdfFrom: copy.url, to: destination, replacing: false)
+                try rewrite.writeNew(metadata, pdfFrom: copy.url, preferring: destination)
                 return nil
             }
             addRemoval(copy.path, action: "remove-copy", detail: "now its own document")
@@ -209,10 +211,10 @@ struct GroupPlan {
                 var metadata = other.metadata
                 metadata.id = UUID()
                 metadata.title = "\(metadata.title) (other PDF)"
-                let destination = rewrite.freeName(for: metadata.title, in: original.url.deletingLastPathComponent())
+                let destination = reserveName(for: metadata.title, in: original.url.deletingLastPathComponent())
                 add("new-document", library.relativePath(of: destination) ?? destination.path,
                     "both sides changed the PDF: the older one as a document of its own") { [rewrite] in
-                    try rewrite.write(metadata, pdfFrom: other.url, to: destination, replacing: false)
+                    try rewrite.writeNew(metadata, pdfFrom: other.url, preferring: destination)
                     return nil
                 }
             }
@@ -231,6 +233,12 @@ struct GroupPlan {
     }
 
     // MARK: Steps
+
+    private mutating func reserveName(for title: String, in folder: URL) -> URL {
+        let url = rewrite.freeName(for: title, in: folder, reserved: reservedNames)
+        reservedNames.insert(url.lastPathComponent.lowercased())
+        return url
+    }
 
     private mutating func add(_ action: String, _ path: String, _ detail: String, perform: @escaping () throws -> VersionRecord?) {
         planned.append(PlannedStep(step: .init(action: action, path: path, detail: detail), perform: perform))

@@ -57,11 +57,34 @@ public struct DocumentRewrite: Sendable {
         return record
     }
 
-    /// A free file name for a new document titled `title` in `folder`, numbered as the app does.
-    public func freeName(for title: String, in folder: URL) -> URL {
+    /// A free file name for a new document titled `title` in `folder`, numbered as the app
+    /// does, passing over `reserved` names (planned but not written yet).
+    public func freeName(for title: String, in folder: URL, reserved: Set<String> = []) -> URL {
         let stem = DocumentNaming.stem(forTitle: title)
         var number = 0
-        while DocumentNaming.isTaken(DocumentNaming.fileName(stem: stem, number: number), in: folder) { number += 1 }
-        return folder.appendingPathComponent(DocumentNaming.fileName(stem: stem, number: number))
+        while true {
+            let name = DocumentNaming.fileName(stem: stem, number: number)
+            if !reserved.contains(name.lowercased()), !DocumentNaming.isTaken(name, in: folder) {
+                return folder.appendingPathComponent(name)
+            }
+            number += 1
+        }
+    }
+
+    /// Writes `metadata` as a new document at `destination`, or, should that name have been
+    /// taken meanwhile (by another process), under the next free name.
+    /// - Returns: where it was written.
+    @discardableResult
+    public func writeNew(_ metadata: DocumentMetadata, pdfFrom pdfSource: URL?, preferring destination: URL) throws -> URL {
+        var target = destination
+        for _ in 0..<100 {
+            do {
+                try write(metadata, pdfFrom: pdfSource, to: target, replacing: false)
+                return target
+            } catch let error as ArchiveError where error.kind == .alreadyExists {
+                target = freeName(for: metadata.title, in: destination.deletingLastPathComponent())
+            }
+        }
+        throw ArchiveError(.alreadyExists, path: destination.path)
     }
 }
