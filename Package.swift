@@ -46,7 +46,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .target(name: "YianaSync", dependencies: ["YianaLibrary", "YianaArchive"]),
+        .target(name: "YianaSync", dependencies: ["YianaLibrary", "YianaArchive", "YianaPDF"]),
         .executableTarget(
             name: "yiana",
             dependencies: [

@@ -159,6 +159,10 @@ public struct Importer: Sendable {
             let document = try place(metadata, pdf: source, in: candidate.folder, stem: DocumentNaming.stem(forTitle: title), names: names)
             let relative = library.relativePath(of: document) ?? document.path
             await registry.record(hash, holder: relative)
+            // The first step of the document's history, for conflict resolution later.
+            if let key = try? DocumentReader(path: document.path).contentKey {
+                try? DocumentHistory(library: library).record(documentID: metadata.id.uuidString, key: key, parents: [], what: "import")
+            }
             return .imported(.init(source: candidate.display, document: relative, id: metadata.id.uuidString,
                                    title: title, pageCount: pageCount, pdfHash: hash, bytes: source.size))
         } catch let error as ArchiveError {

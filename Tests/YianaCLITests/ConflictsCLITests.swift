@@ -26,3 +26,39 @@ struct ConflictsCLITests {
         #expect(groups.count == 1 && groups[0]["documentID"] as? String == id.uuidString)
     }
 }
+
+@Suite("yiana conflicts resolve and diff")
+struct ResolveCLITests {
+    let yiana = Fixtures.productsFolder.appendingPathComponent("yiana")
+
+    @Test func dryRunThenMergeThenNothingLeft() throws {
+        let folder = try TemporaryFolder()
+        let id = UUID()
+        var mine = DocumentMetadata(id: id, title: "Report", pageCount: 1, tags: ["mine"])
+        mine.modified = Date(timeIntervalSinceReferenceDate: 800_000_000)
+        var theirs = mine
+        theirs.tags = ["theirs"]
+        theirs.modified = Date(timeIntervalSinceReferenceDate: 800_000_100)
+        try CoordinatedDocument.create(at: folder.path("Report.yianazip"), metadata: mine, pdf: .data(simplePDF(["same pdf"])))
+        try CoordinatedDocument.create(at: folder.path("Report 2.yianazip"), metadata: theirs, pdf: .data(simplePDF(["same pdf"])))
+
+        let diff = try runProcess(yiana, ["diff", "--library", folder.url.path, "Report", "Report 2"])
+        #expect(diff.status == 1)
+        #expect(diff.stdout.contains("tags: [\"mine\"] → [\"theirs\"]"))
+        #expect(diff.stdout.contains("PDF: the same bytes"))
+
+        let dry = try runProcess(yiana, ["conflicts", "resolve", "--library", folder.url.path, "--strategy", "merge", "--dry-run"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.contains("would merge-metadata  Report.yianazip"))
+        #expect(FileManager.default.fileExists(atPath: folder.path("Report 2.yianazip")))
+
+        let run = try runProcess(yiana, ["conflicts", "resolve", "--library", folder.url.path, "--strategy", "merge"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("Report 2.yianazip")))
+        #expect(try DocumentReader(path: folder.path("Report.yianazip")).metadata().tags == ["mine", "theirs"])
+        #expect(try runProcess(yiana, ["conflicts", "list", "--library", folder.url.path]).status == 0)
+        let versions = try runProcess(yiana, ["versions", "list", "--library", folder.url.path, "Report"])
+        #expect(versions.stdout.contains("before merging Report 2.yianazip into it"))
+        #expect(try runProcess(yiana, ["conflicts", "resolve", "--library", folder.url.path]).status == 2)
+    }
+}
