@@ -276,8 +276,10 @@ struct GroupPlan {
             try history.record(documentID: resolution.documentID, key: key, parents: parents, what: "resolve \(resolution.strategy)")
         }
         let log = JSONLinesLog<ResolutionLogEntry>(url: library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("resolutions.jsonl"))
-        try log.append(ResolutionLogEntry(time: Date(), documentID: resolution.documentID, copies: steps.map(\.path),
-                                          strategy: resolution.strategy, winner: resolution.winner, kept: keptAs))
+        var entry = ResolutionLogEntry(time: Date(), documentID: resolution.documentID, copies: steps.map(\.path),
+                                       strategy: resolution.strategy, winner: resolution.winner, kept: keptAs)
+        entry.overruled = resolution.overruled
+        try log.append(entry)
     }
 
     static func shortLabel(_ mark: ConflictName.Mark) -> String {

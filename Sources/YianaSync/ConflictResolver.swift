@@ -69,4 +69,6 @@ public struct ResolutionLogEntry: Codable, Sendable {
     public let winner: String?
     /// Each removed or replaced file and the version it is kept as.
     public let kept: [String: String]
+    /// Metadata fields both sides changed: the value kept and the other one.
+    public var overruled: [String] = []
 }

@@ -76,6 +76,9 @@ struct ConflictResolverTests {
         #expect(merged.id == id)
         #expect(merged.tags == ["a", "mine", "theirs"])   // no ancestor known: union
         #expect(report.resolutions[0].overruled.contains { $0.hasPrefix("title:") })
+        let log = JSONLinesLog<ResolutionLogEntry>(url: f.folder.url.appendingPathComponent(".yiana/resolutions.jsonl")).read()
+        #expect(log.last?.overruled == report.resolutions[0].overruled)
+        #expect(log.last?.kept.keys.contains("Report.sync-conflict-20260301-101010-AB.yianazip") == true)
         // Both PDFs differ and no ancestor is known: the newer (theirs) goes in, mine stays a document.
         #expect(f.exists("Report final (other PDF).yianazip"))
         #expect(!f.exists("Report.sync-conflict-20260301-101010-AB.yianazip"))
