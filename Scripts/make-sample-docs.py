@@ -5,11 +5,12 @@ a damaged PDF, and sample documents in the current .yianazip format and both leg
 Everything here is written by this script (text, images, layout), so it carries the project's
 licence. Needs python3 and qpdf (for the encrypted PDF). Output is deterministic.
 """
-import hashlib, json, os, struct, subprocess, sys, zipfile, zlib
+import hashlib, json, os, plistlib, struct, subprocess, sys, zipfile, zlib
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "SampleDocs")
 PDFS = os.path.join(ROOT, "pdfs")
 ARCHIVES = os.path.join(ROOT, "archives")
+PLACEHOLDERS = os.path.join(ROOT, "placeholders")
 
 
 def pdf_string(text):
@@ -157,7 +158,7 @@ def main():
     letter = text_document(os.path.join(PDFS, "Bank statement reminder.pdf"), "Bank statement reminder", LETTER)
     paper = text_document(os.path.join(PDFS, "Flow control paper.pdf"), "Efficient flow control", PAPER)
     image_only(os.path.join(PDFS, "Scanned receipt (no text layer).pdf"))
-    subprocess.run(["qpdf", "--encrypt", "user-secret", "owner-secret", "256", "--",
+    subprocess.run(["qpdf", "--static-id", "--allow-weak-crypto", "--encrypt", "user-secret", "owner-secret", "128", "--use-aes=n", "--",
                     os.path.join(PDFS, "Bank statement reminder.pdf"), os.path.join(PDFS, "Encrypted letter.pdf")],
                    check=True)
     # Damaged: an interrupted download, cut off inside the page tree, before any page.
@@ -175,6 +176,17 @@ def main():
     with open(os.path.join(ARCHIVES, "Legacy Separator.yianazip"), "wb") as f:
         f.write(metadata("0F4B1C9E-2D7A-4E11-9B1A-7C3D5E6F8A90", "Legacy Separator", 3, None, created)
                 + b"\xff\xff\xff\xff" + paper)
+    # iCloud stubs of evicted documents, written by Python's plistlib (not by the toolkit):
+    # a binary one in the current naming, an XML one in the older "-tef" naming.
+    os.makedirs(PLACEHOLDERS, exist_ok=True)
+    stub = {"NSURLNameKey": "Quarterly report.yianazip", "NSURLFileSizeKey": 184320,
+            "NSURLFileResourceTypeKey": "NSURLFileResourceTypeRegular"}
+    with open(os.path.join(PLACEHOLDERS, ".Quarterly report.yianazip.icloud"), "wb") as f:
+        f.write(plistlib.dumps(stub, fmt=plistlib.FMT_BINARY))
+    stub = {"NSURLNameKey": "Old scan.yianazip", "NSURLFileSizeKey": 52000,
+            "NSURLFileResourceTypeKey": "NSURLFileResourceTypeRegular"}
+    with open(os.path.join(PLACEHOLDERS, ".Old scan.yianazip-tef.icloud"), "wb") as f:
+        f.write(plistlib.dumps(stub, fmt=plistlib.FMT_XML))
     with open(os.path.join(ARCHIVES, "Legacy Metadata Only.yianazip"), "wb") as f:
         f.write(metadata("7A9C3E21-5B8D-4F60-A1E2-3C4D5E6F7081", "Legacy Metadata Only", 0, None, created))
 

@@ -23,7 +23,8 @@ struct LibraryOptions: ParsableArguments {
         case .document(let url):
             return url
         case .placeholder(let stub, let document):
-            throw CommandFailure("\(document.path) is not downloaded: only its iCloud placeholder \(stub.lastPathComponent) is here. Download it first.")
+            let size = (try? Placeholder(stubAt: stub)).map { ", \(Yiana.Info.bytes($0.documentSize)) in the cloud" } ?? ""
+            throw CommandFailure("\(document.path) is not downloaded: only its iCloud placeholder \(stub.lastPathComponent) is here\(size). Download it first.")
         case .notFound(let tried):
             throw CommandFailure("no document \"\(argument)\" (looked for \(tried.joined(separator: ", "))).")
         }
