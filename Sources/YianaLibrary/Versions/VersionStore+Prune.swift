@@ -46,9 +46,7 @@ extension VersionStore {
 
         // The new log first (atomically), then the bytes nobody lists any more.
         try logFile.rewrite(remaining)
-        for sha256 in doomed {
-            try? FileManager.default.removeItem(at: objects.appendingPathComponent(String(sha256.prefix(2))).appendingPathComponent(sha256))
-        }
+        for sha256 in doomed { objectStore.remove(sha256) }
         return report
     }
 }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import YianaArchive
 #if canImport(Glibc)
@@ -38,12 +37,13 @@ public struct VersionStore: Sendable {
 
     var folder: URL { library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("versions") }
     var objects: URL { folder.appendingPathComponent("objects") }
+    var objectStore: ObjectStore { ObjectStore(folder: objects) }
     var log: URL { folder.appendingPathComponent("log.jsonl") }
     public var logFile: JSONLinesLog<VersionRecord> { JSONLinesLog(url: log) }
 
     /// Where a version's bytes are.
     public func objectURL(_ record: VersionRecord) -> URL {
-        objects.appendingPathComponent(String(record.sha256.prefix(2))).appendingPathComponent(record.sha256)
+        objectStore.url(record.sha256)
     }
 
     /// Keeps the bytes of the file at `url` (once; a second copy of the same bytes only
@@ -52,8 +52,7 @@ public struct VersionStore: Sendable {
     /// - Throws: ``VersionStoreError`` or a system error naming the file.
     @discardableResult
     public func keep(_ url: URL, reason: String, now: Date = Date()) throws -> VersionRecord {
-        try FileManager.default.createDirectory(at: objects, withIntermediateDirectories: true)
-        let (sha256, size) = try copyIntoStore(url)
+        let (sha256, size) = try objectStore.put(url)
         let reader = try? DocumentReader(path: url.path)
         let metadata = try? reader?.metadata()
         var record = VersionRecord(sha256: sha256, size: size, keptAt: now, reason: reason,
@@ -100,54 +99,6 @@ public struct VersionStore: Sendable {
         }
         try CoordinatedDocument.replace(at: url.path, withBytesOf: object.path)
         return replaced
-    }
-
-    private func copyIntoStore(_ url: URL) throws -> (String, UInt64) {
-        let input = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw VersionStoreError.unreadable(url.path, String(cString: strerror(errno))) }
-        defer { close(input) }
-        let temp = objects.appendingPathComponent(".incoming-\(UUID().uuidString)")
-        let output = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o444)
-        guard output >= 0 else { throw VersionStoreError.unwritable(temp.path, String(cString: strerror(errno))) }
-        var hasher = SHA256()
-        var size: UInt64 = 0
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        do {
-            while true {
-                let n = read(input, buffer.baseAddress, buffer.count)
-                if n < 0 { if errno == EINTR { continue }; throw VersionStoreError.unreadable(url.path, String(cString: strerror(errno))) }
-                if n == 0 { break }
-                let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
-                hasher.update(bufferPointer: chunk)
-                var written = 0
-                while written < n {
-                    let w = write(output, chunk.baseAddress! + written, n - written)
-                    if w < 0 { if errno == EINTR { continue }; throw VersionStoreError.unwritable(temp.path, String(cString: strerror(errno))) }
-                    written += w
-                }
-                size += UInt64(n)
-            }
-            guard fsync(output) == 0 else { throw VersionStoreError.unwritable(temp.path, String(cString: strerror(errno))) }
-            close(output)
-        } catch {
-            close(output)
-            unlink(temp.path)
-            throw error
-        }
-        let sha256 = hasher.finalize().map { String(format: "%02x", $0) }.joined()
-        let shard = objects.appendingPathComponent(String(sha256.prefix(2)))
-        try FileManager.default.createDirectory(at: shard, withIntermediateDirectories: true)
-        let final = shard.appendingPathComponent(sha256)
-        if FileManager.default.fileExists(atPath: final.path) {
-            unlink(temp.path)  // the same bytes are kept already
-        } else if rename(temp.path, final.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            unlink(temp.path)
-            throw VersionStoreError.unwritable(final.path, reason)
-        }
-        Self.fsyncFolder(shard)
-        return (sha256, size)
     }
 
     static func fsyncFolder(_ url: URL) {
