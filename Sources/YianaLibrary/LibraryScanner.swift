@@ -30,6 +30,16 @@ public enum LibraryScanner {
     public static func scan(_ folder: URL) throws -> [LibraryItem] {
         var items: [LibraryItem] = []
         try walk(folder, into: &items, isRoot: true)
+        // Files evicted the macOS 14 way keep their names: the library's record tells them.
+        let dataless = DatalessFiles.paths(in: folder)
+        if !dataless.isEmpty {
+            let root = folder.standardizedFileURL.path
+            items = items.map { item in
+                let relative = String(item.url.standardizedFileURL.path.dropFirst(root.count + 1))
+                return item.kind == .document && dataless.contains(relative)
+                    ? LibraryItem(kind: .placeholder, url: item.url, documentURL: item.documentURL) : item
+            }
+        }
         return items.sorted { $0.url.path < $1.url.path }
     }
 

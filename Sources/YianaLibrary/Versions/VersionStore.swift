@@ -101,7 +101,8 @@ public struct VersionStore: Sendable {
         return replaced
     }
 
-    static func fsyncFolder(_ url: URL) {
+    /// `fsync`s a folder, so that a rename or removal in it survives a power cut.
+    public static func fsyncFolder(_ url: URL) {
         let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd >= 0 { _ = fsync(fd); close(fd) }
     }

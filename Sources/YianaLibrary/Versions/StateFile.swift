@@ -1,0 +1,48 @@
+import Foundation
+import YianaArchive
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A small JSON document of toolkit state in `.yiana/` (cloud attachment, sync state, …),
+/// replaced atomically (temporary file, `fsync`, rename) under a lock.
+public struct StateFile<Value: Codable & Sendable>: Sendable {
+    public let url: URL
+
+    public init(url: URL) {
+        self.url = url
+    }
+
+    /// The stored value, or nil if there is none yet.
+    public func load() -> Value? {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try? decoder.decode(Value.self, from: data)
+    }
+
+    /// Reads the value (or `initial`), lets `change` edit it, and writes it back, all under
+    /// the file's lock so that two processes never overwrite each other's changes.
+    @discardableResult
+    public func update(initial: Value, _ change: (inout Value) throws -> Void) throws -> Value {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let lock = try DocumentLock(document: url.path, mode: .exclusive, timeout: CoordinatedDocument.defaultLockTimeout)
+        defer { lock.release() }
+        var value = load() ?? initial
+        try change(&value)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent)-\(UUID().uuidString)")
+        try encoder.encode(value).write(to: temp)
+        let handle = try FileHandle(forWritingTo: temp)
+        try handle.synchronize()
+        try handle.close()
+        guard rename(temp.path, url.path) == 0 else {
+            try? FileManager.default.removeItem(at: temp)
+            throw VersionStoreError.unwritable(url.path, String(cString: strerror(errno)))
+        }
+        VersionStore.fsyncFolder(url.deletingLastPathComponent())
+        return value
+    }
+}

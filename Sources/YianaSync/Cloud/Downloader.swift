@@ -1,0 +1,225 @@
+import Foundation
+import YianaArchive
+import YianaLibrary
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How the simulated network behaves.
+public struct TransferSettings: Sendable {
+    /// Bytes per second; nil for as fast as the disk.
+    public var bytesPerSecond: Double?
+    /// Seconds before the first byte of each attempt.
+    public var latency: Double = 0
+    public var chunkSize = 64 << 10
+
+    public init(bytesPerSecond: Double? = nil, latency: Double = 0) {
+        self.bytesPerSecond = bytesPerSecond
+        self.latency = latency
+    }
+}
+
+/// Faults to inject, repeatable from a seed.
+public struct FaultSettings: Codable, Sendable {
+    /// Every attempt fails at once: the cloud cannot be reached.
+    public var offline = false
+    /// Each attempt fails part-way with this probability (0…1).
+    public var flakiness = 0.0
+    /// Every attempt is refused: the storage quota is exceeded (not worth retrying).
+    public var quotaExceeded = false
+    /// Every downloaded copy arrives with one byte changed (a damaged copy in the cloud).
+    public var damaged = false
+    public var seed: UInt64 = 1
+
+    public init() {}
+}
+
+/// Retries with capped exponential backoff and jitter.
+public struct RetryPolicy: Sendable {
+    public var attempts = 5
+    /// The first pause, in seconds; it doubles with each retry up to `cap`.
+    public var base = 0.1
+    public var cap = 2.0
+
+    public init(attempts: Int = 5, base: Double = 0.1, cap: Double = 2.0) {
+        self.attempts = max(1, attempts)
+        self.base = base
+        self.cap = cap
+    }
+
+    /// The pause before retry `n` (1-based): full jitter over the capped exponential.
+    func delay(_ n: Int, random: inout SplitMix) -> Double {
+        let ceiling = min(cap, base * pow(2, Double(n - 1)))
+        return ceiling * (0.5 + 0.5 * Double(random.next() % 1_000_000) / 1_000_000)
+    }
+}
+
+/// A small seeded generator, so that injected faults repeat exactly.
+struct SplitMix {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func unit() -> Double { Double(next() % 1_000_000) / 1_000_000 }
+}
+
+/// A download in progress, in `.yiana/downloads.json`, so that `status` can show it and a
+/// later `download` can resume it.
+public struct DownloadProgress: Codable, Sendable, Equatable {
+    public let sha256: String
+    public let size: UInt64
+    public var received: UInt64
+    public var attempts: Int
+    public var error: String?
+}
+
+public struct Downloads: Codable, Sendable {
+    public var byPath: [String: DownloadProgress] = [:]
+    public init() {}
+
+    static func file(_ library: Library) -> StateFile<Downloads> {
+        StateFile(url: library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("downloads.json"))
+    }
+}
+
+/// Downloads evicted documents from the simulated cloud.
+public struct Downloader: Sendable {
+    public let library: Library
+    public var transfer = TransferSettings()
+    public var faults = FaultSettings()
+    public var retry = RetryPolicy()
+
+    public init(library: Library) {
+        self.library = library
+    }
+
+    /// Downloads the cloud's newest version of the document at `documentURL` and puts it in
+    /// place: resumable (bytes received survive a failed attempt or a killed process),
+    /// verified (ZIP structure, every CRC, the cloud's SHA-256) before it is placed through
+    /// the coordinated writer, and only then is the stub (or dataless record) removed.
+    /// - Returns: how many attempts it took.
+    /// - Throws: ``CloudError`` after the last attempt, or at once for a fault not worth retrying.
+    @discardableResult
+    public func download(_ documentURL: URL, progress: @escaping @Sendable (Double) -> Void = { _ in }) throws -> Int {
+        let attachment = try CloudAttachment.load(library)
+        let cloud = try attachment.cloud()
+        guard let path = library.relativePath(of: documentURL) else { throw CloudError.notInCloud(documentURL.path) }
+        guard let record = cloud.latest()[path], let sha256 = record.sha256 else { throw CloudError.notInCloud(path) }
+        var random = SplitMix(state: faults.seed ^ UInt64(truncatingIfNeeded: path.hashValueStable))
+        let partial = library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("downloads").appendingPathComponent("\(sha256).partial")
+        try FileManager.default.createDirectory(at: partial.deletingLastPathComponent(), withIntermediateDirectories: true)
+
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                try transferOnce(cloud.objectURL(sha256), to: partial, record: record, path: path, attempt: attempt, random: &random, progress: progress)
+                try place(partial, sha256: sha256, at: documentURL, path: path)
+                try Downloads.file(library).update(initial: Downloads()) { $0.byPath[path] = nil }
+                return attempt
+            } catch let error as CloudError {
+                _ = try? Downloads.file(library).update(initial: Downloads()) {
+                    var entry = $0.byPath[path] ?? DownloadProgress(sha256: sha256, size: record.size, received: 0, attempts: attempt, error: nil)
+                    entry.error = error.description
+                    entry.attempts = attempt
+                    $0.byPath[path] = entry
+                }
+                guard error.isTransient, attempt < retry.attempts else { throw error }
+                Thread.sleep(forTimeInterval: retry.delay(attempt, random: &random))
+            }
+        }
+    }
+
+    private func transferOnce(_ object: URL, to partial: URL, record: CloudRecord, path: String, attempt: Int,
+                              random: inout SplitMix, progress: (Double) -> Void) throws {
+        if faults.quotaExceeded { throw CloudError.quotaExceeded }
+        if faults.offline { throw CloudError.offline }
+        let sha256 = record.sha256!
+        // Resume: the bytes received before stay in the partial file.
+        var received = UInt64((try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int) ?? 0)
+        if received > record.size { unlink(partial.path); received = 0 }
+        try Downloads.file(library).update(initial: Downloads()) {
+            $0.byPath[path] = DownloadProgress(sha256: sha256, size: record.size, received: received, attempts: attempt, error: nil)
+        }
+        if transfer.latency > 0 { Thread.sleep(forTimeInterval: transfer.latency) }
+        let failAt: UInt64? = random.unit() < faults.flakiness && record.size > received
+            ? received + random.next() % (record.size - received) : nil
+
+        let input = open(object.path, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw CloudError.transferFailed("the cloud copy cannot be read") }
+        defer { close(input) }
+        let output = open(partial.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard output >= 0 else { throw CloudError.transferFailed("cannot write \(partial.path)") }
+        defer { close(output) }
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: transfer.chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        let started = Date()
+        let startedAt = received
+        while received < record.size {
+            var want = Int(min(UInt64(transfer.chunkSize), record.size - received))
+            if let failAt, received + UInt64(want) > failAt { want = Int(failAt - received) }
+            let n = pread(input, buffer, want, off_t(received))
+            guard n >= 0 else { throw CloudError.transferFailed("read error") }
+            if n > 0 {
+                guard pwrite(output, buffer, n, off_t(received)) == n else { throw CloudError.transferFailed("write error") }
+                received += UInt64(n)
+            }
+            if let failAt, received >= failAt {
+                _ = fsync(output)
+                _ = try? Downloads.file(library).update(initial: Downloads()) { $0.byPath[path]?.received = received }
+                throw CloudError.transferFailed("connection reset after \(received) of \(record.size) bytes")
+            }
+            progress(record.size == 0 ? 1 : Double(received) / Double(record.size))
+            if let rate = transfer.bytesPerSecond {
+                let due = Double(received - startedAt) / rate - Date().timeIntervalSince(started)
+                if due > 0 { Thread.sleep(forTimeInterval: due) }
+            }
+        }
+        if faults.damaged, record.size > 0 {
+            // The cloud hands over a copy with one byte changed.
+            var byte: UInt8 = 0
+            let at = off_t(record.size / 2)
+            _ = pread(input, &byte, 1, at)
+            byte ^= 0x20
+            _ = pwrite(output, &byte, 1, at)
+        }
+        guard fsync(output) == 0 else { throw CloudError.transferFailed("cannot flush \(partial.path)") }
+    }
+
+    /// Verifies the received file and puts it in place; then removes the stand-in.
+    private func place(_ partial: URL, sha256: String, at documentURL: URL, path: String) throws {
+        let fd = open(partial.path, O_RDONLY | O_CLOEXEC)
+        let actual = fd >= 0 ? (try? FileHash.sha256(fd: fd, path: partial.path)) : nil
+        if fd >= 0 { close(fd) }
+        do {
+            try DocumentReader(path: partial.path).verifyContents()
+            guard actual == sha256 else { throw CloudError.damagedInCloud(path) }
+        } catch {
+            unlink(partial.path)  // never resumed from damaged bytes
+            throw CloudError.damagedInCloud(path)
+        }
+        let stub = Placeholder.existingStub(for: documentURL)
+        try CoordinatedDocument.replace(at: documentURL.path, withBytesOf: partial.path)
+        if let stub { unlink(stub.path) }
+        try DatalessFiles.file(library.root).update(initial: DatalessFiles()) { $0.sizes[path] = nil }
+        try SyncState.file(library).update(initial: SyncState()) {
+            $0.synced[path] = sha256
+            $0.files[path] = FileState(documentURL)
+        }
+        unlink(partial.path)
+        VersionStore.fsyncFolder(documentURL.deletingLastPathComponent())
+    }
+}
+
+extension String {
+    /// A hash that is the same in every run (Swift's `hashValue` is seeded per process).
+    var hashValueStable: Int {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return Int(truncatingIfNeeded: hash)
+    }
+}
