@@ -56,7 +56,7 @@ let package = Package(
         ),
         // Drives many concurrent writers/readers of one document; used by the
         // coordination test and by the soak scripts in Scripts/.
-        .executableTarget(name: "yiana-stress", dependencies: ["YianaArchive"]),
+        .executableTarget(name: "yiana-stress", dependencies: ["YianaArchive", "YianaLibrary"]),
         // In-process measurements for the benchmark scripts (search latency).
         .executableTarget(name: "yiana-bench", dependencies: ["YianaSearch"]),
 

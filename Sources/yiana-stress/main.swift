@@ -10,21 +10,11 @@
 // Prints one JSON line with counts; exits 1 if any read or write went wrong.
 import Foundation
 import YianaArchive
-
-struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import YianaLibrary
 
 /// The PDF bytes of version `seed`: a PDF header, then pseudo-random bytes.
 func content(seed: UInt64, size: Int) -> Data {
-    var generator = SplitMix64(state: seed)
+    var generator = SeededGenerator(seed: seed)
     var bytes = [UInt8](repeating: 0, count: size)
     let header = Array("%PDF-1.4\n".utf8)
     for i in 0..<size {
@@ -60,7 +50,7 @@ guard arguments.count >= 2, ["write", "read"].contains(arguments[0]) else {
 let role = arguments[0]
 let path = arguments[1]
 let iterations = Int(option("--iterations", arguments, default: 100))
-var seedGenerator = SplitMix64(state: option("--seed", arguments, default: UInt64(getpid())))
+var seedGenerator = SeededGenerator(seed: option("--seed", arguments, default: UInt64(getpid())))
 let maxBytes = Int(option("--max-bytes", arguments, default: 256 << 10))
 let id = UUID(uuidString: "5D1E0000-0000-4000-8000-000000000001")!
 

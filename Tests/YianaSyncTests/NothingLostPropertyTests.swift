@@ -10,17 +10,6 @@ import YianaTestSupport
 /// `YIANA_SOAK_ROUNDS` makes it longer (Scripts/soak-conflicts.sh).
 @Suite("nothing lost")
 struct NothingLostPropertyTests {
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let rounds = Int(ProcessInfo.processInfo.environment["YIANA_SOAK_ROUNDS"] ?? "") ?? 12
 
     /// Conflict-name suffixes of every scheme, added to a document's name.
@@ -31,7 +20,7 @@ struct NothingLostPropertyTests {
 
     @Test(arguments: [1, 2, 3] as [UInt64])
     func resolvingNeverLosesAVersion(seed: UInt64) async throws {
-        var random = Generator(state: seed)
+        var random = SeededGenerator(seed: seed)
         let folder = try TemporaryFolder()
         let library = try Library(root: folder.url)
         let documents = ["Report", "Scan", "Letter"].map { ($0, UUID()) }

@@ -50,16 +50,7 @@ public struct JSONLinesLog<Record: Codable & Sendable>: Sendable {
             data.append(try Self.encoder.encode(record))
             data.append(UInt8(ascii: "\n"))
         }
-        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent)-\(UUID().uuidString)")
-        try data.write(to: temp)
-        let handle = try FileHandle(forWritingTo: temp)
-        try handle.synchronize()
-        try handle.close()
-        guard rename(temp.path, url.path) == 0 else {
-            try? FileManager.default.removeItem(at: temp)
-            throw VersionStoreError.unwritable(url.path, String(cString: strerror(errno)))
-        }
-        VersionStore.fsyncFolder(url.deletingLastPathComponent())
+        try AtomicFile.write(data, to: url)
     }
 
     /// Runs `body` holding the log's exclusive lock.

@@ -33,16 +33,7 @@ public struct StateFile<Value: Codable & Sendable>: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent)-\(UUID().uuidString)")
-        try encoder.encode(value).write(to: temp)
-        let handle = try FileHandle(forWritingTo: temp)
-        try handle.synchronize()
-        try handle.close()
-        guard rename(temp.path, url.path) == 0 else {
-            try? FileManager.default.removeItem(at: temp)
-            throw VersionStoreError.unwritable(url.path, String(cString: strerror(errno)))
-        }
-        VersionStore.fsyncFolder(url.deletingLastPathComponent())
+        try AtomicFile.write(try encoder.encode(value), to: url)
         return value
     }
 }

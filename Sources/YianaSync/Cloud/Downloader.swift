@@ -48,23 +48,10 @@ public struct RetryPolicy: Sendable {
     }
 
     /// The pause before retry `n` (1-based): full jitter over the capped exponential.
-    func delay(_ n: Int, random: inout SplitMix) -> Double {
+    func delay(_ n: Int, random: inout SeededGenerator) -> Double {
         let ceiling = min(cap, base * pow(2, Double(n - 1)))
         return ceiling * (0.5 + 0.5 * Double(random.next() % 1_000_000) / 1_000_000)
     }
-}
-
-/// A small seeded generator, so that injected faults repeat exactly.
-struct SplitMix {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() % 1_000_000) / 1_000_000 }
 }
 
 /// A download in progress, in `.yiana/downloads.json`, so that `status` can show it and a
@@ -109,7 +96,7 @@ public struct Downloader: Sendable {
         let cloud = try attachment.cloud()
         guard let path = library.relativePath(of: documentURL) else { throw CloudError.notInCloud(documentURL.path) }
         guard let record = cloud.latest()[path], let sha256 = record.sha256 else { throw CloudError.notInCloud(path) }
-        var random = SplitMix(state: faults.seed ^ UInt64(truncatingIfNeeded: path.hashValueStable))
+        var random = SeededGenerator(seed: faults.seed ^ UInt64(truncatingIfNeeded: path.hashValueStable))
         let partial = library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("downloads").appendingPathComponent("\(sha256).partial")
         try FileManager.default.createDirectory(at: partial.deletingLastPathComponent(), withIntermediateDirectories: true)
 
@@ -135,7 +122,7 @@ public struct Downloader: Sendable {
     }
 
     private func transferOnce(_ object: URL, to partial: URL, record: CloudRecord, path: String, attempt: Int,
-                              random: inout SplitMix, progress: (Double) -> Void) throws {
+                              random: inout SeededGenerator, progress: (Double) -> Void) throws {
         if faults.quotaExceeded { throw CloudError.quotaExceeded }
         if faults.offline { throw CloudError.offline }
         let sha256 = record.sha256!

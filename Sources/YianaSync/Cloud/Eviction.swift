@@ -38,7 +38,7 @@ public struct Eviction: Sendable {
             try DatalessFiles.file(library.root).update(initial: DatalessFiles()) { $0.sizes[path] = UInt64(stat?.size ?? 0) }
         } else {
             let stub = Placeholder(documentName: url.lastPathComponent, documentSize: UInt64(stat?.size ?? 0))
-            try writeAtomically(try stub.stubData(), to: Placeholder.stubURL(for: url))
+            try AtomicFile.write(try stub.stubData(), to: Placeholder.stubURL(for: url))
             guard unlink(url.path) == 0 else { throw ArchiveError(.system(SystemError("remove", path: url.path, errno: errno)), path: url.path) }
             VersionStore.fsyncFolder(url.deletingLastPathComponent())
         }
@@ -63,18 +63,6 @@ public struct Eviction: Sendable {
             throw ArchiveError(.system(SystemError("rename", path: url.path, errno: errno)), path: url.path)
         }
         VersionStore.fsyncFolder(url.deletingLastPathComponent())
-    }
-
-    func writeAtomically(_ data: Data, to url: URL) throws {
-        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).yiana-tmp-\(UUID().uuidString.prefix(8))")
-        try data.write(to: temp)
-        let handle = try FileHandle(forWritingTo: temp)
-        try handle.synchronize()
-        try handle.close()
-        guard rename(temp.path, url.path) == 0 else {
-            try? FileManager.default.removeItem(at: temp)
-            throw ArchiveError(.system(SystemError("rename", path: url.path, errno: errno)), path: url.path)
-        }
     }
 }
 

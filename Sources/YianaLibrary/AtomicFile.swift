@@ -1,0 +1,50 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Small files of toolkit state written so that a crash leaves the old or the new one.
+public enum AtomicFile {
+    /// Writes `data` to a hidden temporary file beside `url`, `fsync`s it, renames it over
+    /// `url` and `fsync`s the folder.
+    /// - Throws: ``VersionStoreError/unwritable(_:_:)`` naming the file.
+    public static func write(_ data: Data, to url: URL) throws {
+        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).yiana-tmp-\(UUID().uuidString.prefix(8))")
+        do {
+            try data.write(to: temp)
+            let handle = try FileHandle(forWritingTo: temp)
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            try? FileManager.default.removeItem(at: temp)
+            throw VersionStoreError.unwritable(url.path, "\(error)")
+        }
+        guard rename(temp.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temp)
+            throw VersionStoreError.unwritable(url.path, reason)
+        }
+        VersionStore.fsyncFolder(url.deletingLastPathComponent())
+    }
+}
+
+/// A small seeded random generator (SplitMix64), so that simulated faults and random test
+/// histories repeat exactly from their seed.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+    public var state: UInt64
+
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in 0..<1.
+    public mutating func unit() -> Double { Double(next() % 1_000_000) / 1_000_000 }
+}
