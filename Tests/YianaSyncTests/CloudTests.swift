@@ -142,6 +142,8 @@ struct CloudTests {
         }
         #expect(!FileManager.default.fileExists(atPath: device.url("Doc.yianazip").path))
         #expect(FileManager.default.fileExists(atPath: device.url(".Doc.yianazip.icloud").path))
+        let status = try await device.status("Doc.yianazip")
+        #expect(!status.isDownloading && status.downloadError?.contains("damaged") == true)
         let partials = (try? FileManager.default.contentsOfDirectory(atPath: device.folder.url.appendingPathComponent(".yiana/downloads").path)) ?? []
         #expect(partials.isEmpty)
     }

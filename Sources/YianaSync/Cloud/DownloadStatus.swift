@@ -73,7 +73,7 @@ extension CloudStore {
                 }
             }
             documents.append(DocumentStatus(
-                path: path, status: status, isDownloading: download != nil && download?.error == nil || (download?.received ?? 0) > 0,
+                path: path, status: status, isDownloading: (download?.received ?? 0) > 0 || (download != nil && download?.error == nil),
                 progress: download.map { $0.size == 0 ? 1 : Double($0.received) / Double($0.size) },
                 downloadError: download?.error, uploadPending: uploadPending, inConflict: conflicts.contains(path)))
         }

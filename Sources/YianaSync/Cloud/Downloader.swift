@@ -36,12 +36,12 @@ public struct FaultSettings: Codable, Sendable {
 
 /// Retries with capped exponential backoff and jitter.
 public struct RetryPolicy: Sendable {
-    public var attempts = 5
+    public var attempts = 8
     /// The first pause, in seconds; it doubles with each retry up to `cap`.
     public var base = 0.1
     public var cap = 2.0
 
-    public init(attempts: Int = 5, base: Double = 0.1, cap: Double = 2.0) {
+    public init(attempts: Int = 8, base: Double = 0.1, cap: Double = 2.0) {
         self.attempts = max(1, attempts)
         self.base = base
         self.cap = cap
@@ -113,6 +113,7 @@ public struct Downloader: Sendable {
                     var entry = $0.byPath[path] ?? DownloadProgress(sha256: sha256, size: record.size, received: 0, attempts: attempt, error: nil)
                     entry.error = error.description
                     entry.attempts = attempt
+                    if error == .damagedInCloud(path) { entry.received = 0 }  // its bytes were discarded
                     $0.byPath[path] = entry
                 }
                 guard error.isTransient, attempt < retry.attempts else { throw error }
