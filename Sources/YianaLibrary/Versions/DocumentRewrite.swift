@@ -59,9 +59,9 @@ public struct DocumentRewrite: Sendable {
 
     /// A free file name for a new document titled `title` in `folder`, numbered as the app
     /// does, passing over `reserved` names (planned but not written yet).
-    public func freeName(for title: String, in folder: URL, reserved: Set<String> = []) -> URL {
+    public func freeName(for title: String, in folder: URL, reserved: Set<String> = [], numberedFrom first: Int = 0) -> URL {
         let stem = DocumentNaming.stem(forTitle: title)
-        var number = 0
+        var number = first
         while true {
             let name = DocumentNaming.fileName(stem: stem, number: number)
             if !reserved.contains(name.lowercased()), !DocumentNaming.isTaken(name, in: folder) {

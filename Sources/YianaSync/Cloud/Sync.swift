@@ -1,0 +1,156 @@
+import Foundation
+import YianaArchive
+import YianaLibrary
+
+/// What a sync did.
+public struct SyncReport: Codable, Sendable {
+    public var uploaded: [String] = []
+    public var pulled: [String] = []
+    /// Documents both devices changed: the local version stayed, the other arrived as this copy.
+    public var conflictCopies: [String: String] = [:]
+    /// Local deletions sent to the cloud.
+    public var deletedInCloud: [String] = []
+    /// Documents deleted on another device, removed here (kept in the version store first).
+    public var deletedHere: [String] = []
+    public var failed: [String: String] = [:]
+}
+
+/// Two-way sync between a library and its cloud store, as iCloud Drive would do it.
+public struct Sync: Sendable {
+    public let library: Library
+
+    public init(library: Library) {
+        self.library = library
+    }
+
+    /// Uploads local changes and pulls remote ones. A document changed on both sides since
+    /// the last sync keeps the local version; the remote one arrives as a conflict copy named
+    /// as iCloud names them (`Name 2.yianazip`). Deletions travel as tombstones; a document
+    /// deleted elsewhere is kept in the version store before it goes here, and a deletion
+    /// never wins over an edit it had not seen. Evicted documents stay evicted.
+    /// - Throws: when the library is not attached or cannot be scanned; a document that
+    ///   fails is reported in `failed` and the rest go on.
+    public func run(now: Date = Date()) throws -> SyncReport {
+        let attachment = try CloudAttachment.load(library)
+        let cloud = try attachment.cloud()
+        let device = attachment.device
+        let latest = cloud.latest()
+        var state = SyncState.file(library).load() ?? SyncState()
+        var report = SyncReport()
+        let items = try LibraryScanner.scan(library.root)
+        var local: [String: LibraryItem] = [:]
+        for item in items {
+            if let path = library.relativePath(of: item.documentURL) { local[path] = item }
+        }
+
+        for path in Set(local.keys).union(latest.keys).union(state.synced.keys).sorted() {
+            do {
+                try syncOne(path, item: local[path], cloudRecord: latest[path], cloud: cloud, device: device, state: &state, report: &report)
+            } catch {
+                report.failed[path] = "\(error)"
+            }
+        }
+        state.lastSync = now
+        let final = state
+        try SyncState.file(library).update(initial: SyncState()) { $0 = final }
+        return report
+    }
+
+    private func syncOne(_ path: String, item: LibraryItem?, cloudRecord: CloudRecord?, cloud: CloudStore, device: String,
+                         state: inout SyncState, report: inout SyncReport) throws {
+        let url = library.root.appendingPathComponent(path)
+        let synced = state.synced[path]
+
+        guard let item else {
+            // Not here at all.
+            guard let cloudRecord, let cloudSHA = cloudRecord.sha256 else {
+                state.synced[path] = nil
+                return
+            }
+            if let synced, synced == cloudSHA {
+                try cloud.delete(path, device: device)  // deleted here since the last sync
+                state.synced[path] = nil
+                report.deletedInCloud.append(path)
+            } else {
+                try place(cloudSHA, from: cloud, at: url)  // new elsewhere, or changed after our deletion
+                remember(path, sha: cloudSHA, url: url, in: &state)
+                report.pulled.append(path)
+            }
+            return
+        }
+
+        if item.kind == .placeholder {
+            // Evicted here: follows a deletion, otherwise stays evicted until downloaded.
+            if cloudRecord?.isDeletion == true {
+                try? FileManager.default.removeItem(at: item.url)
+                try DatalessFiles.file(library.root).update(initial: DatalessFiles()) { $0.sizes[path] = nil }
+                state.synced[path] = nil
+                report.deletedHere.append(path)
+            }
+            return
+        }
+
+        let localSHA = try currentSHA(item.url, path: path, state: state)
+        guard let cloudRecord else {
+            try cloud.upload(item.url, as: path, device: device)
+            remember(path, sha: localSHA, url: item.url, in: &state)
+            report.uploaded.append(path)
+            return
+        }
+        guard let cloudSHA = cloudRecord.sha256 else {
+            if localSHA == synced {
+                // Deleted on another device; nothing changed here since: keep it, then remove it.
+                try DocumentRewrite(library: library).keepAndRemove(item.url, reason: "deleted on \(cloudRecord.device) (sync)")
+                state.synced[path] = nil
+                report.deletedHere.append(path)
+            } else {
+                try cloud.upload(item.url, as: path, device: device)  // an edit it had not seen wins
+                remember(path, sha: localSHA, url: item.url, in: &state)
+                report.uploaded.append(path)
+            }
+            return
+        }
+        if cloudSHA == localSHA {
+            remember(path, sha: localSHA, url: item.url, in: &state)
+        } else if localSHA == synced {
+            try place(cloudSHA, from: cloud, at: url)  // changed elsewhere only
+            remember(path, sha: cloudSHA, url: url, in: &state)
+            report.pulled.append(path)
+        } else if cloudSHA == synced {
+            try cloud.upload(item.url, as: path, device: device)  // changed here only
+            remember(path, sha: localSHA, url: item.url, in: &state)
+            report.uploaded.append(path)
+        } else {
+            // Changed on both sides: ours stays; theirs arrives as "Name 2", as iCloud does it.
+            let copy = DocumentRewrite(library: library).freeName(for: url.deletingPathExtension().lastPathComponent,
+                                                                    in: url.deletingLastPathComponent(), numberedFrom: 2)
+            try place(cloudSHA, from: cloud, at: copy)
+            let copyPath = library.relativePath(of: copy) ?? copy.path
+            try cloud.upload(copy, as: copyPath, device: device)
+            try cloud.upload(item.url, as: path, device: device)
+            remember(copyPath, sha: cloudSHA, url: copy, in: &state)
+            remember(path, sha: localSHA, url: item.url, in: &state)
+            report.conflictCopies[path] = copyPath
+        }
+    }
+
+    /// Puts the cloud's bytes `sha256` at `url`, verified, through the coordinated writer.
+    private func place(_ sha256: String, from cloud: CloudStore, at url: URL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try CoordinatedDocument.replace(at: url.path, withBytesOf: cloud.objectURL(sha256).path)
+        if let stub = Placeholder.existingStub(for: url) { try? FileManager.default.removeItem(at: stub) }
+    }
+
+    private func currentSHA(_ url: URL, path: String, state: SyncState) throws -> String {
+        if let synced = state.synced[path], FileState(url) == state.files[path] { return synced }
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CloudError.notADocument(url.path) }
+        defer { close(fd) }
+        return try FileHash.sha256(fd: fd, path: url.path)
+    }
+
+    private func remember(_ path: String, sha: String, url: URL, in state: inout SyncState) {
+        state.synced[path] = sha
+        state.files[path] = FileState(url)
+    }
+}
