@@ -17,7 +17,18 @@ public struct ConflictResolver: Sendable {
     ///   after what it had kept, and is reported by the error.
     public func resolve(_ options: ResolveOptions, now: Date = Date()) async throws -> ResolveReport {
         var report = ResolveReport(dryRun: options.dryRun)
-        let found = try await ConflictDetector(library: library).detect(now: now)
+        var found = try await ConflictDetector(library: library).detect(now: now)
+        if options.downloadEvicted, !options.dryRun {
+            let evicted = found.groups.flatMap(\.files).filter { $0.role == .notDownloaded }
+            for file in evicted {
+                do {
+                    try Downloader(library: library).download(library.root.appendingPathComponent(file.path))
+                } catch {
+                    report.skipped.append(.init(path: file.path, reason: "could not be downloaded: \(error)"))
+                }
+            }
+            if !evicted.isEmpty { found = try await ConflictDetector(library: library).detect(now: now) }
+        }
         let wanted = Set(options.documents.map { library.relativePath(of: URL(fileURLWithPath: $0, relativeTo: library.root)) ?? $0 })
         for group in found.groups {
             guard wanted.isEmpty || !wanted.isDisjoint(with: group.files.map(\.path)) else { continue }

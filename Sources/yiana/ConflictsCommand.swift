@@ -106,6 +106,9 @@ extension Yiana.Conflicts {
         @Flag(help: "Give copies made by the app's Duplicate command an id of their own.")
         var reassignId = false
 
+        @Flag(help: "Download evicted copies from the cloud store first, so their groups can be resolved.")
+        var download = false
+
         @Flag(help: "Print the report as JSON.")
         var json = false
 
@@ -117,6 +120,7 @@ extension Yiana.Conflicts {
             var options = ResolveOptions(strategy: strategy)
             options.dryRun = dryRun
             options.reassignIDs = reassignId
+            options.downloadEvicted = download
             options.documents = documents.map { argument in
                 switch library.locate(argument) {
                 case .document(let url): return library.relativePath(of: url) ?? argument

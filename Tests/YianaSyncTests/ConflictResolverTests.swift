@@ -116,6 +116,21 @@ struct ConflictResolverTests {
         #expect(f.exists("Report 2.yianazip"))
     }
 
+    @Test func evictedCopiesAreDownloadedOnRequestThenResolved() async throws {
+        let f = try fixture([("Report.yianazip", "Report", [], "old", 2000),
+                             ("Report (Bob's conflicted copy 2026-03-01).yianazip", "Report", [], "new", 3000)])
+        let cloud = try TemporaryFolder()
+        try CloudAttachment.attach(f.library, store: cloud.url, device: "laptop")
+        try Eviction(library: f.library).evict(f.url("Report (Bob's conflicted copy 2026-03-01).yianazip"))
+        #expect(try await resolve(f, .newest).resolutions.isEmpty)
+        var options = ResolveOptions(strategy: .newest)
+        options.downloadEvicted = true
+        let report = try await ConflictResolver(library: f.library).resolve(options)
+        #expect(report.resolutions.count == 1)
+        #expect(!f.exists("Report (Bob's conflicted copy 2026-03-01).yianazip"))
+        #expect(!f.exists(".Report (Bob's conflicted copy 2026-03-01).yianazip.icloud"))
+    }
+
     @Test func aResurrectedOlderVersionIsRecognisedByTheHistory() async throws {
         let f = try fixture([("Report.yianazip", "Report", [], "old", 2000),
                              ("Report 2.yianazip", "Report", [], "new", 3000)])

@@ -95,6 +95,27 @@ struct SyncTests {
         #expect(try sync(pair.a).pulled == ["Doc.yianazip"])
     }
 
+    @Test func evictingACopyChangedOnBothSidesAsksForASyncFirst() throws {
+        let pair = try Pair()
+        try edit(pair.a, "Doc.yianazip", title: "Doc", text: "v1")
+        _ = try sync(pair.a)
+        _ = try sync(pair.b)
+        try edit(pair.b, "Doc.yianazip", title: "Doc", text: "phone")
+        _ = try sync(pair.b)
+        try edit(pair.a, "Doc.yianazip", title: "Doc", text: "laptop")
+        #expect(throws: CloudError.needsSync("Doc.yianazip")) { try Eviction(library: pair.a.library).evict(pair.a.url("Doc.yianazip")) }
+        #expect(FileManager.default.fileExists(atPath: pair.a.url("Doc.yianazip").path))
+        // A stale copy (unchanged here, newer in the cloud) is evicted without uploading it.
+        try edit(pair.b, "Other.yianazip", title: "Other", text: "o1")
+        _ = try sync(pair.b)
+        _ = try sync(pair.a)
+        try edit(pair.b, "Other.yianazip", title: "Other", text: "o2")
+        _ = try sync(pair.b)
+        let before = try CloudAttachment.load(pair.a.library).cloud().latest()["Other.yianazip"]
+        try Eviction(library: pair.a.library).evict(pair.a.url("Other.yianazip"))
+        #expect(try CloudAttachment.load(pair.a.library).cloud().latest()["Other.yianazip"] == before)
+    }
+
     @Test func evictedDocumentsStayEvicted() throws {
         let pair = try Pair()
         try edit(pair.a, "Doc.yianazip", title: "Doc", text: "v1")

@@ -53,6 +53,7 @@ public enum CloudError: Error, Equatable, CustomStringConvertible {
     case quotaExceeded
     case transferFailed(String)
     case damagedInCloud(String)
+    case needsSync(String)
 
     public var description: String {
         switch self {
@@ -63,6 +64,7 @@ public enum CloudError: Error, Equatable, CustomStringConvertible {
         case .quotaExceeded: "the cloud storage quota is exceeded; free some space and try again."
         case .transferFailed(let why): "the transfer failed (\(why))."
         case .damagedInCloud(let path): "the copy of \(path) in the cloud is damaged (its checksum does not match); it was not placed."
+        case .needsSync(let path): "\(path) changed here and in the cloud since the last sync; run `yiana sync` first (it keeps both)."
         }
     }
 

@@ -28,11 +28,24 @@ public struct Eviction: Sendable {
         try DocumentReader(path: url.path).verifyContents()
 
         let stat = FileState(url)
-        var sha = cloud.latest()[path]?.sha256
-        let synced = SyncState.file(library).load()?.synced[path]
-        if sha == nil || synced != sha || stat?.matchesSynced(library, path) != true {
-            sha = try cloud.upload(url, as: path, device: attachment.device).sha256
+        let state = SyncState.file(library).load() ?? SyncState()
+        let synced = state.synced[path]
+        let cloudSHA = cloud.latest()[path]?.sha256
+        let local: String
+        if let synced, stat == state.files[path] {
+            local = synced
+        } else {
+            let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+            defer { if fd >= 0 { close(fd) } }
+            local = try FileHash.sha256(fd: fd, path: url.path)
         }
+        // Only a local change goes up; a stale copy never overwrites a newer cloud version,
+        // and a change made here and in the cloud is for `sync` to turn into a conflict copy.
+        if local != cloudSHA, local != synced {
+            if let cloudSHA, cloudSHA != synced { throw CloudError.needsSync(path) }
+            try cloud.upload(url, as: path, device: attachment.device)
+        }
+        let sha: String? = local
         if dataless {
             try replaceWithEmptyFile(url, size: UInt64(stat?.size ?? 0))
             try DatalessFiles.file(library.root).update(initial: DatalessFiles()) { $0.sizes[path] = UInt64(stat?.size ?? 0) }
@@ -78,8 +91,4 @@ struct FileState: Codable, Sendable, Equatable {
         modified = date.timeIntervalSince1970
     }
 
-    /// True when the file looks as it did when it was last synced (same size and time).
-    func matchesSynced(_ library: Library, _ path: String) -> Bool {
-        SyncState.file(library).load()?.files[path] == self
-    }
 }
