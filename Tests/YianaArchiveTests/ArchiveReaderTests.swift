@@ -217,7 +217,7 @@ struct ArchiveReaderTests {
         // Overwrite the first central header's signature.
         let cd = Int(UInt32(bytes[bytes.count - 6]) | UInt32(bytes[bytes.count - 5]) << 8)
         bytes[cd] = 0
-        #expect(try openError(bytes) == .damagedStructure("central directory entry 1 is damaged"))
+        #expect(try openError(bytes) == .centralDirectoryDamaged("entry 1 is damaged"))
     }
 }
 

@@ -30,8 +30,12 @@ public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible 
         case notADocument(reason: String)
         /// libzip refused the archive or an entry (not a ZIP, truncated, inconsistent, …).
         case zip(ZipErrorCode, message: String)
-        /// The ZIP central directory or a local header is damaged.
+        /// The ZIP structure is damaged in a way the cases below do not name.
         case damagedStructure(String)
+        /// The central directory is missing, out of bounds or damaged.
+        case centralDirectoryDamaged(String)
+        /// An entry's local header signature is missing or overwritten.
+        case badLocalHeader(entry: String)
         /// An entry's bytes do not match its CRC-32: the data is damaged.
         case crcMismatch(entry: String)
         /// An entry the format does not have.
@@ -94,6 +98,8 @@ public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible 
         case .notADocument: "not-a-document"
         case .zip(let code, _): code == .notAZip ? "not-a-zip" : "zip-error"
         case .damagedStructure: "damaged-structure"
+        case .centralDirectoryDamaged: "central-directory-damaged"
+        case .badLocalHeader: "bad-local-signature"
         case .crcMismatch: "crc-mismatch"
         case .unexpectedEntry: "unexpected-entry"
         case .pathTraversal: "path-traversal"
@@ -132,6 +138,10 @@ public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible 
             return "\(path): the ZIP archive cannot be read: \(message).\(hint)"
         case .damagedStructure(let detail):
             return "\(path): the ZIP structure is damaged (\(detail))."
+        case .centralDirectoryDamaged(let detail):
+            return "\(path): the ZIP central directory is damaged (\(detail))."
+        case .badLocalHeader(let entry):
+            return "\(path): the local header of \(entry) is missing or overwritten."
         case .crcMismatch(let entry):
             return "\(path): \(entry) is damaged: its bytes do not match the checksum stored in the archive."
         case .unexpectedEntry(let name):

@@ -11,13 +11,13 @@ extension DocumentReader {
             case .noEndOfCentralDirectory:
                 throw ArchiveError(.zip(.notAZip, message: "no end-of-central-directory record"), path: path)
             case .centralDirectoryOutOfBounds:
-                throw ArchiveError(.damagedStructure("the central directory lies outside the file"), path: path)
+                throw ArchiveError(.centralDirectoryDamaged("it lies outside the file"), path: path)
             case .centralDirectoryTooLarge:
-                throw ArchiveError(.damagedStructure("the central directory is implausibly large"), path: path)
+                throw ArchiveError(.centralDirectoryDamaged("it is implausibly large"), path: path)
             case .badCentralHeader(let index):
-                throw ArchiveError(.damagedStructure("central directory entry \(index + 1) is damaged"), path: path)
+                throw ArchiveError(.centralDirectoryDamaged("entry \(index + 1) is damaged"), path: path)
             case .badLocalHeader(let name):
-                throw ArchiveError(.damagedStructure("the local header of \(name) is missing or damaged"), path: path)
+                throw ArchiveError(.badLocalHeader(entry: name), path: path)
             case .multiDisk:
                 throw ArchiveError(.damagedStructure("the archive claims to span several disks"), path: path)
             }

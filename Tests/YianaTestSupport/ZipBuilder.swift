@@ -1,23 +1,30 @@
 /// Builds ZIP files byte by byte, so tests can make every hostile or damaged shape.
-struct ZipBuilder {
-    struct Entry {
-        var name: String
-        var data: [UInt8]
-        var rawName: [UInt8]? = nil
-        var method: UInt16 = 0
-        var flags: UInt16 = 0
-        var madeBy: UInt16 = 0x031E
-        var externalAttributes: UInt32 = 0o100644 << 16
-        var crc: UInt32? = nil
-        var compressedSize: UInt32? = nil
-        var uncompressedSize: UInt32? = nil
+public struct ZipBuilder {
+    public struct Entry {
+        public var name: String
+        public var data: [UInt8]
+        public var rawName: [UInt8]? = nil
+        public var method: UInt16 = 0
+        public var flags: UInt16 = 0
+        public var madeBy: UInt16 = 0x031E
+        public var externalAttributes: UInt32 = 0o100644 << 16
+        public var crc: UInt32? = nil
+        public var compressedSize: UInt32? = nil
+        public var uncompressedSize: UInt32? = nil
         /// Point the central directory at another entry's local header.
-        var centralOffset: UInt32? = nil
+        public var centralOffset: UInt32? = nil
+
+        public init(name: String, data: [UInt8]) {
+            self.name = name
+            self.data = data
+        }
     }
 
-    var entries: [Entry] = []
+    public var entries: [Entry] = []
 
-    static func document(metadata: String = validMetadata, pdf: [UInt8]? = Array("%PDF-1.4\nhello\n%%EOF\n".utf8)) -> ZipBuilder {
+    public init() {}
+
+    public static func document(metadata: String = validMetadata, pdf: [UInt8]? = Array("%PDF-1.4\nhello\n%%EOF\n".utf8)) -> ZipBuilder {
         var builder = ZipBuilder()
         builder.entries.append(Entry(name: "metadata.json", data: Array(metadata.utf8)))
         if let pdf { builder.entries.append(Entry(name: "content.pdf", data: pdf)) }
@@ -25,9 +32,9 @@ struct ZipBuilder {
         return builder
     }
 
-    static let validMetadata = #"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","title":"Test","created":800000000,"modified":800000001.5,"pageCount":1,"tags":[],"ocrCompleted":false}"#
+    public static let validMetadata = #"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","title":"Test","created":800000000,"modified":800000001.5,"pageCount":1,"tags":[],"ocrCompleted":false}"#
 
-    func build() -> [UInt8] {
+    public func build() -> [UInt8] {
         var out: [UInt8] = []
         var central: [UInt8] = []
         var offsets: [UInt32] = []
@@ -60,14 +67,14 @@ struct ZipBuilder {
     private func le32(_ value: UInt32) -> [UInt8] { le16(UInt16(value & 0xFFFF)) + le16(UInt16(value >> 16)) }
 }
 
-enum CRC32 {
+public enum CRC32 {
     static let table: [UInt32] = (0..<256).map { n in
         var c = UInt32(n)
         for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
         return c
     }
 
-    static func checksum(_ bytes: [UInt8]) -> UInt32 {
+    public static func checksum(_ bytes: [UInt8]) -> UInt32 {
         var c: UInt32 = 0xFFFF_FFFF
         for byte in bytes { c = table[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
         return c ^ 0xFFFF_FFFF

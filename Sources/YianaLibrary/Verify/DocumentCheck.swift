@@ -1,0 +1,134 @@
+import Foundation
+import YianaArchive
+import YianaPDF
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The checks of one document file, from its bytes' shape to its PDF.
+struct DocumentCheck {
+    let url: URL
+    let path: String
+
+    func problems() -> [VerifyProblem] {
+        var problems: [VerifyProblem] = []
+        func add(_ code: String, _ message: String) { problems.append(VerifyProblem(code: code, message: "\(path): \(message)")) }
+
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            add(errno == ENOENT ? "not-found" : "unreadable", errno == ENOENT ? "no such file." : "cannot be read (\(String(cString: strerror(errno)))).")
+            return problems
+        }
+        var st = stat()
+        fstat(fd, &st)
+        let shape = ZipShape.read(fd: fd, size: UInt64(st.st_size))
+        close(fd)
+        if shape.kind == .complete, shape.junkBefore > 0 {
+            add("junk-before", "\(shape.junkBefore) bytes of something else precede the archive (at offset 0).")
+        }
+        if shape.kind == .complete, shape.junkAfter > 0 {
+            add("junk-after", "\(shape.junkAfter) bytes follow the end of the archive (from offset \(UInt64(st.st_size) - shape.junkAfter)).")
+        }
+
+        let reader: DocumentReader
+        do {
+            reader = try DocumentReader(path: url.path)
+        } catch let error as ArchiveError {
+            if let (code, message) = Self.describe(error, shape: shape), !problems.contains(where: { $0.code == code }) {
+                add(code, message)
+            }
+            return problems
+        } catch {
+            add("unreadable", "\(error)")
+            return problems
+        }
+
+        switch reader.format {
+        case .legacySeparator, .legacyMetadataOnly:
+            add("legacy-format", "in the \(reader.format.description); `yiana repair` migrates it to the current format.")
+        case .zip(let version, let hasFormatFile):
+            if !hasFormatFile { add("format-missing", "has no format.json (read as version 2); `yiana repair` rebuilds it.") }
+            if version > DocumentFormat.currentVersion { add("format-unknown-version", "announces format version \(version), newer than this toolkit knows (2).") }
+        }
+
+        let metadata: DocumentMetadata?
+        do {
+            metadata = try reader.verifyContents()
+        } catch let error as ArchiveError {
+            if let (code, message) = Self.describe(error, shape: shape), !problems.contains(where: { $0.code == code }) { add(code, message) }
+            metadata = try? reader.metadata()
+        } catch {
+            add("unreadable", "\(error)")
+            metadata = nil
+        }
+
+        guard reader.pdf != nil else { return problems }
+        do {
+            let bytes = try reader.pdfBytes()
+            if let hash = metadata?.pdfHash {
+                let actual = FileHash.sha256 { $0(bytes.bytes) }
+                if actual != hash.lowercased() { add("pdf-hash-mismatch", "pdfHash in the metadata is not the SHA-256 of content.pdf.") }
+            }
+            let pdf = try PDFDocument(bytes: bytes.bytes, owner: bytes, source: path)
+            if let metadata, metadata.pageCount != pdf.pageCount {
+                add("page-count-mismatch", "metadata says \(metadata.pageCount) pages, the PDF has \(pdf.pageCount).")
+            }
+        } catch let error as PDFError {
+            switch error.kind {
+            case .encrypted: add("pdf-encrypted", "the PDF is encrypted with a password.")
+            case .damaged(let detail) where detail == "it has no pages": add("pdf-no-pages", "the PDF has no pages.")
+            case .damaged(let detail): add("pdf-damaged", "the PDF is damaged (\(detail)).")
+            case .notAPDF: add("pdf-damaged", "content.pdf is not a PDF.")
+            case .unreadable(let detail): add("unreadable", "the PDF cannot be read (\(detail)).")
+            }
+        } catch let error as ArchiveError {
+            if let (code, message) = Self.describe(error, shape: shape), !problems.contains(where: { $0.code == code }) { add(code, message) }
+        } catch {
+            add("unreadable", "\(error)")
+        }
+        return problems
+    }
+
+    /// The code and sentence for an archive error, told apart using the file's shape.
+    static func describe(_ error: ArchiveError, shape: ZipShape) -> (String, String)? {
+        switch error.kind {
+        case .fileNotFound: return ("not-found", "no such file.")
+        case .notADocument(let reason): return ("not-a-zip", "not a ZIP archive nor a legacy document (\(reason)).")
+        case .zip(let code, _) where code == .notAZip:
+            switch shape.kind {
+            case .truncated: return ("truncated", "the archive is cut off before its central directory: an interrupted write or sync.")
+            case .complete where shape.junkBefore > 0: return nil  // reported as junk-before
+            default: return ("not-a-zip", "not a ZIP archive.")
+            }
+        case .zip(let code, let message) where code == .inconsistent:
+            if shape.junkAfter > 0 || shape.junkBefore > 0 { return nil }
+            return ("local-header-mismatch", "a local header disagrees with the central directory (\(message)).")
+        case .zip(_, let message): return ("zip-error", "the ZIP archive cannot be read (\(message)).")
+        case .centralDirectoryDamaged(let detail): return ("central-directory-damaged", "the central directory is damaged (\(detail)).")
+        case .badLocalHeader(let entry): return ("bad-local-signature", "the local header of \(entry) is missing or overwritten.")
+        case .damagedStructure(let detail): return ("damaged-structure", "the ZIP structure is damaged (\(detail)).")
+        case .crcMismatch(let entry): return ("crc-mismatch", "\(entry) does not match its CRC: its bytes are damaged.")
+        case .overlappingEntries(let a, let b): return ("overlapping-entries", "entry \(a) overlaps \(b.isEmpty ? "the central directory" : b) (zip-bomb shape).")
+        case .duplicateEntry(let a, let b): return ("duplicate-names", "entries \"\(a)\" and \"\(b)\" have the same name.")
+        case .unexpectedEntry(let name): return ("unexpected-entry", "unexpected entry \"\(name)\".")
+        case .pathTraversal(let name), .absolutePath(let name): return ("unsafe-entry-name", "hostile entry name \"\(name)\".")
+        case .symlinkEntry(let name): return ("symlink-entry", "entry \"\(name)\" is a symbolic link.")
+        case .encryptedEntry(let name): return ("encrypted-entry", "entry \"\(name)\" is encrypted.")
+        case .storedSizeMismatch(let name, let c, let u): return ("stored-size-mismatch", "stored entry \(name) declares \(c) and \(u) bytes.")
+        case .unsupportedCompression(let name, let method): return ("unsupported-compression", "entry \(name) uses compression method \(method).")
+        case .entryTooLarge(let name, _): return ("entry-too-large", "\(name) is implausibly large.")
+        case .entryTruncated(let name): return ("truncated", "\(name) ends before its declared size.")
+        case .missingMetadata: return ("metadata-missing", "the archive has no metadata.json.")
+        case .missingPDF: return nil
+        case .invalidFormatFile(let detail): return ("format-invalid", "format.json is damaged (\(detail)).")
+        case .unsupportedFormatVersion(let version): return ("format-unknown-version", "announces format version \(version).")
+        case .metadata(let metadata):
+            switch metadata.problem {
+            case .notJSON, .notAnObject: return ("metadata-not-json", "metadata.json is not a JSON object.")
+            default: return ("metadata-bad-key", "metadata.json: \(metadata.description.components(separatedBy: ": ").dropFirst().joined(separator: ": "))")
+            }
+        case .system(let error): return ("unreadable", error.description)
+        case .lockTimeout, .alreadyExists, .sourceChanged, .verificationFailed: return ("unreadable", error.description)
+        }
+    }
+}
