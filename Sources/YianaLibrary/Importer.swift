@@ -37,26 +37,12 @@ public struct Importer: Sendable {
         PDFDocument.prepareForConcurrentUse()
         let names = DocumentNaming.TakenNames()
 
-        var outcomes = [Outcome?](repeating: nil, count: candidates.count)
-        await withTaskGroup(of: (Int, Outcome).self) { group in
-            var next = 0
-            var completed = 0
-            func addNext() {
-                guard next < candidates.count else { return }
-                let index = next
-                let candidate = candidates[index]
-                next += 1
-                group.addTask { (index, await importOne(candidate, options: options, registry: registry, names: names)) }
-            }
-            for _ in 0..<min(options.jobs, candidates.count) { addNext() }
-            for await (index, outcome) in group {
-                outcomes[index] = outcome
-                completed += 1
-                progress(ImportProgress(completed: completed, total: candidates.count, current: candidates[index].display))
-                addNext()
-            }
+        let outcomes = await boundedMap(candidates, width: options.jobs, progress: { done, candidate in
+            progress(ImportProgress(completed: done, total: candidates.count, current: candidate.display))
+        }) { candidate in
+            await importOne(candidate, options: options, registry: registry, names: names)
         }
-        for outcome in outcomes.compactMap({ $0 }) {
+        for outcome in outcomes {
             switch outcome {
             case .imported(let item): report.imported.append(item)
             case .skipped(let item): report.skipped.append(item)

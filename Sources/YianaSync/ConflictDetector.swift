@@ -64,22 +64,8 @@ public struct ConflictDetector: Sendable {
     public func detect(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, now: Date = Date()) async throws -> ConflictReport {
         let items = try LibraryScanner.scan(library.root)
         let library = self.library
-        var facts = [DocumentFacts?](repeating: nil, count: items.count)
-        await withTaskGroup(of: (Int, DocumentFacts).self) { group in
-            var next = 0
-            func addNext() {
-                guard next < items.count else { return }
-                let index = next
-                next += 1
-                group.addTask { (index, DocumentFacts.read(items[index], in: library)) }
-            }
-            for _ in 0..<max(1, min(jobs, items.count)) { addNext() }
-            for await (index, fact) in group {
-                facts[index] = fact
-                addNext()
-            }
-        }
-        return Self.classify(facts.compactMap { $0 }, now: now)
+        let facts = await boundedMap(items, width: jobs) { DocumentFacts.read($0, in: library) }
+        return Self.classify(facts, now: now)
     }
 
     /// Groups and classifies facts (separate from the scan, for tests and re-use).

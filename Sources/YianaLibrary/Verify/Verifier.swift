@@ -41,23 +41,7 @@ public struct Verifier: Sendable {
     /// once. Each file is read once, in constant memory.
     public func verify(_ paths: [URL] = [], jobs: Int = ProcessInfo.processInfo.activeProcessorCount) async -> VerifyReport {
         let targets = collect(paths.isEmpty ? [library.root] : paths)
-        var results = [VerifiedFile?](repeating: nil, count: targets.count)
-        await withTaskGroup(of: (Int, VerifiedFile).self) { group in
-            var next = 0
-            func addNext() {
-                guard next < targets.count else { return }
-                let index = next
-                next += 1
-                let target = targets[index]
-                group.addTask { (index, self.check(target)) }
-            }
-            for _ in 0..<max(1, min(jobs, targets.count)) { addNext() }
-            for await (index, result) in group {
-                results[index] = result
-                addNext()
-            }
-        }
-        var report = VerifyReport(files: results.compactMap { $0 })
+        var report = VerifyReport(files: await boundedMap(targets, width: jobs) { self.check($0) })
         markDuplicateIDs(&report, targets: targets)
         return report
     }
