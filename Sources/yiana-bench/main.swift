@@ -1,6 +1,7 @@
-// yiana-bench: measurements that need the libraries in-process.
+// yiana-bench: measurements and harnesses that need the libraries in-process.
 //
 //   yiana-bench search-latency INDEX QUERIES
+//   yiana-bench fuzz-reader SECONDS CORPUS_DIR WORK_DIR [SEED]   (see Scripts/fuzz-reader.sh)
 //
 // Opens the index once (read-only, as `yiana search` does) and times each query of the
 // QUERIES file (one per line: the query words, optionally preceded by --tag T,
@@ -10,8 +11,12 @@ import Foundation
 import YianaSearch
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "fuzz-reader", arguments.count >= 4, let seconds = Double(arguments[1]) {
+    let seed = arguments.count > 4 ? UInt64(arguments[4]) ?? 1 : UInt64(Date().timeIntervalSince1970)
+    exit(ReaderFuzzer(corpus: URL(fileURLWithPath: arguments[2]), work: URL(fileURLWithPath: arguments[3]), seed: seed).run(seconds: seconds))
+}
 guard arguments.count == 3, arguments[0] == "search-latency" else {
-    FileHandle.standardError.write(Data("usage: yiana-bench search-latency INDEX QUERIES\n".utf8))
+    FileHandle.standardError.write(Data("usage: yiana-bench search-latency INDEX QUERIES | fuzz-reader SECONDS CORPUS WORK [SEED]\n".utf8))
     exit(2)
 }
 let index = try SearchIndex(readingAt: arguments[1])
