@@ -57,8 +57,9 @@ let package = Package(
         // Drives many concurrent writers/readers of one document; used by the
         // coordination test and by the soak scripts in Scripts/.
         .executableTarget(name: "yiana-stress", dependencies: ["YianaArchive", "YianaLibrary"]),
-        // In-process measurements for the benchmark scripts (search latency).
-        .executableTarget(name: "yiana-bench", dependencies: ["YianaSearch"]),
+        // In-process measurements for the benchmark scripts (search latency) and the
+        // reader/repair fuzzer (Scripts/fuzz-reader.sh; a short run in the tests).
+        .executableTarget(name: "yiana-bench", dependencies: ["YianaSearch", "YianaLibrary", "YianaArchive"]),
 
         // Temporary folders, fixtures and process helpers shared by the test targets.
         .target(name: "YianaTestSupport", dependencies: ["YianaPDF"], path: "Tests/YianaTestSupport"),
@@ -67,7 +68,7 @@ let package = Package(
         .testTarget(name: "YianaLibraryTests", dependencies: ["YianaLibrary", "YianaArchive", "YianaTestSupport"]),
         .testTarget(name: "YianaSearchTests", dependencies: ["YianaSearch", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
         .testTarget(name: "YianaSyncTests", dependencies: ["YianaSync", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
-        .testTarget(name: "YianaCLITests", dependencies: ["yiana", "YianaArchive", "YianaTestSupport"]),
+        .testTarget(name: "YianaCLITests", dependencies: ["yiana", "yiana-bench", "YianaArchive", "YianaTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,7 +3,9 @@ import YianaArchive
 import YianaLibrary
 
 /// A mutation fuzzer for the document reader: takes valid documents, damages them in the
-/// ways files get damaged (and hostile ones), and has the reader open, verify and read them.
+/// ways files get damaged (and hostile ones), and has the reader open, verify and read them;
+/// every fourth input also goes through `verify` and a dry run of `repair` (which reads the
+/// bytes its own way to salvage entries, and writes and checks the result in scratch space).
 /// Any error is fine; a crash or a hang is not. The input of each iteration is written to
 /// WORK/current.yianazip first, so a crash leaves its reproducer behind.
 struct ReaderFuzzer {
@@ -11,7 +13,7 @@ struct ReaderFuzzer {
     let work: URL
     let seed: UInt64
 
-    func run(seconds: Double) -> Int32 {
+    func run(seconds: Double) async -> Int32 {
         let samples = ((try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? [])
             .filter { $0.hasSuffix(".yianazip") }.sorted()
             .compactMap { FileManager.default.contents(atPath: corpus.appendingPathComponent($0).path) }
@@ -24,7 +26,10 @@ struct ReaderFuzzer {
         var random = SeededGenerator(seed: seed)
         let deadline = Date().addingTimeInterval(seconds)
         let watchdog = Watchdog(limit: 10, input: input)
-        var iterations = 0, opened = 0, verified = 0
+        var iterations = 0, opened = 0, verified = 0, repairs = 0, repairable = 0
+        let library = try? Library(root: work)
+        var dryRun = RepairOptions()
+        dryRun.dryRun = true
         while Date() < deadline {
             var bytes = Array(samples[Int(random.next() % UInt64(samples.count))])
             for _ in 0..<(1 + random.next() % 4) { mutate(&bytes, &random) }
@@ -37,10 +42,15 @@ struct ReaderFuzzer {
                 _ = try? reader.pdfBytes()
                 _ = reader.contentKey
             }
+            if iterations % 4 == 0, let library {
+                let report = await Repairer(library: library).repair([input], options: dryRun)
+                repairs += 1
+                repairable += report.repaired.count
+            }
             iterations += 1
         }
         watchdog.stop()
-        print("fuzz-reader: seed \(seed), \(iterations) inputs in \(Int(seconds)) s, \(opened) opened, \(verified) verified; 0 crashes, 0 hangs")
+        print("fuzz-reader: seed \(seed), \(iterations) inputs in \(Int(seconds)) s, \(opened) opened, \(verified) verified, \(repairs) through verify and repair --dry-run (\(repairable) repairable); 0 crashes, 0 hangs")
         return 0
     }
 

@@ -9,11 +9,12 @@
 // would run it. Prints one line per query and the p50/p99 in milliseconds.
 import Foundation
 import YianaSearch
+import YianaLibrary
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "fuzz-reader", arguments.count >= 4, let seconds = Double(arguments[1]) {
     let seed = arguments.count > 4 ? UInt64(arguments[4]) ?? 1 : UInt64(Date().timeIntervalSince1970)
-    exit(ReaderFuzzer(corpus: URL(fileURLWithPath: arguments[2]), work: URL(fileURLWithPath: arguments[3]), seed: seed).run(seconds: seconds))
+    exit(await ReaderFuzzer(corpus: URL(fileURLWithPath: arguments[2]), work: URL(fileURLWithPath: arguments[3]), seed: seed).run(seconds: seconds))
 }
 guard arguments.count == 3, arguments[0] == "search-latency" else {
     FileHandle.standardError.write(Data("usage: yiana-bench search-latency INDEX QUERIES | fuzz-reader SECONDS CORPUS WORK [SEED]\n".utf8))

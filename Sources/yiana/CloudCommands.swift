@@ -14,8 +14,8 @@ extension Yiana {
             static let configuration = CommandConfiguration(
                 abstract: "Attach the library to the cloud store in DIR (created if needed).",
                 discussion: """
-                    A cloud store is a folder that behaves like iCloud Drive toward every \\
-                    library attached to it: several libraries attached to one store act as \\
+                    A cloud store is a folder that behaves like iCloud Drive toward every \
+                    library attached to it: several libraries attached to one store act as \
                     several devices of one user. The attachment is kept in .yiana/cloud.json.
 
                     Example:
@@ -43,9 +43,9 @@ extension Yiana {
         static let configuration = CommandConfiguration(
             abstract: "Evict documents to the cloud, leaving placeholders.",
             discussion: """
-                The cloud store is given each document's current bytes first; then the local \\
-                file is replaced by an iCloud stub, .Name.yianazip.icloud (or, with \\
-                --dataless, the macOS 14 way: a file of the same name and size without data). \\
+                The cloud store is given each document's current bytes first; then the local \
+                file is replaced by an iCloud stub, .Name.yianazip.icloud (or, with \
+                --dataless, the macOS 14 way: a file of the same name and size without data). \
                 Damaged documents are not evicted.
 
                 Example:
@@ -86,9 +86,9 @@ extension Yiana {
         static let configuration = CommandConfiguration(
             abstract: "Show each document's download status.",
             discussion: """
-                Apple's statuses: notDownloaded (only a placeholder is here), downloaded (the \\
-                local copy is older than the cloud's), current (the newest version is local); \\
-                beside them whether a download is under way (with its progress), the last \\
+                Apple's statuses: notDownloaded (only a placeholder is here), downloaded (the \
+                local copy is older than the cloud's), current (the newest version is local); \
+                beside them whether a download is under way (with its progress), the last \
                 download error, changes not uploaded yet, and conflicts.
 
                 Examples:
@@ -127,11 +127,11 @@ extension Yiana {
         static let configuration = CommandConfiguration(
             abstract: "Download evicted documents from the simulated cloud.",
             discussion: """
-                The transfer is simulated with the bandwidth and latency given, resumes from \\
-                what arrived before, and is verified (ZIP structure, every CRC, the cloud's \\
-                SHA-256) before the document is put in place; only then is the placeholder \\
-                removed. Faults can be injected, repeatably from --seed, with the flags below \\
-                or a JSON file (--faults) such as {"flakiness": 0.3, "seed": 7}. Transient \\
+                The transfer is simulated with the bandwidth and latency given, resumes from \
+                what arrived before, and is verified (ZIP structure, every CRC, the cloud's \
+                SHA-256) before the document is put in place; only then is the placeholder \
+                removed. Faults can be injected, repeatably from --seed, with the flags below \
+                or a JSON file (--faults) such as {"flakiness": 0.3, "seed": 7}. Transient \
                 failures are retried with capped exponential backoff and jitter.
 
                 Examples:
@@ -245,11 +245,11 @@ extension Yiana {
             commandName: "sync",
             abstract: "Upload local changes to the simulated cloud and pull remote ones.",
             discussion: """
-                A document changed on this device and another since the last sync keeps this \\
-                device's version; the other arrives as a conflict copy named as iCloud names \\
-                them ("Name 2"), for `yiana conflicts` to resolve. Deletions travel as \\
-                tombstones; a document deleted elsewhere is kept in the version store before it \\
-                is removed here, and an edit wins over a deletion it had not seen. Evicted \\
+                A document changed on this device and another since the last sync keeps this \
+                device's version; the other arrives as a conflict copy named as iCloud names \
+                them ("Name 2"), for `yiana conflicts` to resolve. Deletions travel as \
+                tombstones; a document deleted elsewhere is kept in the version store before it \
+                is removed here, and an edit wins over a deletion it had not seen. Evicted \
                 documents stay evicted.
 
                 Example:

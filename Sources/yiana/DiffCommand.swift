@@ -8,8 +8,8 @@ extension Yiana {
         static let configuration = CommandConfiguration(
             abstract: "Show how two documents differ.",
             discussion: """
-                Metadata is compared field by field (keys the toolkit does not know \\
-                included); the PDFs page by page, by a hash of each page's text. Exit code 0 \\
+                Metadata is compared field by field (keys the toolkit does not know \
+                included); the PDFs page by page, by a hash of each page's text. Exit code 0 \
                 when they are the same, 1 when they differ.
 
                 Examples:

@@ -31,6 +31,21 @@ struct LibraryOptions: ParsableArguments {
     }
 }
 
+extension LibraryOptions {
+    /// The files or folders arguments name, for commands that check whatever they are
+    /// given (verify, repair): found as `document(_:in:)` finds documents, a placeholder
+    /// as its stub, anything else as given (and then reported as not found).
+    func targets(_ arguments: [String], in library: Library) -> [URL] {
+        arguments.map { argument in
+            switch library.locate(argument) {
+            case .document(let url): url
+            case .placeholder(let stub, _): stub
+            case .notFound: URL(fileURLWithPath: argument).standardizedFileURL
+            }
+        }
+    }
+}
+
 /// `--jobs`, for commands that work on several files at once.
 struct JobsOption: ParsableArguments {
     @Option(help: "How many files to work on at once (default: the number of cores).")

@@ -7,11 +7,11 @@ extension Yiana {
         static let configuration = CommandConfiguration(
             abstract: "Check documents strictly, and name every problem.",
             discussion: """
-                Each file is read once, in constant memory: ZIP structure, every CRC, the \\
-                entries, metadata.json and format.json, the PDF (page count, pdfHash, \\
-                damaged, encrypted). Every problem gets a stable code (in --json and in the \\
-                text) and a sentence. Evicted documents are reported as not downloaded, \\
-                which is not damage. Temporary files left by interrupted writes and documents \\
+                Each file is read once, in constant memory: ZIP structure, every CRC, the \
+                entries, metadata.json and format.json, the PDF (page count, pdfHash, \
+                damaged, encrypted). Every problem gets a stable code (in --json and in the \
+                text) and a sentence. Evicted documents are reported as not downloaded, \
+                which is not damage. Temporary files left by interrupted writes and documents \
                 sharing an id are reported too.
 
                 Exit codes: 0 all clean; 1 problems were found; 2 the command line is wrong.
@@ -33,7 +33,7 @@ extension Yiana {
 
         func run() async throws {
             let library = try libraryOptions.open()
-            let urls = paths.map { URL(fileURLWithPath: $0).standardizedFileURL }
+            let urls = libraryOptions.targets(paths, in: library)
             let bar = ProgressBar(label: "Verifying")
             let report = await Verifier(library: library).verify(urls, jobs: jobsOption.jobs)
             bar.finish()

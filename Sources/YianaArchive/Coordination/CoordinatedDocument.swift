@@ -44,6 +44,15 @@ public enum CoordinatedDocument {
         try write(at: path, metadata: metadata, pdf: pdf, replacing: true, timeout: timeout)
     }
 
+    /// Creates or replaces the document at `path` like ``create(at:metadata:pdf:timeout:)``
+    /// and ``replace(at:metadata:pdf:timeout:)``, running `check` on the verified temporary
+    /// file before it may take the document's name (repair requires its result to pass `verify`).
+    /// - Throws: ``ArchiveError``, or what `check` throws; then nothing is written.
+    public static func write(at path: String, metadata: DocumentMetadata, pdf: PDFPayload?, replacing: Bool,
+                             checkingWith check: (String) throws -> Void, timeout: Double = defaultLockTimeout) throws {
+        try write(at: path, metadata: metadata, pdf: pdf, replacing: replacing, timeout: timeout, afterVerify: check)
+    }
+
     static func write(at path: String, metadata: DocumentMetadata, pdf: PDFPayload?, replacing: Bool,
                       timeout: Double, afterVerify: (String) throws -> Void = { _ in }) throws {
         let metadataJSON = try metadata.jsonData()

@@ -68,3 +68,11 @@ enum Checksum {
         return crc
     }
 }
+
+/// CRC-32 as ZIP defines it, for code outside the archive module (repair's evidence checks).
+public enum ZipCRC {
+    /// `crc` continued over `bytes` (start from 0).
+    public static func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        Checksum.update(crc, bytes.baseAddress, bytes.count)
+    }
+}

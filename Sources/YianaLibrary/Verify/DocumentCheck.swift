@@ -10,6 +10,12 @@ struct DocumentCheck {
     let url: URL
     let path: String
 
+    /// The codes of what is wrong with the file at `path` as a document on its own (not
+    /// counting notices); empty when it passes verify.
+    static func damage(at path: String) -> [String] {
+        DocumentCheck(url: URL(fileURLWithPath: path), path: path).problems().filter { !$0.isNotice }.map(\.code)
+    }
+
     func problems() -> [VerifyProblem] {
         var problems: [VerifyProblem] = []
         func add(_ code: String, _ message: String) { problems.append(VerifyProblem(code: code, message: "\(path): \(message)")) }

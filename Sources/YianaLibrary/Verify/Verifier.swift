@@ -109,7 +109,7 @@ public struct Verifier: Sendable {
             notice.isNotice = true
             return VerifiedFile(path: path, problems: [notice])
         case .leftoverTemp:
-            let valid = (try? DocumentReader(path: target.url.path).verifyContents()) != nil
+            let valid = DocumentCheck.damage(at: target.url.path).isEmpty
             return VerifiedFile(path: path, problems: [VerifyProblem(
                 code: "leftover-temp-file",
                 message: "\(path): a temporary file left by an interrupted write\(valid ? "; it holds a complete document (`yiana repair` can offer it)" : "; it is incomplete").")])
@@ -118,9 +118,11 @@ public struct Verifier: Sendable {
         }
     }
 
+    /// Documents sharing an id, among all whose metadata reads (damaged or legacy ones too:
+    /// repair should give a copy its own id in the same run that mends it).
     private func markDuplicateIDs(_ report: inout VerifyReport, targets: [Target]) {
         var byID: [String: [Int]] = [:]
-        for (index, file) in report.files.enumerated() where targets[index].kind == .document && file.ok {
+        for index in report.files.indices where targets[index].kind == .document {
             if let id = try? DocumentReader(path: targets[index].url.path).metadata().id.uuidString {
                 byID[id, default: []].append(index)
             }
@@ -130,7 +132,7 @@ public struct Verifier: Sendable {
             for index in indices {
                 report.files[index].problems.append(VerifyProblem(
                     code: "duplicate-id",
-                    message: "\(report.files[index].path): shares its id \(id) with \(paths.filter { $0 != report.files[index].path }.joined(separator: ", ")); see `yiana conflicts list`."))
+                    message: "\(report.files[index].path): shares its id \(id) with \(paths.filter { $0 != report.files[index].path }.joined(separator: ", ")); `yiana repair` gives a copy its own id, and `yiana conflicts list` shows sync conflict copies."))
             }
         }
     }

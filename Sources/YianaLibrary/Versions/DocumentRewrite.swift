@@ -17,30 +17,38 @@ public struct DocumentRewrite: Sendable {
     /// `destination`: replacing what is there, or as a new document (never replacing).
     /// The PDF is read out through libzip (CRC-checked) into a hidden temporary file in
     /// `.yiana/tmp` and streamed from there, so memory use does not grow with its size.
-    /// - Throws: ``ArchiveError``; nothing is written on error.
-    public func write(_ metadata: DocumentMetadata, pdfFrom pdfSource: URL?, to destination: URL, replacing: Bool) throws {
+    /// `check` runs on the finished temporary file before it takes the name.
+    /// - Throws: ``ArchiveError``, or what `check` throws; nothing is written on error.
+    public func write(_ metadata: DocumentMetadata, pdfFrom pdfSource: URL?, to destination: URL, replacing: Bool,
+                      check: (String) throws -> Void = { _ in }) throws {
         guard let pdfSource, let hasPDF = try? DocumentReader(path: pdfSource.path).pdf != nil, hasPDF else {
-            if replacing {
-                try CoordinatedDocument.replace(at: destination.path, metadata: metadata, pdf: nil)
-            } else {
-                try CoordinatedDocument.create(at: destination.path, metadata: metadata, pdf: nil)
-            }
-            return
+            return try write(metadata, pdfFile: nil, to: destination, replacing: replacing, check: check)
         }
-        let scratch = library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("tmp")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        let temp = scratch.appendingPathComponent("pdf-\(UUID().uuidString)")
+        let temp = try scratchFolder().appendingPathComponent("pdf-\(UUID().uuidString)")
         try CoordinatedDocument.exportPDF(of: pdfSource.path, to: temp.path, overwrite: false)
         defer { unlink(temp.path) }
-        let fd = open(temp.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ArchiveError(.system(SystemError("open", path: temp.path, errno: errno)), path: temp.path) }
-        defer { close(fd) }
-        let source = try SourceFile(fd: fd, path: temp.path)
-        if replacing {
-            try CoordinatedDocument.replace(at: destination.path, metadata: metadata, pdf: .file(source))
-        } else {
-            try CoordinatedDocument.create(at: destination.path, metadata: metadata, pdf: .file(source))
+        try write(metadata, pdfFile: temp, to: destination, replacing: replacing, check: check)
+    }
+
+    /// Writes `metadata` with the PDF file `pdfFile` (or none), like
+    /// ``write(_:pdfFrom:to:replacing:check:)``.
+    public func write(_ metadata: DocumentMetadata, pdfFile: URL?, to destination: URL, replacing: Bool,
+                      check: (String) throws -> Void = { _ in }) throws {
+        guard let pdfFile else {
+            return try CoordinatedDocument.write(at: destination.path, metadata: metadata, pdf: nil, replacing: replacing, checkingWith: check)
         }
+        let fd = open(pdfFile.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ArchiveError(.system(SystemError("open", path: pdfFile.path, errno: errno)), path: pdfFile.path) }
+        defer { close(fd) }
+        let source = try SourceFile(fd: fd, path: pdfFile.path)
+        try CoordinatedDocument.write(at: destination.path, metadata: metadata, pdf: .file(source), replacing: replacing, checkingWith: check)
+    }
+
+    /// `.yiana/tmp`, made when missing: scratch space on the library's file system.
+    public func scratchFolder() throws -> URL {
+        let scratch = library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        return scratch
     }
 
     /// Keeps the document at `url` in the version store, then removes it — under its lock,

@@ -1,5 +1,5 @@
 import Testing
-@testable import YianaSync
+@testable import YianaLibrary
 
 @Suite("conflict-copy names")
 struct ConflictNameTests {

@@ -1,0 +1,116 @@
+import Foundation
+import YianaArchive
+
+/// A temporary file left by an interrupted write, and the document it was meant to become.
+struct LeftoverTemp {
+    let url: URL
+    let path: String
+    /// The document it would replace (or become), when that can be told.
+    let document: URL?
+    /// True when it passes verify as a document on its own.
+    let valid: Bool
+    let modified: Date
+
+    /// The document name a temporary file was written for: the toolkit's own
+    /// (`.Name.yianazip.yiana-tmp-XXXXXXXX`) and libzip's (`Name.yianazip.XXXXXX`) carry
+    /// it; the app's (`<UUID>.tmp`) does not (nil).
+    static func documentName(forTemp name: String) -> String? {
+        if name.hasPrefix("."), let marker = name.range(of: CoordinatedDocument.temporaryMarker, options: .backwards) {
+            let documentName = String(name[name.index(after: name.startIndex)..<marker.lowerBound])
+            return documentName.isEmpty ? nil : documentName
+        }
+        if !name.hasPrefix("."), let range = name.range(of: ".\(Library.documentExtension).", options: .backwards) {
+            return String(name[..<range.lowerBound]) + ".\(Library.documentExtension)"
+        }
+        return nil
+    }
+}
+
+extension Repairer {
+    /// Reads the leftover temporary files in `files` (paths from a verify report): which
+    /// document each belongs to (by its name, or for the app's `<UUID>.tmp` by the id it
+    /// holds), and whether it is a complete document.
+    func leftoverTemps(_ files: [(url: URL, path: String)]) -> [LeftoverTemp] {
+        files.map { file in
+            let valid = DocumentCheck.damage(at: file.url.path).isEmpty
+            let modified = (try? FileManager.default.attributesOfItem(atPath: file.url.path)[.modificationDate] as? Date) ?? .distantPast
+            var document = LeftoverTemp.documentName(forTemp: file.url.lastPathComponent).map {
+                file.url.deletingLastPathComponent().appendingPathComponent($0)
+            }
+            if document == nil, valid, let id = try? DocumentReader(path: file.url.path).metadata().id {
+                document = documentHolding(id, in: file.url.deletingLastPathComponent())
+            }
+            return LeftoverTemp(url: file.url, path: file.path, document: document, valid: valid, modified: modified)
+        }
+    }
+
+    /// The document in `folder` whose metadata carries `id`.
+    private func documentHolding(_ id: UUID, in folder: URL) -> URL? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.sorted()
+            .filter { !$0.hasPrefix(".") && ($0 as NSString).pathExtension.lowercased() == Library.documentExtension }
+            .map { folder.appendingPathComponent($0) }
+            .first { (try? DocumentReader(path: $0.path).metadata().id) == id }
+    }
+
+    /// What repair says about each leftover temporary file: for each document, the newest
+    /// one that is complete is offered (`--take-temp`); none is ever deleted.
+    func offers(for temps: [LeftoverTemp]) -> [RepairAction] {
+        let newestValid = Dictionary(grouping: temps.filter(\.valid)) { $0.document?.path ?? $0.url.path }
+            .compactMapValues { $0.max { ($0.modified, $0.path) < ($1.modified, $1.path) } }
+        let formatter = ISO8601DateFormatter()
+        return temps.map { temp in
+            let target = temp.document.map { library.relativePath(of: $0) ?? $0.path }
+            guard temp.valid else {
+                return RepairAction(path: temp.path, action: "none",
+                                    detail: "an incomplete temporary file left by an interrupted write; left as it is (delete it when you are sure you do not need it)")
+            }
+            guard newestValid[temp.document?.path ?? temp.url.path]?.url == temp.url else {
+                let newest = newestValid[temp.document?.path ?? temp.url.path]!
+                return RepairAction(path: temp.path, action: "none",
+                                    detail: "a complete document left by an interrupted write, older than \(newest.path); left as it is")
+            }
+            var existing = "which does not exist now"
+            if let document = temp.document, let date = (try? FileManager.default.attributesOfItem(atPath: document.path)[.modificationDate]) as? Date {
+                existing = "last written \(formatter.string(from: date))"
+            }
+            let into = target.map { "\($0) (\(existing))" } ?? "a new document (no document with its id is here)"
+            return RepairAction(path: temp.path, action: "offer-temp",
+                                detail: "a complete document written \(formatter.string(from: temp.modified)) for \(into); to put it in place: `yiana repair --take-temp '\(temp.path)'` (what it replaces is kept in the version store)")
+        }
+    }
+
+    /// Puts the leftover temporary file `temp` in place of the document it was written for,
+    /// after keeping that document (and the temp file) in the version store.
+    public func takeTemp(_ temp: URL, dryRun: Bool = false) throws -> RepairAction {
+        let path = library.relativePath(of: temp) ?? temp.path
+        guard FileManager.default.fileExists(atPath: temp.path) else { throw RepairIssue("no such file") }
+        guard Verifier.isLeftoverTemp(temp.lastPathComponent) else {
+            throw RepairIssue("not a temporary file from an interrupted write (`.Name.yianazip.yiana-tmp-…`, `Name.yianazip.XXXXXX` or `<UUID>.tmp`)")
+        }
+        let problems = DocumentCheck.damage(at: temp.path)
+        guard problems.isEmpty else {
+            throw RepairIssue("not a complete document (verify finds \(problems.joined(separator: ", "))); nothing was changed")
+        }
+        guard let found = leftoverTemps([(temp, path)]).first else { throw RepairIssue("cannot be read") }
+        var document = found.document
+        if document == nil {
+            let title = (try? DocumentReader(path: temp.path).metadata().title) ?? "Recovered"
+            document = DocumentRewrite(library: library).freeName(for: title, in: temp.deletingLastPathComponent())
+        }
+        let target = document!
+        let targetPath = library.relativePath(of: target) ?? target.path
+        var action = RepairAction(path: path, action: "take-temp", detail: "put in place as \(targetPath)")
+        guard !dryRun else { return action }
+        let store = VersionStore(library: library)
+        _ = try store.keep(temp, reason: "temporary file taken into \(targetPath)")
+        if FileManager.default.fileExists(atPath: target.path) {
+            action.keptAs = try store.keep(target, reason: "replaced by the temporary file \(temp.lastPathComponent)").shortID
+        }
+        try CoordinatedDocument.replace(at: target.path, withBytesOf: temp.path)
+        // Its bytes are now the document and in the version store: it is moved, not lost.
+        try FileManager.default.removeItem(at: temp)
+        action = RepairAction(path: path, action: "take-temp", detail: "put in place as \(targetPath); the temporary file is gone (its bytes are the document now)", keptAs: action.keptAs)
+        return action
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import YianaArchive
+import YianaPDF
+
+/// What repair did (or would do) to one file.
+public struct RepairAction: Codable, Sendable {
+    public let path: String
+    /// `rewrite`, `migrate`, `new-id`, `salvage`, `from-version`, `partial-pdf`, or `none`.
+    public let action: String
+    public let detail: String
+    /// The version-store id of the original, kept before anything was written.
+    public var keptAs: String?
+
+    public init(path: String, action: String, detail: String, keptAs: String? = nil) {
+        self.path = path
+        self.action = action
+        self.detail = detail
+        self.keptAs = keptAs
+    }
+}
+
+public struct RepairReport: Codable, Sendable {
+    public var repaired: [RepairAction] = []
+    /// Files that could not be repaired, and why (with what to do).
+    public var notRepaired: [RepairAction] = []
+    /// Complete documents left in temporary files by interrupted writes, offered for
+    /// `--take-temp` (never taken, never deleted, without being asked).
+    public var offered: [RepairAction] = []
+    public var dryRun = false
+
+    public init(dryRun: Bool = false) {
+        self.dryRun = dryRun
+    }
+}
+
+public struct RepairOptions: Sendable {
+    public var dryRun = false
+    /// For a document nothing can be recovered from: put back its newest kept version that verifies.
+    public var fromVersion = false
+    public init() {}
+}
+
+/// Problems a repair refuses to write past: the result must pass `verify`.
+public enum RepairError: Error, CustomStringConvertible {
+    case wouldNotVerify([String])
+
+    public var description: String {
+        switch self {
+        case .wouldNotVerify(let codes): "the repaired document would still fail verify (\(codes.joined(separator: ", "))); nothing was written."
+        }
+    }
+}
+
+/// Repairs documents from the evidence they hold; never loses data: the original is kept in
+/// the version store before anything is written, and the result must pass `verify`.
+public struct Repairer: Sendable {
+    public let library: Library
+
+    public init(library: Library) {
+        self.library = library
+    }
+
+    /// Repairs the problems `verify` finds in `paths` (the whole library when empty).
+    public func repair(_ paths: [URL] = [], options: RepairOptions = RepairOptions()) async -> RepairReport {
+        var report = RepairReport(dryRun: options.dryRun)
+        let verified = await Verifier(library: library).verify(paths)
+        let duplicates = duplicateCopies(verified)
+        var temps: [(url: URL, path: String)] = []
+        for file in verified.files where !file.ok {
+            let url = url(of: file.path)
+            let codes = Set(file.problems.filter { !$0.isNotice }.map(\.code))
+            if codes == ["leftover-temp-file"] {
+                temps.append((url, file.path))
+                continue
+            }
+            do {
+                if let action = try repairOne(url, path: file.path, codes: codes, duplicate: duplicates[file.path], options: options) {
+                    report.repaired.append(action)
+                }
+            } catch {
+                report.notRepaired.append(RepairAction(path: file.path, action: "none", detail: "\(error)"))
+            }
+        }
+        for offer in offers(for: leftoverTemps(temps)) {
+            if offer.action == "offer-temp" { report.offered.append(offer) } else { report.notRepaired.append(offer) }
+        }
+        return report
+    }
+
+    private func url(of path: String) -> URL {
+        path.hasPrefix("/") ? URL(fileURLWithPath: path) : library.root.appendingPathComponent(path)
+    }
+
+    private func repairOne(_ url: URL, path: String, codes: Set<String>, duplicate: Duplicate?, options: RepairOptions) throws -> RepairAction? {
+        let newID = duplicate?.role == .copy
+        if let advice = Self.beyondRepair(codes) { throw RepairIssue(advice) }
+        let rewritable: Set<String> = ["legacy-format", "format-missing", "page-count-mismatch", "pdf-hash-mismatch", "duplicate-id"]
+        guard codes.isSubset(of: rewritable) else {
+            return try salvage(url, path: path, codes: codes, options: options)
+        }
+        let reader = try DocumentReader(path: url.path)
+        var metadata = try reader.metadata()
+        var changes: [String] = []
+        if codes.contains("legacy-format") { changes.append("migrated from the \(reader.format.name) format") }
+        if codes.contains("format-missing") { changes.append("format.json rebuilt") }
+        if newID {
+            metadata.id = UUID()
+            changes.append("new id \(metadata.id.uuidString) (it shared one with another document)")
+        }
+        if reader.pdf != nil {
+            let bytes = try reader.pdfBytes()
+            let hash = FileHash.sha256 { $0(bytes.bytes) }
+            if metadata.pdfHash != hash {
+                metadata.pdfHash = hash
+                if codes.contains("pdf-hash-mismatch") { changes.append("pdfHash recomputed") }
+            }
+            if let pages = try? PDFDocument(bytes: bytes.bytes, owner: bytes, source: path).pageCount, pages != metadata.pageCount {
+                changes.append("pageCount \(metadata.pageCount) → \(pages)")
+                metadata.pageCount = pages
+            }
+        }
+        if let duplicate, duplicate.role == .conflictCopy, changes.isEmpty {
+            throw RepairIssue("a sync conflict copy of \(duplicate.original) (same id): it keeps its id; choose between them with `yiana conflicts resolve`")
+        }
+        guard !changes.isEmpty else { return nil }
+        var action = RepairAction(path: path, action: codes.contains("legacy-format") ? "migrate" : newID ? "new-id" : "rewrite",
+                                  detail: changes.joined(separator: "; "))
+        action.keptAs = try write(metadata, pdfFrom: url, to: url, reason: "before repair: \(action.detail)", dryRun: options.dryRun)
+        return action
+    }
+
+    /// Writes the repaired document (the PDF from the document `pdfFrom`, or the file
+    /// `pdfFile`) in place of `url`, after keeping the original; it must pass verify. A dry
+    /// run writes it to scratch space and checks it there, so that it says what would happen.
+    /// - Returns: the short id the original was kept as (nil in a dry run).
+    func write(_ metadata: DocumentMetadata, pdfFrom document: URL? = nil, pdfFile: URL? = nil, to url: URL, reason: String, dryRun: Bool) throws -> String? {
+        let rewrite = DocumentRewrite(library: library)
+        let target = dryRun ? try rewrite.scratchFolder().appendingPathComponent("dry-run-\(UUID().uuidString).yianazip") : url
+        defer { if dryRun { try? FileManager.default.removeItem(at: target) } }
+        let kept = dryRun ? nil : try VersionStore(library: library).keep(url, reason: reason).shortID
+        if let document {
+            try rewrite.write(metadata, pdfFrom: document, to: target, replacing: !dryRun, check: mustVerify)
+        } else {
+            try rewrite.write(metadata, pdfFile: pdfFile, to: target, replacing: !dryRun, check: mustVerify)
+        }
+        return kept
+    }
+
+    /// Why a document with `codes` is left as it is, when repair cannot make it better: the
+    /// PDF itself is bad, or a newer app wrote the file (rewriting it would lose what it added).
+    static func beyondRepair(_ codes: Set<String>) -> String? {
+        if codes.contains("format-unknown-version") {
+            return "written by a newer version of the Yiana app (its format.json announces a version this toolkit does not know); left as it is: update yiana-tools"
+        }
+        let pdf = codes.intersection(["pdf-damaged", "pdf-encrypted", "pdf-no-pages"])
+        guard let code = pdf.sorted().first else { return nil }
+        let what = ["pdf-damaged": "the PDF itself is damaged", "pdf-encrypted": "the PDF is encrypted with a password", "pdf-no-pages": "the PDF has no pages"][code]!
+        return "\(what), and repair does not rewrite PDFs; left as it is: take it out with `yiana export`, fix it with a PDF tool (e.g. `qpdf --decrypt` or `qpdf` to rebuild it), and import the result"
+    }
+
+    /// Throws unless the file at `tempPath` passes verify (as a document on its own).
+    func mustVerify(_ tempPath: String) throws {
+        let problems = DocumentCheck.damage(at: tempPath)
+        if !problems.isEmpty { throw RepairError.wouldNotVerify(problems) }
+    }
+
+    /// A document sharing its id with others, and what repair does about it.
+    struct Duplicate {
+        enum Role { case original, copy, conflictCopy }
+        let role: Role
+        /// The one that keeps the id.
+        let original: String
+    }
+
+    /// Of the documents sharing an id, the one whose name has the fewest marks (then the
+    /// first by path) keeps it; a sync service's conflict copy keeps it too, for
+    /// `yiana conflicts`; any other copy (the app's ` Copy`, a renamed copy) gets a new one.
+    private func duplicateCopies(_ report: VerifyReport) -> [String: Duplicate] {
+        var byID: [String: [String]] = [:]
+        for file in report.files where file.problems.contains(where: { $0.code == "duplicate-id" }) {
+            if let id = try? DocumentReader(path: url(of: file.path).path).metadata().id.uuidString { byID[id, default: []].append(file.path) }
+        }
+        var roles: [String: Duplicate] = [:]
+        for paths in byID.values where paths.count > 1 {
+            let names = Dictionary(uniqueKeysWithValues: paths.map { ($0, ConflictName(fileName: URL(fileURLWithPath: $0).lastPathComponent)) })
+            let ordered = paths.sorted { (names[$0]!.marks.count, $0) < (names[$1]!.marks.count, $1) }
+            let original = ordered[0]
+            roles[original] = Duplicate(role: .original, original: original)
+            for path in ordered.dropFirst() {
+                let conflict = names[path]!.marks.contains { mark in
+                    if case .numbered = mark { return true }  // iCloud's ` 2` with the same id
+                    return mark.isSyncConflict
+                }
+                roles[path] = Duplicate(role: conflict ? .conflictCopy : .copy, original: original)
+            }
+        }
+        return roles
+    }
+}
+
+/// Why a file was left as it is.
+struct RepairIssue: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import YianaLibrary
+
+extension Yiana {
+    struct Repair: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Repair damaged documents from the evidence they hold.",
+            discussion: """
+                Runs verify, then for each document with problems: keeps the original in the \
+                version store first, then recovers each entry from the central directory, the \
+                local headers or a forward scan of the bytes, whichever passes its CRC; \
+                rebuilds format.json; recomputes pageCount and pdfHash; migrates the legacy \
+                formats; gives a copy sharing another document's id its own. A PDF that is \
+                cut off goes to a side file "<Title> (partial PDF).pdf", never into the \
+                document. The repaired file must pass verify, or nothing is written. A \
+                document whose metadata.json is lost but whose PDF is intact gets metadata \
+                rebuilt (its id and title from its newest kept version when there is one). \
+                A PDF that is itself damaged or encrypted, or a file from a newer app, is \
+                left as it is, with what to do.
+
+                A sync service's conflict copy keeps its id: `yiana conflicts resolve` \
+                decides between it and the original.
+
+                Temporary files left by interrupted writes are checked: for each document \
+                the newest one holding a complete document is offered, and `--take-temp` \
+                puts it in place (what it replaces is kept). None is ever deleted unasked.
+
+                Exit status: 0 when everything was repaired (or nothing needed it), 1 when \
+                something is left for you to decide, 2 for usage errors.
+
+                Examples:
+                  yiana repair --dry-run
+                  yiana repair "Letters/Bank statement"
+                  yiana repair --from-version Report    # put back its newest good version
+                  yiana repair --take-temp .Report.yianazip.yiana-tmp-1A2B3C4D
+                """
+        )
+
+        @OptionGroup var libraryOptions: LibraryOptions
+
+        @Flag(help: "Say what would be done; change nothing.")
+        var dryRun = false
+
+        @Flag(help: "For a document nothing can be recovered from, put back its newest kept version that verifies.")
+        var fromVersion = false
+
+        @Option(help: ArgumentHelp("Put this leftover temporary file in place of the document it was written for.", valueName: "temp-file"))
+        var takeTemp: String?
+
+        @Flag(help: "Print the report as JSON.")
+        var json = false
+
+        @Argument(help: ArgumentHelp("Files or folders (default: the whole library).", valueName: "path"))
+        var paths: [String] = []
+
+        func run() async throws {
+            let library = try libraryOptions.open()
+            var options = RepairOptions()
+            options.dryRun = dryRun
+            options.fromVersion = fromVersion
+            let urls = libraryOptions.targets(paths, in: library)
+            var report: RepairReport
+            if let takeTemp {
+                guard paths.isEmpty else { throw ValidationError("--take-temp takes the temporary file alone, without other paths.") }
+                report = RepairReport(dryRun: dryRun)
+                let url = URL(fileURLWithPath: takeTemp, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
+                let resolved = FileManager.default.fileExists(atPath: url.path) ? url : library.root.appendingPathComponent(takeTemp)
+                do {
+                    report.repaired.append(try Repairer(library: library).takeTemp(resolved, dryRun: dryRun))
+                } catch {
+                    report.notRepaired.append(RepairAction(path: takeTemp, action: "none", detail: "\(error)"))
+                }
+            } else {
+                report = await Repairer(library: library).repair(urls, options: options)
+            }
+            if json {
+                try Output.json(report)
+                if !report.notRepaired.isEmpty || !report.offered.isEmpty { throw ExitCode.failure }
+                return
+            }
+            for action in report.repaired {
+                print("\(dryRun ? "would repair" : "repaired") \(action.path) (\(action.action)): \(action.detail)\(action.keptAs.map { "  [original kept as \($0)]" } ?? "")")
+            }
+            for action in report.notRepaired { Output.error("not repaired \(action.path): \(action.detail)") }
+            for action in report.offered { print("offered \(action.path): \(action.detail)") }
+            let offered = report.offered.isEmpty ? "" : ", \(report.offered.count) temporary file\(report.offered.count == 1 ? "" : "s") offered"
+            print("\(report.repaired.count) \(dryRun ? "would be " : "")repaired, \(report.notRepaired.count) not repaired\(offered).")
+            if !report.notRepaired.isEmpty || !report.offered.isEmpty { throw ExitCode.failure }
+        }
+    }
+}

@@ -1,0 +1,342 @@
+import Foundation
+import Testing
+import YianaArchive
+import YianaTestSupport
+@testable import YianaLibrary
+
+/// The repair half of the damage matrix: each class, its expected outcome, and that the
+/// result verifies and the original is kept.
+@Suite("repair")
+struct RepairTests {
+    let pdf = try! Data(contentsOf: Fixtures.sampleDocs.appendingPathComponent("pdfs/Bank statement reminder.pdf"))
+    /// The library each test works in; it lives as long as the test.
+    let folder = try! TemporaryFolder()
+
+    /// A good document at `Doc.yianazip` (then overwritten with `bytes` when given).
+    func library(with bytes: [UInt8]? = nil) throws -> (Library, URL) {
+        let url = folder.url.appendingPathComponent("Doc.yianazip")
+        let hash = FileHash.sha256 { update in pdf.withUnsafeBytes { update($0) } }
+        try CoordinatedDocument.create(at: url.path, metadata: DocumentMetadata(title: "Doc", pageCount: 2, pdfHash: hash), pdf: .data(pdf))
+        if let bytes { try Data(bytes).write(to: url) }
+        return (try Library(root: folder.url), url)
+    }
+
+    /// The bytes of a good document, made outside the test's library.
+    var good: [UInt8] {
+        get throws {
+            let scratch = try TemporaryFolder()
+            let hash = FileHash.sha256 { update in pdf.withUnsafeBytes { update($0) } }
+            try CoordinatedDocument.create(at: scratch.path("Good.yianazip"), metadata: DocumentMetadata(title: "Doc", pageCount: 2, pdfHash: hash), pdf: .data(pdf))
+            return Array(try Data(contentsOf: scratch.url.appendingPathComponent("Good.yianazip")))
+        }
+    }
+
+    func repaired(_ bytes: [UInt8], options: RepairOptions = RepairOptions()) async throws -> (RepairReport, Library, URL) {
+        let (library, url) = try library(with: bytes)
+        return (await Repairer(library: library).repair(options: options), library, url)
+    }
+
+    func expectClean(_ library: Library) async {
+        let report = await Verifier(library: library).verify()
+        #expect(report.clean, "\(report.files.flatMap(\.problems).map(\.message))")
+    }
+
+    func storedPDF(_ url: URL) throws -> Data {
+        var data = Data()
+        try DocumentReader(path: url.path).readPDF { data.append(contentsOf: $0) }
+        return data
+    }
+
+    @Test func rewritesWhatIsReadable() async throws {
+        let hash = FileHash.sha256 { update in pdf.withUnsafeBytes { update($0) } }
+        // Wrong page count, wrong hash, no format.json.
+        var builder = ZipBuilder()
+        let metadata = DocumentMetadata(title: "Doc", pageCount: 9, pdfHash: String(repeating: "1", count: 64))
+        builder.entries = [.init(name: "metadata.json", data: Array(try metadata.jsonData())), .init(name: "content.pdf", data: Array(pdf))]
+        let (report, library, url) = try await repaired(builder.build())
+        #expect(report.repaired.map(\.action) == ["rewrite"])
+        let fixed = try DocumentReader(path: url.path)
+        #expect(try fixed.metadata().pageCount == 2 && fixed.metadata().pdfHash == hash)
+        #expect(fixed.format == .zip(formatVersion: 2, hasFormatFile: true))
+        #expect(try VersionStore(library: library).versions(of: url).count == 1)
+        await expectClean(library)
+    }
+
+    @Test func migratesTheLegacyFormats() async throws {
+        try FileManager.default.copyItem(atPath: Fixtures.sample("archives/Legacy Separator.yianazip"), toPath: folder.path("Old.yianazip"))
+        let library = try Library(root: folder.url)
+        let report = await Repairer(library: library).repair()
+        #expect(report.repaired.map(\.action) == ["migrate"])
+        let reader = try DocumentReader(path: folder.path("Old.yianazip"))
+        #expect(reader.format == .zip(formatVersion: 2, hasFormatFile: true))
+        #expect(try storedPDF(folder.url.appendingPathComponent("Old.yianazip")) == Data(contentsOf: Fixtures.sampleDocs.appendingPathComponent("pdfs/Flow control paper.pdf")))
+        await expectClean(library)
+    }
+
+    @Test func aDuplicateIdGoesToTheCopy() async throws {
+        let (library, url) = try library()
+        try FileManager.default.copyItem(at: url, to: folder.url.appendingPathComponent("Doc Copy.yianazip"))
+        let id = try DocumentReader(path: url.path).metadata().id
+        let report = await Repairer(library: library).repair()
+        #expect(report.repaired.map(\.path) == ["Doc Copy.yianazip"])
+        #expect(try DocumentReader(path: url.path).metadata().id == id)
+        #expect(try DocumentReader(path: folder.path("Doc Copy.yianazip")).metadata().id != id)
+        await expectClean(library)
+    }
+
+    @Test(arguments: ["Doc (Bob's conflicted copy 2026-03-01).yianazip", "Doc 2.yianazip", "Doc.sync-conflict-20260301-142233-ABCDEF7.yianazip"])
+    func aSyncConflictCopyKeepsItsIdForConflictsResolve(copy: String) async throws {
+        let (library, url) = try library()
+        try FileManager.default.copyItem(at: url, to: folder.url.appendingPathComponent(copy))
+        let id = try DocumentReader(path: url.path).metadata().id
+        let report = await Repairer(library: library).repair()
+        #expect(report.repaired.isEmpty)
+        #expect(report.notRepaired.map(\.path) == [copy])
+        #expect(report.notRepaired.first?.detail.contains("yiana conflicts resolve") == true)
+        #expect(try DocumentReader(path: folder.path(copy)).metadata().id == id)
+    }
+
+    @Test func recoversAnEntryWhoseLocalSignatureIsOverwritten() async throws {
+        var bytes = try good
+        let second = (4..<bytes.count).first { bytes[$0] == 0x50 && bytes[$0 + 1] == 0x4B && bytes[$0 + 2] == 0x03 && bytes[$0 + 3] == 0x04 }!
+        bytes[second] = 0x00
+        let (report, library, url) = try await repaired(bytes)
+        #expect(report.repaired.map(\.action) == ["salvage"])
+        #expect(try storedPDF(url) == pdf)
+        await expectClean(library)
+    }
+
+    @Test(arguments: ["junk-after", "junk-before", "central-directory"])
+    func salvagesFromTheEvidence(damage: String) async throws {
+        var bytes = try good
+        switch damage {
+        case "junk-after": bytes += Array(repeating: 0x42, count: 77)
+        case "junk-before": bytes = Array(repeating: 0x41, count: 64) + bytes
+        default:
+            let cd = (0..<bytes.count).first { bytes[$0] == 0x50 && bytes[$0 + 1] == 0x4B && bytes[$0 + 2] == 0x01 && bytes[$0 + 3] == 0x02 }!
+            bytes[cd] = 0
+        }
+        let (report, library, url) = try await repaired(bytes)
+        #expect(report.repaired.map(\.action) == ["salvage"], "\(damage): \(report.notRepaired.map(\.detail))")
+        #expect(try storedPDF(url) == pdf)
+        await expectClean(library)
+    }
+
+    @Test func aCutOffPDFGoesToASideFileAndTheMetadataIsKept() async throws {
+        let bytes = try good
+        let cut = Array(bytes.prefix(bytes.count - 1500))  // into the PDF: the end and the directory are gone
+        let (report, library, url) = try await repaired(cut)
+        #expect(report.repaired.first?.detail.contains("partial PDF") == true)
+        let reader = try DocumentReader(path: url.path)
+        #expect(try reader.metadata().title == "Doc" && reader.pdf == nil)
+        let side = try Data(contentsOf: folder.url.appendingPathComponent("Doc (partial PDF).pdf"))
+        #expect(pdf.starts(with: side) && side.count > 0)
+        await expectClean(library)
+    }
+
+    @Test func aBadKeyIsFixedAndEverythingElseKept() async throws {
+        let metadata = #"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","title":42,"created":800000000,"modified":800000001.5,"pageCount":1,"tags":["tax"],"ocrCompleted":false,"ocrConfidence":"high","futureKey":{"a":1}}"#
+        let (report, library, url) = try await repaired(ZipBuilder.document(metadata: metadata, pdf: Array(pdf)).build())
+        #expect(report.repaired.map(\.action) == ["salvage"], "\(report.notRepaired.map(\.detail))")
+        let detail = report.repaired.first?.detail ?? ""
+        #expect(detail.contains("\"title\" was unreadable") && detail.contains("\"ocrConfidence\" was unreadable; dropped"), "\(detail)")
+        let fixed = try DocumentReader(path: url.path).metadata()
+        #expect(fixed.id.uuidString == "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
+        #expect(fixed.title == "Doc" && fixed.tags == ["tax"] && fixed.pageCount == 2 && fixed.ocrConfidence == nil)
+        #expect(fixed.unknownFields["futureKey"] == .object(["a": .integer(1)]))
+        #expect(try storedPDF(url) == pdf)
+        await expectClean(library)
+    }
+
+    @Test(arguments: ["not json at all", ""])
+    func lostMetadataIsRebuiltAroundAnIntactPDF(metadata: String) async throws {
+        // A version kept earlier gives back the id and the title.
+        let (library, url) = try library()
+        let before = try DocumentReader(path: url.path).metadata()
+        _ = try VersionStore(library: library).keep(url, reason: "earlier")
+        var builder = ZipBuilder.document(metadata: metadata, pdf: Array(pdf))
+        if metadata.isEmpty { builder.entries.removeFirst() }
+        try Data(builder.build()).write(to: url)
+        let report = await Repairer(library: library).repair()
+        #expect(report.repaired.map(\.action) == ["salvage"], "\(report.notRepaired.map(\.detail))")
+        let fixed = try DocumentReader(path: url.path).metadata()
+        #expect(fixed.id == before.id && fixed.title == "Doc" && fixed.pageCount == 2)
+        #expect(try storedPDF(url) == pdf)
+        await expectClean(library)
+    }
+
+    @Test func nothingRecoverableOffersTheNewestGoodVersion() async throws {
+        let (library, url) = try library()
+        let kept = try VersionStore(library: library).keep(url, reason: "earlier")
+        try Data("PK\u{3}\u{4}nothing useful at all".utf8).write(to: url)
+        let first = await Repairer(library: library).repair()
+        #expect(first.notRepaired.first?.detail.contains("--from-version") == true)
+        #expect(first.notRepaired.first?.detail.contains(kept.shortID) == true)
+        var options = RepairOptions()
+        options.fromVersion = true
+        let second = await Repairer(library: library).repair(options: options)
+        #expect(second.repaired.map(\.action) == ["from-version"])
+        await expectClean(library)
+    }
+
+    @Test func aDryRunChangesNothingAndTempFilesAreNeverDeleted() async throws {
+        let (library, url) = try library()
+        var builder = ZipBuilder.document(pdf: Array(pdf))
+        builder.entries.removeLast()  // no format.json, and pageCount 1 for 2 pages
+        try Data(builder.build()).write(to: url)
+        let before = try Data(contentsOf: url)
+        try Data("partial".utf8).write(to: folder.url.appendingPathComponent(".Doc.yianazip.yiana-tmp-00112233"))
+        var options = RepairOptions()
+        options.dryRun = true
+        let report = await Repairer(library: library).repair(options: options)
+        #expect(report.repaired.count == 1 && report.notRepaired.count == 1)
+        #expect(try Data(contentsOf: url) == before)
+        #expect(try VersionStore(library: library).records().isEmpty)
+        _ = await Repairer(library: library).repair()
+        #expect(FileManager.default.fileExists(atPath: folder.path(".Doc.yianazip.yiana-tmp-00112233")))
+    }
+
+    /// A complete document written as `name` in the library, with `title`, dated `age` seconds ago.
+    func temp(_ name: String, title: String, id: UUID? = nil, age: TimeInterval) throws -> URL {
+        let url = folder.url.appendingPathComponent(name)
+        let hash = FileHash.sha256 { update in pdf.withUnsafeBytes { update($0) } }
+        var metadata = DocumentMetadata(title: title, pageCount: 2, pdfHash: hash)
+        if let id { metadata.id = id }
+        let scratch = try TemporaryFolder()
+        try CoordinatedDocument.create(at: scratch.path("T.yianazip"), metadata: metadata, pdf: .data(pdf))
+        try FileManager.default.moveItem(atPath: scratch.path("T.yianazip"), toPath: url.path)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -age)], ofItemAtPath: url.path)
+        return url
+    }
+
+    @Test func theNewestCompleteTempIsOfferedAndTakenOnlyWhenAsked() async throws {
+        let (library, url) = try library()
+        let older = try temp(".Doc.yianazip.yiana-tmp-AAAAAAAA", title: "Older", age: 600)
+        let newer = try temp(".Doc.yianazip.yiana-tmp-BBBBBBBB", title: "Newer", age: 60)
+        let partial = folder.url.appendingPathComponent("Doc.yianazip.a1B2c3")
+        try Data(try good.prefix(900)).write(to: partial)
+        let report = await Repairer(library: library).repair()
+        #expect(report.repaired.isEmpty)
+        #expect(report.offered.map(\.path) == [newer.lastPathComponent])
+        #expect(report.offered.first?.detail.contains("--take-temp") == true)
+        #expect(Set(report.notRepaired.map(\.path)) == [older.lastPathComponent, partial.lastPathComponent])
+        for file in [older, newer, partial] { #expect(FileManager.default.fileExists(atPath: file.path)) }
+
+        // A dry run of the take changes nothing; the take keeps what it replaces.
+        _ = try Repairer(library: library).takeTemp(newer, dryRun: true)
+        #expect(try DocumentReader(path: url.path).metadata().title == "Doc")
+        let taken = try Repairer(library: library).takeTemp(newer)
+        #expect(taken.keptAs != nil)
+        #expect(try DocumentReader(path: url.path).metadata().title == "Newer")
+        #expect(!FileManager.default.fileExists(atPath: newer.path))
+        let kept = try VersionStore(library: library).records()
+        #expect(kept.contains { $0.title == "Doc" } && kept.contains { $0.title == "Newer" })
+        #expect(FileManager.default.fileExists(atPath: older.path) && FileManager.default.fileExists(atPath: partial.path))
+    }
+
+    @Test func theAppsUUIDTempFindsItsDocumentByID() async throws {
+        let (library, url) = try library()
+        let id = try DocumentReader(path: url.path).metadata().id
+        let temp = try temp("\(UUID().uuidString).tmp", title: "Edited", id: id, age: 5)
+        let report = await Repairer(library: library).repair()
+        #expect(report.offered.first?.detail.contains("for Doc.yianazip") == true)
+        _ = try Repairer(library: library).takeTemp(temp)
+        #expect(try DocumentReader(path: url.path).metadata().title == "Edited")
+        await expectClean(library)
+    }
+
+    @Test func anIncompleteTempIsNeverTaken() throws {
+        let (library, url) = try library()
+        let partial = folder.url.appendingPathComponent(".Doc.yianazip.yiana-tmp-CCCCCCCC")
+        try Data(try good.prefix(2000)).write(to: partial)
+        #expect(throws: RepairIssue.self) { try Repairer(library: library).takeTemp(partial) }
+        #expect(throws: RepairIssue.self) { try Repairer(library: library).takeTemp(url) }  // not a temp file
+        #expect(FileManager.default.fileExists(atPath: partial.path))
+        #expect(try DocumentReader(path: url.path).metadata().title == "Doc")
+    }
+
+    /// Every class of damage verify reports, made from a good document, and what repair does:
+    /// the action, and whether the stored PDF is the original (`pdf`), in a side file
+    /// (`side`), or left as it is (`left`, nothing written).
+    static let matrix: [(damage: String, action: String, outcome: String)] = [
+        ("not-a-zip", "none", "left"),
+        ("truncated", "salvage", "side"),
+        ("local-header-mismatch", "salvage", "pdf"),
+        ("crc-mismatch", "salvage", "side"),
+        ("overlapping-entries", "salvage", "pdf"),
+        ("duplicate-names", "salvage", "pdf"),
+        ("unsafe-entry-name", "salvage", "pdf"),
+        ("unexpected-entry", "salvage", "pdf"),
+        ("symlink-entry", "salvage", "pdf"),
+        ("encrypted-entry", "salvage", "pdf"),
+        ("stored-size-mismatch", "salvage", "pdf"),
+        ("huge-declared-size", "salvage", "side"),
+        ("format-unknown-version", "none", "left"),
+        ("pdf-damaged", "none", "left"),
+        ("pdf-encrypted", "none", "left"),
+    ]
+
+    func damaged(_ damage: String) throws -> [UInt8] {
+        let bytes = try good
+        func offset(of marker: [UInt8], after start: Int = 0) -> Int {
+            (start..<(bytes.count - marker.count)).first { bytes[$0..<($0 + marker.count)].elementsEqual(marker) }!
+        }
+        func with(_ change: (inout ZipBuilder) -> Void) -> [UInt8] {
+            var builder = ZipBuilder.document(metadata: String(decoding: try! DocumentMetadata(title: "Doc", pageCount: 2).jsonData(), as: UTF8.self), pdf: Array(pdf))
+            change(&builder)
+            return builder.build()
+        }
+        var changed = bytes
+        switch damage {
+        case "not-a-zip": return Array("this is no zip at all".utf8)
+        case "truncated": return Array(bytes.prefix(bytes.count / 2))
+        case "local-header-mismatch": changed[10] ^= 0xFF
+        case "crc-mismatch": changed[offset(of: [0x50, 0x4B, 0x03, 0x04], after: 4) + 600] ^= 0x01
+        case "overlapping-entries": return with { $0.entries[2].centralOffset = 0; $0.entries[2].data = $0.entries[0].data }
+        case "duplicate-names": return with { $0.entries.insert(.init(name: "metadata.json", data: [1]), at: 0) }
+        case "unsafe-entry-name": return with { $0.entries.append(.init(name: "../evil", data: [1])) }
+        case "unexpected-entry": return with { $0.entries.append(.init(name: "notes.txt", data: [1])) }
+        case "symlink-entry": return with { $0.entries[1].externalAttributes = 0o120777 << 16 }
+        case "encrypted-entry": return with { $0.entries[1].flags = 1 }
+        case "stored-size-mismatch": return with { $0.entries[1].uncompressedSize = 5 }
+        case "huge-declared-size": return with { $0.entries[1].compressedSize = 0xFFFF_FFF0; $0.entries[1].uncompressedSize = 0xFFFF_FFF0 }
+        case "format-unknown-version": return with { $0.entries[2].data = Array(#"{"formatVersion":7}"#.utf8) }
+        case "pdf-damaged": return with { $0.entries[1].data = Array(try! Data(contentsOf: Fixtures.sampleDocs.appendingPathComponent("pdfs/Damaged download.pdf"))) }
+        case "pdf-encrypted": return with { $0.entries[1].data = Array(try! Data(contentsOf: Fixtures.sampleDocs.appendingPathComponent("pdfs/Encrypted letter.pdf"))) }
+        default: Issue.record("no damage \(damage)")
+        }
+        return changed
+    }
+
+    @Test(arguments: matrix)
+    func theRepairMatrix(damage: String, action: String, outcome: String) async throws {
+        let bytes = try damaged(damage)
+        let (library, url) = try library(with: bytes)
+        let before = await Verifier(library: library).verify()
+        #expect(!before.clean, "\(damage) made no damage")
+        var dryRun = RepairOptions()
+        dryRun.dryRun = true
+        let preview = await Repairer(library: library).repair(options: dryRun)
+        #expect(try Data(contentsOf: url) == Data(bytes) && VersionStore(library: library).records().isEmpty, "\(damage): the dry run changed something")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("Doc (partial PDF).pdf")))
+        let report = await Repairer(library: library).repair()
+        #expect((report.repaired + report.notRepaired).map(\.action) == [action], "\(damage): \(report.notRepaired.map(\.detail))")
+        #expect((preview.repaired + preview.notRepaired).map(\.action) == [action], "\(damage): the dry run said otherwise")
+        switch outcome {
+        case "left":
+            #expect(try Data(contentsOf: url) == Data(bytes), "\(damage): written though not repaired")
+            #expect(report.notRepaired.first?.detail.isEmpty == false)
+        default:
+            #expect(try VersionStore(library: library).versions(of: url).count == 1, "\(damage): the original was not kept")
+            let kept = try VersionStore(library: library).records()[0]
+            #expect(try Data(contentsOf: VersionStore(library: library).objectURL(kept)) == Data(bytes), "\(damage): the original kept is not byte for byte")
+            if outcome == "pdf" {
+                #expect(try storedPDF(url) == pdf, "\(damage)")
+            } else {
+                let side = try Data(contentsOf: folder.url.appendingPathComponent("Doc (partial PDF).pdf"))
+                #expect(!side.isEmpty && side.count <= pdf.count && side.starts(with: pdf.prefix(200)), "\(damage): side file \(side.count) bytes")
+            }
+            await expectClean(library)
+        }
+    }
+}
