@@ -62,6 +62,14 @@ struct RepairTests {
         await expectClean(library)
     }
 
+    @Test func aGoodDocumentFromTheAppIsLeftByteForByte() async throws {
+        try FileManager.default.copyItem(atPath: Fixtures.sample("archives/Sample Letter.yianazip"), toPath: folder.path("Letter.yianazip"))
+        let before = try Data(contentsOf: folder.url.appendingPathComponent("Letter.yianazip"))
+        let report = await Repairer(library: try Library(root: folder.url)).repair()
+        #expect(report.repaired.isEmpty && report.notRepaired.isEmpty && report.offered.isEmpty)
+        #expect(try Data(contentsOf: folder.url.appendingPathComponent("Letter.yianazip")) == before)
+    }
+
     @Test func migratesTheLegacyFormats() async throws {
         try FileManager.default.copyItem(atPath: Fixtures.sample("archives/Legacy Separator.yianazip"), toPath: folder.path("Old.yianazip"))
         let library = try Library(root: folder.url)
@@ -102,6 +110,21 @@ struct RepairTests {
         bytes[second] = 0x00
         let (report, library, url) = try await repaired(bytes)
         #expect(report.repaired.map(\.action) == ["salvage"])
+        #expect(try storedPDF(url) == pdf)
+        await expectClean(library)
+    }
+
+    @Test func theChainOfLocalHeadersFindsAnEntryNothingElseDoes() async throws {
+        // The PDF's local signature is overwritten and the central directory is gone:
+        // only the metadata entry's sizes say where the PDF's header is.
+        var bytes = try good
+        let second = (4..<bytes.count).first { bytes[$0] == 0x50 && bytes[$0 + 1] == 0x4B && bytes[$0 + 2] == 0x03 && bytes[$0 + 3] == 0x04 }!
+        let directory = (0..<bytes.count).first { bytes[$0] == 0x50 && bytes[$0 + 1] == 0x4B && bytes[$0 + 2] == 0x01 && bytes[$0 + 3] == 0x02 }!
+        bytes[second] = 0x00
+        bytes.removeLast(bytes.count - directory)
+        let (report, library, url) = try await repaired(bytes)
+        #expect(report.repaired.map(\.action) == ["salvage"], "\(report.notRepaired.map(\.detail))")
+        #expect(report.repaired.first?.detail.contains("chain of local headers") == true)
         #expect(try storedPDF(url) == pdf)
         await expectClean(library)
     }

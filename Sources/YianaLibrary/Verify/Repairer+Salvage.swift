@@ -28,7 +28,7 @@ extension Repairer {
         fstat(fd, &st)
         let size = UInt64(st.st_size)
         let directory = Self.centralDirectoryEvidence(fd: fd, size: size)
-        let evidence = directory.entries + Self.localHeaderEvidence(fd: fd, size: size)
+        let evidence = directory.entries + Self.localHeaderChain(fd: fd, size: size) + Self.localHeaderEvidence(fd: fd, size: size)
 
         /// The entries named `name` whose bytes pass their CRC, best evidence first.
         func intact(_ name: String) -> [EntryEvidence] {
@@ -80,6 +80,8 @@ extension Repairer {
                 .deletingPathExtension().appendingPathExtension("pdf")
             side = (sideFile, partial.dataOffset, available)
             notes.append("content.pdf is damaged or incomplete: its \(available) bytes go to \(sideFile.lastPathComponent); the document keeps its metadata")
+        } else {
+            notes.append("no content.pdf found anywhere in the file: the document keeps only its metadata (the whole original is kept in the version store)")
         }
         if let pdfFile {
             let pdfFD = open(pdfFile.path, O_RDONLY | O_CLOEXEC)
@@ -154,6 +156,30 @@ extension Repairer {
             }
         }
         return (found, starts)
+    }
+
+    /// Entries found by walking the local headers from the first one, each entry's sizes
+    /// giving where the next header is: this finds a header whose signature is overwritten
+    /// even when the central directory is gone too.
+    static func localHeaderChain(fd: Int32, size: UInt64) -> [EntryEvidence] {
+        guard let first = read(fd: fd, 0, Int(min(size, 1 << 16))),
+              let start = (0..<max(0, first.count - 3)).first(where: { first[$0] == 0x50 && first[$0 + 1] == 0x4B && first[$0 + 2] == 0x03 && first[$0 + 3] == 0x04 }) else {
+            return []
+        }
+        var found: [EntryEvidence] = []
+        var offset = UInt64(start)
+        while offset + 30 <= size, found.count < 16, let header = read(fd: fd, offset, 30), header.count == 30 {
+            let nameLength = Int(le16(header, 26)), extra = Int(le16(header, 28))
+            guard nameLength > 0, nameLength < 256, let nameBytes = read(fd: fd, offset + 30, nameLength), nameBytes.count == nameLength,
+                  nameBytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { break }
+            let dataOffset = offset + 30 + UInt64(nameLength + extra)
+            let entrySize = UInt64(le32(header, 18))
+            found.append(EntryEvidence(name: String(decoding: nameBytes, as: UTF8.self), headerOffset: offset, dataOffset: dataOffset,
+                                       size: entrySize, method: le16(header, 8), crc: le32(header, 14),
+                                       source: "local header at offset \(offset) (by the chain of local headers)"))
+            offset = dataOffset + entrySize
+        }
+        return found
     }
 
     /// Entries found by scanning the bytes forward for local headers.
