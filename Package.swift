@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "YianaLibrary", targets: ["YianaLibrary"]),
         .library(name: "YianaSearch", targets: ["YianaSearch"]),
         .library(name: "YianaSync", targets: ["YianaSync"]),
+        // Loaded with LD_PRELOAD by the crash and fault harness; nothing links it.
+        .library(name: "FaultShim", type: .dynamic, targets: ["FaultShim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -57,6 +59,17 @@ let package = Package(
         // Drives many concurrent writers/readers of one document; used by the
         // coordination test and by the soak scripts in Scripts/.
         .executableTarget(name: "yiana-stress", dependencies: ["YianaArchive", "YianaLibrary"]),
+        // Injects one I/O fault (EIO, ENOSPC, a short write) at a chosen call on files under
+        // a folder, for the crash and fault harness. Never a dependency of anything.
+        .target(name: "FaultShim", linkerSettings: [.linkedLibrary("dl")]),
+        // The crash, fault and concurrency harness (Scripts/crash-harness.sh; a short run in the tests).
+        .executableTarget(
+            name: "yiana-harness",
+            dependencies: [
+                "YianaLibrary", "YianaArchive", "YianaPDF",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // In-process measurements for the benchmark scripts (search latency) and the
         // reader/repair fuzzer (Scripts/fuzz-reader.sh; a short run in the tests).
         .executableTarget(name: "yiana-bench", dependencies: ["YianaSearch", "YianaLibrary", "YianaArchive"]),
@@ -68,7 +81,7 @@ let package = Package(
         .testTarget(name: "YianaLibraryTests", dependencies: ["YianaLibrary", "YianaArchive", "YianaTestSupport"]),
         .testTarget(name: "YianaSearchTests", dependencies: ["YianaSearch", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
         .testTarget(name: "YianaSyncTests", dependencies: ["YianaSync", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
-        .testTarget(name: "YianaCLITests", dependencies: ["yiana", "yiana-bench", "YianaArchive", "YianaTestSupport"]),
+        .testTarget(name: "YianaCLITests", dependencies: ["yiana", "yiana-bench", "yiana-harness", "YianaArchive", "YianaTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -48,6 +48,9 @@ struct ExtractedDocument: Sendable {
     let path: String  // relative to the library
     let folder: String
     let file: FileState
+    /// The file went away after the library was listed (moved or removed by another
+    /// process): it is not indexed, as if it had never been listed.
+    var vanished = false
     var documentID: String?
     var title: String
     var tags: [String] = []
@@ -66,6 +69,14 @@ struct DocumentExtractor: Sendable {
     let library: Library
     /// Content keys already indexed with status ok; their pages can be copied.
     let indexedContent: Set<String>
+
+    /// `damaged` for what is wrong with the file, `failed` when reading it failed for a
+    /// reason outside it (an I/O error, a lock): that document is tried again next run.
+    static func status(for error: Error) -> IndexStatus {
+        if let error = error as? ArchiveError, error.isEnvironmental { return .failed }
+        if error is SystemError { return .failed }
+        return .damaged
+    }
 
     func extract(_ item: LibraryItem, file: FileState) -> ExtractedDocument {
         let path = library.relativePath(of: item.documentURL) ?? item.documentURL.path
@@ -86,8 +97,9 @@ struct DocumentExtractor: Sendable {
             reader = try DocumentReader(path: item.url.path)
             metadata = try reader.metadata()
         } catch {
-            result.status = .damaged
+            result.status = Self.status(for: error)
             result.reason = "\(error)"
+            result.vanished = !FileManager.default.fileExists(atPath: item.url.path)
             return result
         }
         result.documentID = metadata.id.uuidString
@@ -139,11 +151,14 @@ struct DocumentExtractor: Sendable {
             }
             result.reason = error.description
         } catch let error as ArchiveError {
-            result.status = error.kind == .missingPDF ? .noTextLayer : .damaged
+            result.status = error.kind == .missingPDF ? .noTextLayer : Self.status(for: error)
             result.reason = error.description
         } catch {
             result.status = .failed
             result.reason = "\(error)"
+        }
+        if result.status == .failed || result.status == .damaged {
+            result.vanished = !FileManager.default.fileExists(atPath: item.url.path)
         }
         return result
     }

@@ -78,7 +78,10 @@ public struct Indexer: Sendable {
         for item in items {
             guard let path = library.relativePath(of: item.documentURL), let file = FileState(path: item.url.path) else { continue }
             seen.insert(path)
-            if !options.full, let stored = known[path], stored.file == file, stored.isPlaceholder == (item.kind == .placeholder) {
+            // Unchanged files are skipped, except those whose reading failed last time
+            // (an I/O error, a lock): they are tried again.
+            if !options.full, let stored = known[path], stored.file == file, stored.isPlaceholder == (item.kind == .placeholder),
+               stored.status != .failed {
                 report.unchanged += 1
                 continue
             }
@@ -103,7 +106,11 @@ public struct Indexer: Sendable {
             var completed = 0
             for try await document in group {
                 try Task.checkCancellation()
-                pending.append(document)
+                if document.vanished {
+                    seen.remove(document.path)
+                } else {
+                    pending.append(document)
+                }
                 completed += 1
                 progress(IndexProgress(completed: completed, total: work.count, current: document.path))
                 // Commit in batches: few transactions, and a killed run loses little.

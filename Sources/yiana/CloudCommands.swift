@@ -46,7 +46,7 @@ extension Yiana {
                 The cloud store is given each document's current bytes first; then the local \
                 file is replaced by an iCloud stub, .Name.yianazip.icloud (or, with \
                 --dataless, the macOS 14 way: a file of the same name and size without data). \
-                Damaged documents are not evicted.
+                Damaged documents are not evicted; one evicted already is left as it is.
 
                 Example:
                   yiana evict "Letters/Bank statement" Scan
@@ -70,6 +70,11 @@ extension Yiana {
             var failed = false
             for argument in documents {
                 do {
+                    if case .placeholder(_, let document) = library.locate(argument) {
+                        // Evicting what is evicted already is done, not an error (a rerun after an interruption).
+                        print("already evicted \(library.relativePath(of: document) ?? document.path)")
+                        continue
+                    }
                     let url = try libraryOptions.document(argument, in: library)
                     try Eviction(library: library).evict(url, dataless: dataless)
                     print("evicted \(library.relativePath(of: url) ?? url.path)")

@@ -13,6 +13,8 @@ struct CloudCLITests {
         #expect(try runProcess(yiana, ["evict", "--library", lib, "Flow control paper"]).status == 1)  // not attached yet
         #expect(try runProcess(yiana, ["cloud", "init", "--library", lib, cloud.url.path, "--device", "laptop"]).status == 0)
         #expect(try runProcess(yiana, ["evict", "--library", lib, "Flow control paper"]).status == 0)
+        let again = try runProcess(yiana, ["evict", "--library", lib, "Flow control paper"])  // a rerun: done already
+        #expect(again.status == 0 && again.stdout.contains("already evicted"))
         let status = try runProcess(yiana, ["status", "--library", lib])
         #expect(status.stdout.contains("notDownloaded  Flow control paper.yianazip"))
         let info = try runProcess(yiana, ["info", "--library", lib, "Flow control paper"])

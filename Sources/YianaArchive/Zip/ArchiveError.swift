@@ -23,6 +23,16 @@ public struct ZipErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
 
 /// Why a file could not be read or written as a `.yianazip` document.
 public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// True when the file may well be fine and reading it failed for a reason outside it
+    /// (an I/O error, a lock held too long, memory): trying again later may succeed.
+    public var isEnvironmental: Bool {
+        switch kind {
+        case .system, .lockTimeout: true
+        case .zip(let code, _): [.seek, .read, .write, .open, .memory].contains(code)
+        default: false
+        }
+    }
+
     public enum Kind: Sendable, Equatable {
         /// Nothing at the path.
         case fileNotFound

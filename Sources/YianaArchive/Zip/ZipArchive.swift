@@ -18,6 +18,8 @@ final class ZipArchive {
         defer { zip_error_fini(&error) }
         guard let archive = zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error) else {
             zip_source_free(source)
+            // A read that failed (an I/O error) is said as such, never as damage.
+            if let failure = reader.failure { throw ArchiveError(.system(failure), path: path) }
             throw ArchiveError(.zip(ZipErrorCode(rawValue: zip_error_code_zip(&error)),
                                     message: String(cString: zip_error_strerror(&error))), path: path)
         }
@@ -55,7 +57,10 @@ final class ZipArchive {
             guard total <= expectedSize else { throw ArchiveError(.damagedStructure("\(name) is longer than declared"), path: path) }
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<Int(n)]))
         }
-        guard total == expectedSize else { throw ArchiveError(.entryTruncated(name), path: path) }
+        guard total == expectedSize else {
+            if let failure = reader.failure { throw ArchiveError(.system(failure), path: path) }
+            throw ArchiveError(.entryTruncated(name), path: path)
+        }
     }
 
     /// Reads a small entry whole, refusing one over `limit` bytes without allocating it.
@@ -71,7 +76,9 @@ final class ZipArchive {
     private func zipError(_ error: UnsafeMutablePointer<zip_error_t>?, entry: String) -> ArchiveError {
         guard let error else { return ArchiveError(.zip(.read, message: "unknown libzip error"), path: path) }
         let code = ZipErrorCode(rawValue: zip_error_code_zip(error))
-        if code == .read, let failure = reader.failure {
+        // Whatever libzip makes of it (a short entry, a CRC it could not finish), a read
+        // that failed is an I/O error, never damage.
+        if let failure = reader.failure {
             return ArchiveError(.system(failure), path: path)
         }
         switch code {

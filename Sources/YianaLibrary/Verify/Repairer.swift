@@ -149,6 +149,9 @@ public struct Repairer: Sendable {
     /// Why a document with `codes` is left as it is, when repair cannot make it better: the
     /// PDF itself is bad, or a newer app wrote the file (rewriting it would lose what it added).
     static func beyondRepair(_ codes: Set<String>) -> String? {
+        if codes.contains("unreadable") || codes.contains("not-found") {
+            return "it could not be read just now (an I/O error, or it went away), which says nothing about its bytes; left as it is: check the disk, and run repair again"
+        }
         if codes.contains("format-unknown-version") {
             return "written by a newer version of the Yiana app (its format.json announces a version this toolkit does not know); left as it is: update yiana-tools"
         }

@@ -87,7 +87,7 @@ public struct Verifier: Sendable {
 
     /// The toolkit's own (`.Name.yianazip.yiana-tmp-XXXXXXXX`), libzip's
     /// (`Name.yianazip.XXXXXX`) and the app's (`<UUID>.tmp`) temporary files.
-    static func isLeftoverTemp(_ name: String) -> Bool {
+    public static func isLeftoverTemp(_ name: String) -> Bool {
         if name.contains(CoordinatedDocument.temporaryMarker) && name.hasPrefix(".") { return true }
         // libzip's are named after the archive (never hidden) plus six mkstemp characters.
         if !name.hasPrefix("."), let range = name.range(of: ".\(Library.documentExtension).", options: .backwards) {

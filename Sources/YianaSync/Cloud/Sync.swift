@@ -45,7 +45,12 @@ public struct Sync: Sendable {
 
         for path in Set(local.keys).union(latest.keys).union(state.synced.keys).sorted() {
             do {
-                try syncOne(path, item: local[path], cloudRecord: latest[path], cloud: cloud, device: device, state: &state, report: &report)
+                do {
+                    try syncOne(path, item: local[path], cloudRecord: latest[path], cloud: cloud, device: device, state: &state, report: &report)
+                } catch where local[path].map({ !FileManager.default.fileExists(atPath: $0.url.path) }) == true {
+                    // Removed by another process after the library was listed: as if it had been gone then.
+                    try syncOne(path, item: nil, cloudRecord: latest[path], cloud: cloud, device: device, state: &state, report: &report)
+                }
             } catch {
                 report.failed[path] = "\(error)"
             }

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The crash, fault and concurrency harness over every write path (yiana-harness): each path
+# is killed with SIGKILL (at random moments, and just before random I/O calls) and given I/O
+# faults (EIO, ENOSPC, short writes and reads, through the LD_PRELOAD shim libFaultShim.so)
+# until it has KILLS kills and FAULTS faults; after each run everything must verify and no
+# byte may be lost. Then ROUNDS rounds of 8 processes at once in one library. Prints a table.
+# Usage: Scripts/crash-harness.sh [KILLS] [FAULTS] [ROUNDS] [SEED]   (default 64 64 10 1)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+Scripts/setup.sh >/dev/null
+for product in yiana yiana-harness FaultShim; do swift build -c release --product "$product" >/dev/null; done
+bin="$(swift build -c release --show-bin-path)"
+"$bin/yiana-harness" --kills "${1:-64}" --faults "${2:-64}" --rounds "${3:-10}" --seed "${4:-1}" --samples SampleDocs

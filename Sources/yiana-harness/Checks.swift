@@ -1,0 +1,128 @@
+import Foundation
+import YianaArchive
+import YianaLibrary
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the checks after a run found.
+struct Findings {
+    /// Documents that are neither what they were before the run nor a document that verifies.
+    var damaged: [String] = []
+    /// Documents' bytes from before the run found nowhere after it (libraries, version stores, cloud).
+    var lost: [String] = []
+    /// Leftover temporary files, all of which `verify` must report.
+    var temps = 0
+    var unfoundTemps: [String] = []
+    /// Anything else wrong (the index, a crash), in words.
+    var other: [String] = []
+
+    var clean: Bool { damaged.isEmpty && lost.isEmpty && unfoundTemps.isEmpty && other.isEmpty }
+
+    var summary: String {
+        (damaged.map { "damaged \($0)" } + lost.map { "lost \($0)" } + unfoundTemps.map { "temp not reported by verify: \($0)" } + other)
+            .joined(separator: "; ")
+    }
+}
+
+/// What went wrong over many runs: counted, and the first few in words.
+struct Tally {
+    var damaged = 0
+    var lost = 0
+    var crashes = 0
+    var unfoundTemps = 0
+    var indexProblems = 0
+    var failures: [String] = []
+
+    var failed: Bool { damaged > 0 || lost > 0 || crashes > 0 || unfoundTemps > 0 || indexProblems > 0 }
+
+    mutating func fail(_ text: String) {
+        if failures.count < 5 { failures.append(text) }
+    }
+
+    mutating func record(_ findings: Findings, _ description: String) {
+        damaged += findings.damaged.count
+        lost += findings.lost.count
+        unfoundTemps += findings.unfoundTemps.count
+        if !findings.clean { fail("\(description): \(findings.summary)") }
+    }
+}
+
+/// Hashes and verifications of a run folder.
+enum Checks {
+    /// SHA-256 of the file at `url` (nil when it cannot be read).
+    static func hash(_ url: URL) -> String? {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        return try? FileHash.sha256(fd: fd, path: url.path)
+    }
+
+    /// Every document (not placeholders, temporary or hidden files) in `libraries`, by its
+    /// path relative to `root`, with its SHA-256.
+    static func documents(in libraries: [URL], root: URL) -> [String: String] {
+        var found: [String: String] = [:]
+        for library in libraries {
+            for url in files(under: library, skippingState: true)
+            where url.pathExtension == Library.documentExtension && !url.lastPathComponent.hasPrefix(".") {
+                if let sha = hash(url) { found[relative(url, to: root)] = sha }
+            }
+        }
+        return found
+    }
+
+    /// The SHA-256 of every regular file under `root` (libraries, version stores, cloud).
+    static func allHashes(under root: URL) -> Set<String> {
+        Set(files(under: root, skippingState: false).compactMap(hash))
+    }
+
+    static func files(under folder: URL, skippingState: Bool) -> [URL] {
+        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+        var found: [URL] = []
+        for case let url as URL in enumerator {
+            if skippingState && url.lastPathComponent == Library.stateFolderName {
+                enumerator.skipDescendants()
+                continue
+            }
+            if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true { found.append(url) }
+        }
+        return found
+    }
+
+    static func relative(_ url: URL, to root: URL) -> String {
+        let path = url.standardizedFileURL.path, base = root.standardizedFileURL.path + "/"
+        return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
+    }
+
+    /// Verifies `libraries` after a run: what changed must verify, nothing from `before` may be
+    /// lost, and every leftover temporary file must be reported by verify.
+    static func afterRun(libraries: [URL], root: URL, before: [String: String]) async -> Findings {
+        var findings = Findings()
+        let ignorable: Set<String> = ["leftover-temp-file", "duplicate-id"]
+        for libraryURL in libraries {
+            guard let library = try? Library(root: libraryURL) else {
+                findings.other.append("\(libraryURL.path) cannot be opened as a library")
+                continue
+            }
+            let report = await Verifier(library: library).verify(jobs: 2)
+            var reportedTemps = Set<String>()
+            for file in report.files {
+                let codes = Set(file.problems.filter { !$0.isNotice }.map(\.code))
+                let url = file.path.hasPrefix("/") ? URL(fileURLWithPath: file.path) : libraryURL.appendingPathComponent(file.path)
+                if codes.contains("leftover-temp-file") { reportedTemps.insert(url.standardizedFileURL.path) }
+                let damage = codes.subtracting(ignorable)
+                guard !damage.isEmpty else { continue }
+                let key = relative(url, to: root)
+                if let was = before[key], was == hash(url) { continue }  // as it was before the run
+                findings.damaged.append("\(key) (\(damage.sorted().joined(separator: ", ")))")
+            }
+            for url in files(under: libraryURL, skippingState: true) where Verifier.isLeftoverTemp(url.lastPathComponent) {
+                findings.temps += 1
+                if !reportedTemps.contains(url.standardizedFileURL.path) { findings.unfoundTemps.append(relative(url, to: root)) }
+            }
+        }
+        let after = allHashes(under: root)
+        findings.lost = before.filter { !after.contains($0.value) }.map(\.key).sorted()
+        return findings
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How one run of a command ended.
+struct Outcome {
+    var status: Int32
+    /// The signal that ended it, if one did (SIGKILL from us; anything else is a crash).
+    var signal: Int32?
+    var seconds: Double
+    var stderr: String
+    var stdout = ""
+}
+
+/// Runs `yiana` (and friends) as child processes, with the fault shim when asked.
+struct Runner {
+    let yiana: URL
+    let shim: URL
+    /// Where output goes, so that a pipe never fills and blocks a child.
+    let scratch: URL
+
+    /// What the shim should do in a run.
+    struct Injection {
+        var root: String
+        var at: Int = 0
+        var kind = "eio"
+        var sticky = false
+        var log: String
+    }
+
+    func environment(_ injection: Injection?) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        guard let injection else { return environment }
+        environment["LD_PRELOAD"] = shim.path
+        environment["YIANA_FAULT_ROOT"] = injection.root
+        environment["YIANA_FAULT_AT"] = String(injection.at)
+        environment["YIANA_FAULT_KIND"] = injection.kind
+        environment["YIANA_FAULT_STICKY"] = injection.sticky ? "1" : "0"
+        environment["YIANA_FAULT_LOG"] = injection.log
+        return environment
+    }
+
+    /// Runs `yiana arguments…` to the end, or kills it with SIGKILL after `killAfter` seconds.
+    func run(_ arguments: [String], injection: Injection? = nil, killAfter: Double? = nil, program: URL? = nil) throws -> Outcome {
+        let process = Process()
+        process.executableURL = program ?? yiana
+        process.arguments = arguments
+        process.environment = environment(injection)
+        let errPath = scratch.appendingPathComponent("stderr-\(UUID().uuidString)")
+        let outPath = scratch.appendingPathComponent("stdout-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: errPath.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outPath.path, contents: nil)
+        let errHandle = try FileHandle(forWritingTo: errPath), outHandle = try FileHandle(forWritingTo: outPath)
+        defer {
+            try? errHandle.close()
+            try? outHandle.close()
+            try? FileManager.default.removeItem(at: errPath)
+            try? FileManager.default.removeItem(at: outPath)
+        }
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        process.standardInput = FileHandle.nullDevice
+        let start = Date()
+        try process.run()
+        if let killAfter {
+            let deadline = start.addingTimeInterval(killAfter)
+            while process.isRunning && Date() < deadline { usleep(500) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        process.waitUntilExit()
+        let stderr = (try? String(contentsOf: errPath, encoding: .utf8)) ?? ""
+        let stdout = (try? String(contentsOf: outPath, encoding: .utf8)) ?? ""
+        let signalled = process.terminationReason == .uncaughtSignal
+        return Outcome(status: signalled ? -1 : process.terminationStatus, signal: signalled ? process.terminationStatus : nil,
+                       seconds: Date().timeIntervalSince(start), stderr: stderr, stdout: stdout)
+    }
+
+    /// `cp -a from to`: a whole folder, modification times kept (the index skips files by them).
+    func copyTree(_ from: URL, to: URL) throws {
+        let copy = try run(["-a", from.path, to.path], program: URL(fileURLWithPath: "/bin/cp"))
+        guard copy.status == 0 else { throw HarnessError("cp -a \(from.path) \(to.path) failed: \(copy.stderr)") }
+    }
+
+    /// Runs a set-up step that must succeed (`allowed` statuses).
+    @discardableResult
+    func must(_ arguments: [String], allowed: Set<Int32> = [0]) throws -> Outcome {
+        let outcome = try run(arguments)
+        guard outcome.signal == nil, allowed.contains(outcome.status) else {
+            throw HarnessError("set-up step `yiana \(arguments.joined(separator: " "))` exited \(outcome.status): \(outcome.stderr)")
+        }
+        return outcome
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The shim's log: faults it injected and the calls it counted.
+struct ShimLog {
+    var faults: [(call: String, kind: String)] = []
+    var calls: [Int] = []
+
+    init(path: String) {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return }
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            if parts.first == "fault", parts.count >= 5 { faults.append((String(parts[3]), String(parts[4]))) }
+            if parts.first == "calls", parts.count >= 3, let count = Int(parts[2]) { calls.append(count) }
+        }
+    }
+}

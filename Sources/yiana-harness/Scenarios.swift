@@ -1,0 +1,182 @@
+import Foundation
+import YianaArchive
+import YianaLibrary
+import YianaPDF
+
+/// One write path under test: how to set up a library for it, and the command that writes.
+struct Scenario: Sendable {
+    let name: String
+    /// Library folders under the run folder (every one is verified after a run).
+    let libraries: [String]
+    /// What the command does, for the table.
+    let what: String
+    /// Builds the starting state in `context.root` and returns the command's arguments.
+    let build: @Sendable (Context) throws -> [String]
+    /// Words each indexed document must be found by after a run (index paths only).
+    var indexWords: [String] = []
+}
+
+/// What a scenario's set-up works with.
+struct Context {
+    let runner: Runner
+    let root: URL
+    let samples: URL
+
+    func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }
+    func path(_ relative: String) -> String { url(relative).path }
+
+    @discardableResult
+    func folder(_ relative: String) throws -> URL {
+        let folder = url(relative)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Writes a PDF named `name` into `folder` whose text holds the word `word(name)`; a big
+    /// one (about 1.5 MB) when asked, so that kills land in the middle of its copy.
+    @discardableResult
+    func pdf(_ name: String, in folder: String, big: Bool = false) throws -> URL {
+        var lines = ["Harness document \(name)", Scenarios.word(name), "Written for the crash and fault harness."]
+        if big {
+            lines += (0..<36_000).map { "filler line \($0) for \(name): the quick brown fox jumps over the lazy dog" }
+        }
+        let url = try self.folder(folder).appendingPathComponent("\(name).pdf")
+        try PDFDocument.onePagePDF(lines: lines).write(to: url)
+        return url
+    }
+
+    /// `yiana import` of PDFs made on the spot into `library` (at its top level).
+    func importPDFs(_ names: [String], into library: String, big: Set<String> = []) throws {
+        let urls = try names.map { try pdf($0, in: "sources", big: big.contains($0)) }
+        try folder(library)
+        try runner.must(["import", "--library", path(library)] + urls.map(\.path))
+    }
+
+    /// Replaces the metadata (and, when given, the PDF) of a document, as an edit in the app would.
+    func edit(_ relative: String, pdf: Data? = nil, change: (inout DocumentMetadata) -> Void) throws {
+        let url = self.url(relative)
+        var metadata = try DocumentReader(path: url.path).metadata()
+        change(&metadata)
+        metadata.modified = metadata.modified.addingTimeInterval(60)
+        if let pdf {
+            metadata.pdfHash = FileHash.sha256 { update in pdf.withUnsafeBytes { update($0) } }
+            try CoordinatedDocument.replace(at: url.path, metadata: metadata, pdf: .data(pdf))
+        } else {
+            let library = try Library(root: url.deletingLastPathComponent())
+            try DocumentRewrite(library: library).write(metadata, pdfFrom: url, to: url, replacing: true)
+        }
+    }
+
+    /// Changes bytes of a document file in place.
+    func damage(_ relative: String, _ change: (inout [UInt8]) -> Void) throws {
+        var bytes = Array(try Data(contentsOf: url(relative)))
+        change(&bytes)
+        try Data(bytes).write(to: url(relative))
+    }
+}
+
+enum Scenarios {
+    /// A word found only in the document `name`.
+    static func word(_ name: String) -> String {
+        "harnessword" + name.filter { $0.isLetter || $0.isNumber }.lowercased()
+    }
+
+    /// Offset of the `index`-th (0-based) ZIP local header in `bytes`.
+    static func localHeader(_ index: Int, in bytes: [UInt8]) -> Int? {
+        var found = -1
+        for i in 0..<(bytes.count - 3) where bytes[i] == 0x50 && bytes[i + 1] == 0x4B && bytes[i + 2] == 0x03 && bytes[i + 3] == 0x04 {
+            found += 1
+            if found == index { return i }
+        }
+        return nil
+    }
+
+    static let all: [Scenario] = [
+        Scenario(name: "import", libraries: ["lib"], what: "yiana import of 6 PDFs (2 of 1.5 MB) beside 2 documents") { context in
+            try context.importPDFs(["old1", "old2"], into: "lib")
+            for name in ["new1", "new2", "new3", "new4"] { try context.pdf(name, in: "in") }
+            try context.pdf("newbig1", in: "in", big: true)
+            try context.pdf("newbig2", in: "in", big: true)
+            return ["import", "--library", context.path("lib"), context.path("in")]
+        },
+        Scenario(name: "repair", libraries: ["lib"], what: "yiana repair of 7 damaged documents") { context in
+            try context.importPDFs(["r1", "r2", "r3", "r4", "r5", "r6"], into: "lib", big: ["r1"])
+            try context.damage("lib/r1.yianazip") { $0.removeLast(300) }
+            try context.damage("lib/r2.yianazip") { $0 += Array(repeating: 0x42, count: 100) }
+            try context.damage("lib/r3.yianazip") { bytes in bytes[localHeader(1, in: bytes)!] = 0 }
+            try context.damage("lib/r4.yianazip") { bytes in bytes[localHeader(1, in: bytes)! + 200] ^= 0x01 }
+            try context.damage("lib/r5.yianazip") { bytes in bytes[localHeader(0, in: bytes)! + 60] ^= 0x01 }
+            try FileManager.default.copyItem(at: context.url("lib/r6.yianazip"), to: context.url("lib/r6 Copy.yianazip"))
+            try FileManager.default.copyItem(at: context.samples.appendingPathComponent("archives/Legacy Separator.yianazip"),
+                                             to: context.url("lib/Legacy.yianazip"))
+            return ["repair", "--library", context.path("lib")]
+        },
+        Scenario(name: "conflicts resolve", libraries: ["lib"], what: "yiana conflicts resolve --strategy merge, 3 groups") { context in
+            try context.importPDFs(["c1", "c2", "c3"], into: "lib", big: ["c2"])
+            let dropbox = "lib/c1 (Bob's conflicted copy 2026-03-01).yianazip"
+            try FileManager.default.copyItem(at: context.url("lib/c1.yianazip"), to: context.url(dropbox))
+            try context.edit(dropbox) { $0.tags = ["bob"] }
+            let syncthing = "lib/c2.sync-conflict-20260301-142233-ABCDEF7.yianazip"
+            try FileManager.default.copyItem(at: context.url("lib/c2.yianazip"), to: context.url(syncthing))
+            try context.edit(syncthing, pdf: PDFDocument.onePagePDF(lines: ["c2 as edited elsewhere", word("c2b")])) { $0.title = "c2 elsewhere" }
+            try context.edit("lib/c2.yianazip", pdf: PDFDocument.onePagePDF(lines: ["c2 as edited here", word("c2a")])) { $0.tags = ["here"] }
+            try FileManager.default.copyItem(at: context.url("lib/c3.yianazip"), to: context.url("lib/c3 2.yianazip"))
+            try context.edit("lib/c3 2.yianazip") { $0.title = "c3 renamed" }
+            return ["conflicts", "resolve", "--strategy", "merge", "--library", context.path("lib")]
+        },
+        Scenario(name: "download", libraries: ["lib"], what: "yiana download --all of 4 evicted documents") { context in
+            try context.folder("lib")
+            try context.runner.must(["cloud", "init", "--library", context.path("lib"), "--device", "a", context.path("cloud")])
+            try context.importPDFs(["d1", "d2", "d3", "dbig"], into: "lib", big: ["dbig"])
+            try context.runner.must(["sync", "--library", context.path("lib")])
+            try context.runner.must(["evict", "--library", context.path("lib"), "d1", "d2", "d3", "dbig"])
+            return ["download", "--all", "--library", context.path("lib")]
+        },
+        Scenario(name: "evict", libraries: ["lib"], what: "yiana evict of 4 documents, one changed since the last sync") { context in
+            try context.folder("lib")
+            try context.runner.must(["cloud", "init", "--library", context.path("lib"), "--device", "a", context.path("cloud")])
+            try context.importPDFs(["e1", "e2", "e3", "ebig"], into: "lib", big: ["ebig"])
+            try context.runner.must(["sync", "--library", context.path("lib")])
+            try context.edit("lib/e2.yianazip") { $0.tags = ["changed"] }
+            return ["evict", "--library", context.path("lib"), "e1", "e2", "e3", "ebig"]
+        },
+        Scenario(name: "sync", libraries: ["a", "b"], what: "yiana sync: 2 uploads, 3 pulls, a conflict, a deletion") { context in
+            for device in ["a", "b"] {
+                try context.folder(device)
+                try context.runner.must(["cloud", "init", "--library", context.path(device), "--device", device, context.path("cloud")])
+            }
+            try context.importPDFs(["s1", "s2", "s3", "s4"], into: "a")
+            try context.runner.must(["sync", "--library", context.path("a")])
+            try context.runner.must(["sync", "--library", context.path("b")])
+            try context.edit("b/s1.yianazip") { $0.tags = ["from b"] }
+            try context.importPDFs(["bnew1", "bnew2"], into: "b", big: ["bnew2"])
+            try FileManager.default.removeItem(at: context.url("b/s3.yianazip"))
+            try context.runner.must(["sync", "--library", context.path("b")])
+            try context.edit("a/s2.yianazip") { $0.tags = ["from a"] }
+            try context.edit("a/s1.yianazip") { $0.title = "s1 edited on a" }
+            try context.importPDFs(["anew"], into: "a", big: ["anew"])
+            return ["sync", "--library", context.path("a")]
+        },
+        Scenario(name: "versions restore", libraries: ["lib"], what: "yiana versions restore of a 1.5 MB version") { context in
+            try context.importPDFs(["doc"], into: "lib", big: ["doc"])
+            let library = try Library(root: context.url("lib"))
+            let first = try VersionStore(library: library).keep(context.url("lib/doc.yianazip"), reason: "the first version")
+            try context.edit("lib/doc.yianazip", pdf: PDFDocument.onePagePDF(lines: ["the second version", word("second")])) { $0.title = "second" }
+            _ = try VersionStore(library: library).keep(context.url("lib/doc.yianazip"), reason: "the second version")
+            try context.edit("lib/doc.yianazip", pdf: PDFDocument.onePagePDF(lines: ["the third version", word("third")])) { $0.title = "third" }
+            return ["versions", "restore", "--library", context.path("lib"), "doc", first.shortID]
+        },
+        Scenario(name: "index", libraries: ["lib"], what: "yiana index update: 2 added, 1 moved, 1 deleted, 1 edited",
+                 build: { context in
+                     try context.importPDFs(["i1", "i2", "i3", "i4", "i5", "i6"], into: "lib", big: ["i1"])
+                     try context.runner.must(["index", "--library", context.path("lib"), "--index", context.path("index/index.sqlite")])
+                     try context.importPDFs(["i7", "i8"], into: "lib", big: ["i8"])
+                     try context.folder("lib/moved")
+                     try FileManager.default.moveItem(at: context.url("lib/i2.yianazip"), to: context.url("lib/moved/i2.yianazip"))
+                     try FileManager.default.removeItem(at: context.url("lib/i3.yianazip"))
+                     try context.edit("lib/i4.yianazip") { $0.title = "i4 edited" }
+                     return ["index", "--library", context.path("lib"), "--index", context.path("index/index.sqlite")]
+                 },
+                 indexWords: ["i1", "i2", "i4", "i5", "i7", "i8"].map(word)),
+    ]
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import YianaArchive
+import YianaLibrary
+import YianaTestSupport
+
+/// The short version of Scripts/crash-harness.sh: every write path killed and faulted a few
+/// times, and one round of concurrent processes; nothing may be damaged or lost.
+@Suite("crash and fault harness")
+struct HarnessTests {
+    @Test func everyWritePathSurvivesKillsAndFaults() throws {
+        let harness = Fixtures.productsFolder.appendingPathComponent("yiana-harness")
+        let work = try TemporaryFolder()
+        let run = try runProcess(harness, ["--kills", "2", "--faults", "2", "--rounds", "1", "--seed", "11", "--json",
+                                           "--samples", Fixtures.sampleDocs.path, "--work", work.url.appendingPathComponent("h").path])
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(2000))")
+        let json = run.stdout[run.stdout.firstIndex(of: "{")!...]
+        let report = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any]
+        let paths = report["paths"] as! [[String: Any]]
+        #expect(Set(paths.map { $0["path"] as! String }) == ["import", "repair", "conflicts resolve", "download", "evict", "sync", "versions restore", "index"])
+        for path in paths {
+            #expect(path["kills"] as! Int >= 2 && path["faults"] as! Int >= 2, "\(path)")
+            #expect(path["damaged"] as! Int == 0 && path["bytesLost"] as! Int == 0 && path["crashes"] as! Int == 0, "\(path)")
+            #expect(path["recovered"] as! Int == path["runs"] as! Int, "\(path)")
+        }
+        let concurrency = report["concurrency"] as! [String: Any]
+        #expect(concurrency["rounds"] as! Int == 1 && concurrency["damaged"] as! Int == 0 && concurrency["bytesLost"] as! Int == 0)
+    }
+
+    /// An I/O error while reading a good document is said as "unreadable", never as damage
+    /// (which `repair` would then act on), at whichever read it happens.
+    @Test func anIOErrorIsNeverTakenForDamage() throws {
+        let folder = try TemporaryFolder()
+        let yiana = Fixtures.productsFolder.appendingPathComponent("yiana")
+        for name in ["One", "Two"] {
+            try CoordinatedDocument.create(at: folder.path("\(name).yianazip"), metadata: DocumentMetadata(title: name, pageCount: 1),
+                                           pdf: .data(simplePDF([name])))
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["LD_PRELOAD"] = Fixtures.productsFolder.appendingPathComponent("libFaultShim.so").path
+        environment["YIANA_FAULT_ROOT"] = folder.url.path
+        environment["YIANA_FAULT_KIND"] = "eio"
+        var unreadable = 0
+        for at in 1...40 {
+            environment["YIANA_FAULT_AT"] = String(at)
+            let run = try runProcess(yiana, ["verify", "--json", "--jobs", "1", "--library", folder.url.path], environment: environment)
+            let report = try JSONDecoder().decode(VerifyReport.self, from: Data(run.stdout.utf8))
+            let codes = Set(report.files.flatMap(\.problems).map(\.code))
+            #expect(codes.isSubset(of: ["unreadable"]), "EIO at read \(at): \(codes)")
+            if codes == ["unreadable"] { unreadable += 1 }
+        }
+        #expect(unreadable > 5)  // the faults did land
+    }
+}
