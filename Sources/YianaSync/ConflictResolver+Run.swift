@@ -13,8 +13,8 @@ public struct ConflictResolver: Sendable {
     /// Resolves every group needing it (or those of `options.documents`). Nothing is lost:
     /// every file removed or replaced is kept in the version store first. Groups with an
     /// evicted or damaged copy are skipped until it is downloaded or repaired.
-    /// - Throws: when the library cannot be scanned; a failing step stops its group only
-    ///   after what it had kept, and is reported by the error.
+    /// - Throws: when the library cannot be scanned. A failing step stops its group only
+    ///   (after what it had kept) and is reported in `failed`; the other groups go on.
     public func resolve(_ options: ResolveOptions, now: Date = Date()) async throws -> ResolveReport {
         var report = ResolveReport(dryRun: options.dryRun)
         var found = try await ConflictDetector(library: library).detect(now: now)
@@ -41,15 +41,20 @@ public struct ConflictResolver: Sendable {
                 }
                 continue
             }
-            var plan = try GroupPlan(group: group, library: library, options: options, now: now)
-            report.skipped += plan.skipped
-            guard !plan.steps.isEmpty else { continue }
-            if options.dryRun {
-                plan.resolution.steps = plan.steps
-            } else {
-                try plan.execute()
+            do {
+                var plan = try GroupPlan(group: group, library: library, options: options, now: now)
+                report.skipped += plan.skipped
+                guard !plan.steps.isEmpty else { continue }
+                if options.dryRun {
+                    plan.resolution.steps = plan.steps
+                } else {
+                    try plan.execute()
+                }
+                report.resolutions.append(plan.resolution)
+            } catch {
+                // This group only: the others are still resolved.
+                report.failed.append(.init(path: group.files[0].path, reason: "\(error)"))
             }
-            report.resolutions.append(plan.resolution)
         }
         return report
     }
@@ -63,10 +68,13 @@ struct Snapshot {
     let key: String?
     let pdfCRC: UInt32?
     let pdfSize: UInt64?
+    /// The version of the file this was read from (taken before reading it).
+    let identity: FileIdentity?
 
     init(_ path: String, library: Library) throws {
         url = library.root.appendingPathComponent(path)
         self.path = path
+        identity = FileIdentity(path: url.path)
         let reader = try DocumentReader(path: url.path)
         metadata = try reader.metadata()
         key = reader.contentKey
@@ -75,6 +83,24 @@ struct Snapshot {
     }
 
     var samePDF: (Snapshot) -> Bool { { other in self.pdfCRC == other.pdfCRC && self.pdfSize == other.pdfSize } }
+}
+
+/// The version of each file a plan was made from. A step refuses to write over or remove a
+/// file another process has changed since (``ArchiveError`` `.documentChanged`); the plan's
+/// own writes move the expectation along.
+final class ExpectedVersions {
+    private var identities: [String: FileIdentity] = [:]
+
+    subscript(path: String) -> FileIdentity? { identities[path] }
+
+    func note(_ snapshot: Snapshot) {
+        if identities[snapshot.path] == nil { identities[snapshot.path] = snapshot.identity }
+    }
+
+    /// After the plan itself wrote `path`.
+    func refresh(_ path: String, at url: URL) {
+        identities[path] = FileIdentity(path: url.path)
+    }
 }
 
 /// The steps that resolve one group, planned before anything is touched.
@@ -93,6 +119,7 @@ struct GroupPlan {
     var parents: [String] = []
     /// New documents' names planned in this group, so that two never get the same one.
     var reservedNames: Set<String> = []
+    let expected = ExpectedVersions()
     var steps: [ResolveReport.Step] { planned.map(\.step) }
 
     init(group: ConflictReport.Group, library: Library, options: ResolveOptions, now: Date) throws {
@@ -100,6 +127,7 @@ struct GroupPlan {
         history = DocumentHistory(library: library)
         rewrite = DocumentRewrite(library: library)
         let original = try Snapshot(group.files[0].path, library: library)
+        expected.note(original)
         let id = original.metadata.id.uuidString
         resolution = .init(documentID: id, original: original.path, strategy: options.strategy.rawValue)
         parents = [original.key].compactMap { $0 }
@@ -109,15 +137,23 @@ struct GroupPlan {
         for file in group.files.dropFirst() {
             switch file.role {
             case .identicalCopy:
+                let copy = try Snapshot(file.path, library: library)
+                guard copy.key != nil, copy.key == original.key else {
+                    skipped.append(.init(path: file.path, reason: "changed since the conflicts were listed; run resolve again"))
+                    continue
+                }
+                expected.note(copy)
                 addRemoval(file.path, action: "collapse-identical", detail: "the same metadata and PDF as \(original.path)")
             case .duplicate:
                 if options.reassignIDs {
                     let copy = try Snapshot(file.path, library: library)
+                    expected.note(copy)
                     var metadata = copy.metadata
                     metadata.id = UUID()
-                    add("reassign-id", copy.path, "made by the app's Duplicate command; gets id \(metadata.id.uuidString)") { [rewrite] in
+                    add("reassign-id", copy.path, "made by the app's Duplicate command; gets id \(metadata.id.uuidString)") { [rewrite, expected] in
                         let record = try VersionStore(library: library).keep(copy.url, reason: "before giving a duplicate its own id")
-                        try rewrite.write(metadata, pdfFrom: copy.url, to: copy.url, replacing: true)
+                        try rewrite.write(metadata, pdfFrom: copy.url, to: copy.url, replacing: true, expecting: expected[copy.path])
+                        expected.refresh(copy.path, at: copy.url)
                         return record
                     }
                 } else {
@@ -125,6 +161,7 @@ struct GroupPlan {
                 }
             case .conflictCopy:
                 let copy = try Snapshot(file.path, library: library)
+                expected.note(copy)
                 parents += [copy.key].compactMap { $0 }
                 if let copyKey = copy.key, let originalKey = original.key,
                    history.isAncestor(copyKey, of: originalKey, documentID: id) || (kept.contains(copyKey) && !history.isAncestor(originalKey, of: copyKey, documentID: id)) {
@@ -231,9 +268,10 @@ struct GroupPlan {
             }
             let result = merged.metadata
             let pdfURL = chosen.url
-            add("merge-metadata", original.path, "merged with \(copy.path)\(ancestor == nil ? " (no common ancestor known: two-way)" : "")") { [rewrite, library] in
+            add("merge-metadata", original.path, "merged with \(copy.path)\(ancestor == nil ? " (no common ancestor known: two-way)" : "")") { [rewrite, library, expected] in
                 let record = try VersionStore(library: library).keep(original.url, reason: "before merging \(copy.path) into it")
-                try rewrite.write(result, pdfFrom: pdfURL, to: original.url, replacing: true)
+                try rewrite.write(result, pdfFrom: pdfURL, to: original.url, replacing: true, expecting: expected[original.path])
+                expected.refresh(original.path, at: original.url)
                 return record
             }
             addRemoval(copy.path, action: "remove-copy", detail: "merged into \(original.path)")
@@ -257,16 +295,17 @@ struct GroupPlan {
 
     private mutating func addRemoval(_ path: String, action: String, detail: String) {
         let url = library.root.appendingPathComponent(path)
-        add(action, path, detail) { [rewrite] in
-            try rewrite.keepAndRemove(url, reason: "resolved away (\(action)): \(detail)")
+        add(action, path, detail) { [rewrite, expected] in
+            try rewrite.keepAndRemove(url, reason: "resolved away (\(action)): \(detail)", expecting: expected[path])
         }
     }
 
     private mutating func addReplaceOriginal(_ original: Snapshot, with copy: Snapshot, detail: String) {
         let library = self.library
-        add("replace-original", original.path, "with \(copy.path): \(detail)") {
+        add("replace-original", original.path, "with \(copy.path): \(detail)") { [expected] in
             let record = try VersionStore(library: library).keep(original.url, reason: "replaced by \(copy.path)")
-            try CoordinatedDocument.replace(at: original.url.path, withBytesOf: copy.url.path)
+            try CoordinatedDocument.replace(at: original.url.path, withBytesOf: copy.url.path, expecting: expected[original.path])
+            expected.refresh(original.path, at: original.url)
             return record
         }
         addRemoval(copy.path, action: "remove-copy", detail: "now at \(original.path)")

@@ -59,6 +59,9 @@ public struct ResolveReport: Codable, Sendable {
 
     public var resolutions: [Resolution] = []
     public var skipped: [Skipped] = []
+    /// Groups whose resolution stopped on an error (another process changed a file, a
+    /// disk error): what was done before it is kept; running resolve again goes on.
+    public var failed: [Skipped] = []
     public var dryRun = false
 }
 

@@ -76,6 +76,23 @@ enum Checks {
         Set(files(under: root, skippingState: false).compactMap(hash))
     }
 
+    /// Every tag in the metadata of every version of every document under `root`: the
+    /// libraries, the version stores and the cloud store.
+    static func tagsInEveryVersion(under root: URL) -> Set<String> {
+        var tags = Set<String>()
+        for url in files(under: root, skippingState: false) {
+            if let metadata = try? DocumentReader(path: url.path).metadata() { tags.formUnion(metadata.tags) }
+        }
+        return tags
+    }
+
+    /// The documents a `yiana edit --json` run says it changed.
+    static func editedPaths(_ output: String) -> [String] {
+        guard let start = output.firstIndex(of: "["),
+              let results = try? JSONSerialization.jsonObject(with: Data(output[start...].utf8)) as? [[String: Any]] else { return [] }
+        return results.filter { $0["changed"] as? Bool == true }.compactMap { $0["path"] as? String }
+    }
+
     static func files(under folder: URL, skippingState: Bool) -> [URL] {
         guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
         var found: [URL] = []

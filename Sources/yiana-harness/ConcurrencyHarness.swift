@@ -17,6 +17,7 @@ struct ConcurrencyHarness {
         var rounds = 0
         var processes = 0
         var failedProcesses = 0
+        var editsChecked = 0
         var tally = Tally()
     }
 
@@ -55,14 +56,18 @@ struct ConcurrencyHarness {
             ["sync", "--library", lib],
             ["verify", "--library", lib],
         ]
+        let editors = 2
         let words = ["k1", "k3", "n1", "n3", "m1", "shared1"].map(Scenarios.word)
 
         for round in 0..<rounds {
             try? FileManager.default.removeItem(at: root)
             try runner.copyTree(template, to: root)
-            let delays = commands.map { _ in Double.random(in: 0...0.05, using: &random) }
+            // Edits with a tag of their own: each one written must survive somewhere.
+            let tags = (0..<editors).map { "round\(round)editor\($0)" }
+            let batch = commands + tags.map { ["edit", "--library", lib, "--tag", $0, "--json", "k1", "k2", "k3", "k4"] }
+            let delays = batch.map { _ in Double.random(in: 0...0.05, using: &random) }
             let outcomes = try await withThrowingTaskGroup(of: (Int, Outcome).self) { group in
-                for (i, command) in commands.enumerated() {
+                for (i, command) in batch.enumerated() {
                     let runner = self.runner, delay = delays[i]
                     group.addTask {
                         try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
@@ -74,7 +79,7 @@ struct ConcurrencyHarness {
                 return outcomes.sorted { $0.0 < $1.0 }.map(\.1)
             }
             result.rounds += 1
-            for (command, outcome) in zip(commands, outcomes) {
+            for (command, outcome) in zip(batch, outcomes) {
                 result.processes += 1
                 if let signal = outcome.signal {
                     result.tally.crashes += 1
@@ -89,7 +94,14 @@ struct ConcurrencyHarness {
                     }
                 }
             }
-            let findings = await Checks.afterRun(libraries: libraries, root: root, before: before)
+            var findings = await Checks.afterRun(libraries: libraries, root: root, before: before)
+            let everyTag = Checks.tagsInEveryVersion(under: root)
+            for (tag, outcome) in zip(tags, outcomes.suffix(editors)) {
+                for edited in Checks.editedPaths(outcome.stdout) where !everyTag.contains(tag) {
+                    findings.lost.append("the edit \(tag) of \(edited)")
+                }
+            }
+            result.editsChecked += tags.count
             result.tally.record(findings, "round \(round)")
             // The index opens, a following `yiana index` finishes, and every document is found.
             let update = try runner.run(["index", "--library", lib, "--index", index])

@@ -9,8 +9,8 @@ struct HarnessCommand: AsyncParsableCommand {
         commandName: "yiana-harness",
         abstract: "Kill and fault every write path of yiana, run them concurrently, and check nothing is damaged or lost.",
         discussion: """
-            For each write path (import, repair, conflicts resolve, download, evict, sync, \
-            versions restore, index) a starting library is built, then the command is run \
+            For each write path (import, repair, edit, conflicts resolve, download, evict, \
+            sync, versions restore, index) a starting library is built, then the command is run \
             again and again from it: killed with SIGKILL at a random moment or just before a \
             random one of its I/O calls, or given one I/O fault (EIO, ENOSPC, a short write or \
             read) at a random call by the LD_PRELOAD shim libFaultShim.so. After each run: \
@@ -114,7 +114,7 @@ struct Report {
         Swift.print(line(widths.map { String(repeating: "-", count: $0) }))
         for row in rows { Swift.print(line(row)) }
         if let c = concurrency {
-            Swift.print("\nconcurrency: \(c.rounds) rounds × 8 processes at once (2 import, 2 index, conflicts resolve, download, sync, verify) in one library: \(c.processes) processes, \(c.failedProcesses) reported a document they could not handle then, \(c.tally.crashes) crashed; damaged \(c.tally.damaged), bytes lost \(c.tally.lost), temps not found by verify \(c.tally.unfoundTemps), index problems \(c.tally.indexProblems)")
+            Swift.print("\nconcurrency: \(c.rounds) rounds × 10 processes at once (2 import, 2 index, 2 edit, conflicts resolve, download, sync, verify) in one library: \(c.processes) processes, \(c.editsChecked) edits each found afterwards in some version, \(c.failedProcesses) reported a document they could not handle then, \(c.tally.crashes) crashed; damaged \(c.tally.damaged), bytes lost \(c.tally.lost), temps not found by verify \(c.tally.unfoundTemps), index problems \(c.tally.indexProblems)")
         }
         for r in results where !r.tally.failures.isEmpty {
             Swift.print("\n\(r.name):")
@@ -126,7 +126,7 @@ struct Report {
                 "seed": seed,
                 "paths": results.map { ["path": $0.name, "runs": $0.runs, "kills": $0.kills, "faults": $0.faultCount, "damaged": $0.tally.damaged,
                                         "bytesLost": $0.tally.lost, "crashes": $0.tally.crashes, "temps": $0.temps, "recovered": $0.recovered] },
-                "concurrency": concurrency.map { ["rounds": $0.rounds, "processes": $0.processes, "crashes": $0.tally.crashes, "damaged": $0.tally.damaged, "bytesLost": $0.tally.lost] } ?? [:],
+                "concurrency": concurrency.map { ["rounds": $0.rounds, "processes": $0.processes, "edits": $0.editsChecked, "crashes": $0.tally.crashes, "damaged": $0.tally.damaged, "bytesLost": $0.tally.lost] } ?? [:],
             ]
             if let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]) {
                 Swift.print(String(decoding: data, as: UTF8.self))

@@ -111,6 +111,10 @@ enum Scenarios {
                                              to: context.url("lib/Legacy.yianazip"))
             return ["repair", "--library", context.path("lib")]
         },
+        Scenario(name: "edit", libraries: ["lib"], what: "yiana edit of 4 documents (one of 1.5 MB)") { context in
+            try context.importPDFs(["t1", "t2", "t3", "tbig"], into: "lib", big: ["tbig"])
+            return ["edit", "--library", context.path("lib"), "--tag", "edited", "--untag", "none", "t1", "t2", "t3", "tbig"]
+        },
         Scenario(name: "conflicts resolve", libraries: ["lib"], what: "yiana conflicts resolve --strategy merge, 3 groups") { context in
             try context.importPDFs(["c1", "c2", "c3"], into: "lib", big: ["c2"])
             let dropbox = "lib/c1 (Bob's conflicted copy 2026-03-01).yianazip"

@@ -129,7 +129,11 @@ extension Yiana.Conflicts {
                 }
             }
             let report = try await ConflictResolver(library: library).resolve(options)
-            if json { return try Output.json(report) }
+            if json {
+                try Output.json(report)
+                if !report.failed.isEmpty { throw ExitCode.failure }
+                return
+            }
             for resolution in report.resolutions {
                 print("\(resolution.original) (\(resolution.strategy))")
                 for step in resolution.steps {
@@ -138,7 +142,9 @@ extension Yiana.Conflicts {
                 for note in resolution.overruled { print("  overruled: \(note)") }
             }
             for skipped in report.skipped { print("skipped \(skipped.path): \(skipped.reason)") }
-            print("\(report.resolutions.count) documents \(dryRun ? "would be " : "")resolved, \(report.skipped.count) skipped.")
+            for failed in report.failed { Output.error("failed  \(failed.path): \(failed.reason)") }
+            print("\(report.resolutions.count) documents \(dryRun ? "would be " : "")resolved, \(report.skipped.count) skipped\(report.failed.isEmpty ? "" : ", \(report.failed.count) failed").")
+            if !report.failed.isEmpty { throw ExitCode.failure }
         }
     }
 }

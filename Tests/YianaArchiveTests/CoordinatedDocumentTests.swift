@@ -27,6 +27,33 @@ struct CoordinatedDocumentTests {
         #expect(folder.contents() == ["Doc.yianazip"])
     }
 
+    @Test func aWriteExpectingTheVersionItReadNeverOverwritesANewerOne() throws {
+        let folder = try TemporaryFolder()
+        let (path, _) = try makeDocument(in: folder)
+        let read = FileIdentity.current(at: path)
+        // Another process writes meanwhile.
+        try CoordinatedDocument.replace(at: path, metadata: DocumentMetadata(title: "Theirs", pageCount: 1), pdf: .data(oldPDF))
+        let theirs = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect {
+            try CoordinatedDocument.write(at: path, metadata: DocumentMetadata(title: "Mine", pageCount: 1), pdf: .data(oldPDF),
+                                          replacing: true, checkingWith: { _ in }, expecting: read)
+        } throws: { ($0 as? ArchiveError)?.kind == .documentChanged }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == theirs)
+        #expect(folder.contents() == ["Doc.yianazip"])
+        #expect(throws: ArchiveError.self) { try CoordinatedDocument.replace(at: path, withBytesOf: path, expecting: read) }
+
+        // Expecting what is there now, it writes; expecting nothing there, it creates only.
+        try CoordinatedDocument.write(at: path, metadata: DocumentMetadata(title: "Mine", pageCount: 1), pdf: .data(oldPDF),
+                                      replacing: true, checkingWith: { _ in }, expecting: FileIdentity.current(at: path))
+        #expect(try DocumentReader(path: path).metadata().title == "Mine")
+        #expect(throws: ArchiveError.self) {
+            try CoordinatedDocument.write(at: path, metadata: metadata, pdf: nil, replacing: true, checkingWith: { _ in }, expecting: .absent)
+        }
+        try CoordinatedDocument.write(at: folder.path("New.yianazip"), metadata: metadata, pdf: nil, replacing: true,
+                                      checkingWith: { _ in }, expecting: .absent)
+        #expect(FileIdentity.current(at: folder.path("New.yianazip")) != .absent)
+    }
+
     @Test func aWriteThatFailsHalfwayLeavesTheOldDocumentAndNoTempFile() throws {
         let folder = try TemporaryFolder()
         let (path, before) = try makeDocument(in: folder)

@@ -40,6 +40,24 @@ struct ConflictResolverTests {
         return try await ConflictResolver(library: f.library).resolve(options)
     }
 
+    @Test func aPlanNeverWritesOverWhatChangedAfterItWasMade() async throws {
+        let f = try fixture([("Report.yianazip", "Report", ["a"], "text", 2000),
+                             ("Report (Bob's conflicted copy 2026-03-01).yianazip", "Report", ["b"], "text", 3000)])
+        let group = try await ConflictDetector(library: f.library).detect().groups[0]
+        var plan = try GroupPlan(group: group, library: f.library, options: ResolveOptions(strategy: .merge), now: Date())
+        // Another process edits the original between the plan and its execution.
+        var edited = try f.metadata("Report.yianazip")
+        edited.tags = ["edited elsewhere"]
+        try CoordinatedDocument.replace(at: f.url("Report.yianazip").path, metadata: edited, pdf: .data(simplePDF(["text"])))
+        let newer = try f.bytes("Report.yianazip")
+        #expect { try plan.execute() } throws: { ($0 as? ArchiveError)?.kind == .documentChanged }
+        #expect(try f.bytes("Report.yianazip") == newer)
+        #expect(f.exists("Report (Bob's conflicted copy 2026-03-01).yianazip"))
+        // Run again, it merges what is there now.
+        _ = try await resolve(f, .merge)
+        #expect(Set(try f.metadata("Report.yianazip").tags) == ["edited elsewhere", "b"])
+    }
+
     @Test func newestWinsAndTheLoserIsKept() async throws {
         let f = try fixture([("Report.yianazip", "Report", [], "old text", 2000),
                              ("Report (Bob's conflicted copy 2026-03-01).yianazip", "Report", [], "new text", 3000)])

@@ -22,7 +22,9 @@ extension CoordinatedDocument {
     /// `source` (a version kept earlier, say), atomically: the copy must open and verify as
     /// a document (any format it may be in) before it takes the document's name.
     /// - Throws: ``ArchiveError``; on any error the existing document is untouched.
-    public static func replace(at path: String, withBytesOf source: String, timeout: Double = defaultLockTimeout) throws {
+    /// With `expecting`, only if the document is still that version (see ``write(at:metadata:pdf:replacing:checkingWith:expecting:timeout:)``).
+    public static func replace(at path: String, withBytesOf source: String, expecting: FileIdentity? = nil,
+                               timeout: Double = defaultLockTimeout) throws {
         let input: Int32
         do {
             input = try Sys.open(source, O_RDONLY)
@@ -31,7 +33,7 @@ extension CoordinatedDocument {
         }
         defer { Sys.close(input) }
         let file = try SourceFile(fd: input, path: source)
-        try atomicWrite(to: path, replacing: true, timeout: timeout) { fd, tempPath in
+        try atomicWrite(to: path, replacing: true, expecting: expecting, timeout: timeout) { fd, tempPath in
             let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 16)
             defer { buffer.deallocate() }
             var done: UInt64 = 0

@@ -48,15 +48,20 @@ public enum CoordinatedDocument {
     /// and ``replace(at:metadata:pdf:timeout:)``, running `check` on the verified temporary
     /// file before it may take the document's name (repair requires its result to pass `verify`).
     /// - Throws: ``ArchiveError``, or what `check` throws; then nothing is written.
+    ///
+    /// With `expecting`, a replacing write takes place only if the document is still that
+    /// version of the file when the lock is held (else ``ArchiveError`` `.documentChanged`):
+    /// a read-modify-write never overwrites what another process wrote meanwhile.
     public static func write(at path: String, metadata: DocumentMetadata, pdf: PDFPayload?, replacing: Bool,
-                             checkingWith check: (String) throws -> Void, timeout: Double = defaultLockTimeout) throws {
-        try write(at: path, metadata: metadata, pdf: pdf, replacing: replacing, timeout: timeout, afterVerify: check)
+                             checkingWith check: (String) throws -> Void, expecting: FileIdentity? = nil,
+                             timeout: Double = defaultLockTimeout) throws {
+        try write(at: path, metadata: metadata, pdf: pdf, replacing: replacing, expecting: expecting, timeout: timeout, afterVerify: check)
     }
 
-    static func write(at path: String, metadata: DocumentMetadata, pdf: PDFPayload?, replacing: Bool,
+    static func write(at path: String, metadata: DocumentMetadata, pdf: PDFPayload?, replacing: Bool, expecting: FileIdentity? = nil,
                       timeout: Double, afterVerify: (String) throws -> Void = { _ in }) throws {
         let metadataJSON = try metadata.jsonData()
-        try atomicWrite(to: path, replacing: replacing, timeout: timeout) { fd, tempPath in
+        try atomicWrite(to: path, replacing: replacing, expecting: expecting, timeout: timeout) { fd, tempPath in
             do {
                 try ArchiveWriter.write(metadata: metadataJSON, pdf: pdf, toFD: fd, path: tempPath)
             } catch let error as ArchiveError where error.path == tempPath {
@@ -86,7 +91,7 @@ public enum CoordinatedDocument {
     }
 
     /// The crash-safe write protocol, independent of what is written.
-    static func atomicWrite(to path: String, replacing: Bool, timeout: Double,
+    static func atomicWrite(to path: String, replacing: Bool, expecting: FileIdentity? = nil, timeout: Double,
                             fill: (Int32, String) throws -> Void, verify: (String) throws -> Void) throws {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
@@ -95,6 +100,7 @@ public enum CoordinatedDocument {
 
         let existing = try? Sys.lstat(path)
         if !replacing, existing != nil { throw ArchiveError(.alreadyExists, path: path) }
+        if let expecting, existing.map(FileIdentity.init) ?? .absent != expecting { throw ArchiveError(.documentChanged, path: path) }
 
         let (fd, tempPath) = try createTemporaryFile(folder: folder, name: url.lastPathComponent)
         var fdOpen = true

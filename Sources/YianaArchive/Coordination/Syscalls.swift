@@ -148,6 +148,56 @@ extension FileStatus {
     var fileID: FileID { FileID(device: UInt64(st_dev), inode: UInt64(st_ino)) }
 }
 
+/// Which version of a file is at a path: writers always rename a new file into place, so
+/// another write gives another inode (and times). A replacing write can require the
+/// document to still be the version its caller read (see ``CoordinatedDocument``).
+public struct FileIdentity: Sendable, Equatable, CustomStringConvertible {
+    let device: UInt64
+    let inode: UInt64
+    let size: Int64
+    let modified: timespec
+    let changed: timespec
+
+    /// The file at `path` now, or nil when there is none.
+    public init?(path: String) {
+        guard let st = try? Sys.lstat(path) else { return nil }
+        self.init(st)
+    }
+
+    /// No file at the path: expecting it, a write creates the document only if no other
+    /// process has put one there meanwhile.
+    public static let absent = FileIdentity(device: 0, inode: 0, size: -1, modified: timespec(), changed: timespec())
+
+    /// The file at `path` now, or ``absent``.
+    public static func current(at path: String) -> FileIdentity {
+        FileIdentity(path: path) ?? .absent
+    }
+
+    private init(device: UInt64, inode: UInt64, size: Int64, modified: timespec, changed: timespec) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modified = modified
+        self.changed = changed
+    }
+
+    init(_ st: FileStatus) {
+        device = UInt64(st.st_dev)
+        inode = UInt64(st.st_ino)
+        size = Int64(st.st_size)
+        modified = st.st_mtim
+        changed = st.st_ctim
+    }
+
+    public static func == (a: FileIdentity, b: FileIdentity) -> Bool {
+        a.device == b.device && a.inode == b.inode && a.size == b.size
+            && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
+            && a.changed.tv_sec == b.changed.tv_sec && a.changed.tv_nsec == b.changed.tv_nsec
+    }
+
+    public var description: String { "inode \(inode), \(size) bytes" }
+}
+
 struct FileID: Equatable {
     let device: UInt64
     let inode: UInt64

@@ -88,6 +88,9 @@ public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible 
         case alreadyExists
         /// The source file changed while it was being written into the document.
         case sourceChanged(String)
+        /// The document was written by another process after this one read it: a replacing
+        /// write that expected what it had read refuses to overwrite the newer version.
+        case documentChanged
         /// The freshly written temporary archive failed verification; nothing was replaced.
         case verificationFailed(String)
     }
@@ -131,6 +134,7 @@ public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible 
         case .lockTimeout: "lock-timeout"
         case .alreadyExists: "already-exists"
         case .sourceChanged: "source-changed"
+        case .documentChanged: "document-changed"
         case .verificationFailed: "verification-failed"
         }
     }
@@ -196,6 +200,8 @@ public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible 
             return "\(path): a file of this name already exists."
         case .sourceChanged(let source):
             return "\(path): \(source) changed while it was being copied into the document; nothing was written. Try again once it is complete."
+        case .documentChanged:
+            return "\(path): another process wrote this document while this change was being prepared; nothing was written, so its newer version stays. Run the command again."
         case .verificationFailed(let detail):
             return "\(path): the newly written archive did not verify (\(detail)); the existing document was left untouched."
         }

@@ -134,7 +134,7 @@ struct DocumentCheck {
             default: return ("metadata-bad-key", "metadata.json: \(metadata.description.components(separatedBy: ": ").dropFirst().joined(separator: ": "))")
             }
         case .system(let error): return ("unreadable", error.description)
-        case .lockTimeout, .alreadyExists, .sourceChanged, .verificationFailed: return ("unreadable", error.description)
+        case .lockTimeout, .alreadyExists, .sourceChanged, .documentChanged, .verificationFailed: return ("unreadable", error.description)
         }
     }
 }

@@ -20,7 +20,7 @@ struct EntryEvidence {
 
 extension Repairer {
     /// Rebuilds a document whose ZIP structure is damaged from the evidence the file holds.
-    func salvage(_ url: URL, path: String, codes: Set<String>, options: RepairOptions) throws -> RepairAction {
+    func salvage(_ url: URL, path: String, identity: FileIdentity?, options: RepairOptions) throws -> RepairAction {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw RepairIssue("cannot be read (\(String(cString: strerror(errno))))") }
         defer { close(fd) }
@@ -92,7 +92,7 @@ extension Repairer {
             metadata.pdfHash = nil
         }
         var action = RepairAction(path: path, action: "salvage", detail: notes.joined(separator: "; "))
-        action.keptAs = try write(metadata, pdfFile: pdfFile, to: url, reason: "before repair (salvage)", dryRun: options.dryRun)
+        action.keptAs = try write(metadata, pdfFile: pdfFile, to: url, expecting: identity, reason: "before repair (salvage)", dryRun: options.dryRun)
         // Once the document is safe: the partial PDF beside it.
         if let side, !options.dryRun { try Self.copy(fd: fd, side.offset, side.count, to: side.url) }
         return action

@@ -104,10 +104,11 @@ extension Repairer {
         guard !dryRun else { return action }
         let store = VersionStore(library: library)
         _ = try store.keep(temp, reason: "temporary file taken into \(targetPath)")
-        if FileManager.default.fileExists(atPath: target.path) {
+        let current = FileIdentity.current(at: target.path)
+        if current != .absent {
             action.keptAs = try store.keep(target, reason: "replaced by the temporary file \(temp.lastPathComponent)").shortID
         }
-        try CoordinatedDocument.replace(at: target.path, withBytesOf: temp.path)
+        try CoordinatedDocument.replace(at: target.path, withBytesOf: temp.path, expecting: current)
         // Its bytes are now the document and in the version store: it is moved, not lost.
         try FileManager.default.removeItem(at: temp)
         action = RepairAction(path: path, action: "take-temp", detail: "put in place as \(targetPath); the temporary file is gone (its bytes are the document now)", keptAs: action.keptAs)

@@ -93,10 +93,12 @@ public struct Repairer: Sendable {
 
     private func repairOne(_ url: URL, path: String, codes: Set<String>, duplicate: Duplicate?, options: RepairOptions) throws -> RepairAction? {
         let newID = duplicate?.role == .copy
+        // The version of the file repair works from: it never writes over a newer one.
+        let identity = FileIdentity(path: url.path)
         if let advice = Self.beyondRepair(codes) { throw RepairIssue(advice) }
         let rewritable: Set<String> = ["legacy-format", "format-missing", "page-count-mismatch", "pdf-hash-mismatch", "duplicate-id"]
         guard codes.isSubset(of: rewritable) else {
-            return try salvage(url, path: path, codes: codes, options: options)
+            return try salvage(url, path: path, identity: identity, options: options)
         }
         let reader = try DocumentReader(path: url.path)
         var metadata = try reader.metadata()
@@ -125,23 +127,26 @@ public struct Repairer: Sendable {
         guard !changes.isEmpty else { return nil }
         var action = RepairAction(path: path, action: codes.contains("legacy-format") ? "migrate" : newID ? "new-id" : "rewrite",
                                   detail: changes.joined(separator: "; "))
-        action.keptAs = try write(metadata, pdfFrom: url, to: url, reason: "before repair: \(action.detail)", dryRun: options.dryRun)
+        action.keptAs = try write(metadata, pdfFrom: url, to: url, expecting: identity, reason: "before repair: \(action.detail)", dryRun: options.dryRun)
         return action
     }
 
     /// Writes the repaired document (the PDF from the document `pdfFrom`, or the file
     /// `pdfFile`) in place of `url`, after keeping the original; it must pass verify. A dry
     /// run writes it to scratch space and checks it there, so that it says what would happen.
+    /// Only if `url` is still the version `expecting` (else nothing is written).
     /// - Returns: the short id the original was kept as (nil in a dry run).
-    func write(_ metadata: DocumentMetadata, pdfFrom document: URL? = nil, pdfFile: URL? = nil, to url: URL, reason: String, dryRun: Bool) throws -> String? {
+    func write(_ metadata: DocumentMetadata, pdfFrom document: URL? = nil, pdfFile: URL? = nil, to url: URL, expecting: FileIdentity?,
+               reason: String, dryRun: Bool) throws -> String? {
         let rewrite = DocumentRewrite(library: library)
         let target = dryRun ? try rewrite.scratchFolder().appendingPathComponent("dry-run-\(UUID().uuidString).yianazip") : url
         defer { if dryRun { try? FileManager.default.removeItem(at: target) } }
         let kept = dryRun ? nil : try VersionStore(library: library).keep(url, reason: reason).shortID
+        let expecting = dryRun ? nil : expecting
         if let document {
-            try rewrite.write(metadata, pdfFrom: document, to: target, replacing: !dryRun, check: mustVerify)
+            try rewrite.write(metadata, pdfFrom: document, to: target, replacing: !dryRun, expecting: expecting, check: mustVerify)
         } else {
-            try rewrite.write(metadata, pdfFile: pdfFile, to: target, replacing: !dryRun, check: mustVerify)
+            try rewrite.write(metadata, pdfFile: pdfFile, to: target, replacing: !dryRun, expecting: expecting, check: mustVerify)
         }
         return kept
     }

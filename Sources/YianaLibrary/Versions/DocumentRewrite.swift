@@ -17,31 +17,35 @@ public struct DocumentRewrite: Sendable {
     /// `destination`: replacing what is there, or as a new document (never replacing).
     /// The PDF is read out through libzip (CRC-checked) into a hidden temporary file in
     /// `.yiana/tmp` and streamed from there, so memory use does not grow with its size.
-    /// `check` runs on the finished temporary file before it takes the name.
+    /// `check` runs on the finished temporary file before it takes the name. With
+    /// `expecting`, the destination is replaced only if it is still that version of the
+    /// file (``ArchiveError`` `.documentChanged` otherwise).
     /// - Throws: ``ArchiveError``, or what `check` throws; nothing is written on error.
     public func write(_ metadata: DocumentMetadata, pdfFrom pdfSource: URL?, to destination: URL, replacing: Bool,
-                      check: (String) throws -> Void = { _ in }) throws {
+                      expecting: FileIdentity? = nil, check: (String) throws -> Void = { _ in }) throws {
         guard let pdfSource, let hasPDF = try? DocumentReader(path: pdfSource.path).pdf != nil, hasPDF else {
-            return try write(metadata, pdfFile: nil, to: destination, replacing: replacing, check: check)
+            return try write(metadata, pdfFile: nil, to: destination, replacing: replacing, expecting: expecting, check: check)
         }
         let temp = try scratchFolder().appendingPathComponent("pdf-\(UUID().uuidString)")
         try CoordinatedDocument.exportPDF(of: pdfSource.path, to: temp.path, overwrite: false)
         defer { unlink(temp.path) }
-        try write(metadata, pdfFile: temp, to: destination, replacing: replacing, check: check)
+        try write(metadata, pdfFile: temp, to: destination, replacing: replacing, expecting: expecting, check: check)
     }
 
     /// Writes `metadata` with the PDF file `pdfFile` (or none), like
     /// ``write(_:pdfFrom:to:replacing:check:)``.
     public func write(_ metadata: DocumentMetadata, pdfFile: URL?, to destination: URL, replacing: Bool,
-                      check: (String) throws -> Void = { _ in }) throws {
+                      expecting: FileIdentity? = nil, check: (String) throws -> Void = { _ in }) throws {
         guard let pdfFile else {
-            return try CoordinatedDocument.write(at: destination.path, metadata: metadata, pdf: nil, replacing: replacing, checkingWith: check)
+            return try CoordinatedDocument.write(at: destination.path, metadata: metadata, pdf: nil, replacing: replacing,
+                                                 checkingWith: check, expecting: expecting)
         }
         let fd = open(pdfFile.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ArchiveError(.system(SystemError("open", path: pdfFile.path, errno: errno)), path: pdfFile.path) }
         defer { close(fd) }
         let source = try SourceFile(fd: fd, path: pdfFile.path)
-        try CoordinatedDocument.write(at: destination.path, metadata: metadata, pdf: .file(source), replacing: replacing, checkingWith: check)
+        try CoordinatedDocument.write(at: destination.path, metadata: metadata, pdf: .file(source), replacing: replacing,
+                                      checkingWith: check, expecting: expecting)
     }
 
     /// `.yiana/tmp`, made when missing: scratch space on the library's file system.
@@ -52,12 +56,13 @@ public struct DocumentRewrite: Sendable {
     }
 
     /// Keeps the document at `url` in the version store, then removes it — under its lock,
-    /// so no writer can slip in between.
+    /// so no writer can slip in between; with `expecting`, only if it is still that version.
     /// - Returns: the version record it was kept as.
     @discardableResult
-    public func keepAndRemove(_ url: URL, reason: String) throws -> VersionRecord {
+    public func keepAndRemove(_ url: URL, reason: String, expecting: FileIdentity? = nil) throws -> VersionRecord {
         let lock = try DocumentLock(document: url.path, mode: .exclusive, timeout: CoordinatedDocument.defaultLockTimeout)
         defer { lock.release() }
+        if let expecting, FileIdentity.current(at: url.path) != expecting { throw ArchiveError(.documentChanged, path: url.path) }
         let record = try VersionStore(library: library).keep(url, reason: reason)
         guard unlink(url.path) == 0 else {
             throw ArchiveError(.system(SystemError("remove", path: url.path, errno: errno)), path: url.path)

@@ -94,10 +94,12 @@ public struct VersionStore: Sendable {
         let object = objectURL(record)
         guard FileManager.default.fileExists(atPath: object.path) else { throw VersionStoreError.missingObject(record.shortID) }
         var replaced: VersionRecord? = nil
-        if FileManager.default.fileExists(atPath: url.path) {
+        // What is kept is what gets replaced: the write refuses if another process wrote meanwhile.
+        let current = FileIdentity.current(at: url.path)
+        if current != .absent {
             replaced = try keep(url, reason: "replaced by restoring version \(record.shortID)")
         }
-        try CoordinatedDocument.replace(at: url.path, withBytesOf: object.path)
+        try CoordinatedDocument.replace(at: url.path, withBytesOf: object.path, expecting: current)
         return replaced
     }
 

@@ -100,12 +100,14 @@ public struct Downloader: Sendable {
         let partial = library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("downloads").appendingPathComponent("\(sha256).partial")
         try FileManager.default.createDirectory(at: partial.deletingLastPathComponent(), withIntermediateDirectories: true)
 
+        let standIn = FileIdentity.current(at: documentURL.path)  // nothing, or a data-less file
+
         var attempt = 0
         while true {
             attempt += 1
             do {
                 try transferOnce(cloud.objectURL(sha256), to: partial, record: record, path: path, attempt: attempt, random: &random, progress: progress)
-                try place(partial, sha256: sha256, at: documentURL, path: path)
+                try place(partial, sha256: sha256, at: documentURL, path: path, standIn: standIn)
                 try Downloads.file(library).update(initial: Downloads()) { $0.byPath[path] = nil }
                 return attempt
             } catch let error as CloudError {
@@ -179,7 +181,7 @@ public struct Downloader: Sendable {
     }
 
     /// Verifies the received file and puts it in place; then removes the stand-in.
-    private func place(_ partial: URL, sha256: String, at documentURL: URL, path: String) throws {
+    private func place(_ partial: URL, sha256: String, at documentURL: URL, path: String, standIn: FileIdentity) throws {
         let fd = open(partial.path, O_RDONLY | O_CLOEXEC)
         let actual = fd >= 0 ? (try? FileHash.sha256(fd: fd, path: partial.path)) : nil
         if fd >= 0 { close(fd) }
@@ -191,7 +193,17 @@ public struct Downloader: Sendable {
             throw CloudError.damagedInCloud(path)
         }
         let stub = Placeholder.existingStub(for: documentURL)
-        try CoordinatedDocument.replace(at: documentURL.path, withBytesOf: partial.path)
+        // In place of the stand-in only: a document that arrived meanwhile (another download,
+        // then perhaps an edit) is never written over.
+        do {
+            try CoordinatedDocument.replace(at: documentURL.path, withBytesOf: partial.path, expecting: standIn)
+        } catch let error as ArchiveError where error.kind == .documentChanged {
+            // Another download placed these very bytes first: done. Anything else stays as it is.
+            let fd = open(documentURL.path, O_RDONLY | O_CLOEXEC)
+            let there = fd >= 0 ? (try? FileHash.sha256(fd: fd, path: documentURL.path)) : nil
+            if fd >= 0 { close(fd) }
+            guard there == sha256 else { throw error }
+        }
         if let stub { unlink(stub.path) }
         try DatalessFiles.file(library.root).update(initial: DatalessFiles()) { $0.sizes[path] = nil }
         try SyncState.file(library).update(initial: SyncState()) {

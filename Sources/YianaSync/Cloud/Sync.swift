@@ -77,7 +77,7 @@ public struct Sync: Sendable {
                 state.synced[path] = nil
                 report.deletedInCloud.append(path)
             } else {
-                try place(cloudSHA, from: cloud, at: url)  // new elsewhere, or changed after our deletion
+                try place(cloudSHA, from: cloud, at: url, expecting: .absent)  // new elsewhere, or changed after our deletion
                 remember(path, sha: cloudSHA, url: url, in: &state)
                 report.pulled.append(path)
             }
@@ -95,6 +95,9 @@ public struct Sync: Sendable {
             return
         }
 
+        // The version of the file the decisions below are made on: a pull never writes over,
+        // nor a deletion removes, a version another process wrote after it.
+        let identity = FileIdentity.current(at: item.url.path)
         let localSHA = try currentSHA(item.url, path: path, state: state)
         guard let cloudRecord else {
             try cloud.upload(item.url, as: path, device: device)
@@ -105,7 +108,7 @@ public struct Sync: Sendable {
         guard let cloudSHA = cloudRecord.sha256 else {
             if localSHA == synced {
                 // Deleted on another device; nothing changed here since: keep it, then remove it.
-                try DocumentRewrite(library: library).keepAndRemove(item.url, reason: "deleted on \(cloudRecord.device) (sync)")
+                try DocumentRewrite(library: library).keepAndRemove(item.url, reason: "deleted on \(cloudRecord.device) (sync)", expecting: identity)
                 state.synced[path] = nil
                 report.deletedHere.append(path)
             } else {
@@ -118,7 +121,7 @@ public struct Sync: Sendable {
         if cloudSHA == localSHA {
             remember(path, sha: localSHA, url: item.url, in: &state)
         } else if localSHA == synced {
-            try place(cloudSHA, from: cloud, at: url)  // changed elsewhere only
+            try place(cloudSHA, from: cloud, at: url, expecting: identity)  // changed elsewhere only
             remember(path, sha: cloudSHA, url: url, in: &state)
             report.pulled.append(path)
         } else if cloudSHA == synced {
@@ -129,7 +132,7 @@ public struct Sync: Sendable {
             // Changed on both sides: ours stays; theirs arrives as "Name 2", as iCloud does it.
             let copy = DocumentRewrite(library: library).freeName(for: url.deletingPathExtension().lastPathComponent,
                                                                     in: url.deletingLastPathComponent(), numberedFrom: 2)
-            try place(cloudSHA, from: cloud, at: copy)
+            try place(cloudSHA, from: cloud, at: copy, expecting: .absent)
             let copyPath = library.relativePath(of: copy) ?? copy.path
             try cloud.upload(copy, as: copyPath, device: device)
             try cloud.upload(item.url, as: path, device: device)
@@ -140,9 +143,10 @@ public struct Sync: Sendable {
     }
 
     /// Puts the cloud's bytes `sha256` at `url`, verified, through the coordinated writer.
-    private func place(_ sha256: String, from cloud: CloudStore, at url: URL) throws {
+    /// Only if the file there is still `expecting` (``FileIdentity/absent`` for a new one).
+    private func place(_ sha256: String, from cloud: CloudStore, at url: URL, expecting: FileIdentity) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try CoordinatedDocument.replace(at: url.path, withBytesOf: cloud.objectURL(sha256).path)
+        try CoordinatedDocument.replace(at: url.path, withBytesOf: cloud.objectURL(sha256).path, expecting: expecting)
         if let stub = Placeholder.existingStub(for: url) { try? FileManager.default.removeItem(at: stub) }
     }
 
