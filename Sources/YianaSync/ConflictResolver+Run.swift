@@ -229,8 +229,8 @@ struct GroupPlan {
             var ancestor: DocumentMetadata? = nil
             var ancestorPDF: (UInt32, UInt64)? = nil
             if let a = original.key, let b = copy.key, let common = history.commonAncestor(a, b, documentID: id),
-               let record = VersionStore(library: library).logFile.read().last(where: { $0.contentKey == common }) {
-                ancestor = try? DocumentReader(path: VersionStore(library: library).objectURL(record).path).metadata()
+               let bytes = Self.bytes(withContentKey: common, library: library) {
+                ancestor = try? DocumentReader(path: bytes.path).metadata()
                 let parts = common.split(separator: "-")
                 if parts.count == 3, let crc = UInt32(parts[1], radix: 16), let size = UInt64(parts[2]) { ancestorPDF = (crc, size) }
             }
@@ -279,6 +279,14 @@ struct GroupPlan {
             currentPDF = (original.url, chosen.crc, chosen.size, max(chosen.modified, now))
         }
         resolution.winner = original.path
+    }
+
+    /// A kept copy of the version with content key `key`: in the version store, else in
+    /// the attached cloud store (which keeps every version a device uploaded).
+    static func bytes(withContentKey key: String, library: Library) -> URL? {
+        let store = VersionStore(library: library)
+        if let record = store.logFile.read().last(where: { $0.contentKey == key }) { return store.objectURL(record) }
+        return (try? CloudAttachment.load(library).cloud())?.object(withContentKey: key)
     }
 
     // MARK: Steps

@@ -69,6 +69,32 @@ struct SyncTests {
         #expect(try await ConflictDetector(library: pair.b.library).detect().groups.filter(\.needsResolving).isEmpty)
     }
 
+    /// The cloud carries what each upload was made from, so edits made apart on two devices
+    /// merge three-way: each side's change is kept, nothing is overruled.
+    @Test func editsMadeApartMergeThreeWayAcrossDevices() async throws {
+        let pair = try Pair()
+        try edit(pair.a, "Report.yianazip", title: "Report", text: "v1")
+        _ = try sync(pair.a)
+        _ = try sync(pair.b)
+        // Edits as the app makes them: no version kept on either device.
+        func change(_ device: CloudTests.Device, _ body: (inout DocumentMetadata) -> Void) throws {
+            var metadata = try DocumentReader(path: device.url("Report.yianazip").path).metadata()
+            body(&metadata)
+            metadata.modified = metadata.modified.addingTimeInterval(10)
+            try CoordinatedDocument.replace(at: device.url("Report.yianazip").path, metadata: metadata, pdf: .data(simplePDF(["v1"])))
+        }
+        try change(pair.a) { $0.tags = ["paid"] }
+        try change(pair.b) { $0.title = "Report, March" }
+        _ = try sync(pair.b)
+        #expect(try sync(pair.a).conflictCopies == ["Report.yianazip": "Report 2.yianazip"])
+        let report = try await ConflictResolver(library: pair.a.library).resolve(ResolveOptions(strategy: .merge))
+        let resolution = try #require(report.resolutions.first)
+        #expect(resolution.overruled.isEmpty, "\(resolution.overruled)")
+        #expect(!resolution.steps.contains { $0.detail.contains("two-way") })
+        let merged = try DocumentReader(path: pair.a.url("Report.yianazip").path).metadata()
+        #expect(merged.title == "Report, March" && merged.tags == ["paid"])
+    }
+
     @Test func deletionsTravelAsTombstonesAndTheBytesAreKept() throws {
         let pair = try Pair()
         try edit(pair.a, "Old.yianazip", title: "Old", text: "to be deleted")

@@ -31,6 +31,12 @@ public struct DocumentHistory: Sendable {
         try log.append(HistoryEntry(documentID: documentID, key: key, parents: Array(Set(parents)).sorted(), at: at, what: what))
     }
 
+    /// True when the history already says that `key` descends from each of `parents`.
+    public func knows(_ key: String, descendsFrom parents: [String], documentID: String) -> Bool {
+        let known = graph(documentID)[key] ?? []
+        return parents.allSatisfy { known.contains($0) || $0 == key }
+    }
+
     /// True when `ancestor` is `key` itself or reachable from it through parents.
     public func isAncestor(_ ancestor: String, of key: String, documentID: String) -> Bool {
         ancestors(of: key, graph: graph(documentID))[ancestor] != nil

@@ -11,8 +11,21 @@ public struct CloudRecord: Codable, Sendable, Equatable {
     /// The device that made the change.
     public let device: String
     public let at: Date
+    /// The versions (by SHA-256) the uploaded bytes were made from: what the uploading
+    /// device had last synced of it. Lets another device find the common ancestor of two
+    /// edits made apart (a three-way merge). Absent in records from before it existed.
+    public var parents: [String]?
 
     public var isDeletion: Bool { sha256 == nil }
+
+    public init(path: String, sha256: String?, size: UInt64, device: String, at: Date, parents: [String]? = nil) {
+        self.path = path
+        self.sha256 = sha256
+        self.size = size
+        self.device = device
+        self.at = at
+        self.parents = parents
+    }
 }
 
 /// A simulated cloud: a folder that behaves like iCloud Drive toward the libraries (devices)
@@ -48,11 +61,22 @@ public struct CloudStore: Sendable {
 
     /// Uploads the file at `file` as the newest version of `path`.
     @discardableResult
-    public func upload(_ file: URL, as path: String, device: String, at date: Date = Date()) throws -> CloudRecord {
+    public func upload(_ file: URL, as path: String, device: String, parents: [String] = [], at date: Date = Date()) throws -> CloudRecord {
         let (sha256, size) = try objects.put(file)
-        let record = CloudRecord(path: path, sha256: sha256, size: size, device: device, at: date)
+        let parents = parents.filter { $0 != sha256 }
+        let record = CloudRecord(path: path, sha256: sha256, size: size, device: device, at: date, parents: parents.isEmpty ? nil : parents)
         try index.append(record)
         return record
+    }
+
+    /// What each version was made from, by SHA-256, over every upload.
+    public func lineage() -> [String: Set<String>] {
+        var parents: [String: Set<String>] = [:]
+        for record in index.read() {
+            guard let sha = record.sha256 else { continue }
+            parents[sha, default: []].formUnion(record.parents ?? [])
+        }
+        return parents
     }
 
     /// Records that `path` was deleted (its earlier versions stay in the store).

@@ -99,8 +99,9 @@ public struct Sync: Sendable {
         // nor a deletion removes, a version another process wrote after it.
         let identity = FileIdentity.current(at: item.url.path)
         let localSHA = try currentSHA(item.url, path: path, state: state)
+        let base = synced.map { [$0] } ?? []  // what this version was made from
         guard let cloudRecord else {
-            try cloud.upload(item.url, as: path, device: device)
+            try upload(item.url, as: path, cloud: cloud, device: device, parents: base)
             remember(path, sha: localSHA, url: item.url, in: &state)
             report.uploaded.append(path)
             return
@@ -112,7 +113,7 @@ public struct Sync: Sendable {
                 state.synced[path] = nil
                 report.deletedHere.append(path)
             } else {
-                try cloud.upload(item.url, as: path, device: device)  // an edit it had not seen wins
+                try upload(item.url, as: path, cloud: cloud, device: device, parents: base)  // an edit it had not seen wins
                 remember(path, sha: localSHA, url: item.url, in: &state)
                 report.uploaded.append(path)
             }
@@ -125,7 +126,7 @@ public struct Sync: Sendable {
             remember(path, sha: cloudSHA, url: url, in: &state)
             report.pulled.append(path)
         } else if cloudSHA == synced {
-            try cloud.upload(item.url, as: path, device: device)  // changed here only
+            try upload(item.url, as: path, cloud: cloud, device: device, parents: base)  // changed here only
             remember(path, sha: localSHA, url: item.url, in: &state)
             report.uploaded.append(path)
         } else {
@@ -135,7 +136,7 @@ public struct Sync: Sendable {
             try place(cloudSHA, from: cloud, at: copy, expecting: .absent)
             let copyPath = library.relativePath(of: copy) ?? copy.path
             try cloud.upload(copy, as: copyPath, device: device)
-            try cloud.upload(item.url, as: path, device: device)
+            try upload(item.url, as: path, cloud: cloud, device: device, parents: base)
             remember(copyPath, sha: cloudSHA, url: copy, in: &state)
             remember(path, sha: localSHA, url: item.url, in: &state)
             report.conflictCopies[path] = copyPath
@@ -143,10 +144,19 @@ public struct Sync: Sendable {
     }
 
     /// Puts the cloud's bytes `sha256` at `url`, verified, through the coordinated writer.
+    /// Uploads a local version made from `parents`, and writes that step into the history
+    /// too, so that a later merge here finds the common ancestor with another device's edit.
+    private func upload(_ url: URL, as path: String, cloud: CloudStore, device: String, parents: [String]) throws {
+        let record = try cloud.upload(url, as: path, device: device, parents: parents)
+        if record.parents != nil, let sha = record.sha256 { CloudLineage(cloud: cloud, library: library).record(sha) }
+    }
+
     /// Only if the file there is still `expecting` (``FileIdentity/absent`` for a new one).
+    /// What the cloud knows of how the version was made goes into this library's history.
     private func place(_ sha256: String, from cloud: CloudStore, at url: URL, expecting: FileIdentity) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try CoordinatedDocument.replace(at: url.path, withBytesOf: cloud.objectURL(sha256).path, expecting: expecting)
+        CloudLineage(cloud: cloud, library: library).record(sha256)
         if let stub = Placeholder.existingStub(for: url) { try? FileManager.default.removeItem(at: stub) }
     }
 
