@@ -1,36 +1,109 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds yiana, and runs its main job on SampleDocs/: import the
-# sample PDFs into a fresh demo library, then show and export what was made.
+# The whole toolkit on SampleDocs/, as a new user would meet it: installs what is missing,
+# builds yiana, then imports the sample PDFs, indexes and searches them, evicts a document
+# to a simulated iCloud and downloads it through injected faults, makes a conflict between
+# two devices and merges it, and damages archives and repairs them. Each step says in plain
+# words what it does and what to look for.
+# Usage: Scripts/demo.sh            (DEMO_DIR=folder to keep everything somewhere you choose)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/setup.sh
 swift build --product yiana
 yiana="$(swift build --show-bin-path)/yiana"
 
-library="${DEMO_LIBRARY:-$(mktemp -d /tmp/yiana-demo-XXXXXX)}"
-mkdir -p "$library"
-say() { printf '\n== %s\n' "$*"; }
+work="${DEMO_DIR:-$(mktemp -d /tmp/yiana-demo-XXXXXX)}"
+mkdir -p "$work"
+laptop="$work/laptop" phone="$work/phone" cloud="$work/cloud" index="$work/index.sqlite"
+mkdir -p "$laptop" "$phone"
 
-say "Importing SampleDocs/pdfs into the library $library"
-echo "   (two of the samples are meant to fail: one is encrypted, one is a damaged download)"
-set +e
-"$yiana" import --library "$library" --tag sample SampleDocs/pdfs
-status=$?
-set -e
-echo "   import exited with $status: 1 means some files were reported, the rest imported."
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+say() { printf '   %s\n' "$*"; }
+# Shows a command as one would type it (arguments with spaces in quotes).
+show() {
+    local line="$ yiana" arg
+    for arg in "$@"; do
+        case "$arg" in *[[:space:]\'\(\)]*) line+=" \"$arg\"" ;; *) line+=" $arg" ;; esac
+    done
+    printf '\n%s\n' "${line//$work\//}"
+}
+# Runs yiana and shows the command; a non-zero exit is expected only where it is said.
+run() { show "$@"; "$yiana" "$@"; }
+expect() {  # expect STATUS WHY yiana-arguments…
+    local want=$1 why=$2; shift 2
+    show "$@"
+    set +e; "$yiana" "$@"; local got=$?; set -e
+    if [ "$got" -ne "$want" ]; then echo "demo: expected exit $want, got $got" >&2; exit 1; fi
+    say "(exit $got: $why)"
+}
 
-say "Importing the same folder again: every PDF is already there, so each is skipped"
-"$yiana" import --library "$library" SampleDocs/pdfs/*statement*.pdf SampleDocs/pdfs/Flow*.pdf
+printf '\nEverything happens in %s; the commands below are shown relative to it.\n' "$work"
 
-say "What one document holds"
-"$yiana" info --library "$library" "pdfs/Flow control paper"
+step "1. Import the sample PDFs into a library (the laptop's)"
+say "Two samples are meant to fail: one is encrypted, one is a damaged download."
+say "Each is reported by name with what to do; the others are imported."
+expect 1 "some files were reported, the rest imported" import --library "$laptop" --tag sample SampleDocs/pdfs
+say "Importing again skips every PDF the library already holds (by SHA-256):"
+run import --library "$laptop" SampleDocs/pdfs/Flow*.pdf
+run info --library "$laptop" "pdfs/Flow control paper"
 
-say "Documents in the two legacy formats are read too"
-"$yiana" info "SampleDocs/archives/Legacy Separator.yianazip"
+step "2. Index the text with poppler into SQLite FTS5, and search it"
+say "(The index lives outside the synced folder; here it is $index.)"
+run index --library "$laptop" --index "$index"
+run search --library "$laptop" --index "$index" flow control
+run search --library "$laptop" --index "$index" --tag sample "statement"
 
-say "Exporting a PDF back out (every byte CRC-checked on the way)"
-"$yiana" export --library "$library" "pdfs/Bank statement reminder" --pdf "$library.exported.pdf" --force
-cmp "$library.exported.pdf" "SampleDocs/pdfs/Bank statement reminder.pdf" && echo "   identical to the original PDF."
+step "3. Evict a document to the (simulated) iCloud and download it through faults"
+run cloud init --library "$laptop" --device laptop "$cloud"
+run sync --library "$laptop"
+run evict --library "$laptop" "pdfs/Flow control paper"
+say "Only a placeholder is left; the document is 'not downloaded', never 'missing':"
+run status --library "$laptop"
+expect 1 "the document is not downloaded" info --library "$laptop" "pdfs/Flow control paper"
+say "A damaged copy in the cloud is caught by verification and never placed:"
+expect 1 "the download was refused" download --library "$laptop" --all --damaged --attempts 2
+say "A flaky connection: attempts break part-way and resume where they stopped:"
+run download --library "$laptop" --all --flaky 0.7 --seed 4 --bandwidth 4MB
+run status --library "$laptop"
 
-say "The library now holds"
-(cd "$library" && find . -name '*.yianazip' | sort)
+step "4. Two devices edit the same document; sync makes a conflict copy; merge resolves it"
+run cloud init --library "$phone" --device phone "$cloud"
+run sync --library "$phone"
+say "On the laptop, a tag; on the phone, a new title:"
+run edit --library "$laptop" "pdfs/Bank statement reminder" --tag paid
+run edit --library "$phone" "pdfs/Bank statement reminder" --title "Bank reminder, March"
+run sync --library "$phone"
+say "The laptop syncs second: its version stays, the phone's arrives as 'Name 2', as iCloud does it."
+run sync --library "$laptop"
+expect 1 "a conflict needs resolving" conflicts list --library "$laptop"
+expect 1 "the two copies differ" diff --library "$laptop" "pdfs/Bank statement reminder" "pdfs/Bank statement reminder 2"
+run conflicts resolve --library "$laptop" --strategy merge --dry-run
+say "A three-way merge against the version both edits came from: each side's change is kept."
+run conflicts resolve --library "$laptop" --strategy merge
+run info --library "$laptop" "pdfs/Bank statement reminder"
+run sync --library "$laptop"
+run sync --library "$phone"
+say "The phone now has the merged document too; every replaced version is in the version store:"
+run versions list --library "$laptop" "pdfs/Bank statement reminder"
+
+step "5. Damage archives as interrupted writes and bad disks do, and repair them"
+receipt="$laptop/pdfs/Scanned receipt (no text layer).yianazip"
+flow="$laptop/pdfs/Flow control paper.yianazip"
+size=$(stat -c %s "$receipt")
+truncate -s $((size - 400)) "$receipt"
+say "Cut the last 400 bytes off 'Scanned receipt' (its end and central directory are gone)."
+# Overwrite the signature of the PDF's local header in 'Flow control paper'.
+offset=$(grep -obUaP 'PK\x03\x04' "$flow" | sed -n 2p | cut -d: -f1)
+printf '\x00' | dd of="$flow" bs=1 seek="$offset" conv=notrunc status=none
+say "Overwrote the local header signature of the PDF in 'Flow control paper' (offset $offset)."
+expect 1 "problems found, each with a code" verify --library "$laptop"
+run repair --library "$laptop" --dry-run
+run repair --library "$laptop"
+run verify --library "$laptop"
+say "The PDF cut off in 'Scanned receipt' went to a side file beside it, never into the document:"
+(cd "$laptop/pdfs" && ls -1 ./*.pdf)
+say "And the damaged originals are kept, byte for byte, in the version store:"
+run versions list --library "$laptop" "pdfs/Flow control paper"
+
+step "Done"
+say "Everything is in $work: the laptop's and the phone's libraries, the cloud store, the index."
+say "Next: yiana --help, and the README."

@@ -105,3 +105,17 @@ struct CLITests {
         #expect(try run(["frobnicate"]).status == 2)
     }
 }
+
+@Suite("shell completions")
+struct CompletionTests {
+    let yiana = Fixtures.productsFolder.appendingPathComponent("yiana")
+
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func everyShellGetsEveryCommand(shell: String) throws {
+        let run = try runProcess(yiana, ["--generate-completion-script", shell])
+        #expect(run.status == 0)
+        for word in ["import", "edit", "repair", "conflicts", "resolve", "download", "take-temp", "strategy"] {
+            #expect(run.stdout.contains(word), "\(shell) completion lacks \(word)")
+        }
+    }
+}

@@ -26,4 +26,17 @@ struct EditTests {
         #expect(try DocumentEditor(library: library).apply(MetadataEdit(title: "New", addTags: ["new"]), to: url) == nil)
         #expect(FileIdentity.current(at: url.path) == identity)
     }
+
+    @Test func scratchFilesAKilledProcessLeftAreSweptAfterADay() throws {
+        let folder = try TemporaryFolder()
+        let rewrite = DocumentRewrite(library: try Library(root: folder.url))
+        let scratch = try rewrite.scratchFolder()
+        let old = scratch.appendingPathComponent("pdf-old"), fresh = scratch.appendingPathComponent("pdf-fresh")
+        try Data("x".utf8).write(to: old)
+        try Data("y".utf8).write(to: fresh)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-2 * 86_400)], ofItemAtPath: old.path)
+        _ = try rewrite.scratchFolder()
+        #expect(!FileManager.default.fileExists(atPath: old.path))
+        #expect(FileManager.default.fileExists(atPath: fresh.path))
+    }
 }

@@ -48,11 +48,24 @@ public struct DocumentRewrite: Sendable {
                                       checkingWith: check, expecting: expecting)
     }
 
-    /// `.yiana/tmp`, made when missing: scratch space on the library's file system.
+    /// `.yiana/tmp`, made when missing: scratch space on the library's file system. Files
+    /// left there over a day ago (by a process that was killed) are removed: scratch files
+    /// are copies, never the only place of anything.
     public func scratchFolder() throws -> URL {
         let scratch = library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        Self.sweep(scratch, olderThan: Date().addingTimeInterval(-86_400))
         return scratch
+    }
+
+    static func sweep(_ folder: URL, olderThan cutoff: Date) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for name in names {
+            let url = folder.appendingPathComponent(name)
+            if let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date, modified < cutoff {
+                try? FileManager.default.removeItem(at: url)
+            }
+        }
     }
 
     /// Keeps the document at `url` in the version store, then removes it — under its lock,

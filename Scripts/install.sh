@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs yiana for the current user (or into PREFIX): the release binary, a man page per
+# command generated from the CLI itself (swift-argument-parser's generate-manual plugin),
+# and shell completions for bash, zsh and fish (`yiana --generate-completion-script`).
+# Usage: Scripts/install.sh [PREFIX]        (default ~/.local; needs no root for that)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+prefix="${1:-$HOME/.local}"
+Scripts/setup.sh
+swift build -c release --product yiana
+bin="$(swift build -c release --show-bin-path)"
+
+mkdir -p "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" \
+         "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d"
+install -m 0755 "$bin/yiana" "$prefix/bin/yiana"
+
+# One page per command (yiana.1, yiana.repair.1, yiana.conflicts.resolve.1, …).
+swift package generate-manual --multi-page >/dev/null
+install -m 0644 .build/plugins/GenerateManual/outputs/yiana/*.1 "$prefix/share/man/man1/"
+
+"$bin/yiana" --generate-completion-script bash > "$prefix/share/bash-completion/completions/yiana"
+"$bin/yiana" --generate-completion-script zsh > "$prefix/share/zsh/site-functions/_yiana"
+"$bin/yiana" --generate-completion-script fish > "$prefix/share/fish/vendor_completions.d/yiana.fish"
+
+echo "installed yiana in $prefix/bin, $(ls .build/plugins/GenerateManual/outputs/yiana/*.1 | wc -l) man pages in $prefix/share/man/man1,"
+echo "and completions for bash, zsh and fish. Try: man yiana; man yiana.repair"
+case ":$PATH:" in *":$prefix/bin:"*) ;; *) echo "note: $prefix/bin is not on your PATH." ;; esac
