@@ -3,7 +3,7 @@
 # is killed with SIGKILL (at random moments, and just before random I/O calls) and given I/O
 # faults (EIO, ENOSPC, short writes and reads, through the LD_PRELOAD shim libFaultShim.so)
 # until it has KILLS kills and FAULTS faults; after each run everything must verify and no
-# byte may be lost. Then ROUNDS rounds of 8 processes at once in one library. Prints a table.
+# byte may be lost. Then ROUNDS rounds of 10 processes at once in one library. Prints a table.
 # Usage: Scripts/crash-harness.sh [KILLS] [FAULTS] [ROUNDS] [SEED]   (default 64 64 10 1)
 set -euo pipefail
 cd "$(dirname "$0")/.."

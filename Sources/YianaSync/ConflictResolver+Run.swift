@@ -5,6 +5,9 @@ import YianaLibrary
 /// Resolves the conflicts ``ConflictDetector`` finds.
 public struct ConflictResolver: Sendable {
     public let library: Library
+    /// Called after a group is planned and before its plan runs, with the attempt's number
+    /// (tests use it to change a document the way another process would).
+    var willExecute: (@Sendable (_ attempt: Int) throws -> Void)?
 
     public init(library: Library) {
         self.library = library
@@ -30,33 +33,58 @@ public struct ConflictResolver: Sendable {
             if !evicted.isEmpty { found = try await ConflictDetector(library: library).detect(now: now) }
         }
         let wanted = Set(options.documents.map { library.relativePath(of: URL(fileURLWithPath: $0, relativeTo: library.root)) ?? $0 })
-        for group in found.groups {
-            guard wanted.isEmpty || !wanted.isDisjoint(with: group.files.map(\.path)) else { continue }
-            let waiting = group.files.filter { $0.role == .notDownloaded || $0.role == .damaged }
-            guard waiting.isEmpty else {
-                report.skipped += waiting.map {
-                    .init(path: $0.path, reason: $0.role == .notDownloaded
-                          ? "not downloaded: its group is resolved once it is downloaded"
-                          : "damaged: its group is resolved once it is repaired (\($0.reason ?? ""))")
+        // A group another process changes while it is being resolved (an edit, a sync) is
+        // planned again from what is there now, as running the command again would; only
+        // after `Self.attempts` such tries is it reported as failed.
+        var again: Set<String>?
+        for attempt in 1...Self.attempts {
+            var changed: Set<String> = []
+            for group in found.groups {
+                guard wanted.isEmpty || !wanted.isDisjoint(with: group.files.map(\.path)) else { continue }
+                guard again?.contains(Self.key(of: group)) ?? true else { continue }
+                let waiting = group.files.filter { $0.role == .notDownloaded || $0.role == .damaged }
+                guard waiting.isEmpty else {
+                    report.skipped += waiting.map {
+                        .init(path: $0.path, reason: $0.role == .notDownloaded
+                              ? "not downloaded: its group is resolved once it is downloaded"
+                              : "damaged: its group is resolved once it is repaired (\($0.reason ?? ""))")
+                    }
+                    continue
                 }
-                continue
-            }
-            do {
-                var plan = try GroupPlan(group: group, library: library, options: options, now: now)
-                report.skipped += plan.skipped
-                guard !plan.steps.isEmpty else { continue }
-                if options.dryRun {
-                    plan.resolution.steps = plan.steps
-                } else {
-                    try plan.execute()
+                var skipped: [ResolveReport.Skipped] = []
+                do {
+                    var plan = try GroupPlan(group: group, library: library, options: options, now: now)
+                    skipped = plan.skipped
+                    if !plan.steps.isEmpty {
+                        if options.dryRun {
+                            plan.resolution.steps = plan.steps
+                        } else {
+                            try willExecute?(attempt)
+                            try plan.execute()
+                        }
+                        report.resolutions.append(plan.resolution)
+                    }
+                    report.skipped += skipped
+                } catch let error as ArchiveError where error.kind == .documentChanged && attempt < Self.attempts {
+                    changed.insert(Self.key(of: group))
+                } catch {
+                    // This group only: the others are still resolved.
+                    report.skipped += skipped
+                    report.failed.append(.init(path: group.files[0].path, reason: "\(error)"))
                 }
-                report.resolutions.append(plan.resolution)
-            } catch {
-                // This group only: the others are still resolved.
-                report.failed.append(.init(path: group.files[0].path, reason: "\(error)"))
             }
+            guard !changed.isEmpty else { break }
+            again = changed
+            found = try await ConflictDetector(library: library).detect(now: now)
         }
         return report
+    }
+
+    /// How many times a group is planned when other processes keep changing it.
+    static let attempts = 4
+
+    private static func key(of group: ConflictReport.Group) -> String {
+        group.documentID ?? group.files[0].path
     }
 }
 

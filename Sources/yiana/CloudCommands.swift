@@ -279,8 +279,8 @@ extension Yiana {
                 for path in report.deletedInCloud { print("deleted in the cloud  \(path)") }
                 for path in report.deletedHere { print("deleted here (kept in the version store)  \(path)") }
                 for (path, error) in report.failed.sorted(by: { $0.key < $1.key }) { Output.error("failed     \(path): \(error)") }
-                print("\(report.uploaded.count) uploaded, \(report.pulled.count) pulled, \(report.conflictCopies.count) conflicts, "
-                      + "\(report.deletedInCloud.count + report.deletedHere.count) deletions, \(report.failed.count) failed.")
+                print("\(report.uploaded.count) uploaded, \(report.pulled.count) pulled, \(Output.count(report.conflictCopies.count, "conflict")), "
+                      + "\(Output.count(report.deletedInCloud.count + report.deletedHere.count, "deletion")), \(report.failed.count) failed.")
             }
             if !report.failed.isEmpty { throw ExitCode.failure }
         }

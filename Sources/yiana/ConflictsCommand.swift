@@ -63,8 +63,8 @@ extension Yiana.Conflicts {
                 print("clock skew: \(skew.path): \(skew.problem)")
             }
             let conflicts = report.groups.filter(\.needsResolving).count
-            print("\(report.documentsScanned) files scanned: \(report.groups.count) documents with copies, \(conflicts) needing resolution, "
-                  + "\(report.strayCopies.count) stray copies, \(report.clockSkew.count) clock problems.")
+            print("\(Output.count(report.documentsScanned, "file")) scanned: \(Output.count(report.groups.count, "document")) with copies, \(conflicts) needing resolution, "
+                  + "\(Output.count(report.strayCopies.count, "stray copy", "stray copies")), \(Output.count(report.clockSkew.count, "clock problem")).")
         }
     }
 }
@@ -143,7 +143,7 @@ extension Yiana.Conflicts {
             }
             for skipped in report.skipped { print("skipped \(skipped.path): \(skipped.reason)") }
             for failed in report.failed { Output.error("failed  \(failed.path): \(failed.reason)") }
-            print("\(report.resolutions.count) documents \(dryRun ? "would be " : "")resolved, \(report.skipped.count) skipped\(report.failed.isEmpty ? "" : ", \(report.failed.count) failed").")
+            print("\(Output.count(report.resolutions.count, "document")) \(dryRun ? "would be " : "")resolved, \(report.skipped.count) skipped\(report.failed.isEmpty ? "" : ", \(report.failed.count) failed").")
             if !report.failed.isEmpty { throw ExitCode.failure }
         }
     }

@@ -63,7 +63,7 @@ extension Yiana {
             if json {
                 try Output.json(report)
             } else {
-                print("\(report.documents.count) documents in the index: \(report.extracted) extracted, \(report.reused) reused, "
+                print("\(Output.count(report.documents.count, "document")) in the index: \(report.extracted) extracted, \(report.reused) reused, "
                       + "\(report.unchanged) unchanged, \(report.removed) removed.")
                 let problems = report.problems
                 if self.problems {

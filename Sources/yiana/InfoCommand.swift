@@ -123,7 +123,7 @@ extension Yiana {
             var value = Double(count)
             var unit = 0
             while value >= 1000, unit < units.count - 1 { value /= 1000; unit += 1 }
-            return unit == 0 ? "\(count) bytes" : String(format: "%.1f %@", value, units[unit])
+            return unit == 0 ? Output.count(Int(count), "byte") : String(format: "%.1f %@", value, units[unit])
         }
     }
 }

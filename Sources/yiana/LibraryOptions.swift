@@ -74,4 +74,9 @@ enum Output {
     static func error(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
+
+    /// "1 document", "2 documents", "1 stray copy", "3 stray copies": a count with its noun.
+    static func count(_ n: Int, _ singular: String, _ plural: String? = nil) -> String {
+        "\(n) \(n == 1 ? singular : plural ?? singular + "s")"
+    }
 }

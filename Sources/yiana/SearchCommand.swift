@@ -95,7 +95,7 @@ extension Yiana {
                     let snippet = Self.mark(page.snippet, open: open, close: close).replacingOccurrences(of: "\n", with: " ")
                     print("    \(page.number == 0 ? "title" : "p.\(page.number)")  \(snippet)")
                 }
-                if hit.pages.count > 3 { print("    … and \(hit.pages.count - 3) more pages") }
+                if hit.pages.count > 3 { print("    … and \(Output.count(hit.pages.count - 3, "more page"))") }
             }
         }
 

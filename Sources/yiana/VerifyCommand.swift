@@ -46,7 +46,7 @@ extension Yiana {
                     }
                 }
                 let bad = report.files.filter { !$0.ok }.count
-                print("\(report.files.count) files checked: \(report.files.count - bad) fine, \(bad) with problems (\(report.problemCount) problems).")
+                print("\(Output.count(report.files.count, "file")) checked: \(report.files.count - bad) fine, \(bad) with problems (\(Output.count(report.problemCount, "problem"))).")
             }
             if !report.clean { throw ExitCode.failure }
         }

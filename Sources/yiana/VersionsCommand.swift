@@ -142,7 +142,7 @@ extension Yiana.Versions {
                 print("\(dryRun ? "would remove" : "removed") \(record.shortID)  \(record.originalPath)  (\(record.reason))")
             }
             print("\(report.removed.count) \(dryRun ? "would be" : "were") removed, \(report.kept) kept; "
-                  + "\(report.deletedObjects) stored copies (\(Yiana.Info.bytes(report.freedBytes))) \(dryRun ? "would be" : "were") deleted.")
+                  + "\(Output.count(report.deletedObjects, "stored copy", "stored copies")) (\(Yiana.Info.bytes(report.freedBytes))) \(dryRun ? "would be" : "were") deleted.")
         }
     }
 }

@@ -58,6 +58,42 @@ struct ConflictResolverTests {
         #expect(Set(try f.metadata("Report.yianazip").tags) == ["edited elsewhere", "b"])
     }
 
+    /// Edits the original the way another process would: a new tag, a new version of the file.
+    static func editElsewhere(_ f: Fixture, tag: String) throws {
+        var edited = try f.metadata("Report.yianazip")
+        edited.tags.append(tag)
+        try CoordinatedDocument.replace(at: f.url("Report.yianazip").path, metadata: edited, pdf: .data(simplePDF(["text"])))
+    }
+
+    @Test func aGroupChangedWhileBeingResolvedIsPlannedAgain() async throws {
+        let f = try fixture([("Report.yianazip", "Report", ["a"], "text", 2000),
+                             ("Report (Bob's conflicted copy 2026-03-01).yianazip", "Report", ["b"], "text", 3000)])
+        var resolver = ConflictResolver(library: f.library)
+        resolver.willExecute = { attempt in
+            if attempt < 3 { try Self.editElsewhere(f, tag: "edit \(attempt)") }
+        }
+        let report = try await resolver.resolve(ResolveOptions(strategy: .merge))
+        #expect(report.failed.isEmpty)
+        #expect(report.resolutions.count == 1)
+        #expect(Set(try f.metadata("Report.yianazip").tags) == ["a", "b", "edit 1", "edit 2"])
+        #expect(!f.exists("Report (Bob's conflicted copy 2026-03-01).yianazip"))
+        #expect(try await ConflictDetector(library: f.library).detect().groups.isEmpty)
+    }
+
+    @Test func aGroupThatNeverStopsChangingFailsAloneAndKeepsTheNewest() async throws {
+        let f = try fixture([("Report.yianazip", "Report", ["a"], "text", 2000),
+                             ("Report (Bob's conflicted copy 2026-03-01).yianazip", "Report", ["b"], "text", 3000)])
+        var resolver = ConflictResolver(library: f.library)
+        resolver.willExecute = { attempt in try Self.editElsewhere(f, tag: "edit \(attempt)") }
+        let report = try await resolver.resolve(ResolveOptions(strategy: .merge))
+        #expect(report.resolutions.isEmpty)
+        #expect(report.failed.count == 1)
+        #expect(report.failed.first?.reason.contains("another process wrote this document") == true)
+        let tags = try f.metadata("Report.yianazip").tags
+        #expect(tags == ["a"] + (1...ConflictResolver.attempts).map { "edit \($0)" })
+        #expect(f.exists("Report (Bob's conflicted copy 2026-03-01).yianazip"))
+    }
+
     @Test func newestWinsAndTheLoserIsKept() async throws {
         let f = try fixture([("Report.yianazip", "Report", [], "old text", 2000),
                              ("Report (Bob's conflicted copy 2026-03-01).yianazip", "Report", [], "new text", 3000)])

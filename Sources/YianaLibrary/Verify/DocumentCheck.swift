@@ -77,7 +77,7 @@ struct DocumentCheck {
             }
             let pdf = try PDFDocument(bytes: bytes.bytes, owner: bytes, source: path)
             if let metadata, metadata.pageCount != pdf.pageCount {
-                add("page-count-mismatch", "metadata says \(metadata.pageCount) pages, the PDF has \(pdf.pageCount).")
+                add("page-count-mismatch", "metadata says \(metadata.pageCount) page\(metadata.pageCount == 1 ? "" : "s"), the PDF has \(pdf.pageCount).")
             }
         } catch let error as PDFError {
             switch error.kind {
