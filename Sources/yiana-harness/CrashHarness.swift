@@ -12,6 +12,8 @@ struct PathResult {
     var killsAtTime = 0
     var faults: [String: Int] = [:]
     var temps = 0
+    /// Temporary files `yiana repair --remove-temps` removed after the rerun.
+    var tempsRemoved = 0
     var recovered = 0
     var tally = Tally()
 
@@ -109,14 +111,31 @@ struct CrashHarness {
             }
             result.tally.record(findings, description)
 
-            // Recovery: the same command again, with no faults, must finish the job.
+            // Recovery: the same command again, with no faults, must finish the job; then
+            // `yiana repair --remove-temps` must clear every leftover temporary file (keeping
+            // its bytes: the check that nothing is lost runs after it).
             let again = try runner.run(arguments)
-            let recovered = await Checks.afterRun(libraries: libraries, root: root, before: before)
+            var recovered = await Checks.afterRun(libraries: libraries, root: root, before: before)
             let leftTemps = recovered.temps > 0
-            if again.signal == nil, again.status == clean.status || (leftTemps && again.status == 1), recovered.clean {
+            var cleanup: [String] = []
+            if leftTemps {
+                let count = recovered.temps
+                for library in libraries {
+                    let temps = Checks.files(under: library, skippingState: true).filter { Verifier.isLeftoverTemp($0.lastPathComponent) }
+                    guard !temps.isEmpty else { continue }
+                    let removal = try runner.run(["repair", "--remove-temps", "--library", library.path] + temps.map(\.path))
+                    if removal.signal != nil || removal.status != 0 {
+                        cleanup.append("repair --remove-temps exited \(removal.status): \(removal.stderr.suffix(300))")
+                    }
+                }
+                recovered = await Checks.afterRun(libraries: libraries, root: root, before: before)
+                result.tempsRemoved += count - recovered.temps
+                if recovered.temps > 0 { cleanup.append("\(recovered.temps) temporary files left after repair --remove-temps") }
+            }
+            if again.signal == nil, again.status == clean.status || (leftTemps && again.status == 1), recovered.clean, cleanup.isEmpty {
                 result.recovered += 1
             } else {
-                result.tally.fail("\(description), then a clean run: exit \(again.status) (clean run: \(clean.status)); \(recovered.summary) \(again.stderr.suffix(400))")
+                result.tally.fail("\(description), then a clean run: exit \(again.status) (clean run: \(clean.status)); \(recovered.summary) \(cleanup.joined(separator: "; ")) \(again.stderr.suffix(400))")
             }
         }
         return result

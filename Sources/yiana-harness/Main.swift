@@ -93,17 +93,18 @@ struct Report {
     let seed: UInt64
 
     func print(json: Bool) {
-        let header = ["write path", "runs", "kills (at I/O call + at random time)", "faults (eio/enospc/short)", "damaged", "bytes lost", "crashes", "temps left (all found by verify)", "recovered by a rerun"]
+        let header = ["write path", "runs", "kills (at I/O call + at random time)", "faults (eio/enospc/short)", "damaged", "bytes lost", "crashes", "temps left (found by verify / removed by repair --remove-temps)", "recovered by a rerun"]
         var rows = results.map { r in
             [r.name, "\(r.runs)", "\(r.kills) (\(r.killsAtCall) + \(r.killsAtTime))",
              "\(r.faultCount) (\(r.faults["eio", default: 0])/\(r.faults["enospc", default: 0])/\(r.faults["short", default: 0]))",
-             "\(r.tally.damaged)", "\(r.tally.lost)", "\(r.tally.crashes)", "\(r.temps)\(r.tally.unfoundTemps > 0 ? " (\(r.tally.unfoundTemps) NOT found)" : "")",
+             "\(r.tally.damaged)", "\(r.tally.lost)", "\(r.tally.crashes)", "\(r.temps) (\(r.temps - r.tally.unfoundTemps) / \(r.tempsRemoved))",
              "\(r.recovered)/\(r.runs)"]
         }
         let totalKills = results.reduce(0) { $0 + $1.kills }, totalFaults = results.reduce(0) { $0 + $1.faultCount }
         rows.append(["total", "\(results.reduce(0) { $0 + $1.runs })", "\(totalKills)", "\(totalFaults)",
                      "\(results.reduce(0) { $0 + $1.tally.damaged })", "\(results.reduce(0) { $0 + $1.tally.lost })",
-                     "\(results.reduce(0) { $0 + $1.tally.crashes })", "\(results.reduce(0) { $0 + $1.temps })",
+                     "\(results.reduce(0) { $0 + $1.tally.crashes })",
+                     "\(results.reduce(0) { $0 + $1.temps }) (\(results.reduce(0) { $0 + $1.temps - $1.tally.unfoundTemps }) / \(results.reduce(0) { $0 + $1.tempsRemoved }))",
                      "\(results.reduce(0) { $0 + $1.recovered })/\(results.reduce(0) { $0 + $1.runs })"])
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max()! }
         func line(_ cells: [String]) -> String {
@@ -125,7 +126,7 @@ struct Report {
             let object: [String: Any] = [
                 "seed": seed,
                 "paths": results.map { ["path": $0.name, "runs": $0.runs, "kills": $0.kills, "faults": $0.faultCount, "damaged": $0.tally.damaged,
-                                        "bytesLost": $0.tally.lost, "crashes": $0.tally.crashes, "temps": $0.temps, "recovered": $0.recovered] },
+                                        "bytesLost": $0.tally.lost, "crashes": $0.tally.crashes, "temps": $0.temps, "tempsRemoved": $0.tempsRemoved, "recovered": $0.recovered] },
                 "concurrency": concurrency.map { ["rounds": $0.rounds, "processes": $0.processes, "edits": $0.editsChecked, "crashes": $0.tally.crashes, "damaged": $0.tally.damaged, "bytesLost": $0.tally.lost] } ?? [:],
             ]
             if let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]) {

@@ -24,7 +24,10 @@ extension Yiana {
 
                 Temporary files left by interrupted writes are checked: for each document \
                 the newest one holding a complete document is offered, and `--take-temp` \
-                puts it in place (what it replaces is kept). None is ever deleted unasked.
+                puts it in place (what it replaces is kept). None is ever deleted unasked: \
+                `--remove-temps` keeps each in the version store, then removes it from the \
+                library (the toolkit's own only while no write holds its document; another \
+                program's only once it has been untouched for an hour).
 
                 Exit status: 0 when everything was repaired (or nothing needed it), 1 when \
                 something is left for you to decide, 2 for usage errors.
@@ -34,6 +37,7 @@ extension Yiana {
                   yiana repair "Letters/Bank statement"
                   yiana repair --from-version Report    # put back its newest good version
                   yiana repair --take-temp .Report.yianazip.yiana-tmp-1A2B3C4D
+                  yiana repair --remove-temps --dry-run
                 """
         )
 
@@ -48,6 +52,9 @@ extension Yiana {
         @Option(help: ArgumentHelp("Put this leftover temporary file in place of the document it was written for.", valueName: "temp-file"))
         var takeTemp: String?
 
+        @Flag(help: "Keep each leftover temporary file in the version store, then remove it from the library.")
+        var removeTemps = false
+
         @Flag(help: "Print the report as JSON.")
         var json = false
 
@@ -59,10 +66,12 @@ extension Yiana {
             var options = RepairOptions()
             options.dryRun = dryRun
             options.fromVersion = fromVersion
+            options.removeTemps = removeTemps
             let urls = libraryOptions.targets(paths, in: library)
             var report: RepairReport
             if let takeTemp {
                 guard paths.isEmpty else { throw ValidationError("--take-temp takes the temporary file alone, without other paths.") }
+                guard !removeTemps else { throw ValidationError("--take-temp puts one temporary file in place; --remove-temps removes them: give one of the two.") }
                 report = RepairReport(dryRun: dryRun)
                 let url = URL(fileURLWithPath: takeTemp, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
                 let resolved = FileManager.default.fileExists(atPath: url.path) ? url : library.root.appendingPathComponent(takeTemp)

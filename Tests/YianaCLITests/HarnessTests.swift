@@ -22,6 +22,7 @@ struct HarnessTests {
             #expect(path["kills"] as! Int >= 2 && path["faults"] as! Int >= 2, "\(path)")
             #expect(path["damaged"] as! Int == 0 && path["bytesLost"] as! Int == 0 && path["crashes"] as! Int == 0, "\(path)")
             #expect(path["recovered"] as! Int == path["runs"] as! Int, "\(path)")
+            #expect(path["tempsRemoved"] as! Int == path["temps"] as! Int, "\(path)")
         }
         let concurrency = report["concurrency"] as! [String: Any]
         #expect(concurrency["rounds"] as! Int == 1 && concurrency["damaged"] as! Int == 0 && concurrency["bytesLost"] as! Int == 0)

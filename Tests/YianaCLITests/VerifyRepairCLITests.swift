@@ -49,6 +49,17 @@ struct VerifyRepairCLITests {
         #expect(try runProcess(yiana, ["verify", "--library", folder.url.path]).status == 0)
         #expect(try runProcess(yiana, ["repair", "--library", folder.url.path]).status == 0)
         #expect(try runProcess(yiana, ["repair", "--take-temp", "x", "Good", "--library", folder.url.path]).status == 2)
+        #expect(try runProcess(yiana, ["repair", "--take-temp", "x", "--remove-temps", "--library", folder.url.path]).status == 2)
+    }
+
+    @Test func removeTempsCleansTheFolderAndExitsZero() throws {
+        let folder = try library()
+        let temp = folder.url.appendingPathComponent(".Good.yianazip.yiana-tmp-0A1B2C3D")
+        let removed = try runProcess(yiana, ["repair", "--remove-temps", "--library", folder.url.path])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(removed.stdout.contains("repaired .Good.yianazip.yiana-tmp-0A1B2C3D (remove-temp)"))
+        #expect(!FileManager.default.fileExists(atPath: temp.path))
+        #expect(try runProcess(yiana, ["verify", "--library", folder.url.path]).status == 0)
     }
 
     /// The short version of Scripts/fuzz-reader.sh (10 minutes there): damaged inputs through

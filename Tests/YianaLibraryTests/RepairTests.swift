@@ -232,12 +232,20 @@ struct RepairTests {
         return url
     }
 
-    @Test func theNewestCompleteTempIsOfferedAndTakenOnlyWhenAsked() async throws {
-        let (library, url) = try library()
+    /// Leftovers of Doc.yianazip: two complete temporary files of the toolkit's (the newer one
+    /// 60 s old) and an incomplete one of libzip's, `partialAge` seconds old.
+    func docTemps(partialAge: TimeInterval = 0) throws -> (older: URL, newer: URL, partial: URL) {
         let older = try temp(".Doc.yianazip.yiana-tmp-AAAAAAAA", title: "Older", age: 600)
         let newer = try temp(".Doc.yianazip.yiana-tmp-BBBBBBBB", title: "Newer", age: 60)
         let partial = folder.url.appendingPathComponent("Doc.yianazip.a1B2c3")
         try Data(try good.prefix(900)).write(to: partial)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -partialAge)], ofItemAtPath: partial.path)
+        return (older, newer, partial)
+    }
+
+    @Test func theNewestCompleteTempIsOfferedAndTakenOnlyWhenAsked() async throws {
+        let (library, url) = try library()
+        let (older, newer, partial) = try docTemps()
         let report = await Repairer(library: library).repair()
         #expect(report.repaired.isEmpty)
         #expect(report.offered.map(\.path) == [newer.lastPathComponent])
@@ -266,6 +274,53 @@ struct RepairTests {
         _ = try Repairer(library: library).takeTemp(temp)
         #expect(try DocumentReader(path: url.path).metadata().title == "Edited")
         await expectClean(library)
+    }
+
+    @Test func removeTempsKeepsEachThenRemovesItButNeverOneInUse() async throws {
+        let (library, url) = try library()
+        let (older, newer, partial) = try docTemps(partialAge: 7200)
+        let recent = try temp("Doc.yianazip.z9Y8x7", title: "Recent", age: 120)  // libzip's, perhaps still being written
+        let other = try temp(".Other.yianazip.yiana-tmp-DDDDDDDD", title: "Other", age: 60)
+        let bytes = try [older, newer, partial, other].map { try Data(contentsOf: $0) }
+        var options = RepairOptions()
+        options.removeTemps = true
+
+        // A writer of Other.yianazip holds its lock: its temporary file is in use.
+        let lock = try DocumentLock(document: folder.path("Other.yianazip"), mode: .exclusive, timeout: 1)
+        options.dryRun = true
+        let dry = await Repairer(library: library).repair(options: options)
+        let removable = Set([older, newer, partial].map(\.lastPathComponent))
+        #expect(Set(dry.repaired.map(\.path)) == removable)
+        for file in [older, newer, partial, recent, other] { #expect(FileManager.default.fileExists(atPath: file.path)) }
+        #expect(try VersionStore(library: library).records().isEmpty)
+
+        options.dryRun = false
+        let report = await Repairer(library: library).repair(options: options)
+        #expect(Set(report.repaired.map(\.path)) == removable)
+        #expect(report.repaired.allSatisfy { $0.action == "remove-temp" && $0.keptAs != nil })
+        #expect(report.repaired.first { $0.path == newer.lastPathComponent }?.detail.contains("yiana versions restore 'Doc.yianazip'") == true)
+        #expect(Set(report.notRepaired.map(\.path)) == [recent.lastPathComponent, other.lastPathComponent])
+        #expect(report.notRepaired.first { $0.path == other.lastPathComponent }?.detail.contains("being written now") == true)
+        #expect(report.notRepaired.first { $0.path == recent.lastPathComponent }?.detail.contains("minutes ago") == true)
+        for file in [older, newer, partial] { #expect(!FileManager.default.fileExists(atPath: file.path)) }
+        #expect(FileManager.default.fileExists(atPath: recent.path) && FileManager.default.fileExists(atPath: other.path))
+        // Nothing is lost: every removed file's bytes are in the version store.
+        let store = VersionStore(library: library)
+        let kept = try store.records().map { try Data(contentsOf: store.objectURL($0)) }
+        for data in bytes.prefix(3) { #expect(kept.contains(data)) }
+        #expect(try DocumentReader(path: url.path).metadata().title == "Doc")
+        // The complete one is a version of its document, and can be put back.
+        let listed = try store.versions(of: url)
+        #expect(Set(listed.compactMap(\.title)).isSuperset(of: ["Older", "Newer"]))
+        let newest = try store.version(try #require(report.repaired.first { $0.path == newer.lastPathComponent }?.keptAs), of: url)
+        try store.restore(newest, to: url)
+        #expect(try DocumentReader(path: url.path).metadata().title == "Newer")
+
+        // Once the writer is done, its temporary file goes too.
+        lock.release()
+        let after = await Repairer(library: library).repair(options: options)
+        #expect(after.repaired.map(\.path) == [other.lastPathComponent])
+        #expect(try store.records().contains { try Data(contentsOf: store.objectURL($0)) == bytes[3] })
     }
 
     @Test func anIncompleteTempIsNeverTaken() throws {

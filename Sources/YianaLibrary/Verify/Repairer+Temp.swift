@@ -63,12 +63,12 @@ extension Repairer {
             let target = temp.document.map { library.relativePath(of: $0) ?? $0.path }
             guard temp.valid else {
                 return RepairAction(path: temp.path, action: "none",
-                                    detail: "an incomplete temporary file left by an interrupted write; left as it is (delete it when you are sure you do not need it)")
+                                    detail: "an incomplete temporary file left by an interrupted write; left as it is (`yiana repair --remove-temps` keeps it in the version store and removes it)")
             }
             guard newestValid[temp.document?.path ?? temp.url.path]?.url == temp.url else {
                 let newest = newestValid[temp.document?.path ?? temp.url.path]!
                 return RepairAction(path: temp.path, action: "none",
-                                    detail: "a complete document left by an interrupted write, older than \(newest.path); left as it is")
+                                    detail: "a complete document left by an interrupted write, older than \(newest.path); left as it is (`yiana repair --remove-temps` keeps it in the version store and removes it)")
             }
             var existing = "which does not exist now"
             if let document = temp.document, let date = (try? FileManager.default.attributesOfItem(atPath: document.path)[.modificationDate]) as? Date {
@@ -113,5 +113,51 @@ extension Repairer {
         try FileManager.default.removeItem(at: temp)
         action = RepairAction(path: path, action: "take-temp", detail: "put in place as \(targetPath); the temporary file is gone (its bytes are the document now)", keptAs: action.keptAs)
         return action
+    }
+
+    /// How long a temporary file of another program (libzip's, the app's) must have been left
+    /// untouched before `--remove-temps` takes it: that program may still be writing it.
+    public static let foreignTempQuietPeriod: TimeInterval = 3600
+
+    /// Keeps the leftover temporary file `temp` in the version store, then removes it from
+    /// the library, so that nothing of it is lost and the synced folder is clean again. The
+    /// toolkit's own is taken only while its document's lock is free (a writer holds that lock
+    /// for as long as its temporary file exists); another program's only after
+    /// ``foreignTempQuietPeriod``.
+    func removeTemp(_ temp: LeftoverTemp, offered: Bool, dryRun: Bool, now: Date = Date()) throws -> RepairAction {
+        let name = temp.url.lastPathComponent
+        var lock: DocumentLock?
+        if name.hasPrefix("."), name.contains(CoordinatedDocument.temporaryMarker), let document = temp.document {
+            do {
+                lock = try DocumentLock(document: document.path, mode: .exclusive, timeout: 0)
+            } catch let error as ArchiveError where error.code == "lock-timeout" {
+                throw RepairIssue("its document is being written now (it is locked); left as it is")
+            }
+        } else {
+            let age = now.timeIntervalSince(temp.modified)
+            guard age >= Self.foreignTempQuietPeriod else {
+                throw RepairIssue("last written \(Int(age / 60)) minutes ago, perhaps by a program still writing it; left as it is until it has been untouched for \(Int(Self.foreignTempQuietPeriod / 60)) minutes")
+            }
+        }
+        defer { lock?.release() }
+        let what = offered ? "a complete document newer than \(temp.document.map { library.relativePath(of: $0) ?? $0.path } ?? "any here")" : "a temporary file left by an interrupted write"
+        guard !dryRun else {
+            return RepairAction(path: temp.path, action: "remove-temp", detail: "\(what): would be kept in the version store, then removed")
+        }
+        let identity = FileIdentity.current(at: temp.url.path)
+        guard identity != .absent else { throw RepairIssue("it is gone already") }
+        // A complete document is listed under the document it was written for.
+        let kept = try VersionStore(library: library).keep(temp.url, reason: "leftover temporary file \(name) removed by repair",
+                                                           as: temp.valid ? temp.document : nil)
+        // Only the bytes just kept may go: a file changed meanwhile is left for the next run.
+        guard FileIdentity.current(at: temp.url.path) == identity else {
+            throw RepairIssue("it changed while it was being kept; left as it is")
+        }
+        try FileManager.default.removeItem(at: temp.url)
+        var detail = "\(what): kept in the version store, then removed"
+        if offered, let document = temp.document {
+            detail += "; `yiana versions restore '\(library.relativePath(of: document) ?? document.path)' \(kept.shortID)` puts it in place"
+        }
+        return RepairAction(path: temp.path, action: "remove-temp", detail: detail, keptAs: kept.shortID)
     }
 }

@@ -5,7 +5,8 @@ import YianaPDF
 /// What repair did (or would do) to one file.
 public struct RepairAction: Codable, Sendable {
     public let path: String
-    /// `rewrite`, `migrate`, `new-id`, `salvage`, `from-version`, `partial-pdf`, or `none`.
+    /// `rewrite`, `migrate`, `new-id`, `salvage`, `from-version`, `partial-pdf`, `take-temp`,
+    /// `remove-temp`, or `none`.
     public let action: String
     public let detail: String
     /// The version-store id of the original, kept before anything was written.
@@ -37,6 +38,8 @@ public struct RepairOptions: Sendable {
     public var dryRun = false
     /// For a document nothing can be recovered from: put back its newest kept version that verifies.
     public var fromVersion = false
+    /// Leftover temporary files: keep each in the version store, then remove it.
+    public var removeTemps = false
     public init() {}
 }
 
@@ -81,8 +84,19 @@ public struct Repairer: Sendable {
                 report.notRepaired.append(RepairAction(path: file.path, action: "none", detail: "\(error)"))
             }
         }
-        for offer in offers(for: leftoverTemps(temps)) {
-            if offer.action == "offer-temp" { report.offered.append(offer) } else { report.notRepaired.append(offer) }
+        let leftovers = leftoverTemps(temps)
+        for (temp, offer) in zip(leftovers, offers(for: leftovers)) {
+            if options.removeTemps {
+                do {
+                    report.repaired.append(try removeTemp(temp, offered: offer.action == "offer-temp", dryRun: options.dryRun))
+                } catch {
+                    report.notRepaired.append(RepairAction(path: temp.path, action: "none", detail: "\(error)"))
+                }
+            } else if offer.action == "offer-temp" {
+                report.offered.append(offer)
+            } else {
+                report.notRepaired.append(offer)
+            }
         }
         return report
     }

@@ -49,14 +49,17 @@ public struct VersionStore: Sendable {
     /// Keeps the bytes of the file at `url` (once; a second copy of the same bytes only
     /// adds a log line) and records why. The copy is `fsync`ed before it is named, and the
     /// log line after it, so a crash leaves at most an unlisted copy, never a listed missing one.
+    /// `document`: the document it is a version of, when that is not `url` itself (a
+    /// temporary file written for it); `versions list` and `restore` find it by that path.
     /// - Throws: ``VersionStoreError`` or a system error naming the file.
     @discardableResult
-    public func keep(_ url: URL, reason: String, now: Date = Date()) throws -> VersionRecord {
+    public func keep(_ url: URL, reason: String, as document: URL? = nil, now: Date = Date()) throws -> VersionRecord {
         let (sha256, size) = try objectStore.put(url)
         let reader = try? DocumentReader(path: url.path)
         let metadata = try? reader?.metadata()
+        let listedAs = document ?? url
         var record = VersionRecord(sha256: sha256, size: size, keptAt: now, reason: reason,
-                                   originalPath: library.relativePath(of: url) ?? url.path,
+                                   originalPath: library.relativePath(of: listedAs) ?? listedAs.path,
                                    documentID: metadata?.id.uuidString, title: metadata?.title)
         record.contentKey = reader?.contentKey
         try logFile.append(record)
