@@ -88,13 +88,19 @@ extension Yiana {
                 if !report.notRepaired.isEmpty || !report.offered.isEmpty { throw ExitCode.failure }
                 return
             }
-            for action in report.repaired {
+            for action in report.repaired where action.action == "remove-temp" {
+                let kept = action.keptAs.map { " (kept in the version store as \($0))" } ?? " (after keeping it in the version store)"
+                print("\(dryRun ? "would remove" : "removed") \(action.path)\(kept): \(action.detail)")
+            }
+            for action in report.repaired where action.action != "remove-temp" {
                 print("\(dryRun ? "would repair" : "repaired") \(action.path) (\(action.action)): \(action.detail)\(action.keptAs.map { "  [original kept as \($0)]" } ?? "")")
             }
             for action in report.notRepaired { Output.error("not repaired \(action.path): \(action.detail)") }
             for action in report.offered { print("offered \(action.path): \(action.detail)") }
-            let offered = report.offered.isEmpty ? "" : ", \(report.offered.count) temporary file\(report.offered.count == 1 ? "" : "s") offered"
-            print("\(report.repaired.count) \(dryRun ? "would be " : "")repaired, \(report.notRepaired.count) not repaired\(offered).")
+            let removals = report.repaired.filter { $0.action == "remove-temp" }.count
+            let offered = report.offered.isEmpty ? "" : ", \(Output.count(report.offered.count, "temporary file")) offered"
+            let removed = removals == 0 ? "" : ", \(Output.count(removals, "temporary file")) \(dryRun ? "would be " : "")removed"
+            print("\(report.repaired.count - removals) \(dryRun ? "would be " : "")repaired\(removed), \(report.notRepaired.count) not repaired\(offered).")
             if !report.notRepaired.isEmpty || !report.offered.isEmpty { throw ExitCode.failure }
         }
     }

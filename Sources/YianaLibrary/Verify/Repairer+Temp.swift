@@ -140,10 +140,10 @@ extension Repairer {
             }
         }
         defer { lock?.release() }
-        let what = offered ? "a complete document newer than \(temp.document.map { library.relativePath(of: $0) ?? $0.path } ?? "any here")" : "a temporary file left by an interrupted write"
-        guard !dryRun else {
-            return RepairAction(path: temp.path, action: "remove-temp", detail: "\(what): would be kept in the version store, then removed")
-        }
+        // The action says what is done (`remove-temp`: kept, then removed); the detail, what it was.
+        let what = offered ? "the newest complete document left for \(temp.document.map { library.relativePath(of: $0) ?? $0.path } ?? "a new document")"
+            : temp.valid ? "a complete document left by an interrupted write, older than another" : "an incomplete temporary file left by an interrupted write"
+        guard !dryRun else { return RepairAction(path: temp.path, action: "remove-temp", detail: what) }
         let identity = FileIdentity.current(at: temp.url.path)
         guard identity != .absent else { throw RepairIssue("it is gone already") }
         // A complete document is listed under the document it was written for.
@@ -154,7 +154,7 @@ extension Repairer {
             throw RepairIssue("it changed while it was being kept; left as it is")
         }
         try FileManager.default.removeItem(at: temp.url)
-        var detail = "\(what): kept in the version store, then removed"
+        var detail = what
         if offered, let document = temp.document {
             detail += "; `yiana versions restore '\(library.relativePath(of: document) ?? document.path)' \(kept.shortID)` puts it in place"
         }
