@@ -296,10 +296,16 @@ struct GroupPlan {
             }
             let result = merged.metadata
             let pdfURL = chosen.url
-            add("merge-metadata", original.path, "merged with \(copy.path)\(ancestor == nil ? " (no common ancestor known: two-way)" : "")") { [rewrite, library, expected] in
+            add("merge-metadata", original.path, "merged with \(copy.path)\(ancestor == nil ? " (no common ancestor known: two-way)" : "")") { [rewrite, library, expected, history] in
+                let before = try? DocumentReader(path: original.url.path).contentKey
                 let record = try VersionStore(library: library).keep(original.url, reason: "before merging \(copy.path) into it")
                 try rewrite.write(result, pdfFrom: pdfURL, to: original.url, replacing: true, expecting: expected[original.path])
                 expected.refresh(original.path, at: original.url)
+                // Recorded at once, not when the whole plan is done: if a later step stops the
+                // plan, the next resolve still knows what this version was merged from.
+                if let key = try? DocumentReader(path: original.url.path).contentKey {
+                    try history.record(documentID: id, key: key, parents: [before, copy.key].compactMap { $0 }, what: "merge")
+                }
                 return record
             }
             addRemoval(copy.path, action: "remove-copy", detail: "merged into \(original.path)")

@@ -94,6 +94,39 @@ struct ConflictResolverTests {
         #expect(f.exists("Report (Bob's conflicted copy 2026-03-01).yianazip"))
     }
 
+    @Test func aMergeInterruptedHalfWayIsFinishedThreeWay() async throws {
+        // Report and Bob's copy both come from one version; then each side edits it.
+        let f = try fixture([("Report.yianazip", "Report", [], "text", 2000)])
+        let original = f.url("Report.yianazip"), copy = f.url("Report (Bob's conflicted copy 2026-03-01).yianazip")
+        let key = try #require(try DocumentReader(path: original.path).contentKey)
+        try DocumentHistory(library: f.library).record(documentID: id.uuidString, key: key, parents: [], what: "import")
+        try FileManager.default.copyItem(at: original, to: copy)
+        let editor = DocumentEditor(library: f.library)
+        try editor.apply(MetadataEdit(title: "Report, final"), to: original, now: Date(timeIntervalSinceReferenceDate: 3000))
+        try editor.apply(MetadataEdit(addTags: ["b"]), to: copy, now: Date(timeIntervalSinceReferenceDate: 4000))
+
+        // The merge writes the original, then Bob edits his copy again before it is removed.
+        let group = try await ConflictDetector(library: f.library).detect().groups[0]
+        var plan = try GroupPlan(group: group, library: f.library, options: ResolveOptions(strategy: .merge), now: Date(timeIntervalSinceReferenceDate: 5000))
+        #expect(plan.steps.map(\.action) == ["merge-metadata", "remove-copy"])
+        let removal = plan.planned[1].perform
+        plan.planned[1] = .init(step: plan.planned[1].step) {
+            try editor.apply(MetadataEdit(addTags: ["c"]), to: copy, now: Date(timeIntervalSinceReferenceDate: 6000))
+            return try removal()
+        }
+        #expect { try plan.execute() } throws: { ($0 as? ArchiveError)?.kind == .documentChanged }
+        #expect(try f.metadata("Report (Bob's conflicted copy 2026-03-01).yianazip").tags == ["b", "c"])
+
+        // Resolving again merges against what both came from: the title change is not lost to
+        // Bob's newer clock, and both of his tags arrive.
+        let report = try await resolve(f, .merge)
+        #expect(report.failed.isEmpty && report.resolutions.count == 1)
+        let merged = try f.metadata("Report.yianazip")
+        #expect(merged.title == "Report, final")
+        #expect(Set(merged.tags) == ["b", "c"])
+        #expect(!f.exists("Report (Bob's conflicted copy 2026-03-01).yianazip"))
+    }
+
     @Test func newestWinsAndTheLoserIsKept() async throws {
         let f = try fixture([("Report.yianazip", "Report", [], "old text", 2000),
                              ("Report (Bob's conflicted copy 2026-03-01).yianazip", "Report", [], "new text", 3000)])
