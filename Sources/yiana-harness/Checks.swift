@@ -12,7 +12,8 @@ struct Findings {
     /// Documents' bytes from before the run found nowhere after it (libraries, version stores, cloud).
     var lost: [String] = []
     /// Leftover temporary files, all of which `verify` must report.
-    var temps = 0
+    var tempFiles: [URL] = []
+    var temps: Int { tempFiles.count }
     var unfoundTemps: [String] = []
     /// Anything else wrong (the index, a crash), in words.
     var other: [String] = []
@@ -134,7 +135,7 @@ enum Checks {
                 findings.damaged.append("\(key) (\(damage.sorted().joined(separator: ", ")))")
             }
             for url in files(under: libraryURL, skippingState: true) where Verifier.isLeftoverTemp(url.lastPathComponent) {
-                findings.temps += 1
+                findings.tempFiles.append(url)
                 if !reportedTemps.contains(url.standardizedFileURL.path) { findings.unfoundTemps.append(relative(url, to: root)) }
             }
         }

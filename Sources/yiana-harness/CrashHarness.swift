@@ -121,7 +121,7 @@ struct CrashHarness {
             if leftTemps {
                 let count = recovered.temps
                 for library in libraries {
-                    let temps = Checks.files(under: library, skippingState: true).filter { Verifier.isLeftoverTemp($0.lastPathComponent) }
+                    let temps = recovered.tempFiles.filter { $0.path.hasPrefix(library.path + "/") }
                     guard !temps.isEmpty else { continue }
                     let removal = try runner.run(["repair", "--remove-temps", "--library", library.path] + temps.map(\.path))
                     if removal.signal != nil || removal.status != 0 {

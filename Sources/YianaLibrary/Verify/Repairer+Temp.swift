@@ -127,7 +127,7 @@ extension Repairer {
     func removeTemp(_ temp: LeftoverTemp, offered: Bool, dryRun: Bool, now: Date = Date()) throws -> RepairAction {
         let name = temp.url.lastPathComponent
         var lock: DocumentLock?
-        if name.hasPrefix("."), name.contains(CoordinatedDocument.temporaryMarker), let document = temp.document {
+        if Verifier.isToolkitTemp(name), let document = temp.document {
             do {
                 lock = try DocumentLock(document: document.path, mode: .exclusive, timeout: 0)
             } catch let error as ArchiveError where error.code == "lock-timeout" {

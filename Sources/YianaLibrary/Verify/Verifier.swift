@@ -85,10 +85,16 @@ public struct Verifier: Sendable {
         return targets
     }
 
+    /// The toolkit's own temporary files (`.Name.yianazip.yiana-tmp-XXXXXXXX`), which a writer
+    /// creates and renames away while it holds its document's lock.
+    static func isToolkitTemp(_ name: String) -> Bool {
+        name.hasPrefix(".") && name.contains(CoordinatedDocument.temporaryMarker)
+    }
+
     /// The toolkit's own (`.Name.yianazip.yiana-tmp-XXXXXXXX`), libzip's
     /// (`Name.yianazip.XXXXXX`) and the app's (`<UUID>.tmp`) temporary files.
     public static func isLeftoverTemp(_ name: String) -> Bool {
-        if name.contains(CoordinatedDocument.temporaryMarker) && name.hasPrefix(".") { return true }
+        if isToolkitTemp(name) { return true }
         // libzip's are named after the archive (never hidden) plus six mkstemp characters.
         if !name.hasPrefix("."), let range = name.range(of: ".\(Library.documentExtension).", options: .backwards) {
             let suffix = name[range.upperBound...]
