@@ -2,6 +2,8 @@ import Foundation
 
 /// What a file name says about where the file came from: the name of the document it is
 /// a copy of, and the marks each sync service (or the app) added, outermost first.
+///
+/// `docs/CONFLICT-NAMES.md` lists every form with its source.
 public struct ConflictName: Sendable, Equatable {
     /// One added part of a name.
     public enum Mark: Sendable, Equatable {
@@ -9,21 +11,82 @@ public struct ConflictName: Sendable, Equatable {
         case syncthing(stamp: String, device: String?)
         /// Dropbox: ` (someone's conflicted copy YYYY-MM-DD[ (N)])`, in any client language.
         case dropbox(owner: String?, date: String, counter: Int?)
-        /// Nextcloud: ` (conflicted copy [user ]YYYY-MM-DD HHMMSS)`.
+        /// Nextcloud and ownCloud 2.5+: ` (conflicted copy [user ]YYYY-MM-DD HHMMSS)`, and
+        /// Nextcloud's ` (case clash from YYYY-MM-DD HHMMSS)`.
         case nextcloud(user: String?, stamp: String)
-        /// Older Nextcloud and ownCloud clients: `_conflict-YYYYMMDD-HHMMSS`.
+        /// Older Nextcloud and ownCloud clients: `_conflict-[user-]YYYYMMDD-HHMMSS`.
         case nextcloudLegacy(stamp: String)
+        /// unison `-copyonconflict`: ` (conflict_on_YYYY-MM-DD)`.
+        case unison(date: String)
+        /// rclone bisync: `..path1`/`..path2` after the extension (before v1.66), `.conflictN`
+        /// after it or, with `--suffix-keep-extension`, before it, `.path1`/`.path2` with
+        /// `--conflict-loser pathname`.
+        case rclone(side: String)
+        /// Seafile: ` (SFConflict [user ]YYYY-MM-DD-HH-MM-SS)`.
+        case seafile(user: String?, stamp: String)
+        /// Resilio Sync: `.Conflict`, `.ConflictN`.
+        case resilio(Int?)
+        /// pCloud: `.conflicted`.
+        case pcloud
+        /// OneDrive: `-HOSTNAME` (Windows), `-hostname-safeBackup-NNNN` (the Linux client).
+        /// The bare `-HOSTNAME` form cannot be told from a title, so only the metadata id
+        /// makes such a file a copy.
+        case oneDrive(host: String, backup: Int?)
+        /// Google Drive for desktop: `_conf(N)`.
+        case googleDrive(Int)
+        /// ` (N)`: Google Drive, OneDrive, Box and MEGA give a second file of one name this
+        /// suffix; only the metadata id tells a copy from a document of that title.
+        case parenthesized(Int)
         /// ` N`: iCloud Drive's conflict copy, or the app's own numbering of a new
         /// document with the same title; only the metadata id tells them apart.
         case numbered(Int)
         /// ` Copy` or ` Copy N`: the app's Duplicate command (same id, on purpose).
         case appCopy(Int?)
 
-        /// True for marks only a sync service makes (not the app's own naming).
+        /// True for marks only a sync service makes (not the app's own naming, and not a
+        /// form a title could have).
         public var isSyncConflict: Bool {
             switch self {
-            case .syncthing, .dropbox, .nextcloud, .nextcloudLegacy: true
-            case .numbered, .appCopy: false
+            case .syncthing, .dropbox, .nextcloud, .nextcloudLegacy, .unison, .rclone, .seafile, .resilio, .pcloud, .googleDrive: true
+            case .oneDrive(_, let backup): backup != nil
+            case .parenthesized, .numbered, .appCopy: false
+            }
+        }
+
+        /// Which service made it, for people ("unison conflict 2026-11-23").
+        public var description: String {
+            switch self {
+            case .syncthing(let stamp, let device): "Syncthing conflict \(stamp)\(device.map { " from \($0)" } ?? "")"
+            case .dropbox(let owner, let date, let counter): "Dropbox conflicted copy\(owner.map { " by \($0)" } ?? "") \(date)\(counter.map { " (\($0))" } ?? "")"
+            case .nextcloud(let user, let stamp): "Nextcloud conflicted copy\(user.map { " by \($0)" } ?? "") \(stamp)"
+            case .nextcloudLegacy(let stamp): "Nextcloud conflict \(stamp)"
+            case .unison(let date): "unison conflict \(date)"
+            case .rclone(let side): "rclone bisync conflict (\(side))"
+            case .seafile(let user, let stamp): "Seafile conflict\(user.map { " by \($0)" } ?? "") \(stamp)"
+            case .resilio(let n): "Resilio conflict\(n.map { " \($0)" } ?? "")"
+            case .pcloud: "pCloud conflicted copy"
+            case .oneDrive(let host, let backup): "OneDrive copy from \(host)\(backup.map { " (safe backup \($0))" } ?? "")"
+            case .googleDrive(let n): "Google Drive conflict \(n)"
+            case .parenthesized(let n): "(\(n)): a second file of the same name (Google Drive, OneDrive, Box, MEGA)"
+            case .numbered(let n): "numbered \(n) (iCloud conflict or the app's numbering)"
+            case .appCopy(let n): "the app's Duplicate\(n.map { " \($0)" } ?? "")"
+            }
+        }
+
+        /// A short label for a title ("2026-11-23", "path1").
+        public var shortLabel: String {
+            switch self {
+            case .syncthing(let stamp, _): String(stamp.prefix(8))
+            case .dropbox(let owner, let date, _): owner.map { "\($0) \(date)" } ?? date
+            case .nextcloud(_, let stamp), .seafile(_, let stamp): String(stamp.prefix(10))
+            case .nextcloudLegacy(let stamp): String(stamp.prefix(8))
+            case .unison(let date): date
+            case .rclone(let side): side
+            case .resilio(let n): "Resilio\(n.map { " \($0)" } ?? "")"
+            case .pcloud: "pCloud"
+            case .oneDrive(let host, _): host
+            case .googleDrive(let n), .parenthesized(let n), .numbered(let n): "\(n)"
+            case .appCopy: "copy"
             }
         }
     }
@@ -34,12 +97,19 @@ public struct ConflictName: Sendable, Equatable {
     public let marks: [Mark]
 
     /// Reads `fileName` (`Report (Bob's conflicted copy 2026-03-01).yianazip`), removing
-    /// marks from the outside in so that conflicts of conflicts unstack.
+    /// marks from the outside in so that conflicts of conflicts unstack. Marks some services
+    /// put after the extension (`Report.yianazip..path1`) come off first.
     public init(fileName: String) {
-        let ext = (fileName as NSString).pathExtension
-        var stem = ext.isEmpty ? fileName : String(fileName.dropLast(ext.count + 1))
+        var name = fileName
         var marks: [Mark] = []
-        while let (mark, rest) = Self.outermostMark(of: stem), !rest.isEmpty {
+        while let (mark, rest) = Self.outermostMark(of: name, patterns: Self.afterExtension),
+              !rest.isEmpty, !(rest as NSString).pathExtension.isEmpty {
+            marks.append(mark)
+            name = rest
+        }
+        let ext = (name as NSString).pathExtension
+        var stem = ext.isEmpty ? name : String(name.dropLast(ext.count + 1))
+        while let (mark, rest) = Self.outermostMark(of: stem, patterns: Self.beforeExtension), !rest.isEmpty {
             marks.append(mark)
             stem = rest
         }
@@ -50,50 +120,73 @@ public struct ConflictName: Sendable, Equatable {
     /// True when a sync service (not the app) made this name.
     public var isSyncConflict: Bool { marks.contains { $0.isSyncConflict } }
 
-    // Each pattern matches a mark at the very end of the name.
-    private static let syncthing = try! NSRegularExpression(pattern: #"\.sync-conflict-(\d{8}-\d{6})(?:-([A-Z2-7]{0,7}))?$"#)
-    private static let nextcloud = try! NSRegularExpression(pattern: #" \(conflicted copy (?:(.+?) )?(\d{4}-\d{2}-\d{2} \d{6})\)$"#)
-    private static let nextcloudLegacy = try! NSRegularExpression(pattern: #"_conflict-(\d{8}-\d{6})$"#)
-    // Dropbox's wording is translated by its clients ("conflicted copy", "Konfliktkopie",
-    // "copie en conflit", "copia en conflicto", …): the bracket must hold a conflict word
-    // in some language and end in a date, optionally with a counter.
-    private static let dropbox = try! NSRegularExpression(
-        pattern: #" \(((?:[^()]|\([^()]*\))*?(?:conflict|konflikt|conflit|conflitt|conflito|konflik|競合|冲突|衝突|충돌|конфликт)(?:[^()]|\([^()]*\))*?) (\d{4}-\d{2}-\d{2})(?: \((\d+)\)| (\d+))?\)$"#,
-        options: [.caseInsensitive])
-    private static let appCopy = try! NSRegularExpression(pattern: #" Copy(?: (\d{1,4}))?$"#)
-    private static let numbered = try! NSRegularExpression(pattern: #" (\d{1,3})$"#)
+    /// The marks that tell a sync copy (not the app's numbering, not a possible title).
+    public var syncMarkCount: Int { marks.filter(\.isSyncConflict).count }
 
-    private static func outermostMark(of stem: String) -> (Mark, String)? {
-        let range = NSRange(stem.startIndex..., in: stem)
-        func group(_ match: NSTextCheckingResult, _ index: Int) -> String? {
-            let r = match.range(at: index)
-            guard r.location != NSNotFound, let swiftRange = Range(r, in: stem) else { return nil }
-            return String(stem[swiftRange])
+    // @unchecked: an NSRegularExpression is immutable once made and safe to match from any thread.
+    private struct Pattern: @unchecked Sendable {
+        let regex: NSRegularExpression
+        let make: @Sendable (_ group: (Int) -> String?) -> Mark?
+
+        init(_ regex: NSRegularExpression, _ make: @escaping @Sendable (_ group: (Int) -> String?) -> Mark?) {
+            self.regex = regex
+            self.make = make
         }
-        func rest(_ match: NSTextCheckingResult) -> String {
-            String(stem[..<Range(match.range, in: stem)!.lowerBound])
-        }
-        if let m = syncthing.firstMatch(in: stem, range: range) {
-            let device = group(m, 2)
-            return (.syncthing(stamp: group(m, 1)!, device: device?.isEmpty == true ? nil : device), rest(m))
-        }
-        if let m = nextcloud.firstMatch(in: stem, range: range) {
-            return (.nextcloud(user: group(m, 1), stamp: group(m, 2)!), rest(m))
-        }
-        if let m = nextcloudLegacy.firstMatch(in: stem, range: range) {
-            return (.nextcloudLegacy(stamp: group(m, 1)!), rest(m))
-        }
-        if let m = dropbox.firstMatch(in: stem, range: range) {
-            let words = group(m, 1) ?? ""
-            let owner = words.range(of: "'s ").map { String(words[..<$0.lowerBound]) }
-            let counter = (group(m, 3) ?? group(m, 4)).flatMap { Int($0) }
-            return (.dropbox(owner: owner, date: group(m, 2)!, counter: counter), rest(m))
-        }
-        if let m = appCopy.firstMatch(in: stem, range: range) {
-            return (.appCopy(group(m, 1).flatMap { Int($0) }), rest(m))
-        }
-        if let m = numbered.firstMatch(in: stem, range: range), let n = group(m, 1).flatMap({ Int($0) }), n >= 1 {
-            return (.numbered(n), rest(m))
+    }
+
+    private static func regex(_ pattern: String, _ options: NSRegularExpression.Options = []) -> NSRegularExpression {
+        try! NSRegularExpression(pattern: pattern, options: options)
+    }
+
+    // Each pattern matches a mark at the very end of what is left of the name.
+    private static let afterExtension: [Pattern] = [
+        Pattern(regex(#"\.(\.?path[12])$"#), { .rclone(side: $0(1)!.replacingOccurrences(of: ".", with: "")) }),
+        Pattern(regex(#"\.(conflict\d+)$"#), { .rclone(side: $0(1)!) }),
+        Pattern(regex(#"\.conflicted$"#), { _ in .pcloud }),
+        Pattern(regex(#"\.Conflict(\d*)$"#), { .resilio(Int($0(1)!)) }),
+    ]
+
+    private static let beforeExtension: [Pattern] = [
+        Pattern(regex(#"\.sync-conflict-(\d{8}-\d{6})(?:-([A-Z2-7]{0,7}))?$"#),
+         { g in .syncthing(stamp: g(1)!, device: g(2).flatMap { $0.isEmpty ? nil : $0 }) }),
+        Pattern(regex(#" \(conflicted copy (?:(.+?) )?(\d{4}-\d{2}-\d{2} \d{6})\)$"#), { .nextcloud(user: $0(1), stamp: $0(2)!) }),
+        Pattern(regex(#" \(case clash from (\d{4}-\d{2}-\d{2} \d{6})\)$"#), { .nextcloud(user: nil, stamp: $0(1)!) }),
+        Pattern(regex(#"_conflict-(?:[^.]*?-)?(\d{8}-\d{6})$"#), { .nextcloudLegacy(stamp: $0(1)!) }),
+        Pattern(regex(#" \(conflict_on_(\d{4}-\d{2}-\d{2}[^()]*)\)$"#), { .unison(date: $0(1)!) }),
+        Pattern(regex(#" \(SFConflict (?:(.+?) )?(\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2})\)$"#), { .seafile(user: $0(1), stamp: $0(2)!) }),
+        // Dropbox's wording is translated by its clients ("conflicted copy", "Konfliktkopie",
+        // "copie en conflit", "copia en conflicto", …): the bracket must hold a conflict word
+        // in some language and end in a date, optionally with a counter.
+        Pattern(regex(#" \(((?:[^()]|\([^()]*\))*?(?:conflict|konflikt|conflit|conflitt|conflito|konflik|競合|冲突|衝突|충돌|конфликт)(?:[^()]|\([^()]*\))*?) (\d{4}-\d{2}-\d{2})(?: \((\d+)\)| (\d+))?\)$"#, [.caseInsensitive]),
+         { g in
+             let words = g(1) ?? ""
+             let owner = words.range(of: "'s ").map { String(words[..<$0.lowerBound]) }
+             return .dropbox(owner: owner, date: g(2)!, counter: (g(3) ?? g(4)).flatMap { Int($0) })
+         }),
+        Pattern(regex(#"\.(\.?path[12])$"#), { .rclone(side: $0(1)!.replacingOccurrences(of: ".", with: "")) }),
+        Pattern(regex(#"\.(conflict\d+)$"#), { .rclone(side: $0(1)!) }),
+        Pattern(regex(#"\.conflicted$"#), { _ in .pcloud }),
+        Pattern(regex(#"\.Conflict(\d*)$"#), { .resilio(Int($0(1)!)) }),
+        Pattern(regex(#"-([^-./ ]+)-safeBackup-(\d{4})$"#), { .oneDrive(host: $0(1)!, backup: Int($0(2)!)) }),
+        Pattern(regex(#"_conf\((\d{1,4})\)$"#), { g in Int(g(1)!).map { .googleDrive($0) } }),
+        Pattern(regex(#" Copy(?: (\d{1,4}))?$"#), { .appCopy($0(1).flatMap { Int($0) }) }),
+        Pattern(regex(#" \((\d{1,4})\)$"#), { g in Int(g(1)!).flatMap { $0 >= 1 ? .parenthesized($0) : nil } }),
+        Pattern(regex(#" (\d{1,3})$"#), { g in Int(g(1)!).flatMap { $0 >= 1 ? .numbered($0) : nil } }),
+        // Windows computer names: upper case, letters and digits, up to 15, with a letter.
+        Pattern(regex(#"-((?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{1,14})$"#), { .oneDrive(host: $0(1)!, backup: nil) }),
+    ]
+
+    private static func outermostMark(of text: String, patterns: [Pattern]) -> (Mark, String)? {
+        let range = NSRange(text.startIndex..., in: text)
+        for pattern in patterns {
+            guard let match = pattern.regex.firstMatch(in: text, range: range) else { continue }
+            func group(_ index: Int) -> String? {
+                let r = match.range(at: index)
+                guard r.location != NSNotFound, let swiftRange = Range(r, in: text) else { return nil }
+                return String(text[swiftRange])
+            }
+            guard let mark = pattern.make(group), let whole = Range(match.range, in: text) else { continue }
+            return (mark, String(text[..<whole.lowerBound]))
         }
         return nil
     }

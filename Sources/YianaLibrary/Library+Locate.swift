@@ -21,7 +21,7 @@ extension Library {
         if !argument.lowercased().hasSuffix(".\(Self.documentExtension)") {
             candidates += candidates.map { $0.appendingPathExtension(Self.documentExtension) }
         }
-        let dataless = DatalessFiles.paths(in: root)
+        let dataless = DatalessFiles.paths(in: self)
         for url in candidates where FileManager.default.fileExists(atPath: url.path) {
             if let original = PlaceholderName.documentName(forStub: url.lastPathComponent) {
                 return .placeholder(stub: url, document: url.deletingLastPathComponent().appendingPathComponent(original))

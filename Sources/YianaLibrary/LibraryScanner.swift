@@ -1,9 +1,12 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Something in a library that stands for a document.
 public struct LibraryItem: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
-        /// A `.yianazip` file.
+        /// A `.yianazip` file (also under a name a sync service mangled, `X.yianazip..path1`).
         case document
         /// An evicted iCloud stub (`.Name.yianazip.icloud`); the document is in the cloud.
         case placeholder
@@ -22,28 +25,190 @@ public struct LibraryItem: Sendable, Equatable {
     }
 }
 
-/// Lists a library's documents and placeholders, skipping hidden files and folders
-/// (`.ocr_results/`, `.yiana/`, temporary and lock files) without descending into them.
+/// What keeps files in a library that are not its documents: the toolkit, the app, and
+/// each sync program. Nothing inside such a folder is ever taken for a document.
+public enum ForeignKind: String, Codable, Sendable, CaseIterable {
+    case toolkitState = "toolkit-state"
+    case appOCRResults = "app-ocr-results"
+    case appBackups = "app-backups"
+    case syncthingVersions = "syncthing-versions"
+    case syncthingMarker = "syncthing-marker"
+    case syncthingTemp = "syncthing-temp"
+    case unisonTemp = "unison-temp"
+    case rclonePartial = "rclone-partial"
+    case dropbox
+    case resilio
+    case nextcloud
+    case megaDebris = "mega-debris"
+    case trash
+    case systemFile = "system-file"
+    case hidden
+
+    /// What it is, for people.
+    public var label: String {
+        switch self {
+        case .toolkitState: "the toolkit's shared state (.yiana)"
+        case .appOCRResults: "the app's OCR results (.ocr_results)"
+        case .appBackups: "the app's backups (.yiana-backups)"
+        case .syncthingVersions: "Syncthing's old versions (.stversions)"
+        case .syncthingMarker: "Syncthing's folder marker"
+        case .syncthingTemp: "Syncthing's temporary files"
+        case .unisonTemp: "unison's temporary files"
+        case .rclonePartial: "rclone's partial files"
+        case .dropbox: "Dropbox's cache"
+        case .resilio: "Resilio Sync's files (.sync, .!sync)"
+        case .nextcloud: "the Nextcloud or ownCloud client's journal"
+        case .megaDebris: "MEGA's deleted files (.debris)"
+        case .trash: "a trash folder"
+        case .systemFile: "system files (.DS_Store, ._*)"
+        case .hidden: "other hidden files"
+        }
+    }
+}
+
+/// An entry of a library that is not a document: skipped, not descended into, reported once.
+public struct ForeignEntry: Codable, Sendable, Equatable {
+    public let kind: ForeignKind
+    /// Relative to the library.
+    public let path: String
+    /// For a folder that keeps old copies (`.stversions`, backups, trash): how many
+    /// `.yianazip` files are in it.
+    public var documents = 0
+}
+
+/// Everything a walk of a library found.
+public struct LibraryScan: Sendable {
+    /// Documents and placeholders, in a stable order.
+    public var items: [LibraryItem] = []
+    /// Temporary files of interrupted writes (the toolkit's, libzip's, the app's).
+    public var leftoverTemps: [URL] = []
+    /// What is not the library's: the toolkit's, the app's and sync programs' files.
+    public var foreign: [ForeignEntry] = []
+    /// Documents a sync program is still writing: its temporary file for them is there.
+    public var shadowed: Set<String> = []
+
+    /// One sentence per kind of foreign entry that matters to a person ("Syncthing keeps 3
+    /// old versions of documents in .stversions").
+    public var notes: [String] {
+        Dictionary(grouping: foreign, by: \.kind).sorted { $0.key.rawValue < $1.key.rawValue }.compactMap { kind, entries in
+            let documents = entries.reduce(0) { $0 + $1.documents }
+            let places = entries.map(\.path).sorted().prefix(3).joined(separator: ", ") + (entries.count > 3 ? ", …" : "")
+            switch kind {
+            case .syncthingVersions, .appBackups, .megaDebris, .trash:
+                return documents == 0 ? nil : "\(kind.label) hold \(documents) old cop\(documents == 1 ? "y" : "ies") of documents (\(places)); not documents of the library, not checked."
+            case .syncthingTemp, .unisonTemp, .rclonePartial, .resilio:
+                return "\(kind.label): \(entries.count) (\(places)); a sync is under way."
+            default:
+                return nil
+            }
+        }
+    }
+}
+
+/// The one walk of a library every command uses: documents and placeholders, and nothing
+/// inside the toolkit's, the app's or a sync program's folders (`.yiana`, `.ocr_results`,
+/// `.stversions`, …), which are reported by kind instead. Symlinks are not followed.
 public enum LibraryScanner {
-    /// Every document and placeholder below `folder`, in a stable order.
+    /// Every document and placeholder below `folder` (a library's root), in a stable order.
     /// - Throws: when `folder` itself cannot be listed; unreadable sub-folders are skipped.
     public static func scan(_ folder: URL) throws -> [LibraryItem] {
-        var items: [LibraryItem] = []
-        try walk(folder, into: &items, isRoot: true)
-        // Files evicted the macOS 14 way keep their names: the library's record tells them.
-        let dataless = DatalessFiles.paths(in: folder)
+        try scan(Library(root: folder)).items
+    }
+
+    /// Walks `library` (or only `below`, files and folders in it).
+    /// - Throws: when the library's root cannot be listed; unreadable sub-folders are skipped.
+    public static func scan(_ library: Library, below: [URL] = []) throws -> LibraryScan {
+        var scan = LibraryScan()
+        if below.isEmpty {
+            try walk(library.root, library: library, into: &scan, isRoot: true)
+        } else {
+            for url in below {
+                var st = stat()
+                if lstat(url.path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR {
+                    try walk(url, library: library, into: &scan, isRoot: false)
+                } else {
+                    add(url.lastPathComponent, in: url.deletingLastPathComponent(), library: library, into: &scan)
+                }
+            }
+        }
+        // Files evicted the macOS 14 way keep their names: this device's record tells them.
+        let dataless = DatalessFiles.paths(in: library)
         if !dataless.isEmpty {
-            let root = folder.standardizedFileURL.path
-            items = items.map { item in
-                let relative = String(item.url.standardizedFileURL.path.dropFirst(root.count + 1))
-                return item.kind == .document && dataless.contains(relative)
+            scan.items = scan.items.map { item in
+                item.kind == .document && dataless.contains(library.relativePath(of: item.url) ?? "")
                     ? LibraryItem(kind: .placeholder, url: item.url, documentURL: item.documentURL) : item
             }
         }
-        return items.sorted { $0.url.path < $1.url.path }
+        scan.items.sort { $0.url.path < $1.url.path }
+        return scan
     }
 
-    private static func walk(_ folder: URL, into items: inout [LibraryItem], isRoot: Bool) throws {
+    /// The document file name a folder entry stands for, if it is one: `Name.yianazip` for
+    /// itself, for a name a sync service mangled (`Name.yianazip..path1`, `.conflict1`,
+    /// `.conflicted`: the marks are kept, `original` drops them) and for an iCloud stub.
+    public static func documentName(of entry: String) -> String? {
+        if let stub = PlaceholderName.documentName(forStub: entry) { return stub }
+        guard !entry.hasPrefix(".") else { return nil }
+        let name = ConflictName(fileName: entry)
+        return (name.original as NSString).pathExtension.lowercased() == Library.documentExtension ? entry : nil
+    }
+
+    /// The toolkit's own (`.Name.yianazip.yiana-tmp-XXXXXXXX`), libzip's
+    /// (`Name.yianazip.XXXXXX`) and the app's (`<UUID>.tmp`) temporary files.
+    public static func isLeftoverTemp(_ name: String) -> Bool {
+        if name.hasPrefix("."), name.contains(".yiana-tmp-") { return true }
+        // libzip's are named after the archive (never hidden) plus six mkstemp characters.
+        if !name.hasPrefix("."), let range = name.range(of: ".\(Library.documentExtension).", options: .backwards) {
+            let suffix = name[range.upperBound...]
+            if suffix.count == 6, suffix.allSatisfy({ $0.isLetter || $0.isNumber }) { return true }
+        }
+        if name.hasSuffix(".tmp"), UUID(uuidString: String(name.dropLast(4))) != nil { return true }
+        return false
+    }
+
+    /// What a name that is not a document is, and the document a sync program's temporary
+    /// file is for (it is still arriving).
+    public static func foreign(_ name: String, isFolder: Bool) -> (kind: ForeignKind, shadows: String?)? {
+        func between(_ prefix: String, _ suffix: String) -> String? {
+            name.hasPrefix(prefix) && name.hasSuffix(suffix) && name.count > prefix.count + suffix.count
+                ? String(name.dropFirst(prefix.count).dropLast(suffix.count)) : nil
+        }
+        if let doc = between(".syncthing.", ".tmp") ?? between("~syncthing~", ".tmp") { return (.syncthingTemp, doc) }
+        if name.hasPrefix(".unison.") {
+            // `.unison.NAME.<hash>.unison.tmp`
+            let inner = between(".unison.", ".unison.tmp")
+            return (.unisonTemp, inner.map { ($0 as NSString).deletingPathExtension })
+        }
+        if let doc = between("", ".!sync") { return (.resilio, doc) }
+        if name.hasSuffix(".partial"), !name.hasPrefix(".") {
+            // rclone: `NAME.partial` or `NAME.<hash>.partial`
+            let stem = String(name.dropLast(".partial".count))
+            let doc = (stem as NSString).pathExtension.lowercased() == Library.documentExtension ? stem : (stem as NSString).deletingPathExtension
+            return (.rclonePartial, doc)
+        }
+        guard name.hasPrefix(".") else { return nil }
+        switch name {
+        case Library.stateFolderName: return (.toolkitState, nil)
+        case ".ocr_results": return (.appOCRResults, nil)
+        case ".yiana-backups": return (.appBackups, nil)
+        case ".stversions": return (.syncthingVersions, nil)
+        case ".stfolder", ".stignore": return (.syncthingMarker, nil)
+        case ".dropbox", ".dropbox.cache", ".dropbox.attr": return (.dropbox, nil)
+        case ".sync": return (.resilio, nil)
+        case ".debris": return (.megaDebris, nil)
+        case ".DS_Store", ".Spotlight-V100", ".fseventsd", ".TemporaryItems", ".localized": return (.systemFile, nil)
+        default: break
+        }
+        if name.hasPrefix(".Trash") { return (.trash, nil) }
+        if name.hasPrefix("._") && !isFolder { return (.systemFile, nil) }
+        if [".nextcloudsync.log", ".owncloudsync.log", ".sync-exclude.lst"].contains(name)
+            || name.hasPrefix("._sync_") || name.hasPrefix(".sync_") || name.hasPrefix(".csync_journal") {
+            return (.nextcloud, nil)
+        }
+        return (.hidden, nil)
+    }
+
+    private static func walk(_ folder: URL, library: Library, into scan: inout LibraryScan, isRoot: Bool) throws {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -51,25 +216,54 @@ public enum LibraryScanner {
             if isRoot { throw error }
             return
         }
-        for name in names {
-            let url = folder.appendingPathComponent(name)
-            if name.hasPrefix(".") {
-                if let original = PlaceholderName.documentName(forStub: name) {
-                    items.append(LibraryItem(kind: .placeholder, url: url, documentURL: folder.appendingPathComponent(original)))
-                }
-                continue
-            }
-            var st = stat()
-            guard lstat(url.path, &st) == 0 else { continue }
-            switch st.st_mode & S_IFMT {
-            case S_IFDIR:
-                try walk(url, into: &items, isRoot: false)
-            case S_IFREG where url.pathExtension.lowercased() == Library.documentExtension:
-                items.append(LibraryItem(kind: .document, url: url, documentURL: url))
-            default:
-                continue  // symlinks are not followed: they could loop or leave the library
-            }
+        for name in names.sorted() {
+            add(name, in: folder, library: library, into: &scan, descend: true)
         }
+    }
+
+    private static func add(_ name: String, in folder: URL, library: Library, into scan: inout LibraryScan, descend: Bool = false) {
+        let url = folder.appendingPathComponent(name)
+        if let original = PlaceholderName.documentName(forStub: name) {
+            scan.items.append(LibraryItem(kind: .placeholder, url: url, documentURL: folder.appendingPathComponent(original)))
+            return
+        }
+        var st = stat()
+        guard lstat(url.path, &st) == 0 else {
+            if !descend { scan.items.append(LibraryItem(kind: .document, url: url, documentURL: url)) }  // named, reported as not found
+            return
+        }
+        let type = st.st_mode & S_IFMT
+        if type == S_IFREG, isLeftoverTemp(name) {
+            scan.leftoverTemps.append(url)
+            return
+        }
+        if let (kind, shadows) = foreign(name, isFolder: type == S_IFDIR), descend || kind != .hidden {
+            var entry = ForeignEntry(kind: kind, path: library.relativePath(of: url) ?? url.path)
+            if type == S_IFDIR, [.syncthingVersions, .appBackups, .megaDebris, .trash].contains(kind) {
+                entry.documents = countDocuments(in: url)
+            }
+            scan.foreign.append(entry)
+            if let shadows { scan.shadowed.insert(folder.appendingPathComponent(shadows).path) }
+            return
+        }
+        switch type {
+        case S_IFDIR where descend:
+            try? walk(url, library: library, into: &scan, isRoot: false)
+        case S_IFREG where documentName(of: name) != nil || !descend:
+            // A file named on the command line is checked whatever its name.
+            scan.items.append(LibraryItem(kind: .document, url: url, documentURL: url))
+        default:
+            break  // symlinks are not followed: they could loop or leave the library
+        }
+    }
+
+    private static func countDocuments(in folder: URL) -> Int {
+        guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return 0 }
+        var count = 0
+        while let path = walker.nextObject() as? String {
+            if path.lowercased().contains(".\(Library.documentExtension)") { count += 1 }
+        }
+        return count
     }
 }
 

@@ -96,17 +96,17 @@ public struct ConflictDetector: Sendable {
                 } else {
                     role = .conflictCopy
                 }
-                files.append(.init(path: copy.path, role: role, marks: copy.name.marks.map(Self.describe), modified: copy.modified, reason: nil))
+                files.append(.init(path: copy.path, role: role, marks: copy.name.marks.map(\.description), modified: copy.modified, reason: nil))
             }
             let key = (folderOf(original) as NSString).appendingPathComponent(original.name.original)
             for other in byOriginalName[key] ?? [] where !other.name.marks.isEmpty {
                 placed.insert(other.path)
                 switch other.state {
                 case .notDownloaded:
-                    files.append(.init(path: other.path, role: .notDownloaded, marks: other.name.marks.map(Self.describe), modified: nil,
+                    files.append(.init(path: other.path, role: .notDownloaded, marks: other.name.marks.map(\.description), modified: nil,
                                        reason: "evicted; resolved only once downloaded"))
                 case .damaged(let reason):
-                    files.append(.init(path: other.path, role: .damaged, marks: other.name.marks.map(Self.describe), modified: nil,
+                    files.append(.init(path: other.path, role: .damaged, marks: other.name.marks.map(\.description), modified: nil,
                                        reason: "\(reason) Resolved only once repaired."))
                 case .document:
                     break
@@ -121,7 +121,7 @@ public struct ConflictDetector: Sendable {
         let grouped = Set(report.groups.flatMap { $0.files.map(\.path) })
         for fact in facts where fact.name.isSyncConflict && !grouped.contains(fact.path) && !placed.contains(fact.path) {
             let role: ConflictReport.Role = fact.state == .notDownloaded ? .notDownloaded : (fact.documentID == nil ? .damaged : .conflictCopy)
-            report.strayCopies.append(.init(path: fact.path, role: role, marks: fact.name.marks.map(Self.describe), modified: fact.modified,
+            report.strayCopies.append(.init(path: fact.path, role: role, marks: fact.name.marks.map(\.description), modified: fact.modified,
                                             reason: "no document \(fact.name.original) with the same id beside it"))
         }
 
@@ -135,16 +135,5 @@ public struct ConflictDetector: Sendable {
             }
         }
         return report
-    }
-
-    static func describe(_ mark: ConflictName.Mark) -> String {
-        switch mark {
-        case .syncthing(let stamp, let device): "Syncthing conflict \(stamp)\(device.map { " from \($0)" } ?? "")"
-        case .dropbox(let owner, let date, let counter): "Dropbox conflicted copy\(owner.map { " by \($0)" } ?? "") \(date)\(counter.map { " (\($0))" } ?? "")"
-        case .nextcloud(let user, let stamp): "Nextcloud conflicted copy\(user.map { " by \($0)" } ?? "") \(stamp)"
-        case .nextcloudLegacy(let stamp): "Nextcloud conflict \(stamp)"
-        case .numbered(let n): "numbered \(n) (iCloud conflict or the app's numbering)"
-        case .appCopy(let n): "the app's Duplicate\(n.map { " \($0)" } ?? "")"
-        }
     }
 }

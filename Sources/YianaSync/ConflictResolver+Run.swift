@@ -237,7 +237,7 @@ struct GroupPlan {
             var metadata = copy.metadata
             metadata.id = UUID()
             let marks = ConflictName(fileName: copy.url.lastPathComponent).marks
-            metadata.title = "\(copy.metadata.title) (conflict copy\(marks.isEmpty ? "" : " \(Self.shortLabel(marks[0]))"))"
+            metadata.title = "\(copy.metadata.title) (conflict copy\(marks.isEmpty ? "" : " \(marks[0].shortLabel)"))"
             let destination = reserveName(for: metadata.title, in: copy.url.deletingLastPathComponent())
             add("new-document", library.relativePath(of: destination) ?? destination.path, "the copy \(copy.path) as a document of its own") { [rewrite] in
                 try rewrite.writeNew(metadata, pdfFrom: copy.url, preferring: destination)
@@ -372,16 +372,5 @@ struct GroupPlan {
                                        strategy: resolution.strategy, winner: resolution.winner, kept: keptAs)
         entry.overruled = resolution.overruled
         try log.append(entry)
-    }
-
-    static func shortLabel(_ mark: ConflictName.Mark) -> String {
-        switch mark {
-        case .syncthing(let stamp, _): String(stamp.prefix(8))
-        case .dropbox(let owner, let date, _): owner.map { "\($0) \(date)" } ?? date
-        case .nextcloud(_, let stamp): String(stamp.prefix(10))
-        case .nextcloudLegacy(let stamp): String(stamp.prefix(8))
-        case .numbered(let n): "\(n)"
-        case .appCopy: "copy"
-        }
     }
 }

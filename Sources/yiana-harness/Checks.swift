@@ -94,11 +94,15 @@ enum Checks {
         return results.filter { $0["changed"] as? Bool == true }.compactMap { $0["path"] as? String }
     }
 
+    /// The run's stand-in for this machine's state and cache folders (never a place where a
+    /// document's bytes count as kept: scratch files and partial downloads are copies).
+    static let machineFolder = ".machine"
+
     static func files(under folder: URL, skippingState: Bool) -> [URL] {
         guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
         var found: [URL] = []
         for case let url as URL in enumerator {
-            if skippingState && url.lastPathComponent == Library.stateFolderName {
+            if url.lastPathComponent == machineFolder || (skippingState && url.lastPathComponent == Library.stateFolderName) {
                 enumerator.skipDescendants()
                 continue
             }
@@ -134,7 +138,7 @@ enum Checks {
                 if let was = before[key], was == hash(url) { continue }  // as it was before the run
                 findings.damaged.append("\(key) (\(damage.sorted().joined(separator: ", ")))")
             }
-            for url in files(under: libraryURL, skippingState: true) where Verifier.isLeftoverTemp(url.lastPathComponent) {
+            for url in files(under: libraryURL, skippingState: true) where LibraryScanner.isLeftoverTemp(url.lastPathComponent) {
                 findings.tempFiles.append(url)
                 if !reportedTemps.contains(url.standardizedFileURL.path) { findings.unfoundTemps.append(relative(url, to: root)) }
             }

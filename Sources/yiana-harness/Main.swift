@@ -57,6 +57,12 @@ struct HarnessCommand: AsyncParsableCommand {
         }
         let workURL = work.map { URL(fileURLWithPath: $0) } ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("yiana-harness-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: workURL, withIntermediateDirectories: true)
+        // This machine's state for the libraries of a run (cloud attachment, dataless records,
+        // device ids, scratch) lives inside the run folder, so that every run starts from the
+        // template's, for the commands and for the checks made in this process alike.
+        let machine = workURL.appendingPathComponent("run").appendingPathComponent(Checks.machineFolder)
+        setenv("XDG_STATE_HOME", machine.appendingPathComponent("state").path, 1)
+        setenv("XDG_CACHE_HOME", machine.appendingPathComponent("cache").path, 1)
         let runner = Runner(yiana: yiana, shim: shim, scratch: workURL)
         let samplesURL = URL(fileURLWithPath: samples).standardizedFileURL
         let say: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }

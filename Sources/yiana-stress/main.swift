@@ -6,6 +6,7 @@
 //   yiana-stress write DOC [--iterations N] [--seed S] [--max-bytes B]
 //   yiana-stress read  DOC [--iterations N]
 //   yiana-stress write-pdf PDF DOC   (one coordinated write of a PDF file: the benchmark's writer)
+//   yiana-stress lock DOC SECONDS    (takes DOC's write lock: exit 0, or 3 when it timed out)
 //
 // Prints one JSON line with counts; exits 1 if any read or write went wrong.
 import Foundation
@@ -30,6 +31,17 @@ func option(_ name: String, _ arguments: [String], default value: UInt64) -> UIn
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.count == 3, arguments[0] == "lock", let seconds = Double(arguments[2]) {
+    do {
+        _ = try DocumentLock(document: arguments[1], mode: .exclusive, timeout: seconds)
+        exit(0)
+    } catch let error as ArchiveError where error.kind == .lockTimeout(seconds: seconds) {
+        exit(3)
+    } catch {
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+        exit(1)
+    }
+}
 if arguments.count == 3, arguments[0] == "write-pdf" {
     let fd = open(arguments[1], O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { FileHandle.standardError.write(Data("cannot open \(arguments[1])\n".utf8)); exit(1) }

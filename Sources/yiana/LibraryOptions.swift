@@ -56,6 +56,17 @@ struct JobsOption: ParsableArguments {
     }
 }
 
+/// `--now`, for commands that leave alone documents a sync program is still writing.
+struct ArrivalOption: ParsableArguments {
+    @Flag(help: ArgumentHelp(
+        "Also work on documents that are still arriving.",
+        discussion: "A document whose file changed in the last few seconds ($YIANA_SETTLE_SECONDS, default 5), or beside which a sync program's temporary file for it stands, is being written by a sync program: it is left for a later run unless --now is given."))
+    var now = false
+
+    /// Seconds a file must have been left alone (0 with `--now`).
+    var settle: Double { now ? 0 : Arrival.defaultWindow }
+}
+
 /// A failure the command reports in a sentence, exiting with 1.
 struct CommandFailure: Error, CustomStringConvertible {
     let description: String

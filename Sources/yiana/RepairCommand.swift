@@ -29,8 +29,12 @@ extension Yiana {
                 library (the toolkit's own only while no write holds its document; another \
                 program's only once it has been untouched for an hour).
 
+                A document a sync program is still writing (it changed in the last few \
+                seconds, or the program's temporary file for it is there) is left for a \
+                later run; `--now` repairs it anyway.
+
                 Exit status: 0 when everything was repaired (or nothing needed it), 1 when \
-                something is left for you to decide, 2 for usage errors.
+                something is left for you to decide or for later, 2 for usage errors.
 
                 Examples:
                   yiana repair --dry-run
@@ -42,6 +46,7 @@ extension Yiana {
         )
 
         @OptionGroup var libraryOptions: LibraryOptions
+        @OptionGroup var arrivalOption: ArrivalOption
 
         @Flag(help: "Say what would be done; change nothing.")
         var dryRun = false
@@ -67,6 +72,7 @@ extension Yiana {
             options.dryRun = dryRun
             options.fromVersion = fromVersion
             options.removeTemps = removeTemps
+            options.settle = arrivalOption.settle
             let urls = libraryOptions.targets(paths, in: library)
             var report: RepairReport
             if let takeTemp {
@@ -85,7 +91,7 @@ extension Yiana {
             }
             if json {
                 try Output.json(report)
-                if !report.notRepaired.isEmpty || !report.offered.isEmpty { throw ExitCode.failure }
+                if !report.notRepaired.isEmpty || !report.offered.isEmpty || !report.waiting.isEmpty { throw ExitCode.failure }
                 return
             }
             for action in report.repaired where action.action == "remove-temp" {
@@ -97,11 +103,13 @@ extension Yiana {
             }
             for action in report.notRepaired { Output.error("not repaired \(action.path): \(action.detail)") }
             for action in report.offered { print("offered \(action.path): \(action.detail)") }
+            for action in report.waiting { print("left for later: \(action.detail)") }
             let removals = report.repaired.filter { $0.action == "remove-temp" }.count
             let offered = report.offered.isEmpty ? "" : ", \(Output.count(report.offered.count, "temporary file")) offered"
             let removed = removals == 0 ? "" : ", \(Output.count(removals, "temporary file")) \(dryRun ? "would be " : "")removed"
-            print("\(report.repaired.count - removals) \(dryRun ? "would be " : "")repaired\(removed), \(report.notRepaired.count) not repaired\(offered).")
-            if !report.notRepaired.isEmpty || !report.offered.isEmpty { throw ExitCode.failure }
+            let waiting = report.waiting.isEmpty ? "" : ", \(report.waiting.count) still arriving"
+            print("\(report.repaired.count - removals) \(dryRun ? "would be " : "")repaired\(removed), \(report.notRepaired.count) not repaired\(offered)\(waiting).")
+            if !report.notRepaired.isEmpty || !report.offered.isEmpty || !report.waiting.isEmpty { throw ExitCode.failure }
         }
     }
 }

@@ -24,6 +24,7 @@ extension Yiana {
 
         @OptionGroup var libraryOptions: LibraryOptions
         @OptionGroup var jobsOption: JobsOption
+        @OptionGroup var arrivalOption: ArrivalOption
 
         @Flag(help: "Print one JSON object instead of text.")
         var json = false
@@ -35,7 +36,7 @@ extension Yiana {
             let library = try libraryOptions.open()
             let urls = libraryOptions.targets(paths, in: library)
             let bar = ProgressBar(label: "Verifying")
-            let report = await Verifier(library: library).verify(urls, jobs: jobsOption.jobs)
+            let report = await Verifier(library: library).verify(urls, jobs: jobsOption.jobs, settle: arrivalOption.settle)
             bar.finish()
             if json {
                 try Output.json(report)
@@ -45,6 +46,7 @@ extension Yiana {
                         print("\(problem.isNotice ? "note" : "FAIL") [\(problem.code)] \(problem.message)")
                     }
                 }
+                for note in report.notes { print("note: \(note)") }
                 let bad = report.files.filter { !$0.ok }.count
                 print("\(Output.count(report.files.count, "file")) checked: \(report.files.count - bad) fine, \(bad) with problems (\(Output.count(report.problemCount, "problem"))).")
             }

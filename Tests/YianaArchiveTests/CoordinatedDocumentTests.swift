@@ -8,8 +8,8 @@ struct CoordinatedDocumentTests {
     let metadata = DocumentMetadata(title: "Old", pageCount: 1)
     let oldPDF = Data("%PDF-1.4\nold".utf8)
 
-    func makeDocument(in folder: TemporaryFolder) throws -> (path: String, bytes: Data) {
-        let path = folder.path("Doc.yianazip")
+    func makeDocument(in folder: TemporaryFolder, name: String = "Doc.yianazip") throws -> (path: String, bytes: Data) {
+        let path = folder.path(name)
         try CoordinatedDocument.create(at: path, metadata: metadata, pdf: .data(oldPDF))
         return (path, try Data(contentsOf: URL(fileURLWithPath: path)))
     }
@@ -106,7 +106,9 @@ struct CoordinatedDocumentTests {
         let folder = try TemporaryFolder()
         let (path, _) = try makeDocument(in: folder)
         let writer = try DocumentLock(document: path, mode: .exclusive, timeout: 1)
-        #expect(FileManager.default.fileExists(atPath: DocumentLock.lockPath(for: path)))
+        // Locks live on this machine, never in the synced folder.
+        #expect(folder.contents() == ["Doc.yianazip"])
+        #expect(!(try DocumentLock.lockFile().path.hasPrefix(folder.url.path)))
         do {
             _ = try CoordinatedDocument.read(path, timeout: 0.2) { _ in 0 }
             Issue.record("read while a writer held the lock")
@@ -116,7 +118,6 @@ struct CoordinatedDocumentTests {
         }
         writer.release()
         #expect(try CoordinatedDocument.read(path, timeout: 0.2) { try $0.metadata().title } == "Old")
-        // The last holder removes the lock file: nothing is left in the synced folder.
         #expect(folder.contents() == ["Doc.yianazip"])
     }
 
@@ -132,6 +133,27 @@ struct CoordinatedDocumentTests {
         let writer = try DocumentLock(document: path, mode: .exclusive, timeout: 1)
         writer.release()
         #expect(folder.contents() == ["Doc.yianazip"])
+    }
+
+    /// What a sync program does to a folder (deletes every file, renames another version over
+    /// the document, adds files) cannot release or steal a lock: a writer in another
+    /// process still waits for the reader.
+    @Test func whatSyncDoesToTheFolderCannotBreakALock() throws {
+        let folder = try TemporaryFolder()
+        let (path, _) = try makeDocument(in: folder)
+        let reader = try DocumentLock(document: path, mode: .shared, timeout: 1)
+        for name in folder.contents() { try FileManager.default.removeItem(atPath: folder.path(name)) }
+        let (other, _) = try makeDocument(in: folder, name: "Incoming.yianazip")
+        #expect(rename(other, path) == 0)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: folder.path(".Doc.yianazip.lock")))
+        let stress = Fixtures.productsFolder.appendingPathComponent("yiana-stress")
+        let during = try runProcess(stress, ["lock", path, "0.3"])
+        #expect(during.status == 3, "another process took the write lock under a live reader: \(during.stderr)")
+        reader.release()
+        let after = try runProcess(stress, ["lock", path, "0.3"])
+        #expect(after.status == 0, "\(after.stderr)")
+        // Every spelling of the document's path gets the same lock.
+        #expect(DocumentLock.offset(for: path) == DocumentLock.offset(for: folder.path("./sub/../Doc.yianazip")))
     }
 
     /// Several processes write and read one document many times: every read sees one whole

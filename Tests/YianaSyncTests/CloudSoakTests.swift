@@ -41,8 +41,8 @@ struct CloudSoakTests {
             let device = devices[Int(random.next() % 2)]
             let name = names[Int(random.next() % UInt64(names.count))]
             let url = device.url(name)
-            let present = FileManager.default.fileExists(atPath: url.path) && !DatalessFiles.paths(in: device.library.root).contains(name)
-            let evicted = Placeholder.existingStub(for: url) != nil || DatalessFiles.paths(in: device.library.root).contains(name)
+            let present = FileManager.default.fileExists(atPath: url.path) && !DatalessFiles.paths(in: device.library).contains(name)
+            let evicted = Placeholder.existingStub(for: url) != nil || DatalessFiles.paths(in: device.library).contains(name)
             switch random.next() % 6 {
             case 0, 1:  // edit (or create)
                 guard !evicted else { continue }

@@ -6,6 +6,7 @@ public final class TemporaryFolder: Sendable {
     public let url: URL
 
     public init() throws {
+        _ = TestEnvironment.prepared
         url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("yiana-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
@@ -20,6 +21,22 @@ public final class TemporaryFolder: Sendable {
     public func contents() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
     }
+}
+
+/// The environment every test runs in (and the processes tests start inherit):
+/// - documents are taken as arrived at once (`YIANA_SETTLE_SECONDS=0`): the tests damage a
+///   file and check it straight away, where a real library's damage is old; the tests of
+///   settling pass their window explicitly;
+/// - this machine's state and cache for the tests' libraries go to one folder of this run,
+///   not the user's `~/.local/state` and `~/.cache`.
+public enum TestEnvironment {
+    public static let prepared: Bool = {
+        let base = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("yiana-test-home-\(getpid())")
+        setenv("YIANA_SETTLE_SECONDS", "0", 1)
+        setenv("XDG_STATE_HOME", base.appendingPathComponent("state").path, 1)
+        setenv("XDG_CACHE_HOME", base.appendingPathComponent("cache").path, 1)
+        return true
+    }()
 }
 
 public enum Fixtures {

@@ -5,16 +5,18 @@ import Glibc
 
 /// A cross-process lock on one document: the Linux stand-in for NSFileCoordinator.
 ///
-/// The lock is an open-file-description (OFD) lock on a hidden lock file beside the
-/// document, `.<name>.lock`. It is not taken on the document itself, because an atomic
-/// replace renames a new file over the document and a lock on the old inode would then
-/// guard nothing. OFD locks belong to the open file, not the process, so two threads of
-/// one process exclude each other too, and the kernel drops them when a process dies.
+/// Locks are a matter of one machine, so they live on this machine and never in the synced
+/// library: a sync program that deletes, replaces or adds files there cannot release or
+/// steal one. Every lock is an open-file-description (OFD) lock on one byte of one file in
+/// this user's runtime folder (``LocalFolders/runtime(environment:)``), `documents.lock`;
+/// the byte is chosen by a 62-bit hash of the document's real path, so every process
+/// derives the same byte for the same document (two documents sharing a byte would only
+/// wait for each other). The file is never removed and holds no data.
 ///
-/// The lock file is removed again by the last holder (who checks, holding it exclusively,
-/// that nobody else has it); anyone who locked a file that was removed meanwhile notices
-/// that the path no longer names their file and starts over. So the library is not littered
-/// with lock files, and a crash leaves at most one stale, unlocked one.
+/// OFD locks belong to the open file, not the process, so two threads of one process
+/// exclude each other too, and the kernel drops them when a process dies. Coordination
+/// covers the processes of this user on this machine; the app on another device is not
+/// coordinated with: that is what conflict handling is for.
 public final class DocumentLock {
     public enum Mode: Sendable {
         /// Readers: any number at once.
@@ -25,33 +27,30 @@ public final class DocumentLock {
 
     /// The document the lock is for.
     public let documentPath: String
-    let lockPath: String
+    /// The byte of ``lockFile()`` that stands for the document.
+    public let offset: Int64
     private var fd: Int32
 
     /// Waits up to `timeout` seconds for the lock.
-    ///
-    /// A shared lock on a document in a folder this user cannot write to is granted without
-    /// a lock file: nobody can replace a file in such a folder, so there is nothing to wait for.
-    /// - Throws: ``ArchiveError`` `.lockTimeout` naming the document, or `.system`.
+    /// - Throws: ``ArchiveError`` `.lockTimeout` naming the document, or `.system` when the
+    ///   runtime folder cannot be used.
     public init(document path: String, mode: Mode, timeout: Double) throws {
         documentPath = path
-        lockPath = Self.lockPath(for: path)
+        offset = Self.offset(for: path)
+        let lockPath: String
+        do { lockPath = try Self.lockFile().path } catch let error as SystemError { throw ArchiveError(.system(error), path: path) }
         let deadline = Date().addingTimeInterval(timeout)
         var pause: useconds_t = 500
         while true {
             let fd: Int32
             do {
-                fd = try Sys.open(lockPath, O_RDWR | O_CREAT, mode: 0o644)
+                fd = try Sys.open(lockPath, O_RDWR | O_CREAT, mode: 0o600)
             } catch {
-                if mode == .shared, error.errno == EACCES || error.errno == EROFS || error.errno == EPERM {
-                    self.fd = -1
-                    return
-                }
                 throw ArchiveError(.system(error), path: path)
             }
             var acquired = false
             while true {
-                if Self.setLock(fd, mode == .shared ? F_RDLCK : F_WRLCK) { acquired = true; break }
+                if Self.setLock(fd, mode == .shared ? F_RDLCK : F_WRLCK, at: offset) { acquired = true; break }
                 if Glibc.errno != EAGAIN && Glibc.errno != EACCES && Glibc.errno != EINTR {
                     let error = Sys.lastError("lock", lockPath)
                     Sys.close(fd)
@@ -65,8 +64,8 @@ public final class DocumentLock {
                 Sys.close(fd)
                 throw ArchiveError(.lockTimeout(seconds: timeout), path: path)
             }
-            // The file we locked must still be the one the path names; the last holder of
-            // an earlier lock may have removed it between our open and our lock.
+            // The file we locked must still be the one the path names (someone may have
+            // removed the runtime folder meanwhile); else start over on the new one.
             if let current = try? Sys.stat(lockPath), let mine = try? Sys.fstat(fd, path: lockPath),
                current.fileID == mine.fileID {
                 self.fd = fd
@@ -80,31 +79,42 @@ public final class DocumentLock {
         release()
     }
 
-    /// Releases the lock (also done on deinit), removing the lock file if no one else holds it.
+    /// Releases the lock (also done on deinit).
     public func release() {
         guard fd >= 0 else { return }
-        // Holding the file exclusively proves nobody else holds it: then it can go.
-        if Self.setLock(fd, F_WRLCK) {
-            _ = unlink(lockPath)
-        }
-        Sys.close(fd)
+        Sys.close(fd)  // closing the last descriptor of an open file description drops its locks
         fd = -1
     }
 
-    /// The lock file for a document: hidden, beside it, so every process derives the same one.
-    public static func lockPath(for documentPath: String) -> String {
-        let url = URL(fileURLWithPath: documentPath)
-        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).lock").path
+    /// The file every lock of this user on this machine is a byte of.
+    /// - Throws: ``SystemError`` when the runtime folder cannot be made.
+    public static func lockFile() throws -> URL {
+        try LocalFolders.runtime().appendingPathComponent("documents.lock")
+    }
+
+    /// The byte that stands for the document at `path`: from its real path, so that every
+    /// spelling of it (relative, through a symlinked folder) gets the same lock.
+    public static func offset(for path: String) -> Int64 {
+        Int64(bitPattern: LocalFolders.fnv1a(canonicalPath(path)) & 0x3FFF_FFFF_FFFF_FFFF)
+    }
+
+    static func canonicalPath(_ path: String) -> String {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        let folder = url.deletingLastPathComponent().path
+        guard let resolved = realpath(folder, nil) else { return url.path }
+        defer { free(resolved) }
+        let real = String(cString: resolved)
+        return (real == "/" ? "" : real) + "/" + url.lastPathComponent
     }
 
     private static let F_OFD_SETLK: Int32 = 37  // <fcntl.h>, Linux; Glibc's Swift module omits it
 
-    private static func setLock(_ fd: Int32, _ type: Int32) -> Bool {
+    private static func setLock(_ fd: Int32, _ type: Int32, at offset: Int64) -> Bool {
         var lock = flock()
         lock.l_type = Int16(type)
         lock.l_whence = Int16(SEEK_SET)
-        lock.l_start = 0
-        lock.l_len = 0
+        lock.l_start = __off_t(offset)
+        lock.l_len = 1
         lock.l_pid = 0  // must be 0 for OFD locks
         return fcntl(fd, F_OFD_SETLK, &lock) == 0
     }

@@ -85,7 +85,7 @@ extension Repairer {
     public func takeTemp(_ temp: URL, dryRun: Bool = false) throws -> RepairAction {
         let path = library.relativePath(of: temp) ?? temp.path
         guard FileManager.default.fileExists(atPath: temp.path) else { throw RepairIssue("no such file") }
-        guard Verifier.isLeftoverTemp(temp.lastPathComponent) else {
+        guard LibraryScanner.isLeftoverTemp(temp.lastPathComponent) else {
             throw RepairIssue("not a temporary file from an interrupted write (`.Name.yianazip.yiana-tmp-…`, `Name.yianazip.XXXXXX` or `<UUID>.tmp`)")
         }
         let problems = DocumentCheck.damage(at: temp.path)

@@ -27,6 +27,8 @@ public struct RepairReport: Codable, Sendable {
     /// Complete documents left in temporary files by interrupted writes, offered for
     /// `--take-temp` (never taken, never deleted, without being asked).
     public var offered: [RepairAction] = []
+    /// Documents a sync program is still writing: left for a later run (`--now` overrides).
+    public var waiting: [RepairAction] = []
     public var dryRun = false
 
     public init(dryRun: Bool = false) {
@@ -40,6 +42,9 @@ public struct RepairOptions: Sendable {
     public var fromVersion = false
     /// Leftover temporary files: keep each in the version store, then remove it.
     public var removeTemps = false
+    /// Seconds a damaged file must have been left alone before it is repaired (``Arrival``);
+    /// 0 repairs files still arriving too (`--now`).
+    public var settle = Arrival.defaultWindow
     public init() {}
 }
 
@@ -66,8 +71,13 @@ public struct Repairer: Sendable {
     /// Repairs the problems `verify` finds in `paths` (the whole library when empty).
     public func repair(_ paths: [URL] = [], options: RepairOptions = RepairOptions()) async -> RepairReport {
         var report = RepairReport(dryRun: options.dryRun)
-        let verified = await Verifier(library: library).verify(paths)
+        let verified = await Verifier(library: library).verify(paths, settle: options.settle)
         let duplicates = duplicateCopies(verified)
+        for file in verified.files {
+            for problem in file.problems where problem.code == "still-arriving" {
+                report.waiting.append(RepairAction(path: file.path, action: "wait", detail: problem.message))
+            }
+        }
         var temps: [(url: URL, path: String)] = []
         for file in verified.files where !file.ok {
             let url = url(of: file.path)

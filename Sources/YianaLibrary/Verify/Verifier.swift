@@ -25,6 +25,9 @@ public struct VerifiedFile: Codable, Sendable {
 
 public struct VerifyReport: Codable, Sendable {
     public var files: [VerifiedFile] = []
+    /// What the library holds that is not its documents, one sentence per kind
+    /// ("Syncthing's old versions (.stversions) hold 3 old copies of documents …").
+    public var notes: [String] = []
     public var problemCount: Int { files.reduce(0) { $0 + $1.problems.filter { !$0.isNotice }.count } }
     public var clean: Bool { problemCount == 0 }
 }
@@ -38,10 +41,16 @@ public struct Verifier: Sendable {
     }
 
     /// Verifies `paths` (files or folders; the whole library when empty), `jobs` files at
-    /// once. Each file is read once, in constant memory.
-    public func verify(_ paths: [URL] = [], jobs: Int = ProcessInfo.processInfo.activeProcessorCount) async -> VerifyReport {
-        let targets = collect(paths.isEmpty ? [library.root] : paths)
-        var report = VerifyReport(files: await boundedMap(targets, width: jobs) { self.check($0) })
+    /// once. Each file is read once, in constant memory. A damaged file that changed within
+    /// the last `settle` seconds (or that a sync program is writing) is reported as still
+    /// arriving, a notice (``Arrival``).
+    public func verify(_ paths: [URL] = [], jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                       settle: Double = Arrival.defaultWindow, now: Date = Date()) async -> VerifyReport {
+        let scan = (try? LibraryScanner.scan(library, below: paths)) ?? LibraryScan()
+        let targets = Self.targets(of: scan)
+        let arrival = Arrival(scan: scan, now: now, window: settle)
+        var report = VerifyReport(files: await boundedMap(targets, width: jobs) { self.check($0, arrival: arrival) })
+        report.notes = scan.notes
         markDuplicateIDs(&report, targets: targets)
         return report
     }
@@ -53,36 +62,11 @@ public struct Verifier: Sendable {
         let kind: Kind
     }
 
-    /// Documents, placeholders and leftover temporary files below `paths`.
-    func collect(_ paths: [URL]) -> [Target] {
-        var targets: [Target] = []
-        let dataless = DatalessFiles.paths(in: library.root)
-        func visit(_ url: URL) {
-            var st = stat()
-            guard lstat(url.path, &st) == 0 else {
-                targets.append(Target(url: url, kind: .document))  // reported as not found
-                return
-            }
-            let name = url.lastPathComponent
-            if st.st_mode & S_IFMT == S_IFDIR {
-                guard name != Library.stateFolderName && name != ".ocr_results" || url == library.root else { return }
-                for child in ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted() {
-                    visit(url.appendingPathComponent(child))
-                }
-                return
-            }
-            guard st.st_mode & S_IFMT == S_IFREG else { return }
-            if PlaceholderName.documentName(forStub: name) != nil {
-                targets.append(Target(url: url, kind: .placeholder))
-            } else if Self.isLeftoverTemp(name) {
-                targets.append(Target(url: url, kind: .leftoverTemp))
-            } else if !name.hasPrefix("."), url.pathExtension.lowercased() == Library.documentExtension {
-                let relative = library.relativePath(of: url) ?? ""
-                targets.append(Target(url: url, kind: dataless.contains(relative) ? .placeholder : .document))
-            }
-        }
-        for path in paths { visit(path) }
-        return targets
+    /// Documents, placeholders and leftover temporary files, as the library scanner found them.
+    static func targets(of scan: LibraryScan) -> [Target] {
+        let items = scan.items.map { Target(url: $0.url, kind: $0.kind == .document ? .document : .placeholder) }
+        let temps = scan.leftoverTemps.map { Target(url: $0, kind: .leftoverTemp) }
+        return (items + temps).sorted { $0.url.path < $1.url.path }
     }
 
     /// The toolkit's own temporary files (`.Name.yianazip.yiana-tmp-XXXXXXXX`), which a writer
@@ -91,22 +75,9 @@ public struct Verifier: Sendable {
         name.hasPrefix(".") && name.contains(CoordinatedDocument.temporaryMarker)
     }
 
-    /// The toolkit's own (`.Name.yianazip.yiana-tmp-XXXXXXXX`), libzip's
-    /// (`Name.yianazip.XXXXXX`) and the app's (`<UUID>.tmp`) temporary files.
-    public static func isLeftoverTemp(_ name: String) -> Bool {
-        if isToolkitTemp(name) { return true }
-        // libzip's are named after the archive (never hidden) plus six mkstemp characters.
-        if !name.hasPrefix("."), let range = name.range(of: ".\(Library.documentExtension).", options: .backwards) {
-            let suffix = name[range.upperBound...]
-            if suffix.count == 6, suffix.allSatisfy({ $0.isLetter || $0.isNumber }) { return true }
-        }
-        if name.hasSuffix(".tmp"), UUID(uuidString: String(name.dropLast(4))) != nil { return true }
-        return false
-    }
-
     func display(_ url: URL) -> String { library.relativePath(of: url) ?? url.path }
 
-    func check(_ target: Target) -> VerifiedFile {
+    func check(_ target: Target, arrival: Arrival) -> VerifiedFile {
         let path = display(target.url)
         switch target.kind {
         case .placeholder:
@@ -120,7 +91,12 @@ public struct Verifier: Sendable {
                 code: "leftover-temp-file",
                 message: "\(path): a temporary file left by an interrupted write\(valid ? "; it holds a complete document (`yiana repair` can offer it)" : "; it is incomplete").")])
         case .document:
-            return VerifiedFile(path: path, problems: DocumentCheck(url: target.url, path: path).problems())
+            let problems = DocumentCheck(url: target.url, path: path).problems()
+            // A file a sync program is still writing is not damaged yet: look again later.
+            if problems.contains(where: { !$0.isNotice }), let why = arrival.stillArriving(target.url) {
+                return VerifiedFile(path: path, problems: [Arrival.notice(path, why)])
+            }
+            return VerifiedFile(path: path, problems: problems)
         }
     }
 

@@ -15,8 +15,8 @@ public struct DocumentRewrite: Sendable {
 
     /// Writes `metadata` with the PDF of the document at `pdfSource` (or none) to
     /// `destination`: replacing what is there, or as a new document (never replacing).
-    /// The PDF is read out through libzip (CRC-checked) into a hidden temporary file in
-    /// `.yiana/tmp` and streamed from there, so memory use does not grow with its size.
+    /// The PDF is read out through libzip (CRC-checked) into a scratch file of this machine's
+    /// (``LocalState/scratch()``, never in the synced folder) and streamed from there, so memory use does not grow with its size.
     /// `check` runs on the finished temporary file before it takes the name. With
     /// `expecting`, the destination is replaced only if it is still that version of the
     /// file (``ArchiveError`` `.documentChanged` otherwise).
@@ -48,14 +48,9 @@ public struct DocumentRewrite: Sendable {
                                       checkingWith: check, expecting: expecting)
     }
 
-    /// `.yiana/tmp`, made when missing: scratch space on the library's file system. Files
-    /// left there over a day ago (by a process that was killed) are removed: scratch files
-    /// are copies, never the only place of anything.
+    /// This machine's scratch folder for the library (``LocalState/scratch()``).
     public func scratchFolder() throws -> URL {
-        let scratch = library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("tmp")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        Self.sweep(scratch, olderThan: Date().addingTimeInterval(-86_400))
-        return scratch
+        try LocalState(library: library).scratch()
     }
 
     static func sweep(_ folder: URL, olderThan cutoff: Date) {

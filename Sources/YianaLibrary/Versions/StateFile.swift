@@ -4,18 +4,23 @@ import YianaArchive
 import Glibc
 #endif
 
-/// A small JSON document of toolkit state in `.yiana/` (cloud attachment, sync state, …),
+/// A small JSON document of this machine's state (cloud attachment, sync state, …),
 /// replaced atomically (temporary file, `fsync`, rename) under a lock.
 public struct StateFile<Value: Codable & Sendable>: Sendable {
     public let url: URL
+    /// Where an earlier version kept the same file (in the library's `.yiana/`): read until
+    /// this file is first written, so nothing is lost on upgrade.
+    public let legacy: URL?
 
-    public init(url: URL) {
+    public init(url: URL, legacy: URL? = nil) {
         self.url = url
+        self.legacy = legacy
     }
 
     /// The stored value, or nil if there is none yet.
     public func load() -> Value? {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: url.path) ?? legacy.flatMap({ FileManager.default.contents(atPath: $0.path) })
+        else { return nil }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return try? decoder.decode(Value.self, from: data)

@@ -1,13 +1,14 @@
 import Foundation
 import YianaLibrary
 
-/// Which cloud store a library is attached to, and as which device (`.yiana/cloud.json`).
+/// Which cloud store a library is attached to, and as which device (`cloud.json` in this
+/// machine's ``LocalState``: attaching is a matter of one device).
 public struct CloudAttachment: Codable, Sendable, Equatable {
     public let store: String
     public let device: String
 
     static func file(_ library: Library) -> StateFile<CloudAttachment> {
-        StateFile(url: library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("cloud.json"))
+        LocalState(library: library).stateFile("cloud.json")
     }
 
     /// The library's attachment.
@@ -29,7 +30,7 @@ public struct CloudAttachment: Codable, Sendable, Equatable {
     public func cloud() throws -> CloudStore { try CloudStore(root: URL(fileURLWithPath: store)) }
 }
 
-/// What this device last agreed with the cloud about (`.yiana/sync-state.json`).
+/// What this device last agreed with the cloud about (`sync-state.json` in its ``LocalState``).
 public struct SyncState: Codable, Sendable {
     /// For each document path, the cloud version (SHA-256) this device last had in sync.
     public var synced: [String: String] = [:]
@@ -40,7 +41,7 @@ public struct SyncState: Codable, Sendable {
     public init() {}
 
     static func file(_ library: Library) -> StateFile<SyncState> {
-        StateFile(url: library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("sync-state.json"))
+        LocalState(library: library).stateFile("sync-state.json")
     }
 }
 

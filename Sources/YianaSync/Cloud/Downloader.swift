@@ -54,7 +54,7 @@ public struct RetryPolicy: Sendable {
     }
 }
 
-/// A download in progress, in `.yiana/downloads.json`, so that `status` can show it and a
+/// A download in progress, in `downloads.json` (this machine's ``LocalState``), so that `status` can show it and a
 /// later `download` can resume it.
 public struct DownloadProgress: Codable, Sendable, Equatable {
     public let sha256: String
@@ -69,7 +69,7 @@ public struct Downloads: Codable, Sendable {
     public init() {}
 
     static func file(_ library: Library) -> StateFile<Downloads> {
-        StateFile(url: library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("downloads.json"))
+        LocalState(library: library).stateFile("downloads.json")
     }
 }
 
@@ -97,7 +97,8 @@ public struct Downloader: Sendable {
         guard let path = library.relativePath(of: documentURL) else { throw CloudError.notInCloud(documentURL.path) }
         guard let record = cloud.latest()[path], let sha256 = record.sha256 else { throw CloudError.notInCloud(path) }
         var random = SeededGenerator(seed: faults.seed ^ UInt64(truncatingIfNeeded: path.hashValueStable))
-        let partial = library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("downloads").appendingPathComponent("\(sha256).partial")
+        // Partial downloads are this machine's: never in the synced folder.
+        let partial = LocalState(library: library).cacheFolder.appendingPathComponent("downloads").appendingPathComponent("\(sha256).partial")
         try FileManager.default.createDirectory(at: partial.deletingLastPathComponent(), withIntermediateDirectories: true)
 
         let standIn = FileIdentity.current(at: documentURL.path)  // nothing, or a data-less file
@@ -205,7 +206,7 @@ public struct Downloader: Sendable {
             guard there == sha256 else { throw error }
         }
         if let stub { unlink(stub.path) }
-        try DatalessFiles.file(library.root).update(initial: DatalessFiles()) { $0.sizes[path] = nil }
+        try DatalessFiles.file(library).update(initial: DatalessFiles()) { $0.sizes[path] = nil }
         try SyncState.file(library).update(initial: SyncState()) {
             $0.synced[path] = sha256
             $0.files[path] = FileState(documentURL)

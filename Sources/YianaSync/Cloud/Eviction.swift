@@ -22,7 +22,7 @@ public struct Eviction: Sendable {
         let attachment = try CloudAttachment.load(library)
         let cloud = try attachment.cloud()
         guard let path = library.relativePath(of: url), FileManager.default.fileExists(atPath: url.path),
-              !DatalessFiles.paths(in: library.root).contains(path) else { throw CloudError.notADocument(url.path) }
+              !DatalessFiles.paths(in: library).contains(path) else { throw CloudError.notADocument(url.path) }
         let lock = try DocumentLock(document: url.path, mode: .exclusive, timeout: CoordinatedDocument.defaultLockTimeout)
         defer { lock.release() }
         try DocumentReader(path: url.path).verifyContents()
@@ -48,7 +48,7 @@ public struct Eviction: Sendable {
         let sha: String? = local
         if dataless {
             try replaceWithEmptyFile(url, size: UInt64(stat?.size ?? 0))
-            try DatalessFiles.file(library.root).update(initial: DatalessFiles()) { $0.sizes[path] = UInt64(stat?.size ?? 0) }
+            try DatalessFiles.file(library).update(initial: DatalessFiles()) { $0.sizes[path] = UInt64(stat?.size ?? 0) }
         } else {
             let stub = Placeholder(documentName: url.lastPathComponent, documentSize: UInt64(stat?.size ?? 0))
             try AtomicFile.write(try stub.stubData(), to: Placeholder.stubURL(for: url))

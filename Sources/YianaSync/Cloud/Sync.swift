@@ -88,7 +88,7 @@ public struct Sync: Sendable {
             // Evicted here: follows a deletion, otherwise stays evicted until downloaded.
             if cloudRecord?.isDeletion == true {
                 try? FileManager.default.removeItem(at: item.url)
-                try DatalessFiles.file(library.root).update(initial: DatalessFiles()) { $0.sizes[path] = nil }
+                try DatalessFiles.file(library).update(initial: DatalessFiles()) { $0.sizes[path] = nil }
                 state.synced[path] = nil
                 report.deletedHere.append(path)
             }

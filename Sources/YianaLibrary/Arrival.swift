@@ -1,0 +1,51 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Documents a sync program may still be writing. rclone, for one, writes a document in
+/// place under its real name over seconds; until it is done the file looks damaged. A
+/// document whose file changed within the last few seconds, or beside which a sync
+/// program's temporary file for it stands, is "still arriving": `verify` and `index` say so
+/// instead of calling it damaged, and `repair` and `conflicts resolve` leave it for a later
+/// run (`--now` overrides).
+public struct Arrival: Sendable {
+    /// How long a file must have been left alone to count as arrived: `$YIANA_SETTLE_SECONDS`,
+    /// else 5 seconds.
+    public static var defaultWindow: Double {
+        ProcessInfo.processInfo.environment["YIANA_SETTLE_SECONDS"].flatMap(Double.init).map { max(0, $0) } ?? 5
+    }
+
+    let shadowed: Set<String>
+    let now: Date
+    let window: Double
+
+    /// - Parameters:
+    ///   - scan: the library scan (its sync programs' temporary files).
+    ///   - window: seconds; 0 treats every file as arrived (`--now`).
+    public init(scan: LibraryScan, now: Date = Date(), window: Double = Arrival.defaultWindow) {
+        shadowed = window > 0 ? scan.shadowed : []
+        self.now = now
+        self.window = window
+    }
+
+    /// Why the file at `url` is still arriving, or nil when it has settled.
+    public func stillArriving(_ url: URL) -> String? {
+        guard window > 0 else { return nil }
+        if shadowed.contains(url.path) { return "a sync program's temporary file for it is beside it" }
+        var st = stat()
+        guard lstat(url.path, &st) == 0 else { return nil }
+        let changed = max(Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9,
+                          Double(st.st_ctim.tv_sec) + Double(st.st_ctim.tv_nsec) / 1e9)
+        let age = now.timeIntervalSince1970 - changed
+        return age < window ? "it changed \(String(format: "%.1f", max(0, age))) s ago" : nil
+    }
+
+    /// The notice `verify` gives such a file: not damage, not yet.
+    public static func notice(_ path: String, _ why: String) -> VerifyProblem {
+        var notice = VerifyProblem(code: "still-arriving",
+                                   message: "\(path): still arriving (\(why)); it is checked again on a later run, or now with --now.")
+        notice.isNotice = true
+        return notice
+    }
+}
