@@ -102,8 +102,7 @@ public struct ConflictName: Sendable, Equatable {
     public init(fileName: String) {
         var name = fileName
         var marks: [Mark] = []
-        while let (mark, rest) = Self.outermostMark(of: name, patterns: Self.afterExtension),
-              !rest.isEmpty, !(rest as NSString).pathExtension.isEmpty {
+        while let (mark, rest) = Self.outermostMark(of: name, patterns: Self.afterExtension), !rest.isEmpty {
             marks.append(mark)
             name = rest
         }

@@ -29,6 +29,15 @@ public enum FileHash {
         return hex(hasher.finalize())
     }
 
+    /// The lower-case hex SHA-256 of the file at `url`.
+    /// - Throws: ``SystemError`` when it cannot be opened or read.
+    public static func sha256(of url: URL) throws -> String {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SystemError("open", path: url.path, errno: errno) }
+        defer { close(fd) }
+        return try sha256(fd: fd, path: url.path)
+    }
+
     /// The hex SHA-256 of a stream of chunks, e.g. a PDF read out of an archive.
     public static func sha256(_ produce: ((UnsafeRawBufferPointer) -> Void) throws -> Void) rethrows -> String {
         var hasher = SHA256()

@@ -159,7 +159,7 @@ struct GroupPlan {
         let id = original.metadata.id.uuidString
         resolution = .init(documentID: id, original: original.path, strategy: options.strategy.rawValue)
         parents = [original.key].compactMap { $0 }
-        let kept = Set(VersionStore(library: library).logFile.read().filter { $0.documentID == id }.compactMap(\.contentKey))
+        let kept = Set(((try? VersionStore(library: library).records()) ?? []).filter { $0.documentID == id }.compactMap(\.contentKey))
 
         var conflicts: [Snapshot] = []
         for file in group.files.dropFirst() {
@@ -319,7 +319,7 @@ struct GroupPlan {
     /// the attached cloud store (which keeps every version a device uploaded).
     static func bytes(withContentKey key: String, library: Library) -> URL? {
         let store = VersionStore(library: library)
-        if let record = store.logFile.read().last(where: { $0.contentKey == key }) { return store.objectURL(record) }
+        if let record = try? store.records().last(where: { $0.contentKey == key && store.contains($0) }) { return store.objectURL(record) }
         return (try? CloudAttachment.load(library).cloud())?.object(withContentKey: key)
     }
 
@@ -367,7 +367,7 @@ struct GroupPlan {
         if let key = try? DocumentReader(path: originalURL.path).contentKey {
             try history.record(documentID: resolution.documentID, key: key, parents: parents, what: "resolve \(resolution.strategy)")
         }
-        let log = JSONLinesLog<ResolutionLogEntry>(url: library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("resolutions.jsonl"))
+        let log = ResolutionLogEntry.log(library)
         var entry = ResolutionLogEntry(time: Date(), documentID: resolution.documentID, copies: steps.map(\.path),
                                        strategy: resolution.strategy, winner: resolution.winner, kept: keptAs)
         entry.overruled = resolution.overruled

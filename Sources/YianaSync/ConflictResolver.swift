@@ -65,7 +65,8 @@ public struct ResolveReport: Codable, Sendable {
     public var dryRun = false
 }
 
-/// One line of `.yiana/resolutions.jsonl`: every decision, for the record.
+/// One line of the resolutions log (each device's `.yiana/devices/<id>/resolutions.jsonl`):
+/// every decision, for the record.
 public struct ResolutionLogEntry: Codable, Sendable {
     public let time: Date
     public let documentID: String
@@ -76,4 +77,10 @@ public struct ResolutionLogEntry: Codable, Sendable {
     public let kept: [String: String]
     /// Metadata fields both sides changed: the value kept and the other one.
     public var overruled: [String] = []
+
+    /// Every device's decisions (and those earlier versions kept in `.yiana/resolutions.jsonl`).
+    public static func log(_ library: Library) -> SharedLog<ResolutionLogEntry> {
+        SharedLog(library: library, name: "resolutions.jsonl",
+                  legacy: library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("resolutions.jsonl"))
+    }
 }

@@ -20,6 +20,32 @@ struct ConflictNameTests {
         ("Scan (conflicted copy 2026-03-01 142233).yianazip", "Scan.yianazip", [.nextcloud(user: nil, stamp: "2026-03-01 142233")]),
         ("Scan (conflicted copy alice 2026-03-01 142233).yianazip", "Scan.yianazip", [.nextcloud(user: "alice", stamp: "2026-03-01 142233")]),
         ("Scan_conflict-20260301-142233.yianazip", "Scan.yianazip", [.nextcloudLegacy(stamp: "20260301-142233")]),
+        // ownCloud's old form with a user; Nextcloud's case clash
+        ("Scan_conflict-alice-20260301-142233.yianazip", "Scan.yianazip", [.nextcloudLegacy(stamp: "20260301-142233")]),
+        ("Scan (case clash from 2026-03-01 142233).yianazip", "Scan.yianazip", [.nextcloud(user: nil, stamp: "2026-03-01 142233")]),
+        // unison -copyonconflict (as unison 2.52 names them, seen in the real-sync test)
+        ("Report (conflict_on_2026-11-23).yianazip", "Report.yianazip", [.unison(date: "2026-11-23")]),
+        // rclone bisync: before 1.66 (after the extension), 1.66+ (after it, or before with
+        // --suffix-keep-extension), --conflict-loser pathname, conflicts of conflicts
+        ("Report.yianazip..path1", "Report.yianazip", [.rclone(side: "path1")]),
+        ("Report.yianazip..path2", "Report.yianazip", [.rclone(side: "path2")]),
+        ("Report.yianazip.conflict1", "Report.yianazip", [.rclone(side: "conflict1")]),
+        ("Report.conflict2.yianazip", "Report.yianazip", [.rclone(side: "conflict2")]),
+        ("Report.yianazip.path1", "Report.yianazip", [.rclone(side: "path1")]),
+        ("Report.yianazip.path1.path2", "Report.yianazip", [.rclone(side: "path2"), .rclone(side: "path1")]),
+        // Seafile, Resilio, pCloud
+        ("Scan (SFConflict alice@example.com 2026-03-01-14-22-33).yianazip", "Scan.yianazip", [.seafile(user: "alice@example.com", stamp: "2026-03-01-14-22-33")]),
+        ("Scan (SFConflict 2026-03-01-14-22-33).yianazip", "Scan.yianazip", [.seafile(user: nil, stamp: "2026-03-01-14-22-33")]),
+        ("Scan.Conflict.yianazip", "Scan.yianazip", [.resilio(nil)]),
+        ("Scan.Conflict2.yianazip", "Scan.yianazip", [.resilio(2)]),
+        ("Scan.conflicted.yianazip", "Scan.yianazip", [.pcloud]),
+        ("Scan.yianazip.conflicted", "Scan.yianazip", [.pcloud]),
+        // OneDrive (Windows: the computer's name; the Linux client's safe backup), Google Drive
+        ("Report-DESKTOP-7K2L9QF.yianazip", "Report.yianazip", [.oneDrive(host: "DESKTOP-7K2L9QF", backup: nil)]),
+        ("Report-laptop-safeBackup-0001.yianazip", "Report.yianazip", [.oneDrive(host: "laptop", backup: 1)]),
+        ("Report_conf(1).yianazip", "Report.yianazip", [.googleDrive(1)]),
+        // A second file of one name (Google Drive, OneDrive, Box, MEGA)
+        ("Report (1).yianazip", "Report.yianazip", [.parenthesized(1)]),
         // iCloud's number (or the app's), and the app's Duplicate command
         ("Report 2.yianazip", "Report.yianazip", [.numbered(2)]),
         ("Report Copy.yianazip", "Report.yianazip", [.appCopy(nil)]),
@@ -35,6 +61,8 @@ struct ConflictNameTests {
         ("Smith, J. (2019) Paper.sync-conflict-20260301-142233-XY.yianazip", "Smith, J. (2019) Paper.yianazip", [.syncthing(stamp: "20260301-142233", device: "XY")]),
         ("Minutes (2026-03-01).yianazip", "Minutes (2026-03-01).yianazip", []),
         ("Invoice 2024.yianazip", "Invoice 2024.yianazip", []),
+        ("Invoice-2024.yianazip", "Invoice-2024.yianazip", []),
+        ("Road-trip.yianazip", "Road-trip.yianazip", []),
         ("Report.yianazip", "Report.yianazip", []),
     ])
     func parses(name: String, original: String, marks: [Mark]) {
@@ -47,5 +75,18 @@ struct ConflictNameTests {
         #expect(ConflictName(fileName: "A (Bob's conflicted copy 2026-03-01).yianazip").isSyncConflict)
         #expect(!ConflictName(fileName: "A 2.yianazip").isSyncConflict)
         #expect(!ConflictName(fileName: "A Copy.yianazip").isSyncConflict)
+        #expect(ConflictName(fileName: "A (conflict_on_2026-11-23).yianazip").isSyncConflict)
+        #expect(ConflictName(fileName: "A.yianazip..path1").isSyncConflict)
+        // Forms a title could have count only where the metadata id says it is a copy.
+        #expect(!ConflictName(fileName: "A-DESKTOP1.yianazip").isSyncConflict)
+        #expect(!ConflictName(fileName: "A (1).yianazip").isSyncConflict)
+    }
+
+    @Test func theScannerFindsDocumentsUnderNamesASyncServiceMangled() {
+        #expect(LibraryScanner.documentName(of: "Report.yianazip..path1") == "Report.yianazip..path1")
+        #expect(LibraryScanner.documentName(of: "Report.yianazip.conflict3") != nil)
+        #expect(LibraryScanner.documentName(of: "Report.yianazip.conflicted") != nil)
+        #expect(LibraryScanner.documentName(of: "Report.yianazip.Ab12Cd") == nil)  // libzip's temporary file
+        #expect(LibraryScanner.documentName(of: "Report.pdf..path1") == nil)
     }
 }

@@ -92,7 +92,7 @@ struct VersionStoreTests {
         let store = VersionStore(library: try Library(root: folder.url))
         let url = try document(folder, "Doc.yianazip", title: "Doc")
         try store.keep(url, reason: "ok")
-        let handle = try FileHandle(forWritingTo: store.log)
+        let handle = try FileHandle(forWritingTo: try store.logFile.own().url)
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(#"{"sha256":"ab"#.utf8))
         try handle.close()

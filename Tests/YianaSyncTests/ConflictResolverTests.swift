@@ -137,7 +137,7 @@ struct ConflictResolverTests {
         #expect(try f.bytes("Report.yianazip") == copy)
         #expect(!f.exists("Report (Bob's conflicted copy 2026-03-01).yianazip"))
         #expect(try f.stored(original) && f.stored(copy))
-        let log = JSONLinesLog<ResolutionLogEntry>(url: f.folder.url.appendingPathComponent(".yiana/resolutions.jsonl")).read()
+        let log = ResolutionLogEntry.log(f.library).read()
         #expect(log.count == 1 && log[0].strategy == "newest")
         #expect(try await ConflictDetector(library: f.library).detect().groups.isEmpty)
     }
@@ -163,7 +163,7 @@ struct ConflictResolverTests {
         #expect(merged.id == id)
         #expect(merged.tags == ["a", "mine", "theirs"])   // no ancestor known: union
         #expect(report.resolutions[0].overruled.contains { $0.hasPrefix("title:") })
-        let log = JSONLinesLog<ResolutionLogEntry>(url: f.folder.url.appendingPathComponent(".yiana/resolutions.jsonl")).read()
+        let log = ResolutionLogEntry.log(f.library).read()
         #expect(log.last?.overruled == report.resolutions[0].overruled)
         #expect(log.last?.kept.keys.contains("Report.sync-conflict-20260301-101010-AB.yianazip") == true)
         // Both PDFs differ and no ancestor is known: the newer (theirs) goes in, mine stays a document.

@@ -12,17 +12,20 @@ public struct HistoryEntry: Codable, Sendable, Equatable {
     public let what: String
 }
 
-/// The causal history of documents, as the toolkit wrote them, in `.yiana/history.jsonl`.
+/// The causal history of documents, as the toolkit wrote them on every device: each device
+/// appends to its own `.yiana/devices/<id>/history.jsonl` and the history is their union
+/// (``SharedLog``), so a merge on one device knows what the other device's edits came from.
 ///
 /// It lets conflict resolution tell a copy that is simply older (an ancestor of the other,
 /// an update) from a real conflict (neither descends from the other), without trusting
 /// wall clocks. It lives beside the library, not in the archive, because the app reads
 /// only the three known entries, and a file the app rewrites simply has no new entries.
 public struct DocumentHistory: Sendable {
-    let log: JSONLinesLog<HistoryEntry>
+    let log: SharedLog<HistoryEntry>
 
     public init(library: Library) {
-        log = JSONLinesLog(url: library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("history.jsonl"))
+        log = SharedLog(library: library, name: "history.jsonl",
+                        legacy: library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("history.jsonl"))
     }
 
     /// Records that `key` was written for `documentID`, descending from `parents`.

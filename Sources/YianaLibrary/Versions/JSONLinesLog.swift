@@ -18,10 +18,19 @@ public struct JSONLinesLog<Record: Codable & Sendable>: Sendable {
     /// Appends `record` as one line.
     /// - Throws: ``VersionStoreError/unwritable(_:_:)`` naming the log.
     public func append(_ record: Record) throws {
-        var line = try Self.encoder.encode(record)
-        line.append(UInt8(ascii: "\n"))
-        try withLock {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try withLock { try appendLocked([record]) }
+    }
+
+    /// Appends `records`, one line each, with one `fsync`, for a caller already holding
+    /// ``withLock(_:)``.
+    func appendLocked(_ records: [Record]) throws {
+        guard !records.isEmpty else { return }
+        var line = Data()
+        for record in records {
+            line.append(try Self.encoder.encode(record))
+            line.append(UInt8(ascii: "\n"))
+        }
+        do {
             let fd = open(url.path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
             guard fd >= 0 else { throw VersionStoreError.unwritable(url.path, String(cString: strerror(errno))) }
             defer { close(fd) }

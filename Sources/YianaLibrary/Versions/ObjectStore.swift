@@ -75,6 +75,48 @@ public struct ObjectStore: Sendable {
         return (sha256, size)
     }
 
+    /// Conflict copies of objects a sync program made (rclone bisync copies an object both
+    /// devices wrote: `ab/abcd…..path1`), and leftover `.incoming-` files: what
+    /// ``foldConflictCopies()`` would do with each.
+    public func strays() -> [(url: URL, sha256: String?, intact: Bool)] {
+        var found: [(URL, String?, Bool)] = []
+        for shard in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where shard.count == 2 {
+            let shardURL = folder.appendingPathComponent(shard)
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: shardURL.path)) ?? [] where !Self.isObjectName(name) {
+                let url = shardURL.appendingPathComponent(name)
+                let original = ConflictName(fileName: name).original
+                guard Self.isObjectName(original) else { continue }
+                found.append((url, original, (try? FileHash.sha256(of: url)) == original))
+            }
+        }
+        return found
+    }
+
+    /// Folds conflict copies of objects back in: an intact copy (its bytes hash to its
+    /// name) becomes the object if the object is missing or damaged, and is removed if the
+    /// object is intact; a copy that is not intact is left where it is (``strays()`` lists it).
+    /// - Returns: how many copies were folded in.
+    @discardableResult
+    public func foldConflictCopies() -> Int {
+        var folded = 0
+        for (copy, sha256, intact) in strays() where intact {
+            guard let sha256 else { continue }
+            let object = url(sha256)
+            if (try? FileHash.sha256(of: object)) == sha256 {
+                unlink(copy.path)
+            } else if rename(copy.path, object.path) != 0 {
+                continue
+            }
+            folded += 1
+            VersionStore.fsyncFolder(object.deletingLastPathComponent())
+        }
+        return folded
+    }
+
+    static func isObjectName(_ name: String) -> Bool {
+        name.count == 64 && name.allSatisfy { $0.isHexDigit && !$0.isUppercase }
+    }
+
     /// Deletes the bytes named `sha256`.
     func remove(_ sha256: String) {
         try? FileManager.default.removeItem(at: url(sha256))

@@ -13,6 +13,19 @@ public struct PruneReport: Codable, Sendable {
     public var dryRun = false
 }
 
+/// A version some device pruned: hidden from every device's listing.
+struct PrunedVersion: Codable, Sendable, Hashable {
+    let sha256: String
+    let keptAt: Date
+    let originalPath: String
+
+    init(_ record: VersionRecord) {
+        sha256 = record.sha256
+        keptAt = record.keptAt
+        originalPath = record.originalPath
+    }
+}
+
 extension VersionStore {
     /// Drops old versions: for each original path, the newest `keepLast` versions and every
     /// version younger than `keepDays` days are kept, the rest removed; stored bytes no
@@ -20,7 +33,7 @@ extension VersionStore {
     /// - Throws: ``VersionStoreError/nothingToKeepBy`` when neither limit is given.
     public func prune(keepDays: Int?, keepLast: Int?, dryRun: Bool, now: Date = Date()) throws -> PruneReport {
         guard keepDays != nil || keepLast != nil else { throw VersionStoreError.nothingToKeepBy }
-        return try logFile.withLock { try pruneLocked(keepDays: keepDays, keepLast: keepLast, dryRun: dryRun, now: now) }
+        return try prunedLog.own().withLock { try pruneLocked(keepDays: keepDays, keepLast: keepLast, dryRun: dryRun, now: now) }
     }
 
     private func pruneLocked(keepDays: Int?, keepLast: Int?, dryRun: Bool, now: Date) throws -> PruneReport {
@@ -44,8 +57,9 @@ extension VersionStore {
             .reduce(into: [String: UInt64]()) { $0[$1.sha256] = $1.size }.values.reduce(0, +)
         guard !dryRun, !report.removed.isEmpty else { return report }
 
-        // The new log first (atomically), then the bytes nobody lists any more.
-        try logFile.rewrite(remaining)
+        // Every device's log is its own to write: what is pruned is recorded in this device's
+        // list of pruned versions (which every device reads), then the bytes nobody lists go.
+        try prunedLog.own().appendLocked(report.removed.map(PrunedVersion.init))
         for sha256 in doomed { objectStore.remove(sha256) }
         return report
     }

@@ -25,9 +25,11 @@ public struct VersionRecord: Codable, Sendable, Equatable {
 }
 
 /// Every document the toolkit replaces, repairs, resolves away or deletes is kept here
-/// first: a content-addressed store in the library's hidden `.yiana/versions/` folder.
-/// Identical bytes are stored once; a log records each time they were kept, why and from
-/// where. Nothing leaves the store but through an explicit ``prune(keepDays:keepLast:dryRun:now:)``.
+/// first: a content-addressed store in the library's hidden `.yiana/versions/objects/`
+/// folder, synced on purpose so every device can restore any version. Identical bytes are
+/// stored once (objects are never rewritten, so two devices never conflict on one); each
+/// device's log (``SharedLog``, `.yiana/devices/<id>/versions.jsonl`) records each time it
+/// kept something, why and from where, and the store lists the union of every device's. Nothing leaves the store but through an explicit ``prune(keepDays:keepLast:dryRun:now:)``.
 public struct VersionStore: Sendable {
     public let library: Library
 
@@ -38,12 +40,22 @@ public struct VersionStore: Sendable {
     var folder: URL { library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("versions") }
     var objects: URL { folder.appendingPathComponent("objects") }
     var objectStore: ObjectStore { ObjectStore(folder: objects) }
-    var log: URL { folder.appendingPathComponent("log.jsonl") }
-    public var logFile: JSONLinesLog<VersionRecord> { JSONLinesLog(url: log) }
+    /// What every device kept.
+    public var logFile: SharedLog<VersionRecord> {
+        SharedLog(library: library, name: "versions.jsonl", legacy: folder.appendingPathComponent("log.jsonl"))
+    }
+    /// Versions pruned on any device: hidden from the union of the logs.
+    var prunedLog: SharedLog<PrunedVersion> { SharedLog(library: library, name: "pruned.jsonl") }
 
     /// Where a version's bytes are.
     public func objectURL(_ record: VersionRecord) -> URL {
         objectStore.url(record.sha256)
+    }
+
+    /// True when the version's bytes are here (a sync program may carry a log line to this
+    /// device before the object it names).
+    public func contains(_ record: VersionRecord) -> Bool {
+        objectStore.contains(record.sha256)
     }
 
     /// Keeps the bytes of the file at `url` (once; a second copy of the same bytes only
@@ -54,6 +66,7 @@ public struct VersionStore: Sendable {
     /// - Throws: ``VersionStoreError`` or a system error naming the file.
     @discardableResult
     public func keep(_ url: URL, reason: String, as document: URL? = nil, now: Date = Date()) throws -> VersionRecord {
+        if TidyOnce.first(objects.path) { objectStore.foldConflictCopies() }
         let (sha256, size) = try objectStore.put(url)
         let reader = try? DocumentReader(path: url.path)
         let metadata = try? reader?.metadata()
@@ -66,9 +79,12 @@ public struct VersionStore: Sendable {
         return record
     }
 
-    /// Every record, oldest first. A damaged last line (from a crash mid-write) is skipped.
+    /// Every record of every device, oldest first, less those pruned. A damaged last line
+    /// (from a crash mid-write) is skipped.
     public func records() throws -> [VersionRecord] {
-        logFile.read()
+        let pruned = Set(prunedLog.read())
+        return logFile.read().filter { !pruned.contains(PrunedVersion($0)) }.enumerated()
+            .sorted { ($0.element.keptAt, $0.offset) < ($1.element.keptAt, $1.offset) }.map(\.element)
     }
 
     /// The versions of the document at `url` (kept from its path, or carrying its
@@ -128,7 +144,7 @@ public enum VersionStoreError: Error, Equatable, CustomStringConvertible {
         case .unwritable(let path, let reason): "\(path): cannot be written (\(reason)); nothing was changed."
         case .noSuchVersion(let id): "no kept version \(id) of this document; `yiana versions list DOC` shows them."
         case .ambiguousVersion(let id, let count): "\(id) matches \(count) versions; give more of its characters."
-        case .missingObject(let id): "the bytes of version \(id) are missing from the store (.yiana/versions/objects)."
+        case .missingObject(let id): "the bytes of version \(id) are missing from the store (.yiana/versions/objects); another device may not have synced them yet."
         case .nothingToKeepBy: "say what to keep: --keep-days N and/or --keep-last N."
         }
     }
