@@ -47,7 +47,7 @@ public enum DocumentNaming {
             defer { lock.unlock() }
             if folded[folder.path] == nil {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-                folded[folder.path] = Set(names.map { foldedKey(PlaceholderName.documentName(forStub: $0) ?? $0) })
+                folded[folder.path] = Set(names.map { foldedKey(DocumentNaming.nameTaken(by: $0)) })
             }
             return folded[folder.path]!.contains(foldedKey(fileName))
         }
@@ -58,6 +58,17 @@ public enum DocumentNaming {
             defer { lock.unlock() }
             folded[folder.path, default: []].insert(foldedKey(fileName))
         }
+    }
+
+    /// The document name a folder entry takes: an iCloud stub's document, the plain name
+    /// of a document whose extension a sync service mangled (`X.yianazip..path1` takes
+    /// `X.yianazip`, which resolving gives back to it), else the entry itself.
+    static func nameTaken(by entry: String) -> String {
+        if let stub = PlaceholderName.documentName(forStub: entry) { return stub }
+        if LibraryScanner.documentName(of: entry) != nil, !entry.lowercased().hasSuffix(".\(Library.documentExtension)") {
+            return ConflictName(fileName: entry).original
+        }
+        return entry
     }
 
     static func foldedKey(_ name: String) -> String {

@@ -49,8 +49,8 @@ public enum ForeignKind: String, Codable, Sendable, CaseIterable {
         switch self {
         case .toolkitState: "the toolkit's shared state (.yiana)"
         case .appOCRResults: "the app's OCR results (.ocr_results)"
-        case .appBackups: "the app's backups (.yiana-backups)"
-        case .syncthingVersions: "Syncthing's old versions (.stversions)"
+        case .appBackups: "the app's backups"
+        case .syncthingVersions: "Syncthing's old versions"
         case .syncthingMarker: "Syncthing's folder marker"
         case .syncthingTemp: "Syncthing's temporary files"
         case .unisonTemp: "unison's temporary files"
@@ -58,7 +58,7 @@ public enum ForeignKind: String, Codable, Sendable, CaseIterable {
         case .dropbox: "Dropbox's cache"
         case .resilio: "Resilio Sync's files (.sync, .!sync)"
         case .nextcloud: "the Nextcloud or ownCloud client's journal"
-        case .megaDebris: "MEGA's deleted files (.debris)"
+        case .megaDebris: "MEGA's deleted files"
         case .trash: "a trash folder"
         case .systemFile: "system files (.DS_Store, ._*)"
         case .hidden: "other hidden files"
@@ -95,7 +95,7 @@ public struct LibraryScan: Sendable {
             let places = entries.map(\.path).sorted().prefix(3).joined(separator: ", ") + (entries.count > 3 ? ", …" : "")
             switch kind {
             case .syncthingVersions, .appBackups, .megaDebris, .trash:
-                return documents == 0 ? nil : "\(kind.label) hold \(documents) old cop\(documents == 1 ? "y" : "ies") of documents (\(places)); not documents of the library, not checked."
+                return documents == 0 ? nil : "\(places): \(kind.label) hold \(documents) old cop\(documents == 1 ? "y" : "ies") of documents; not part of the library, not checked."
             case .syncthingTemp, .unisonTemp, .rclonePartial, .resilio:
                 return "\(kind.label): \(entries.count) (\(places)); a sync is under way."
             default:

@@ -35,8 +35,12 @@ public struct ConflictReport: Codable, Sendable {
         public let title: String?
         /// The original first, then the copies.
         public let files: [Copy]
+        /// Where the resolved document goes when no file of the group has the plain name a
+        /// sync program took away (rclone bisync leaves `Name.yianazip..path1` and `..path2`
+        /// and no `Name.yianazip`): that name, relative to the library. Nil: the original's.
+        public var target: String? = nil
 
-        public var needsResolving: Bool { files.contains { $0.role == .conflictCopy } }
+        public var needsResolving: Bool { target != nil || files.contains { $0.role == .conflictCopy } }
     }
 
     public struct ClockSkew: Codable, Sendable {
@@ -48,6 +52,8 @@ public struct ConflictReport: Codable, Sendable {
     /// Names a sync service made whose original is missing or is another document.
     public var strayCopies: [Copy] = []
     public var clockSkew: [ClockSkew] = []
+    /// Files a sync program is still writing (relative paths): their groups wait.
+    public var arriving: [String] = []
     public var documentsScanned = 0
 }
 
@@ -61,11 +67,31 @@ public struct ConflictDetector: Sendable {
 
     /// Scans the library (metadata and central directories only, `jobs` files at once).
     /// - Throws: when the library folder cannot be listed.
-    public func detect(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, now: Date = Date()) async throws -> ConflictReport {
-        let items = try LibraryScanner.scan(library.root)
+    /// `settle`: seconds a file must have been left alone not to count as still arriving (``Arrival``).
+    public func detect(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, settle: Double = Arrival.defaultWindow,
+                       now: Date = Date()) async throws -> ConflictReport {
+        let scan = try LibraryScanner.scan(library)
         let library = self.library
-        let facts = await boundedMap(items, width: jobs) { DocumentFacts.read($0, in: library) }
-        return Self.classify(facts, now: now)
+        let facts = await boundedMap(scan.items, width: jobs) { DocumentFacts.read($0, in: library) }
+        var report = Self.classify(facts, now: now)
+        let arrival = Arrival(scan: scan, now: now, window: settle)
+        // Only files of groups and strays matter here: those are what resolve would touch.
+        let listed = Set(report.groups.flatMap { $0.files.map(\.path) } + report.strayCopies.map(\.path))
+        report.arriving = facts.filter { listed.contains($0.path) && $0.state == .document && arrival.stillArriving($0.url) != nil }.map(\.path)
+        return report
+    }
+
+    /// Which file of a group is the original, from what the names say (never from how the
+    /// paths sort): fewest marks only a sync service makes, then fewest marks of any kind
+    /// (`Name 2`, `Name (1)`), then the side a service numbered first (rclone's `path1`
+    /// before `path2`, `conflict1` before `conflict2`). Only files whose names say exactly
+    /// the same are ordered by path.
+    static func originalRank(_ fact: DocumentFacts) -> (Int, Int, Int, String) {
+        let side = fact.name.marks.compactMap { mark -> Int? in
+            if case .rclone(let side) = mark { return Int(side.filter(\.isNumber)) }
+            return nil
+        }.first ?? 0
+        return (fact.name.syncMarkCount, fact.name.marks.count, side, fact.path)
     }
 
     /// Groups and classifies facts (separate from the scan, for tests and re-use).
@@ -82,9 +108,11 @@ public struct ConflictDetector: Sendable {
         }
         var placed = Set<String>()
 
+        let taken = Set(facts.map(\.path))
         for (id, members) in Dictionary(grouping: facts.filter { $0.documentID != nil }, by: { $0.documentID! }) {
-            let ordered = members.sorted { ($0.name.marks.count, $0.path) < ($1.name.marks.count, $1.path) }
+            let ordered = members.sorted { Self.originalRank($0) < Self.originalRank($1) }
             let original = ordered[0]
+            let plainName = (folderOf(original) as NSString).appendingPathComponent(original.name.original)
             var files = [ConflictReport.Copy(path: original.path, role: .original, marks: [], modified: original.modified, reason: nil)]
             for copy in ordered.dropFirst() {
                 let role: ConflictReport.Role
@@ -112,8 +140,17 @@ public struct ConflictDetector: Sendable {
                     break
                 }
             }
-            guard files.count > 1 else { continue }
-            report.groups.append(.init(documentID: id, title: original.title, files: files))
+            // A group whose every file carries a sync service's mark (rclone took the plain
+            // name away) is resolved back under the plain name, if nothing else holds it; so is
+            // a lone file whose extension a service mangled (`X.yianazip..path1`: the app
+            // cannot open it). A lone copy with a proper name stays a stray: its original may
+            // have been deleted on purpose.
+            let mangled = !original.path.lowercased().hasSuffix(".\(Library.documentExtension)")
+            let target = original.name.isSyncConflict && (files.count > 1 || mangled) && !taken.contains(plainName)
+                && !FileManager.default.fileExists(atPath: original.url.deletingLastPathComponent().appendingPathComponent(original.name.original).path)
+                ? plainName : nil
+            guard files.count > 1 || target != nil else { continue }
+            report.groups.append(.init(documentID: id, title: original.title, files: files, target: target))
         }
         report.groups.sort { $0.files[0].path < $1.files[0].path }
 

@@ -20,7 +20,7 @@ public struct ConflictResolver: Sendable {
     ///   (after what it had kept) and is reported in `failed`; the other groups go on.
     public func resolve(_ options: ResolveOptions, now: Date = Date()) async throws -> ResolveReport {
         var report = ResolveReport(dryRun: options.dryRun)
-        var found = try await ConflictDetector(library: library).detect(now: now)
+        var found = try await ConflictDetector(library: library).detect(settle: options.settle, now: now)
         if options.downloadEvicted, !options.dryRun {
             let evicted = found.groups.flatMap(\.files).filter { $0.role == .notDownloaded }
             for file in evicted {
@@ -30,7 +30,7 @@ public struct ConflictResolver: Sendable {
                     report.skipped.append(.init(path: file.path, reason: "could not be downloaded: \(error)"))
                 }
             }
-            if !evicted.isEmpty { found = try await ConflictDetector(library: library).detect(now: now) }
+            if !evicted.isEmpty { found = try await ConflictDetector(library: library).detect(settle: options.settle, now: now) }
         }
         let wanted = Set(options.documents.map { library.relativePath(of: URL(fileURLWithPath: $0, relativeTo: library.root)) ?? $0 })
         // A group another process changes while it is being resolved (an edit, a sync) is
@@ -42,6 +42,13 @@ public struct ConflictResolver: Sendable {
             for group in found.groups {
                 guard wanted.isEmpty || !wanted.isDisjoint(with: group.files.map(\.path)) else { continue }
                 guard again?.contains(Self.key(of: group)) ?? true else { continue }
+                let arriving = group.files.filter { found.arriving.contains($0.path) }
+                guard arriving.isEmpty else {
+                    report.skipped += arriving.map {
+                        .init(path: $0.path, reason: "still arriving (a sync program is writing it): its group is resolved on a later run, or now with --now")
+                    }
+                    continue
+                }
                 let waiting = group.files.filter { $0.role == .notDownloaded || $0.role == .damaged }
                 guard waiting.isEmpty else {
                     report.skipped += waiting.map {
@@ -75,7 +82,7 @@ public struct ConflictResolver: Sendable {
             }
             guard !changed.isEmpty else { break }
             again = changed
-            found = try await ConflictDetector(library: library).detect(now: now)
+            found = try await ConflictDetector(library: library).detect(settle: options.settle, now: now)
         }
         return report
     }
@@ -99,15 +106,24 @@ struct Snapshot {
     /// The version of the file this was read from (taken before reading it).
     let identity: FileIdentity?
 
-    init(_ path: String, library: Library) throws {
-        url = library.root.appendingPathComponent(path)
-        self.path = path
-        identity = FileIdentity(path: url.path)
-        let reader = try DocumentReader(path: url.path)
+    /// Reads the file at `path`; `placedAt`: the plain name the plan puts it under first
+    /// (where nothing is yet), which every later step then works on.
+    init(_ path: String, library: Library, placedAt target: String? = nil) throws {
+        let source = library.root.appendingPathComponent(path)
+        url = library.root.appendingPathComponent(target ?? path)
+        self.path = target ?? path
+        identity = target == nil ? FileIdentity(path: source.path) : .absent
+        let reader = try DocumentReader(path: source.path)
         metadata = try reader.metadata()
         key = reader.contentKey
         pdfCRC = reader.pdf?.crc32
         pdfSize = reader.pdf?.size
+    }
+
+    /// A file a step reads from, and the version of it the plan was made from.
+    struct Source {
+        let path: String
+        let identity: FileIdentity
     }
 
     var samePDF: (Snapshot) -> Bool { { other in self.pdfCRC == other.pdfCRC && self.pdfSize == other.pdfSize } }
@@ -122,7 +138,11 @@ final class ExpectedVersions {
     subscript(path: String) -> FileIdentity? { identities[path] }
 
     func note(_ snapshot: Snapshot) {
-        if identities[snapshot.path] == nil { identities[snapshot.path] = snapshot.identity }
+        note(path: snapshot.path, snapshot.identity)
+    }
+
+    func note(path: String, _ identity: FileIdentity?) {
+        if identities[path] == nil { identities[path] = identity }
     }
 
     /// After the plan itself wrote `path`.
@@ -154,11 +174,12 @@ struct GroupPlan {
         self.library = library
         history = DocumentHistory(library: library)
         rewrite = DocumentRewrite(library: library)
-        let original = try Snapshot(group.files[0].path, library: library)
+        let original = try Snapshot(group.files[0].path, library: library, placedAt: group.target)
         expected.note(original)
         let id = original.metadata.id.uuidString
         resolution = .init(documentID: id, original: original.path, strategy: options.strategy.rawValue)
         parents = [original.key].compactMap { $0 }
+        if group.target != nil { addRestoreName(from: group.files[0].path, to: original) }
         let kept = Set(((try? VersionStore(library: library).records()) ?? []).filter { $0.documentID == id }.compactMap(\.contentKey))
 
         var conflicts: [Snapshot] = []
@@ -340,6 +361,20 @@ struct GroupPlan {
         add(action, path, detail) { [rewrite, expected] in
             try rewrite.keepAndRemove(url, reason: "resolved away (\(action)): \(detail)", expecting: expected[path])
         }
+    }
+
+    /// Puts the file a sync service renamed back under the plain name (never replacing a
+    /// file that appeared there meanwhile), then keeps and removes the renamed one.
+    private mutating func addRestoreName(from source: String, to original: Snapshot) {
+        let sourceURL = library.root.appendingPathComponent(source)
+        let source = Snapshot.Source(path: source, identity: FileIdentity.current(at: sourceURL.path))
+        expected.note(path: source.path, source.identity)
+        add("restore-name", original.path, "from \(source.path): a sync service took the plain name away") { [expected] in
+            try CoordinatedDocument.replace(at: original.url.path, withBytesOf: sourceURL.path, expecting: expected[original.path])
+            expected.refresh(original.path, at: original.url)
+            return nil
+        }
+        addRemoval(source.path, action: "remove-copy", detail: "now at \(original.path)")
     }
 
     private mutating func addReplaceOriginal(_ original: Snapshot, with copy: Snapshot, detail: String) {

@@ -24,6 +24,9 @@ public struct ResolveOptions: Sendable {
     public var downloadEvicted = false
     /// Only the groups these documents (paths relative to the library) belong to; empty: all.
     public var documents: [String] = []
+    /// Seconds a file must have been left alone before its group is resolved (``Arrival``);
+    /// 0 resolves groups with files still arriving too (`--now`).
+    public var settle = Arrival.defaultWindow
 
     public init(strategy: ResolveStrategy) {
         self.strategy = strategy

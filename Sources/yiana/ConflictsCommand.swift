@@ -18,7 +18,12 @@ extension Yiana.Conflicts {
             abstract: "List conflict copies, identical copies and duplicate ids, grouped by document.",
             discussion: """
                 Files are grouped by their metadata id; names are read as iCloud Drive, \
-                Syncthing, Dropbox and Nextcloud make them (conflicts of conflicts too). Only \
+                Syncthing, Dropbox, Nextcloud and ownCloud, unison, rclone bisync, OneDrive, \
+                Google Drive, Seafile, Resilio, pCloud, Box and MEGA make them (conflicts of \
+                conflicts too; the table is docs/CONFLICT-NAMES.md). The original is chosen \
+                from what the names say; when every file carries a sync mark (rclone's \
+                `Name.yianazip..path1` and `..path2`) the group is resolved back under the \
+                plain name. Files a sync program is still writing are listed as such. Only \
                 metadata and ZIP directories are read, never the PDFs. `Name 2` with its own id \
                 is the app's numbering, not a conflict, and is not listed. Exit code 1 when a \
                 conflict copy needs resolving.
@@ -56,6 +61,10 @@ extension Yiana.Conflicts {
                     print("  \(file.role.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)) \(file.path)\(what)\(file.reason.map { "  — \($0)" } ?? "")")
                 }
             }
+            for group in report.groups where group.target != nil {
+                print("  resolves to     \(group.target!)  — the plain name a sync service took away")
+            }
+            for path in report.arriving { print("still arriving: \(path)  — a sync program is writing it; resolved on a later run") }
             for stray in report.strayCopies {
                 print("stray \(stray.role.rawValue): \(stray.path)  — \(stray.reason ?? "")")
             }
@@ -96,6 +105,7 @@ extension Yiana.Conflicts {
         )
 
         @OptionGroup var libraryOptions: LibraryOptions
+        @OptionGroup var arrivalOption: ArrivalOption
 
         @Option(help: "newest, keep-both or merge.")
         var strategy: ResolveStrategy
@@ -121,6 +131,7 @@ extension Yiana.Conflicts {
             options.dryRun = dryRun
             options.reassignIDs = reassignId
             options.downloadEvicted = download
+            options.settle = arrivalOption.settle
             options.documents = documents.map { argument in
                 switch library.locate(argument) {
                 case .document(let url): return library.relativePath(of: url) ?? argument

@@ -229,4 +229,56 @@ struct ConflictResolverTests {
         #expect(report.resolutions[0].steps.map(\.action) == ["remove-older"])
         #expect(!f.exists("Report (conflicted copy 2026-03-05 101010).yianazip"))
     }
+
+    /// unison's copy sorts before the plain name (space before dot): the name decides, not
+    /// the sort order, and the merged document keeps the plain name.
+    @Test func theOriginalIsChosenByWhatTheNamesSayNeverBySortOrder() async throws {
+        let f = try fixture([("Report.yianazip", "Report", ["tax"], "one", 2000),
+                             ("Report (conflict_on_2026-11-23).yianazip", "Annual report", [], "one", 3000)])
+        let report = try await resolve(f, .merge)
+        #expect(report.resolutions.map(\.original) == ["Report.yianazip"])
+        #expect(f.exists("Report.yianazip") && !f.exists("Report (conflict_on_2026-11-23).yianazip"))
+        #expect(try f.metadata("Report.yianazip").title == "Annual report")
+    }
+
+    /// rclone bisync leaves `X.yianazip..path1` and `..path2` and no `X.yianazip`: the
+    /// merged document goes back under the plain name, and both copies are kept.
+    @Test func rcloneCopiesAreResolvedBackUnderThePlainName() async throws {
+        let f = try fixture([("Report.yianazip..path2", "Report", ["tax"], "one", 2000),
+                             ("Report.yianazip..path1", "Annual report", [], "one", 3000)])
+        let before = (try f.bytes("Report.yianazip..path1"), try f.bytes("Report.yianazip..path2"))
+        let found = try await ConflictDetector(library: f.library).detect()
+        #expect(found.groups.map(\.target) == ["Report.yianazip"])
+        #expect(found.groups.first?.files.first?.path == "Report.yianazip..path1")
+        let report = try await resolve(f, .merge)
+        #expect(report.failed.isEmpty, "\(report.failed)")
+        #expect(report.resolutions.first?.steps.first?.action == "restore-name")
+        #expect(f.folder.contents().filter { !$0.hasPrefix(".") } == ["Report.yianazip"])
+        let merged = try f.metadata("Report.yianazip")
+        #expect(merged.title == "Annual report" && merged.tags == ["tax"])
+        #expect(try f.stored(before.0) && f.stored(before.1))
+        #expect(await Verifier(library: f.library).verify().clean)
+    }
+
+    /// A lone copy whose extension a service mangled is put back under its plain name; a
+    /// lone copy with a proper name stays a stray (its original may have been deleted).
+    @Test func aLoneMangledCopyGetsItsNameBack() async throws {
+        let f = try fixture([("Scan.yianazip.conflict1", "Scan", [], "one", 2000)])
+        let report = try await resolve(f, .newest)
+        #expect(report.resolutions.count == 1)
+        #expect(f.folder.contents().filter { !$0.hasPrefix(".") } == ["Scan.yianazip"])
+    }
+
+    @Test func aGroupWithAFileStillArrivingWaits() async throws {
+        let f = try fixture([("Report.yianazip", "Report", ["tax"], "one", 2000),
+                             ("Report.sync-conflict-20261123-101010-ABC.yianazip", "Annual report", [], "one", 3000)])
+        var options = ResolveOptions(strategy: .merge)
+        options.settle = 60  // both files were written just now
+        let waiting = try await ConflictResolver(library: f.library).resolve(options)
+        #expect(waiting.resolutions.isEmpty)
+        #expect(waiting.skipped.count == 2 && waiting.skipped.allSatisfy { $0.reason.contains("still arriving") })
+        options.settle = 0  // --now
+        let now = try await ConflictResolver(library: f.library).resolve(options)
+        #expect(now.resolutions.count == 1)
+    }
 }
