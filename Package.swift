@@ -70,6 +70,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The scenario under a real sync program (unison in the tests, Syncthing in
+        // Scripts/realsync-syncthing.sh): two devices, edits on both, resolve, converge.
+        .executableTarget(
+            name: "yiana-realsync",
+            dependencies: [
+                "YianaLibrary",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // In-process measurements for the benchmark scripts (search latency) and the
         // reader/repair fuzzer (Scripts/fuzz-reader.sh; a short run in the tests).
         .executableTarget(name: "yiana-bench", dependencies: ["YianaSearch", "YianaLibrary", "YianaArchive"]),
@@ -81,7 +91,7 @@ let package = Package(
         .testTarget(name: "YianaLibraryTests", dependencies: ["YianaLibrary", "YianaArchive", "YianaTestSupport"]),
         .testTarget(name: "YianaSearchTests", dependencies: ["YianaSearch", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
         .testTarget(name: "YianaSyncTests", dependencies: ["YianaSync", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
-        .testTarget(name: "YianaCLITests", dependencies: ["yiana", "yiana-bench", "yiana-harness", "YianaArchive", "YianaTestSupport"]),
+        .testTarget(name: "YianaCLITests", dependencies: ["yiana", "yiana-bench", "yiana-harness", "yiana-realsync", "YianaArchive", "YianaTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

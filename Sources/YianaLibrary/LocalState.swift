@@ -49,7 +49,7 @@ public struct LocalState: Sendable {
         let file = folder.appendingPathComponent("device-id")
         if let id = Self.readID(file) { return id }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let id = "\(Self.hostLabel())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+        let id = "\(Self.hostLabel())-\(String(format: "%08x", UInt32.random(in: 0...UInt32.max)))"
         // Two processes may get here at once: the first to place its file wins, both use it.
         let temp = folder.appendingPathComponent(".device-id.\(UUID().uuidString)")
         try Data((id + "\n").utf8).write(to: temp)

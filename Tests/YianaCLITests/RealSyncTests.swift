@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+import YianaTestSupport
+
+/// The toolkit under real sync programs, started by the test on this machine only
+/// (`yiana-realsync`; the long form is Scripts/realsync-syncthing.sh): import, sync, a tag
+/// on one device and a new title on the other while apart, reconnect, merge, sync again.
+@Suite("real sync programs", .serialized)
+struct RealSyncTests {
+    let tool = Fixtures.productsFolder.appendingPathComponent("yiana-realsync")
+
+    func scenario(_ program: String) throws -> [String: Any] {
+        let run = try runProcess(tool, ["--program", program, "--json", "--samples", Fixtures.sampleDocs.path])
+        let result = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)\(run.stderr)")
+        #expect(run.status == 0, "\(result["problems"] ?? run.stderr)")
+        return result
+    }
+
+    func check(_ result: [String: Any]) {
+        #expect(result["conflictGroupsBeforeResolve"] as? Int == 1, "the sync program made its conflict copy")
+        #expect(result["bothEditsKept"] as? Bool == true)
+        #expect(result["mergedThreeWay"] as? Bool == true)
+        #expect((result["overruled"] as? [String])?.isEmpty == true)
+        #expect(result["documentConflictCopiesLeft"] as? Int == 0)
+        #expect(result["stateConflictCopiesLeft"] as? Int == 0)
+        #expect(result["converged"] as? Bool == true)
+        #expect(result["verifyClean"] as? [Bool] == [true, true])
+        let kept = result["versionsKept"] as? Int ?? 0
+        #expect(kept >= 3 && result["versionsListed"] as? [Int] == [kept, kept])
+        #expect(result["versionBytesMissing"] as? Int == 0)
+        #expect((result["travelled"] as? [String])?.isEmpty == true, "a lock, scratch or local file was in the synced folder")
+    }
+
+    @Test func unison() throws {
+        check(try scenario("unison"))
+    }
+
+    @Test func syncthing() throws {
+        check(try scenario("syncthing"))
+    }
+}
