@@ -95,6 +95,10 @@ say "Cut the last 400 bytes off 'Scanned receipt' (its end and central directory
 offset=$(grep -obUaP 'PK\x03\x04' "$flow" | sed -n 2p | cut -d: -f1)
 printf '\x00' | dd of="$flow" bs=1 seek="$offset" conv=notrunc status=none
 say "Overwrote the local header signature of the PDF in 'Flow control paper' (offset $offset)."
+say "Just now, these files look like ones a sync program is still writing: verify and repair leave them be."
+run verify --library "$laptop"
+say "A few seconds later they have not changed again: that is damage."
+sleep "${YIANA_SETTLE_SECONDS:-5}"
 expect 1 "problems found, each with a code" verify --library "$laptop"
 run repair --library "$laptop" --dry-run
 run repair --library "$laptop"

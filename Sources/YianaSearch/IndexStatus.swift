@@ -11,6 +11,9 @@ public enum IndexStatus: String, Codable, Sendable, CaseIterable {
     /// An evicted placeholder: its name is indexed (and any text indexed before it was
     /// evicted is kept); it is never downloaded by indexing.
     case notDownloaded = "not-downloaded"
+    /// Damaged as it stands, but a sync program is still writing it (``Arrival``): indexed
+    /// on a later run.
+    case stillArriving = "still-arriving"
     /// Anything else; the reason says what.
     case failed
 

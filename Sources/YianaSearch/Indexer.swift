@@ -11,6 +11,9 @@ public struct IndexOptions: Sendable {
     public var full: Bool
     /// Documents committed per transaction (also committed at least once a second).
     var batchSize = 64
+    /// Seconds a damaged file must have been left alone to count as damaged rather than
+    /// still arriving (``Arrival``); 0 with `--now`.
+    public var settle = Arrival.defaultWindow
 
     public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, full: Bool = false) {
         self.jobs = max(1, jobs)
@@ -69,7 +72,9 @@ public struct Indexer: Sendable {
     ///   document never throws, it gets a status.
     public func run(options: IndexOptions = IndexOptions(),
                     progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }) async throws -> IndexReport {
-        let items = try LibraryScanner.scan(library.root)
+        let scan = try LibraryScanner.scan(library)
+        let items = scan.items
+        let arrival = Arrival(scan: scan, window: options.settle)
         let known = try await index.pool.read { db in try StoredDocument.all(db) }
         var report = IndexReport()
 
@@ -81,7 +86,7 @@ public struct Indexer: Sendable {
             // Unchanged files are skipped, except those whose reading failed last time
             // (an I/O error, a lock): they are tried again.
             if !options.full, let stored = known[path], stored.file == file, stored.isPlaceholder == (item.kind == .placeholder),
-               stored.status != .failed {
+               stored.status != .failed, stored.status != .stillArriving {
                 report.unchanged += 1
                 continue
             }
@@ -104,8 +109,12 @@ public struct Indexer: Sendable {
             }
             for _ in 0..<min(options.jobs, work.count) { addNext() }
             var completed = 0
-            for try await document in group {
+            for try await var document in group {
                 try Task.checkCancellation()
+                if document.status == .damaged, let why = arrival.stillArriving(library.root.appendingPathComponent(document.path)) {
+                    document.status = .stillArriving
+                    document.reason = "still arriving (\(why)); indexed on a later run"
+                }
                 if document.vanished {
                     seen.remove(document.path)
                 } else {

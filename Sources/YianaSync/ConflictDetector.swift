@@ -75,9 +75,15 @@ public struct ConflictDetector: Sendable {
         let facts = await boundedMap(scan.items, width: jobs) { DocumentFacts.read($0, in: library) }
         var report = Self.classify(facts, now: now)
         let arrival = Arrival(scan: scan, now: now, window: settle)
-        // Only files of groups and strays matter here: those are what resolve would touch.
+        // Only files of groups and strays matter here: those are what resolve would touch. A
+        // file that reads as a whole document is complete (a sync program writing in place
+        // leaves the ZIP's directory, at its end, for last); one that does not, changed just
+        // now or with a sync program's temporary file beside it, is still arriving.
         let listed = Set(report.groups.flatMap { $0.files.map(\.path) } + report.strayCopies.map(\.path))
-        report.arriving = facts.filter { listed.contains($0.path) && $0.state == .document && arrival.stillArriving($0.url) != nil }.map(\.path)
+        report.arriving = facts.filter { fact in
+            guard listed.contains(fact.path), fact.state != .notDownloaded, let why = arrival.stillArriving(fact.url) else { return false }
+            return fact.state != .document || why.contains("temporary file")
+        }.map(\.path)
         return report
     }
 

@@ -45,6 +45,7 @@ extension Yiana {
         var full = false
 
         @OptionGroup var jobsOption: JobsOption
+        @OptionGroup var arrivalOption: ArrivalOption
 
         @Flag(help: "List the documents whose status is not ok, with the reason.")
         var problems = false
@@ -56,7 +57,9 @@ extension Yiana {
             let library = try libraryOptions.open()
             let index = try SearchIndex(path: indexOptions.location(for: library))
             let bar = ProgressBar(label: "Indexing")
-            let report = try await Indexer(library: library, index: index).run(options: IndexOptions(jobs: jobsOption.jobs, full: full)) { progress in
+            var options = IndexOptions(jobs: jobsOption.jobs, full: full)
+            options.settle = arrivalOption.settle
+            let report = try await Indexer(library: library, index: index).run(options: options) { progress in
                 bar.update(completed: progress.completed, total: progress.total, current: progress.current)
             }
             bar.finish()

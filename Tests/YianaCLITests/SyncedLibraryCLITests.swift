@@ -84,6 +84,12 @@ struct SyncedLibraryCLITests {
 
         let verify = try run(["verify", "--library", lib], settle: "60")
         #expect(verify.status == 0 && verify.stdout.contains("[still-arriving]"), "\(verify.stdout)")
+        let indexPath = library.path("../\(library.url.lastPathComponent).sqlite")
+        defer { try? FileManager.default.removeItem(atPath: indexPath) }
+        let index = try run(["index", "--library", lib, "--index", indexPath, "--problems"], settle: "60")
+        #expect(index.stdout.contains("still-arriving") && !index.stdout.contains("damaged"), "\(index.stdout)")
+        let indexNow = try run(["index", "--library", lib, "--index", indexPath, "--problems", "--now"], settle: "60")
+        #expect(indexNow.stdout.contains("damaged"), "the next run tries a still-arriving document again: \(indexNow.stdout)")
         let repair = try run(["repair", "--library", lib], settle: "60")
         #expect(repair.status == 1 && repair.stdout.contains("still arriving"), "\(repair.stdout)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: doc)) == bytes.prefix(bytes.count / 2), "repair touched a file still arriving")
@@ -98,5 +104,28 @@ struct SyncedLibraryCLITests {
         // --now: it is damage, and repaired as such.
         let now = try run(["verify", "--library", lib, "--now"], settle: "60")
         #expect(now.status == 1 && now.stdout.contains("FAIL"))
+    }
+
+    /// A library an earlier version wrote, then synced by unison: its one shared history
+    /// and its conflict copy. verify says so; repair folds them into this device's log.
+    @Test func repairFoldsInWhatSyncMadeOfTheSharedState() throws {
+        let library = try TemporaryFolder()
+        let lib = library.url.path
+        let state = library.url.appendingPathComponent(".yiana")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let line = #"{"at":"2026-11-20T10:00:00Z","documentID":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","key":"k1","parents":[],"what":"import"}"#
+        let other = #"{"at":"2026-11-21T10:00:00Z","documentID":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","key":"k2","parents":["k1"],"what":"edit"}"#
+        try Data((line + "\n").utf8).write(to: state.appendingPathComponent("history.jsonl"))
+        try Data((line + "\n" + other + "\n").utf8).write(to: state.appendingPathComponent("history (conflict_on_2026-11-23).jsonl"))
+
+        let verify = try run(["verify", "--library", lib])
+        #expect(verify.status == 0 && verify.stdout.contains("2 files a sync program copied"), "\(verify.stdout)")
+        let repair = try run(["repair", "--library", lib])
+        #expect(repair.status == 0 && repair.stdout.contains("tidy-state"), "\(repair.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: state.path).sorted() == ["devices"])
+        let devices = try FileManager.default.contentsOfDirectory(atPath: state.appendingPathComponent("devices").path)
+        let own = state.appendingPathComponent("devices/\(devices[0])/history.jsonl")
+        #expect(try String(contentsOf: own, encoding: .utf8).split(separator: "\n").count == 2)
+        #expect(!(try run(["verify", "--library", lib])).stdout.contains("shared state"))
     }
 }

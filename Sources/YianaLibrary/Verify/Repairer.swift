@@ -6,7 +6,7 @@ import YianaPDF
 public struct RepairAction: Codable, Sendable {
     public let path: String
     /// `rewrite`, `migrate`, `new-id`, `salvage`, `from-version`, `partial-pdf`, `take-temp`,
-    /// `remove-temp`, or `none`.
+    /// `remove-temp`, `tidy-state` (copies of the shared state folded in), or `none`.
     public let action: String
     public let detail: String
     /// The version-store id of the original, kept before anything was written.
@@ -71,6 +71,21 @@ public struct Repairer: Sendable {
     /// Repairs the problems `verify` finds in `paths` (the whole library when empty).
     public func repair(_ paths: [URL] = [], options: RepairOptions = RepairOptions()) async -> RepairReport {
         var report = RepairReport(dryRun: options.dryRun)
+        if paths.isEmpty {
+            // What sync programs made of the shared state, folded back into this device's logs.
+            let strays = SharedState.strays(library)
+            if !strays.isEmpty {
+                do {
+                    let folded = options.dryRun ? strays : try SharedState.tidy(library)
+                    if !folded.isEmpty {
+                        report.repaired.append(RepairAction(path: Library.stateFolderName, action: "tidy-state",
+                                                            detail: "folded in \(folded.count) copies of the shared state (\(folded.prefix(3).joined(separator: ", ")))"))
+                    }
+                } catch {
+                    report.notRepaired.append(RepairAction(path: Library.stateFolderName, action: "none", detail: "\(error)"))
+                }
+            }
+        }
         let verified = await Verifier(library: library).verify(paths, settle: options.settle)
         let duplicates = duplicateCopies(verified)
         for file in verified.files {

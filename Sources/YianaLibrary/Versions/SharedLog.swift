@@ -92,8 +92,8 @@ public struct SharedLog<Record: Codable & Sendable>: Sendable {
     /// Copies the records of every stray file into `own` (those it lacks), `fsync`ed, then
     /// removes the strays: a sync program then removes them on the other devices too, whose
     /// records are safe in this device's file. Done once per process and log.
-    func tidy(into own: JSONLinesLog<Record>) throws {
-        guard TidyOnce.first("\(own.url.path)") else { return }
+    func tidy(into own: JSONLinesLog<Record>, force: Bool = false) throws {
+        guard TidyOnce.first("\(own.url.path)") || force else { return }
         let strays = files().strays.filter { $0.path != own.url.path }
         guard !strays.isEmpty else { return }
         try own.withLock {
