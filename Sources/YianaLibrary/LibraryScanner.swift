@@ -149,6 +149,8 @@ public enum LibraryScanner {
     public static func documentName(of entry: String) -> String? {
         if let stub = PlaceholderName.documentName(forStub: entry) { return stub }
         guard !entry.hasPrefix(".") else { return nil }
+        if (entry as NSString).pathExtension.lowercased() == Library.documentExtension { return entry }
+        guard entry.lowercased().contains(".\(Library.documentExtension).") else { return nil }
         let name = ConflictName(fileName: entry)
         return (name.original as NSString).pathExtension.lowercased() == Library.documentExtension ? entry : nil
     }
