@@ -103,8 +103,11 @@ struct Snapshot {
     let key: String?
     let pdfCRC: UInt32?
     let pdfSize: UInt64?
-    /// The version of the file this was read from (taken before reading it).
+    /// The version of the file at `path` the plan expects (taken before reading it;
+    /// ``FileIdentity/absent`` for a plain name the plan fills first).
     let identity: FileIdentity?
+    /// The version of the file this was read from (taken before reading it).
+    let sourceIdentity: FileIdentity?
 
     /// Reads the file at `path`; `placedAt`: the plain name the plan puts it under first
     /// (where nothing is yet), which every later step then works on.
@@ -112,18 +115,13 @@ struct Snapshot {
         let source = library.root.appendingPathComponent(path)
         url = library.root.appendingPathComponent(target ?? path)
         self.path = target ?? path
-        identity = target == nil ? FileIdentity(path: source.path) : .absent
+        sourceIdentity = FileIdentity(path: source.path)
+        identity = target == nil ? sourceIdentity : .absent
         let reader = try DocumentReader(path: source.path)
         metadata = try reader.metadata()
         key = reader.contentKey
         pdfCRC = reader.pdf?.crc32
         pdfSize = reader.pdf?.size
-    }
-
-    /// A file a step reads from, and the version of it the plan was made from.
-    struct Source {
-        let path: String
-        let identity: FileIdentity
     }
 
     var samePDF: (Snapshot) -> Bool { { other in self.pdfCRC == other.pdfCRC && self.pdfSize == other.pdfSize } }
@@ -179,7 +177,7 @@ struct GroupPlan {
         let id = original.metadata.id.uuidString
         resolution = .init(documentID: id, original: original.path, strategy: options.strategy.rawValue)
         parents = [original.key].compactMap { $0 }
-        if group.target != nil { addRestoreName(from: group.files[0].path, to: original) }
+        if group.target != nil { addRestoreName(from: group.files[0].path, identity: original.sourceIdentity, to: original) }
         let kept = Set(((try? VersionStore(library: library).records()) ?? []).filter { $0.documentID == id }.compactMap(\.contentKey))
 
         var conflicts: [Snapshot] = []
@@ -365,16 +363,15 @@ struct GroupPlan {
 
     /// Puts the file a sync service renamed back under the plain name (never replacing a
     /// file that appeared there meanwhile), then keeps and removes the renamed one.
-    private mutating func addRestoreName(from source: String, to original: Snapshot) {
+    private mutating func addRestoreName(from source: String, identity: FileIdentity?, to original: Snapshot) {
         let sourceURL = library.root.appendingPathComponent(source)
-        let source = Snapshot.Source(path: source, identity: FileIdentity.current(at: sourceURL.path))
-        expected.note(path: source.path, source.identity)
-        add("restore-name", original.path, "from \(source.path): a sync service took the plain name away") { [expected] in
+        expected.note(path: source, identity)
+        add("restore-name", original.path, "from \(source): a sync service took the plain name away") { [expected] in
             try CoordinatedDocument.replace(at: original.url.path, withBytesOf: sourceURL.path, expecting: expected[original.path])
             expected.refresh(original.path, at: original.url)
             return nil
         }
-        addRemoval(source.path, action: "remove-copy", detail: "now at \(original.path)")
+        addRemoval(source, action: "remove-copy", detail: "now at \(original.path)")
     }
 
     private mutating func addReplaceOriginal(_ original: Snapshot, with copy: Snapshot, detail: String) {

@@ -158,13 +158,15 @@ final class Syncthing: SyncProgram {
         return true
     }
 
-    /// Rewrites the generated config so that nothing leaves 127.0.0.1.
+    /// Rewrites the generated config so that nothing leaves 127.0.0.1, and reconnects are quick.
     static func loopbackOnly(config: URL, listen: Int) throws {
         var text = try String(contentsOf: config, encoding: .utf8)
         let settings = [
             "listenAddress": "tcp://127.0.0.1:\(listen)", "globalAnnounceEnabled": "false", "localAnnounceEnabled": "false",
             "relaysEnabled": "false", "natEnabled": "false", "urAccepted": "-1", "autoUpgradeIntervalH": "0",
             "crashReportingEnabled": "false", "startBrowser": "false", "announceLANAddresses": "false",
+            // Reconnect soon after a pause is lifted (the default waits up to a minute).
+            "reconnectionIntervalS": "2",
         ]
         for (key, value) in settings {
             guard let range = text.range(of: "<\(key)>[^<]*</\(key)>", options: .regularExpression) else {
