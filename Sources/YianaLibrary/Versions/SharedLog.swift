@@ -1,8 +1,5 @@
 import Foundation
 import YianaArchive
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A log of the library's shared state (`.yiana/`) that a sync program can carry safely:
 /// each device appends only to a file of its own, `.yiana/devices/<device id>/<name>`, so
@@ -106,7 +103,7 @@ public struct SharedLog<Record: Codable & Sendable>: Sendable {
                 }
             }
             try own.appendLocked(missing)  // fsynced before any stray goes
-            for stray in strays { unlink(stray.path) }
+            for stray in strays { try? FileManager.default.removeItem(at: stray) }
         }
     }
 
