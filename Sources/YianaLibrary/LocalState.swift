@@ -1,8 +1,5 @@
 import Foundation
 import YianaArchive
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What the toolkit keeps about a library on this machine only, never in the synced folder:
 /// this device's id, the cloud attachment and download records (``LocalFolders/state(environment:)``),
@@ -53,8 +50,8 @@ public struct LocalState: Sendable {
         // Two processes may get here at once: the first to place its file wins, both use it.
         let temp = folder.appendingPathComponent(".device-id.\(UUID().uuidString)")
         try Data((id + "\n").utf8).write(to: temp)
-        defer { unlink(temp.path) }
-        _ = link(temp.path, file.path)
+        defer { try? FileManager.default.removeItem(at: temp) }
+        try? FileManager.default.linkItem(at: temp, to: file)  // fails, harmlessly, if another was first
         guard let placed = Self.readID(file) else {
             throw VersionStoreError.unwritable(file.path, "the device id could not be stored")
         }

@@ -61,13 +61,17 @@ struct SharedStateTests {
         #expect(history.isAncestor("theirs", of: "merged", documentID: documentID))
     }
 
-    @Test func keptVersionsOfEveryDeviceAreListedAndTheOldLogIsMigrated() throws {
+    /// A library with one document, kept once in the version store as `reason`.
+    func keptDocument(_ reason: String) throws -> (folder: TemporaryFolder, store: VersionStore, url: URL, record: VersionRecord) {
         let folder = try TemporaryFolder()
-        let library = try Library(root: folder.url)
-        let store = VersionStore(library: library)
+        let store = VersionStore(library: try Library(root: folder.url))
         let url = folder.url.appendingPathComponent("Doc.yianazip")
         try CoordinatedDocument.create(at: url.path, metadata: DocumentMetadata(title: "Doc", pageCount: 1), pdf: .data(simplePDF(["one"])))
-        let mine = try store.keep(url, reason: "mine")
+        return (folder, store, url, try store.keep(url, reason: reason))
+    }
+
+    @Test func keptVersionsOfEveryDeviceAreListedAndTheOldLogIsMigrated() throws {
+        let (folder, store, url, mine) = try keptDocument("mine")
         // Another device's record (its bytes arrived too), and a record an earlier version
         // wrote to the old shared log, conflict-copied by rclone.
         let other = VersionRecord(sha256: mine.sha256, size: mine.size, keptAt: mine.keptAt.addingTimeInterval(60), reason: "theirs",
@@ -87,12 +91,8 @@ struct SharedStateTests {
     }
 
     @Test func conflictCopiesOfObjectsAreFoldedInByTheirHash() throws {
-        let folder = try TemporaryFolder()
-        let library = try Library(root: folder.url)
-        let store = VersionStore(library: library)
-        let url = folder.url.appendingPathComponent("Doc.yianazip")
-        try CoordinatedDocument.create(at: url.path, metadata: DocumentMetadata(title: "Doc", pageCount: 1), pdf: .data(simplePDF(["one"])))
-        let record = try store.keep(url, reason: "kept")
+        let kept = try keptDocument("kept")  // holds the folder for the whole test
+        let (store, record) = (kept.store, kept.record)
         let object = store.objectURL(record)
         let bytes = try Data(contentsOf: object)
         // rclone bisync left both sides' copies and no object; one copy is damaged.

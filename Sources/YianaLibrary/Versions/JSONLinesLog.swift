@@ -52,16 +52,6 @@ public struct JSONLinesLog<Record: Codable & Sendable>: Sendable {
         return data.split(separator: UInt8(ascii: "\n")).compactMap { try? Self.decoder.decode(Record.self, from: Data($0)) }
     }
 
-    /// Replaces the whole log atomically (call inside ``withLock(_:)``).
-    func rewrite(_ records: [Record]) throws {
-        var data = Data()
-        for record in records {
-            data.append(try Self.encoder.encode(record))
-            data.append(UInt8(ascii: "\n"))
-        }
-        try AtomicFile.write(data, to: url)
-    }
-
     /// Runs `body` holding the log's exclusive lock.
     func withLock<T>(_ body: () throws -> T) throws -> T {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
