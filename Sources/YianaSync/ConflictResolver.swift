@@ -83,7 +83,6 @@ public struct ResolutionLogEntry: Codable, Sendable {
 
     /// Every device's decisions (and those earlier versions kept in `.yiana/resolutions.jsonl`).
     public static func log(_ library: Library) -> SharedLog<ResolutionLogEntry> {
-        SharedLog(library: library, name: "resolutions.jsonl",
-                  legacy: library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("resolutions.jsonl"))
+        SharedState.log(.resolutions, of: library)
     }
 }

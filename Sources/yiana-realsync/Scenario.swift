@@ -44,7 +44,7 @@ enum Tree {
             let parts = relative.split(separator: "/").map(String.init)
             if parts.first == Library.stateFolderName {
                 if parts.count == 4, parts[1] == "devices", LocalState.isDeviceID(parts[2]),
-                   ["history.jsonl", "versions.jsonl", "resolutions.jsonl", "pruned.jsonl"].contains(parts[3]) { return false }
+                   SharedState.Log(rawValue: parts[3]) != nil { return false }
                 if parts.count == 5, parts[1] == "versions", parts[2] == "objects", parts[4].count == 64 { return false }
                 return true
             }

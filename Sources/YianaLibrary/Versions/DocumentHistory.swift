@@ -24,8 +24,7 @@ public struct DocumentHistory: Sendable {
     let log: SharedLog<HistoryEntry>
 
     public init(library: Library) {
-        log = SharedLog(library: library, name: "history.jsonl",
-                        legacy: library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent("history.jsonl"))
+        log = SharedState.log(.history, of: library)
     }
 
     /// Records that `key` was written for `documentID`, descending from `parents`.

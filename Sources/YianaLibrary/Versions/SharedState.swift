@@ -5,16 +5,36 @@ import YianaArchive
 /// versions left in it that the next write folds in, and folding it in on request
 /// (`yiana repair` does, so a library nobody writes to is tidied too).
 public enum SharedState {
-    /// Each shared log's file name in a device's folder, and where earlier versions kept
-    /// it as one file for all devices.
+    /// The shared logs: each device's file of one is `.yiana/devices/<id>/<rawValue>`.
+    public enum Log: String, CaseIterable, Sendable {
+        /// What each write was made from (``DocumentHistory``).
+        case history = "history.jsonl"
+        /// What was kept in the version store (``VersionStore``).
+        case versions = "versions.jsonl"
+        /// Every decision `conflicts resolve` made.
+        case resolutions = "resolutions.jsonl"
+        /// Versions some device pruned.
+        case pruned = "pruned.jsonl"
+
+        /// Where earlier versions kept it, one file for all devices (relative to `.yiana/`).
+        var legacy: String? {
+            switch self {
+            case .history: "history.jsonl"
+            case .versions: "versions/log.jsonl"
+            case .resolutions: "resolutions.jsonl"
+            case .pruned: nil
+            }
+        }
+    }
+
+    /// The shared log `log` of `library`, of records `Record`.
+    public static func log<Record>(_ log: Log, of library: Library, as _: Record.Type = Record.self) -> SharedLog<Record> {
+        SharedLog(library: library, name: log.rawValue,
+                  legacy: log.legacy.map { library.root.appendingPathComponent(Library.stateFolderName).appendingPathComponent($0) })
+    }
+
     static func logs(_ library: Library) -> [SharedLog<JSONValue>] {
-        let state = library.root.appendingPathComponent(Library.stateFolderName)
-        return [
-            SharedLog(library: library, name: "history.jsonl", legacy: state.appendingPathComponent("history.jsonl")),
-            SharedLog(library: library, name: "versions.jsonl", legacy: state.appendingPathComponent("versions/log.jsonl")),
-            SharedLog(library: library, name: "resolutions.jsonl", legacy: state.appendingPathComponent("resolutions.jsonl")),
-            SharedLog(library: library, name: "pruned.jsonl"),
-        ]
+        Log.allCases.map { log($0, of: library) }
     }
 
     /// Conflict copies of the logs and of kept versions' objects, and old shared logs,

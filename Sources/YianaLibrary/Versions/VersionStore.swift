@@ -41,11 +41,9 @@ public struct VersionStore: Sendable {
     var objects: URL { folder.appendingPathComponent("objects") }
     var objectStore: ObjectStore { ObjectStore(folder: objects) }
     /// What every device kept.
-    public var logFile: SharedLog<VersionRecord> {
-        SharedLog(library: library, name: "versions.jsonl", legacy: folder.appendingPathComponent("log.jsonl"))
-    }
+    public var logFile: SharedLog<VersionRecord> { SharedState.log(.versions, of: library) }
     /// Versions pruned on any device: hidden from the union of the logs.
-    var prunedLog: SharedLog<PrunedVersion> { SharedLog(library: library, name: "pruned.jsonl") }
+    var prunedLog: SharedLog<PrunedVersion> { SharedState.log(.pruned, of: library) }
 
     /// Where a version's bytes are.
     public func objectURL(_ record: VersionRecord) -> URL {
