@@ -118,8 +118,12 @@ struct SyncedLibraryCLITests {
         try Data((line + "\n").utf8).write(to: state.appendingPathComponent("history.jsonl"))
         try Data((line + "\n" + other + "\n").utf8).write(to: state.appendingPathComponent("history (conflict_on_2026-11-23).jsonl"))
 
+        try Data("{}".utf8).write(to: state.appendingPathComponent("dataless.json"))  // an earlier version's local state
+
         let verify = try run(["verify", "--library", lib])
         #expect(verify.status == 0 && verify.stdout.contains("2 files a sync program copied"), "\(verify.stdout)")
+        #expect(verify.stdout.contains("kept this machine's own state in the synced folder (.yiana/dataless.json)"), "\(verify.stdout)")
+        try FileManager.default.removeItem(at: state.appendingPathComponent("dataless.json"))
         let repair = try run(["repair", "--library", lib])
         #expect(repair.status == 0 && repair.stdout.contains("tidy-state"), "\(repair.stdout)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: state.path).sorted() == ["devices"])

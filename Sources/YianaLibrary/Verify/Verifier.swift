@@ -50,7 +50,7 @@ public struct Verifier: Sendable {
         let targets = Self.targets(of: scan)
         let arrival = Arrival(scan: scan, now: now, window: settle)
         var report = VerifyReport(files: await boundedMap(targets, width: jobs) { self.check($0, arrival: arrival) })
-        report.notes = scan.notes + [SharedState.note(library)].compactMap { $0 }
+        report.notes = scan.notes + SharedState.notes(library)
         markDuplicateIDs(&report, targets: targets)
         return report
     }

@@ -61,11 +61,23 @@ public enum SharedState {
         return before.filter { !after.contains($0) }
     }
 
-    /// The sentence `verify` says about them, if any.
-    public static func note(_ library: Library) -> String? {
+    /// What earlier versions kept in `.yiana/` that belongs to one machine (and so now lives
+    /// in ``LocalState``, which reads these until it first writes its own).
+    static let legacyLocal = ["cloud.json", "sync-state.json", "downloads.json", "dataless.json", "tmp", "downloads"]
+
+    /// The sentences `verify` says about the shared state, if any.
+    public static func notes(_ library: Library) -> [String] {
+        var notes: [String] = []
         let strays = strays(library)
-        guard !strays.isEmpty else { return nil }
-        let shown = strays.prefix(3).joined(separator: ", ") + (strays.count > 3 ? ", …" : "")
-        return "the toolkit's shared state holds \(strays.count) file\(strays.count == 1 ? "" : "s") a sync program copied or an earlier version wrote (\(shown)); nothing in them is lost: the next write, or `yiana repair`, folds them in."
+        if !strays.isEmpty {
+            let shown = strays.prefix(3).joined(separator: ", ") + (strays.count > 3 ? ", …" : "")
+            notes.append("the toolkit's shared state holds \(strays.count) file\(strays.count == 1 ? "" : "s") a sync program copied or an earlier version wrote (\(shown)); nothing in them is lost: the next write, or `yiana repair`, folds them in.")
+        }
+        let state = library.root.appendingPathComponent(Library.stateFolderName)
+        let local = legacyLocal.filter { FileManager.default.fileExists(atPath: state.appendingPathComponent($0).path) }
+        if !local.isEmpty {
+            notes.append("an earlier version of yiana kept this machine's own state in the synced folder (\(local.map { ".yiana/\($0)" }.joined(separator: ", "))); it is read until this machine writes its own, outside the library, and can be deleted once every device runs this version.")
+        }
+        return notes
     }
 }
