@@ -106,8 +106,12 @@ final class Syncthing: SyncProgram {
         for peer in peers { try await waitUntil("\(peer.id) answers") { _ = try await self.get(peer, "/rest/system/ping"); return true } }
         for (index, peer) in peers.enumerated() {
             let other = peers[1 - index]
+            // Only a dials b: when both dial at once, Syncthing may drop both connections and
+            // try again only after its reconnection interval. ("dynamic" would need discovery,
+            // which is off: b simply waits to be called.)
             try await send(peer, "POST", "/rest/config/devices", [
-                "deviceID": other.id, "name": index == 0 ? "b" : "a", "addresses": ["tcp://127.0.0.1:\(other.listen)"],
+                "deviceID": other.id, "name": index == 0 ? "b" : "a",
+                "addresses": index == 0 ? ["tcp://127.0.0.1:\(other.listen)"] : ["dynamic"],
             ])
             var folder: [String: Any] = [
                 "id": "yiana", "label": "yiana", "path": peer.folder.path, "type": "sendreceive",
