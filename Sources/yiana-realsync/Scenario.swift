@@ -112,7 +112,7 @@ struct Scenario {
 
         let listed = try yiana(["conflicts", "list", "--library", a.path, "--json"], allowed: [0, 1])
         result.conflictGroupsBeforeResolve = (Self.object(listed.stdout)["groups"] as? [Any])?.count ?? 0
-        let resolved = try yiana(["conflicts", "resolve", "--library", a.path, "--strategy", "merge", "--now", "--json"])
+        let resolved = try yiana(["conflicts", "resolve", "--library", a.path, "--strategy", "merge", "--json"])
         let resolutions = Self.object(resolved.stdout)["resolutions"] as? [[String: Any]] ?? []
         result.overruled = resolutions.flatMap { $0["overruled"] as? [String] ?? [] }
         let details = resolutions.flatMap { ($0["steps"] as? [[String: Any]] ?? []).compactMap { $0["detail"] as? String } }
