@@ -29,20 +29,42 @@ public struct Arrival: Sendable {
         self.window = window
     }
 
-    /// Why the file at `url` is still arriving, or nil when it has settled.
-    public func stillArriving(_ url: URL) -> String? {
+    /// Why a file may still be arriving.
+    public enum Reason: Sendable, Equatable, CustomStringConvertible {
+        /// A sync program's temporary file for it is beside it: a newer version is coming.
+        case shadowed
+        /// It changed this many seconds ago (only a sign when it does not read whole).
+        case changed(Double)
+
+        public var description: String {
+            switch self {
+            case .shadowed: "a sync program's temporary file for it is beside it"
+            case .changed(let age): "it changed \(String(format: "%.1f", age)) s ago"
+            }
+        }
+    }
+
+    /// Why the file at `url` may still be arriving, or nil when it has settled.
+    public func stillArriving(_ url: URL) -> Reason? {
         guard window > 0 else { return nil }
-        if shadowed.contains(url.path) { return "a sync program's temporary file for it is beside it" }
+        if shadowed.contains(url.path) { return .shadowed }
         var st = stat()
         guard lstat(url.path, &st) == 0 else { return nil }
         let changed = max(Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9,
                           Double(st.st_ctim.tv_sec) + Double(st.st_ctim.tv_nsec) / 1e9)
         let age = now.timeIntervalSince1970 - changed
-        return age < window ? "it changed \(String(format: "%.1f", max(0, age))) s ago" : nil
+        return age < window ? .changed(max(0, age)) : nil
+    }
+
+    /// Why a file that reads `whole` (or not) is still arriving: one that does not read
+    /// whole and changed just now, or any beside which a sync program's temporary file stands.
+    public func stillArriving(_ url: URL, whole: Bool) -> Reason? {
+        guard let reason = stillArriving(url) else { return nil }
+        return !whole || reason == .shadowed ? reason : nil
     }
 
     /// The notice `verify` gives such a file: not damage, not yet.
-    public static func notice(_ path: String, _ why: String) -> VerifyProblem {
+    public static func notice(_ path: String, _ why: Reason) -> VerifyProblem {
         var notice = VerifyProblem(code: "still-arriving",
                                    message: "\(path): still arriving (\(why)); it is checked again on a later run, or now with --now.")
         notice.isNotice = true

@@ -111,7 +111,7 @@ public struct Indexer: Sendable {
             var completed = 0
             for try await var document in group {
                 try Task.checkCancellation()
-                if document.status == .damaged, let why = arrival.stillArriving(library.root.appendingPathComponent(document.path)) {
+                if document.status == .damaged, let why = arrival.stillArriving(library.root.appendingPathComponent(document.path), whole: false) {
                     document.status = .stillArriving
                     document.reason = "still arriving (\(why)); indexed on a later run"
                 }

@@ -81,8 +81,7 @@ public struct ConflictDetector: Sendable {
         // now or with a sync program's temporary file beside it, is still arriving.
         let listed = Set(report.groups.flatMap { $0.files.map(\.path) } + report.strayCopies.map(\.path))
         report.arriving = facts.filter { fact in
-            guard listed.contains(fact.path), fact.state != .notDownloaded, let why = arrival.stillArriving(fact.url) else { return false }
-            return fact.state != .document || why.contains("temporary file")
+            listed.contains(fact.path) && fact.state != .notDownloaded && arrival.stillArriving(fact.url, whole: fact.state == .document) != nil
         }.map(\.path)
         return report
     }

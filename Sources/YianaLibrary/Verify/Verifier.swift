@@ -93,8 +93,9 @@ public struct Verifier: Sendable {
         case .document:
             let problems = DocumentCheck(url: target.url, path: path).problems()
             // A file a sync program is still writing is not damaged yet: look again later.
-            if problems.contains(where: { !$0.isNotice }), let why = arrival.stillArriving(target.url) {
-                return VerifiedFile(path: path, problems: [Arrival.notice(path, why)])
+            let whole = !problems.contains { !$0.isNotice }
+            if let why = arrival.stillArriving(target.url, whole: whole) {
+                return VerifiedFile(path: path, problems: (whole ? problems : []) + [Arrival.notice(path, why)])
             }
             return VerifiedFile(path: path, problems: problems)
         }
