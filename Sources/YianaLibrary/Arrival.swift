@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Documents a sync program may still be writing. rclone, for one, writes a document in
 /// place under its real name over seconds; until it is done the file looks damaged. A

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Something in a library that stands for a document.
 public struct LibraryItem: Sendable, Equatable {

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The folders of this machine (never inside a synced library) where the toolkit keeps what
 /// belongs to one machine: locks, scratch files, partial downloads, caches and local state.
