@@ -35,6 +35,7 @@ public enum ForeignKind: String, Codable, Sendable, CaseIterable {
     case rclonePartial = "rclone-partial"
     case dropbox
     case resilio
+    case resilioTemp = "resilio-temp"
     case nextcloud
     case megaDebris = "mega-debris"
     case trash
@@ -53,7 +54,8 @@ public enum ForeignKind: String, Codable, Sendable, CaseIterable {
         case .unisonTemp: "unison's temporary files"
         case .rclonePartial: "rclone's partial files"
         case .dropbox: "Dropbox's cache"
-        case .resilio: "Resilio Sync's files (.sync, .!sync)"
+        case .resilio: "Resilio Sync's folder (.sync)"
+        case .resilioTemp: "Resilio Sync's temporary files (.!sync)"
         case .nextcloud: "the Nextcloud or ownCloud client's journal"
         case .megaDebris: "MEGA's deleted files"
         case .trash: "a trash folder"
@@ -93,7 +95,7 @@ public struct LibraryScan: Sendable {
             switch kind {
             case .syncthingVersions, .appBackups, .megaDebris, .trash:
                 return documents == 0 ? nil : "\(places): \(kind.label) hold \(documents) old cop\(documents == 1 ? "y" : "ies") of documents; not part of the library, not checked."
-            case .syncthingTemp, .unisonTemp, .rclonePartial, .resilio:
+            case .syncthingTemp, .unisonTemp, .rclonePartial, .resilioTemp:
                 return "\(kind.label): \(entries.count) (\(places)); a sync is under way."
             default:
                 return nil
@@ -178,7 +180,7 @@ public enum LibraryScanner {
             let inner = between(".unison.", ".unison.tmp")
             return (.unisonTemp, inner.map { ($0 as NSString).deletingPathExtension })
         }
-        if let doc = between("", ".!sync") { return (.resilio, doc) }
+        if let doc = between("", ".!sync") { return (.resilioTemp, doc) }
         if name.hasSuffix(".partial"), !name.hasPrefix(".") {
             // rclone: `NAME.partial` or `NAME.<hash>.partial`
             let stem = String(name.dropLast(".partial".count))

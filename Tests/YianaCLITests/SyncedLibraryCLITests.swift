@@ -35,6 +35,7 @@ struct SyncedLibraryCLITests {
             try copy(doc, to: place, in: library)
         }
         try FileManager.default.createDirectory(at: library.url.appendingPathComponent(".stfolder"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: library.url.appendingPathComponent(".sync"), withIntermediateDirectories: true)  // Resilio's own folder
         try Data("partial".utf8).write(to: library.url.appendingPathComponent(".unison.Other.yianazip.1f2e.unison.tmp"))
         // rclone bisync took a document's plain name away.
         let bank = library.url.appendingPathComponent("Bank statement reminder.yianazip")
@@ -46,6 +47,7 @@ struct SyncedLibraryCLITests {
         #expect(verify.stdout.contains("Bank statement reminder.yianazip..path1"), "a mangled name is still a document")
         #expect(verify.stdout.contains("Syncthing's old versions hold 1 old copy"))
         #expect(!verify.stdout.contains(".stversions/Flow"))
+        #expect(!verify.stdout.contains("Resilio"), "Resilio's permanent folder is no sign of a sync under way")
 
         let repair = try run(["repair", "--library", lib, "--dry-run"])
         #expect(repair.status == 0 && repair.stdout.contains("0 would be repaired"), "\(repair.stdout)")
@@ -68,7 +70,7 @@ struct SyncedLibraryCLITests {
         #expect(FileManager.default.fileExists(atPath: bank.path))
         // Nothing of the toolkit's was written where it would travel but the shared state.
         #expect(library.contents().filter { $0.hasPrefix(".") }.sorted()
-                == [".Trash-1000", ".debris", ".ocr_results", ".stfolder", ".stversions", ".unison.Other.yianazip.1f2e.unison.tmp", ".yiana", ".yiana-backups"])
+                == [".Trash-1000", ".debris", ".ocr_results", ".stfolder", ".stversions", ".sync", ".unison.Other.yianazip.1f2e.unison.tmp", ".yiana", ".yiana-backups"])
         let state = try FileManager.default.subpathsOfDirectory(atPath: library.path(".yiana"))
         #expect(state.allSatisfy { $0.hasPrefix("devices") || $0.hasPrefix("versions") }, "\(state)")
     }
