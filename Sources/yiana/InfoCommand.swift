@@ -46,6 +46,8 @@ extension Yiana {
             let created: Date?
             let modified: Date?
             let readingNotes: [String]
+            /// What the app's decoder refuses: it cannot open the document.
+            let appRefusals: [String]
             let unknownKeys: [String]
         }
 
@@ -76,7 +78,7 @@ extension Yiana {
                     },
                     metadata: raw, metadataError: metadataError,
                     created: metadata?.created, modified: metadata?.modified,
-                    readingNotes: metadata?.readingNotes ?? [],
+                    readingNotes: metadata?.readingNotes ?? [], appRefusals: metadata?.appRefusals ?? [],
                     unknownKeys: metadata.map { Array($0.unknownFields.keys).sorted() } ?? [])
             }
             if json {
@@ -116,6 +118,7 @@ extension Yiana {
             }
             if !report.unknownKeys.isEmpty { field("Other keys", report.unknownKeys.joined(separator: ", ") + " (kept on rewrite)") }
             for note in report.readingNotes { field("Note", note) }
+            for refusal in report.appRefusals { field("App refuses", refusal + " (`yiana repair` rewrites it)") }
         }
 
         static func bytes(_ count: UInt64) -> String {

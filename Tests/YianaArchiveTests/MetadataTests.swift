@@ -83,11 +83,26 @@ struct MetadataTests {
         #expect(metadata.readingNotes[0].contains("created"))
     }
 
-    @Test func readsUnixEpochSecondsAndSaysSo() throws {
-        let json = ZipBuilder.validMetadata.replacingOccurrences(of: #""created":800000000"#, with: #""created":1772359200"#)
+    /// A device whose clock was wrong saved `created` in 2040: still 2040, never read as a
+    /// Unix time (2009), and written back as the same number.
+    @Test func aNumberIsAlwaysSecondsSince2001AndRewrittenAsItWas() throws {
+        let json = ZipBuilder.validMetadata.replacingOccurrences(of: #""created":800000000"#, with: #""created":1230768000"#)
         let metadata = try decode(json)
-        #expect(metadata.created == Date(timeIntervalSince1970: 1_772_359_200))
-        #expect(metadata.readingNotes.first?.contains("Unix") == true)
+        #expect(metadata.created == Date(timeIntervalSinceReferenceDate: 1_230_768_000))
+        #expect(metadata.suspiciousDates.count == 1 && metadata.suspiciousDates[0].contains("2040"))
+        #expect(metadata.appRefusals.isEmpty)
+        #expect(String(decoding: try metadata.jsonData(), as: UTF8.self).contains(#""created":1230768000,"#))
+    }
+
+    /// What the app's own decoder refuses, though the toolkit can read it.
+    @Test(arguments: [
+        (#""ocrCompleted":false"#, #""ocrCompleted":false,"ocrSource":"tesseract""#, "ocrSource"),
+        (#""created":800000000"#, #""created":"2026-03-01T10:00:00Z""#, "created"),
+        (#""ocrCompleted":false"#, #""ocrCompleted":false,"pageProcessingStates":[{"pageNumber":1,"needsOCR":false,"needsExtraction":false,"ocrProcessedAt":"2026-03-01T10:00:00Z"}]"#, "pageProcessingStates[0].ocrProcessedAt"),
+    ])
+    func namesWhatTheAppRefuses(old: String, new: String, key: String) throws {
+        let metadata = try decode(ZipBuilder.validMetadata.replacingOccurrences(of: old, with: new))
+        #expect(metadata.appRefusals.count == 1 && metadata.appRefusals[0].hasPrefix(key), "\(metadata.appRefusals)")
     }
 
     @Test(arguments: [

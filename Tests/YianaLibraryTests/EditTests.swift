@@ -27,6 +27,23 @@ struct EditTests {
         #expect(FileIdentity.current(at: url.path) == identity)
     }
 
+    /// A document saved by the app on a device whose clock said 2040: `created` is
+    /// 1230768000 seconds since 2001. An edit writes that number back, never 2009.
+    @Test func anEditNeverRewritesADateItDidNotChange() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.url.appendingPathComponent("Doc.yianazip")
+        let metadata = #"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","title":"Doc","created":1230768000,"modified":1230768000.25,"pageCount":1,"tags":[],"ocrCompleted":false}"#
+        try Data(ZipBuilder.document(metadata: metadata, pdf: Array(simplePDF(["x"]))).build()).write(to: url)
+        let library = try Library(root: folder.url)
+        let now = Date(timeIntervalSinceReferenceDate: 800_000_000)
+        _ = try DocumentEditor(library: library).apply(MetadataEdit(title: "New"), to: url, now: now)
+        let written = String(decoding: try DocumentReader(path: url.path).metadataData(), as: UTF8.self)
+        #expect(written.contains(#""created":1230768000,"#), "\(written)")
+        #expect(written.contains(#""modified":800000000,"#), "\(written)")
+        let verified = await Verifier(library: library).verify()
+        #expect(verified.clean && verified.files[0].problems.map(\.code) == ["date-suspicious"], "\(verified.files[0].problems)")
+    }
+
     @Test func scratchFilesAKilledProcessLeftAreSweptAfterADay() throws {
         let folder = try TemporaryFolder()
         let rewrite = DocumentRewrite(library: try Library(root: folder.url))

@@ -171,6 +171,22 @@ struct RepairTests {
         await expectClean(library)
     }
 
+    /// Metadata the app's own decoder refuses (an `ocrSource` it has no case for, a date as a
+    /// string) fails verify, and repair rewrites it as the app reads it, keeping the original.
+    @Test func metadataTheAppCannotOpenFailsVerifyAndIsMended() async throws {
+        let metadata = #"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","title":"Doc","created":"2026-03-01T10:00:00Z","modified":800000001.5,"pageCount":2,"tags":[],"ocrCompleted":true,"ocrSource":"tesseract"}"#
+        let (library, url) = try library(with: ZipBuilder.document(metadata: metadata, pdf: Array(pdf)).build())
+        let before = await Verifier(library: library).verify()
+        #expect(before.files[0].problems.filter { $0.code == "metadata-app-refuses" }.count == 2, "\(before.files[0].problems)")
+        let report = await Repairer(library: library).repair()
+        #expect(report.repaired.map(\.action) == ["rewrite"], "\(report.notRepaired.map(\.detail))")
+        let fixed = try DocumentReader(path: url.path).metadata()
+        #expect(fixed.appRefusals.isEmpty && fixed.ocrSource == nil && fixed.ocrCompleted)
+        #expect(fixed.created == ISO8601DateFormatter().date(from: "2026-03-01T10:00:00Z"))
+        #expect(try VersionStore(library: library).versions(of: url).count == 1)
+        await expectClean(library)
+    }
+
     @Test(arguments: ["not json at all", ""])
     func lostMetadataIsRebuiltAroundAnIntactPDF(metadata: String) async throws {
         // A version kept earlier gives back the id and the title.

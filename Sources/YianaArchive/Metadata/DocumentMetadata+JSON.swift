@@ -27,6 +27,9 @@ extension DocumentMetadata {
         ocrProcessedAt = try reader.date("ocrProcessedAt")
         ocrConfidence = try reader.number("ocrConfidence")
         ocrSource = try reader.string("ocrSource")
+        if let ocrSource, !Self.ocrSources.contains(ocrSource) {
+            reader.refusals.append("ocrSource \"\(ocrSource.prefix(40))\" is not one the app knows (\(Self.ocrSources.joined(separator: ", ")))")
+        }
         hasPendingTextPage = try reader.bool("hasPendingTextPage") ?? false
         pageProcessingStates = try reader.objects("pageProcessingStates") { (item: FieldReader) throws(MetadataError) -> PageProcessingState in
             var state = PageProcessingState(
@@ -41,7 +44,12 @@ extension DocumentMetadata {
         pdfHash = try reader.string("pdfHash")
         unknownFields = reader.unknownFields(known: Self.knownKeys)
         readingNotes = reader.notes
+        appRefusals = reader.refusals
+        suspiciousDates = reader.suspicious
     }
+
+    /// The values of `ocrSource` the app's decoder accepts (its `OCRSource` enum).
+    public static let ocrSources = ["embedded", "service", "onDevice"]
 
     /// The `metadata.json` bytes, as Foundation's default `JSONEncoder` writes them for the
     /// app (key order as the app's, optional keys omitted as the app omits them), followed
@@ -69,6 +77,10 @@ final class FieldReader {
     let file: String
     let path: String
     var notes: [String] = []
+    /// Values the app's own decoder refuses (it then cannot open the document).
+    var refusals: [String] = []
+    /// Dates that read but are implausible (a device whose clock was wrong).
+    var suspicious: [String] = []
 
     init(object: [String: JSONValue], file: String, path: String) {
         self.object = object
@@ -154,12 +166,12 @@ final class FieldReader {
         return id
     }
 
-    /// A date as the app writes it: seconds since 2001-01-01 as a JSON number.
+    /// A date as the app writes it: seconds since 2001-01-01 as a JSON number, always read
+    /// that way and never reinterpreted (a number the app wrote on a device with a wrong
+    /// clock stays the date it says; it is only noted in ``suspicious``).
     ///
-    /// Files not written by the app are read only where the encoding is unambiguous, and
-    /// each such reading is recorded in ``notes``: ISO-8601 strings, and Unix-epoch seconds
-    /// (a number that as a 2001-based date would lie over a year in the future, but as a
-    /// Unix date falls between 2001 and a year from now).
+    /// An ISO-8601 string (written by other tools) is read too, and noted in ``notes`` and in
+    /// ``refusals``: the app's decoder reads dates only as numbers.
     func date(_ key: String) throws(MetadataError) -> Date? {
         guard let value = value(key) else { return nil }
         if case .string(let text) = value {
@@ -168,6 +180,7 @@ final class FieldReader {
                                       found: "a string (\"\(text.prefix(40))\")"))
             }
             notes.append("\(keyPath(key)) is an ISO-8601 string, not the app's number of seconds since 2001; read as \(text)")
+            refusals.append("\(keyPath(key)) is a string (\"\(text.prefix(40))\"); the app reads dates only as numbers of seconds since 2001")
             return date
         }
         guard let seconds = value.numberValue else {
@@ -176,14 +189,21 @@ final class FieldReader {
         guard seconds.isFinite, abs(seconds) < 1e11 else {
             throw fail(.invalidValue(key: keyPath(key), reason: "is not a plausible date (\(seconds) seconds since 2001)"))
         }
-        let aYearAhead = Date().addingTimeInterval(366 * 86_400)
-        let asReference = Date(timeIntervalSinceReferenceDate: seconds)
-        let asUnix = Date(timeIntervalSince1970: seconds)
-        if asReference > aYearAhead, asUnix >= Date(timeIntervalSinceReferenceDate: 0), asUnix <= aYearAhead {
-            notes.append("\(keyPath(key)) holds Unix-epoch seconds, not the app's seconds since 2001; read as \(asUnix)")
-            return asUnix
+        let date = Date(timeIntervalSinceReferenceDate: seconds)
+        if seconds < 0 || date > Date().addingTimeInterval(86_400) {
+            let note = "\(keyPath(key)) is \(Self.isoString(date)) (\(Self.plain(seconds)) seconds since 2001), \(seconds < 0 ? "before 2001" : "in the future"): the device that saved it may have had a wrong clock; kept as it is"
+            notes.append(note)
+            suspicious.append(note)
         }
-        return asReference
+        return date
+    }
+
+    static func isoString(_ date: Date) -> String {
+        ISO8601DateFormatter().string(from: date)
+    }
+
+    static func plain(_ seconds: Double) -> String {
+        seconds.rounded() == seconds && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
     }
 
     func objects<T>(_ key: String, _ read: (FieldReader) throws(MetadataError) -> T) throws(MetadataError) -> [T]? {
@@ -198,6 +218,8 @@ final class FieldReader {
             let itemReader = FieldReader(object: fields, file: file, path: itemPath)
             result.append(try read(itemReader))
             notes += itemReader.notes
+            refusals += itemReader.refusals
+            suspicious += itemReader.suspicious
         }
         return result
     }

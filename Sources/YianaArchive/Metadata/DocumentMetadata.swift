@@ -17,7 +17,8 @@ public struct DocumentMetadata: Sendable, Equatable {
     public var ocrProcessedAt: Date?
     /// OCR confidence, 0…1.
     public var ocrConfidence: Double?
-    /// `embedded`, `service` or `onDevice`; other values are kept as they are.
+    /// `embedded`, `service` or `onDevice` (``ocrSources``); any other value is read (and
+    /// noted in ``appRefusals``: the app cannot open the document) and kept as it is.
     public var ocrSource: String?
     /// Written only when true.
     public var hasPendingTextPage: Bool
@@ -30,6 +31,12 @@ public struct DocumentMetadata: Sendable, Equatable {
     /// What was unusual about how the file stored its values (e.g. ISO-8601 date strings),
     /// in words; empty for files the app wrote. Not encoded.
     public var readingNotes: [String]
+    /// What the app's own decoder (`DocumentMetadata` in lh/Yiana) refuses in the file it was
+    /// read from, in words: the app cannot open such a document until it is rewritten. Not encoded.
+    public var appRefusals: [String]
+    /// Dates that read but lie in the future or before 2001 (a device whose clock was
+    /// wrong), in words; kept as they are. Not encoded.
+    public var suspiciousDates: [String]
 
     /// Metadata for a new document, as the app makes it on import.
     public init(
@@ -52,6 +59,8 @@ public struct DocumentMetadata: Sendable, Equatable {
         self.pdfHash = pdfHash
         self.unknownFields = [:]
         self.readingNotes = []
+        self.appRefusals = []
+        self.suspiciousDates = []
     }
 
     public static func == (lhs: DocumentMetadata, rhs: DocumentMetadata) -> Bool {

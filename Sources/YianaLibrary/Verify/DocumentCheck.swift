@@ -68,6 +68,15 @@ struct DocumentCheck {
             metadata = nil
         }
 
+        if let metadata {
+            for refusal in metadata.appRefusals {
+                add("metadata-app-refuses", "metadata.json: \(refusal): the app cannot open this document; `yiana repair` rewrites it as the app reads it.")
+            }
+            for date in metadata.suspiciousDates {
+                problems.append(VerifyProblem(code: "date-suspicious", message: "\(path): metadata.json: \(date).", isNotice: true))
+            }
+        }
+
         guard reader.pdf != nil else { return problems }
         do {
             let bytes = try reader.pdfBytes()

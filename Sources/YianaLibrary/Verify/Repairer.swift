@@ -135,7 +135,7 @@ public struct Repairer: Sendable {
         // The version of the file repair works from: it never writes over a newer one.
         let identity = FileIdentity(path: url.path)
         if let advice = Self.beyondRepair(codes) { throw RepairIssue(advice) }
-        let rewritable: Set<String> = ["legacy-format", "format-missing", "page-count-mismatch", "pdf-hash-mismatch", "duplicate-id"]
+        let rewritable: Set<String> = ["legacy-format", "format-missing", "page-count-mismatch", "pdf-hash-mismatch", "duplicate-id", "metadata-app-refuses"]
         guard codes.isSubset(of: rewritable) else {
             return try salvage(url, path: path, identity: identity, options: options)
         }
@@ -144,6 +144,16 @@ public struct Repairer: Sendable {
         var changes: [String] = []
         if codes.contains("legacy-format") { changes.append("migrated from the \(reader.format.name) format") }
         if codes.contains("format-missing") { changes.append("format.json rebuilt") }
+        if codes.contains("metadata-app-refuses") {
+            // Dates are written as the app's numbers by any rewrite; a value the app has no
+            // case for is dropped (the original is kept in the version store).
+            var mended = metadata.appRefusals
+            if let source = metadata.ocrSource, !DocumentMetadata.ocrSources.contains(source) {
+                metadata.ocrSource = nil
+                mended = mended.map { $0.hasPrefix("ocrSource") ? $0 + "; dropped" : $0 }
+            }
+            changes.append("rewritten as the app reads it (\(mended.joined(separator: "; ")))")
+        }
         if newID {
             metadata.id = UUID()
             changes.append("new id \(metadata.id.uuidString) (it shared one with another document)")
