@@ -81,6 +81,24 @@ struct RepairTests {
         await expectClean(library)
     }
 
+    /// The legacy "metadata + FF FF FF FF + nothing": a document without a PDF, as the app
+    /// read it (`pdfData = nil`), never a damaged 0-byte PDF; migrated without `content.pdf`.
+    @Test func aLegacySeparatorWithNothingAfterItIsADocumentWithoutAPDF() async throws {
+        let metadata = #"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","title":"Doc","created":800000000,"modified":800000001.5,"pageCount":0,"tags":[],"ocrCompleted":false}"#
+        let (library, url) = try library(with: Array(metadata.utf8) + [0xFF, 0xFF, 0xFF, 0xFF])
+        let reader = try DocumentReader(path: url.path)
+        #expect(reader.format == .legacySeparatorNoPDF && reader.pdf == nil)
+        let verified = await Verifier(library: library).verify()
+        #expect(verified.files[0].problems.map(\.code) == ["legacy-format"], "\(verified.files[0].problems)")
+        #expect(verified.files[0].problems[0].message.contains("without a PDF"))
+        let report = await Repairer(library: library).repair()
+        #expect(report.repaired.map(\.action) == ["migrate"], "\(report.notRepaired.map(\.detail))")
+        let migrated = try DocumentReader(path: url.path)
+        #expect(migrated.entries.map(\.name) == ["metadata.json", "format.json"])
+        #expect(try migrated.metadata().title == "Doc")
+        await expectClean(library)
+    }
+
     @Test func aDuplicateIdGoesToTheCopy() async throws {
         let (library, url) = try library()
         try FileManager.default.copyItem(at: url, to: folder.url.appendingPathComponent("Doc Copy.yianazip"))

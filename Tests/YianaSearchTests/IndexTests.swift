@@ -133,6 +133,19 @@ struct IndexTests {
         #expect(finished.extracted + finished.reused == 8 - partial.count)
     }
 
+    /// The legacy "metadata + FF FF FF FF + nothing" has no PDF: indexed by its title and
+    /// said to have no PDF, not called damaged.
+    @Test func aLegacyDocumentWithoutAPDFIsNotDamaged() async throws {
+        let folder = try TemporaryFolder(), indexFolder = try TemporaryFolder()
+        let metadata = #"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","title":"Parking permit","created":800000000,"modified":800000001.5,"pageCount":0,"tags":[],"ocrCompleted":false}"#
+        try Data(Array(metadata.utf8) + [0xFF, 0xFF, 0xFF, 0xFF]).write(to: folder.url.appendingPathComponent("Permit.yianazip"))
+        let index = try SearchIndex(path: indexFolder.path("index.sqlite"))
+        let report = try await Indexer(library: try Library(root: folder.url), index: index).run(options: IndexOptions(jobs: 1))
+        #expect(report.documents.map(\.status) == [.noTextLayer])
+        #expect(report.documents.first?.reason?.contains("no PDF") == true, "\(report.documents)")
+        #expect(try index.search("parking").map(\.path) == ["Permit.yianazip"])
+    }
+
     @Test func theIndexLivesOutsideTheLibrary() throws {
         let library = URL(fileURLWithPath: "/home/someone/iCloud Drive/Yiana")
         let path = SearchIndex.defaultLocation(for: library, environment: ["XDG_CACHE_HOME": "/home/someone/.cache"])

@@ -6,6 +6,9 @@ public enum DocumentFormat: Sendable, Equatable, CustomStringConvertible {
     case legacySeparator
     /// Legacy: the metadata JSON alone, no PDF.
     case legacyMetadataOnly
+    /// Legacy: metadata JSON and the separator with nothing after it. The app read this as a
+    /// document without a PDF (`pdfData = nil`), not as an empty PDF.
+    case legacySeparatorNoPDF
 
     /// The newest `formatVersion` this toolkit reads and writes.
     public static let currentVersion = 2
@@ -16,6 +19,7 @@ public enum DocumentFormat: Sendable, Equatable, CustomStringConvertible {
         case .zip: "zip"
         case .legacySeparator: "legacy-separator"
         case .legacyMetadataOnly: "legacy-metadata-only"
+        case .legacySeparatorNoPDF: "legacy-separator-no-pdf"
         }
     }
 
@@ -31,6 +35,7 @@ public enum DocumentFormat: Sendable, Equatable, CustomStringConvertible {
             "ZIP archive, format version \(version)\(hasFormatFile ? "" : " (no format.json; read as version 2)")"
         case .legacySeparator: "legacy format: metadata, FF FF FF FF separator, PDF"
         case .legacyMetadataOnly: "legacy format: metadata JSON only, no PDF"
+        case .legacySeparatorNoPDF: "legacy format: metadata and FF FF FF FF separator with nothing after it (a document without a PDF)"
         }
     }
 }

@@ -43,10 +43,12 @@ public final class DocumentReader {
             let head = try ByteReader(fd: fd, path: path).bytes(at: 0, count: 64)
             if let first = head.first(where: { !Self.isJSONWhitespace($0) }), first == UInt8(ascii: "{") {
                 let legacy = try Self.readLegacyLayout(fd: fd, path: path, fileSize: fileSize)
-                format = legacy.pdf == nil ? .legacyMetadataOnly : .legacySeparator
+                // Nothing after the separator: the app read no PDF (`pdfData = nil`), not an empty one.
+                let pdfRange = legacy.pdf.flatMap { $0.isEmpty ? nil : $0 }
+                format = legacy.pdf == nil ? .legacyMetadataOnly : pdfRange == nil ? .legacySeparatorNoPDF : .legacySeparator
                 var found = [DocumentEntry(name: "metadata.json", size: UInt64(legacy.metadata.count), storedSize: UInt64(legacy.metadata.count),
                                            compressionMethod: nil, crc32: nil, byteRange: legacy.metadata)]
-                if let pdf = legacy.pdf {
+                if let pdf = pdfRange {
                     found.append(DocumentEntry(name: "content.pdf", size: UInt64(pdf.count), storedSize: UInt64(pdf.count),
                                                compressionMethod: nil, crc32: nil, byteRange: pdf))
                 }

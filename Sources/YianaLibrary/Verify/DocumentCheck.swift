@@ -50,7 +50,7 @@ struct DocumentCheck {
         }
 
         switch reader.format {
-        case .legacySeparator, .legacyMetadataOnly:
+        case .legacySeparator, .legacyMetadataOnly, .legacySeparatorNoPDF:
             add("legacy-format", "in the \(reader.format.description); `yiana repair` migrates it to the current format.")
         case .zip(let version, let hasFormatFile):
             if !hasFormatFile { add("format-missing", "has no format.json (read as version 2); `yiana repair` rebuilds it.") }
