@@ -30,10 +30,10 @@ public enum FileHash {
     }
 
     /// The lower-case hex SHA-256 of the file at `url`.
-    /// - Throws: ``SystemError`` when it cannot be opened or read.
+    /// - Throws: ``ArchiveError`` when it is not a regular file or cannot be opened,
+    ///   ``SystemError`` when it cannot be read.
     public static func sha256(of url: URL) throws -> String {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw SystemError("open", path: url.path, errno: errno) }
+        let fd = try RegularFile.openForReading(url.path)
         defer { close(fd) }
         return try sha256(fd: fd, path: url.path)
     }

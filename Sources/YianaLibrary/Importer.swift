@@ -59,26 +59,27 @@ public struct Importer: Sendable {
     }
 
     /// Turns one input path into candidates: a file as itself, a folder as every `*.pdf`
-    /// below it (hidden entries skipped, symlinks not followed), kept under the folder's name.
+    /// below it (hidden entries skipped), kept under the folder's name. Links are never
+    /// followed, named or found: each is reported as failed, as is a PDF whose name is not
+    /// UTF-8; nothing is skipped in silence.
     private func expand(_ path: String, into destination: URL, candidates: inout [Candidate], failures: inout [ImportReport.Failed]) {
         let url = URL(fileURLWithPath: path).standardizedFileURL
-        var st = stat()
-        guard stat(url.path, &st) == 0 else {
-            failures.append(Self.unreadable(path, errno: errno))
-            return
-        }
-        switch st.st_mode & S_IFMT {
-        case S_IFREG:
+        switch FileKind.at(url.path) {
+        case .regular:
             candidates.append(Candidate(source: url, display: path, folder: destination))
-        case S_IFDIR:
+        case .folder:
             let base = destination.appendingPathComponent(url.lastPathComponent, isDirectory: true)
-            for (file, relativeFolder) in Self.pdfs(below: url) {
+            let (found, refused) = Self.pdfs(below: url, display: path)
+            for (file, relativeFolder) in found {
                 let folder = relativeFolder.reduce(base) { $0.appendingPathComponent($1, isDirectory: true) }
                 let display = ([path] + relativeFolder + [file.lastPathComponent]).joined(separator: "/")
                 candidates.append(Candidate(source: file, display: display, folder: folder))
             }
-        default:
-            failures.append(.init(source: path, code: "not-a-file", reason: "\(path): not a regular file or folder."))
+            failures += refused
+        case .missing:
+            failures.append(Self.unreadable(path, errno: ENOENT))
+        case let kind:
+            failures.append(.init(source: path, code: "not-a-regular-file", reason: "\(path): \(kind.refusal ?? "not a regular file or folder")."))
         }
     }
 
@@ -90,21 +91,46 @@ public struct Importer: Sendable {
         return .init(source: source, code: "unreadable", reason: "\(source): cannot be read (\(String(cString: strerror(code)))).")
     }
 
-    /// `*.pdf` files below `folder` with the sub-folder path of each, in a stable order.
-    static func pdfs(below folder: URL, relative: [String] = []) -> [(URL, [String])] {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+    /// `*.pdf` files below `folder` with the sub-folder path of each, in a stable order; and
+    /// what looks like a PDF (or a folder of them) but cannot be imported: a symbolic link,
+    /// a FIFO, a name that is not UTF-8, a folder that cannot be listed.
+    static func pdfs(below folder: URL, display: String, relative: [String] = []) -> (found: [(URL, [String])], refused: [ImportReport.Failed]) {
+        let shown = ([display] + relative).joined(separator: "/")
+        let entries: [DirectoryEntry]
+        do {
+            entries = try DirectoryEntry.list(folder.path)
+        } catch {
+            return ([], [.init(source: shown, code: "unreadable", reason: "\(shown): cannot be listed (\(String(cString: strerror(error.errno)))).")])
+        }
         var found: [(URL, [String])] = []
-        for name in names where !name.hasPrefix(".") {
-            let url = folder.appendingPathComponent(name)
-            var st = stat()
-            guard lstat(url.path, &st) == 0 else { continue }
-            if st.st_mode & S_IFMT == S_IFDIR {
-                found += pdfs(below: url, relative: relative + [name])
-            } else if st.st_mode & S_IFMT == S_IFREG, url.pathExtension.lowercased() == "pdf" {
-                found.append((url, relative))
+        var refused: [ImportReport.Failed] = []
+        for entry in entries where entry.bytes.first != UInt8(ascii: ".") {
+            let looksLikePDF = entry.escapedName.lowercased().hasSuffix(".pdf")
+            let source = shown + "/" + entry.escapedName
+            guard let name = entry.name else {
+                if looksLikePDF || entry.kind == .folder {
+                    refused.append(.init(source: source, code: "name-not-utf8",
+                                         reason: "\(source): its name is not valid UTF-8 (the bytes shown as \\x); rename it to UTF-8 (e.g. `convmv -f latin1 -t utf8 --notest`) and import it again."))
+                }
+                continue
+            }
+            switch entry.kind {
+            case .folder:
+                let inner = pdfs(below: folder.appendingPathComponent(name), display: display, relative: relative + [name])
+                found += inner.found
+                refused += inner.refused
+            case .regular where looksLikePDF:
+                found.append((folder.appendingPathComponent(name), relative))
+            case .regular, .missing:
+                break
+            case let kind:
+                if looksLikePDF || kind != .fifo && kind != .socket && kind != .device {
+                    let why = FileKind.at(folder.appendingPathComponent(name).path).refusal ?? "not a regular file"
+                    refused.append(.init(source: source, code: "not-a-regular-file", reason: "\(source): \(why)."))
+                }
             }
         }
-        return found
+        return (found, refused)
     }
 
     private func importOne(_ candidate: Candidate, options: ImportOptions, registry: HashRegistry,
@@ -113,8 +139,16 @@ public struct Importer: Sendable {
         func failed(_ code: String, _ reason: String) -> Outcome {
             .failed(.init(source: candidate.display, code: code, reason: reason))
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return .failed(Self.unreadable(candidate.display, errno: errno)) }
+        let fd: Int32
+        do {
+            fd = try RegularFile.openForReading(path)
+        } catch {
+            switch error.kind {
+            case .fileNotFound: return .failed(Self.unreadable(candidate.display, errno: ENOENT))
+            case .notARegularFile(let reason): return failed("not-a-regular-file", "\(candidate.display): \(reason).")
+            default: return failed("unreadable", error.description)
+            }
+        }
         defer { close(fd) }
 
         let source: SourceFile

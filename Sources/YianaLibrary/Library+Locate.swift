@@ -1,4 +1,5 @@
 import Foundation
+import YianaArchive
 
 /// What a document argument on the command line names.
 public enum DocumentLocation: Sendable, Equatable {
@@ -22,7 +23,9 @@ extension Library {
             candidates += candidates.map { $0.appendingPathExtension(Self.documentExtension) }
         }
         let dataless = DatalessFiles.paths(in: self)
-        for url in candidates where FileManager.default.fileExists(atPath: url.path) {
+        // Whatever is there, links and FIFOs too (not followed, never opened here): the
+        // command that reads it says what it is.
+        for url in candidates where FileKind.at(url.path) != .missing {
             if let original = PlaceholderName.documentName(forStub: url.lastPathComponent) {
                 return .placeholder(stub: url, document: url.deletingLastPathComponent().appendingPathComponent(original))
             }

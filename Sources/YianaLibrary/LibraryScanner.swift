@@ -1,4 +1,5 @@
 import Foundation
+import YianaArchive
 
 /// Something in a library that stands for a document.
 public struct LibraryItem: Sendable, Equatable {
@@ -75,6 +76,21 @@ public struct ForeignEntry: Codable, Sendable, Equatable {
     public var documents = 0
 }
 
+/// Something named like a document that cannot be read as one: not a regular file (a
+/// symbolic link, a FIFO, a folder…), or a name whose bytes are not UTF-8. Never opened,
+/// never skipped in silence: every command reports it and exits 1.
+public struct IrregularEntry: Sendable, Equatable {
+    /// Relative to the library (or as named); bytes that are not UTF-8 written `\xNN`.
+    public let path: String
+    /// `not-a-regular-file` or `name-not-utf8`.
+    public let code: String
+    /// Why, and what to do.
+    public let reason: String
+
+    /// The sentence commands print: "path: reason."
+    public var message: String { "\(path): \(reason)." }
+}
+
 /// Everything a walk of a library found.
 public struct LibraryScan: Sendable {
     /// Documents and placeholders, in a stable order.
@@ -85,11 +101,15 @@ public struct LibraryScan: Sendable {
     public var foreign: [ForeignEntry] = []
     /// Documents a sync program is still writing: its temporary file for them is there.
     public var shadowed: Set<String> = []
+    /// What is named like a document but cannot be read as one (``IrregularEntry``).
+    public var irregular: [IrregularEntry] = []
+    /// Symbolic links not named like documents (to folders, say): not followed.
+    public var unfollowedLinks: [String] = []
 
     /// One sentence per kind of foreign entry that matters to a person ("Syncthing keeps 3
     /// old versions of documents in .stversions").
     public var notes: [String] {
-        Dictionary(grouping: foreign, by: \.kind).sorted { $0.key.rawValue < $1.key.rawValue }.compactMap { kind, entries in
+        linkNotes + Dictionary(grouping: foreign, by: \.kind).sorted { $0.key.rawValue < $1.key.rawValue }.compactMap { kind, entries in
             let documents = entries.reduce(0) { $0 + $1.documents }
             let places = entries.map(\.path).sorted().prefix(3).joined(separator: ", ") + (entries.count > 3 ? ", …" : "")
             switch kind {
@@ -101,6 +121,14 @@ public struct LibraryScan: Sendable {
                 return nil
             }
         }
+    }
+}
+
+extension LibraryScan {
+    private var linkNotes: [String] {
+        guard !unfollowedLinks.isEmpty else { return [] }
+        let places = unfollowedLinks.sorted().prefix(3).joined(separator: ", ") + (unfollowedLinks.count > 3 ? ", …" : "")
+        return ["\(unfollowedLinks.count) symbolic link\(unfollowedLinks.count == 1 ? "" : "s") not followed (\(places)): yiana never follows links; what they point to is not checked."]
     }
 }
 
@@ -122,11 +150,11 @@ public enum LibraryScanner {
             try walk(library.root, library: library, into: &scan, isRoot: true)
         } else {
             for url in below {
-                var st = stat()
-                if lstat(url.path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR {
+                let kind = FileKind.at(url.path)
+                if kind == .folder, documentName(of: url.lastPathComponent) == nil {
                     try walk(url, library: library, into: &scan, isRoot: false)
                 } else {
-                    add(url.lastPathComponent, in: url.deletingLastPathComponent(), library: library, into: &scan)
+                    add(url.lastPathComponent, kind: kind, in: url.deletingLastPathComponent(), library: library, into: &scan)
                 }
             }
         }
@@ -210,51 +238,69 @@ public enum LibraryScanner {
     }
 
     private static func walk(_ folder: URL, library: Library, into scan: inout LibraryScan, isRoot: Bool) throws {
-        let names: [String]
+        let entries: [DirectoryEntry]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            entries = try DirectoryEntry.list(folder.path)
         } catch {
             if isRoot { throw error }
             return
         }
-        for name in names.sorted() {
-            add(name, in: folder, library: library, into: &scan, descend: true)
+        for entry in entries {
+            guard let name = entry.name else {
+                // No String path reaches it: reported by its escaped name, never skipped in silence.
+                let lowered = entry.escapedName.lowercased()
+                if entry.kind == .folder || lowered.hasSuffix(".\(Library.documentExtension)") || lowered.contains(".\(Library.documentExtension).") {
+                    let folderPath = library.relativePath(of: folder) ?? folder.path
+                    let display = folderPath.isEmpty ? entry.escapedName : folderPath + "/" + entry.escapedName
+                    scan.irregular.append(IrregularEntry(
+                        path: display, code: "name-not-utf8",
+                        reason: "its name is not valid UTF-8 (the bytes shown as \\x), so it cannot be read\(entry.kind == .folder ? ", nor anything in it" : ""); rename it to UTF-8 (e.g. `convmv -f latin1 -t utf8 --notest`, or `mv` with the name typed as $'…\\xFF…'), then run the command again"))
+                }
+                continue
+            }
+            add(name, kind: entry.kind, in: folder, library: library, into: &scan, descend: true)
         }
     }
 
-    private static func add(_ name: String, in folder: URL, library: Library, into scan: inout LibraryScan, descend: Bool = false) {
+    private static func add(_ name: String, kind type: FileKind, in folder: URL, library: Library, into scan: inout LibraryScan, descend: Bool = false) {
         let url = folder.appendingPathComponent(name)
         if let original = PlaceholderName.documentName(forStub: name) {
             scan.items.append(LibraryItem(kind: .placeholder, url: url, documentURL: folder.appendingPathComponent(original)))
             return
         }
-        var st = stat()
-        guard lstat(url.path, &st) == 0 else {
+        if type == .missing {
             if !descend { scan.items.append(LibraryItem(kind: .document, url: url, documentURL: url)) }  // named, reported as not found
             return
         }
-        let type = st.st_mode & S_IFMT
-        if type == S_IFREG, isLeftoverTemp(name) {
+        if type == .regular, isLeftoverTemp(name) {
             scan.leftoverTemps.append(url)
             return
         }
-        if let (kind, shadows) = foreign(name, isFolder: type == S_IFDIR), descend || kind != .hidden {
+        if let (kind, shadows) = foreign(name, isFolder: type == .folder), descend || kind != .hidden {
             var entry = ForeignEntry(kind: kind, path: library.relativePath(of: url) ?? url.path)
-            if type == S_IFDIR, [.syncthingVersions, .appBackups, .megaDebris, .trash].contains(kind) {
+            if type == .folder, [.syncthingVersions, .appBackups, .megaDebris, .trash].contains(kind) {
                 entry.documents = countDocuments(in: url)
             }
             scan.foreign.append(entry)
             if let shadows { scan.shadowed.insert(folder.appendingPathComponent(shadows).path) }
             return
         }
+        let display = library.relativePath(of: url) ?? url.path
+        let named = documentName(of: name) != nil || !descend  // a path named on the command line is checked whatever its name
         switch type {
-        case S_IFDIR where descend:
-            try? walk(url, library: library, into: &scan, isRoot: false)
-        case S_IFREG where documentName(of: name) != nil || !descend:
-            // A file named on the command line is checked whatever its name.
+        case .regular where named:
             scan.items.append(LibraryItem(kind: .document, url: url, documentURL: url))
+        case .folder where descend:
+            if named { scan.irregular.append(IrregularEntry(path: display, code: "not-a-regular-file", reason: FileKind.folder.refusal!)) }
+            try? walk(url, library: library, into: &scan, isRoot: false)
+        case .regular:
+            break
+        case .symlink where !named:
+            scan.unfollowedLinks.append(display)  // never followed: it could loop or leave the library
         default:
-            break  // symlinks are not followed: they could loop or leave the library
+            if named, let refusal = FileKind.at(url.path).refusal {
+                scan.irregular.append(IrregularEntry(path: display, code: "not-a-regular-file", reason: refusal))
+            }
         }
     }
 

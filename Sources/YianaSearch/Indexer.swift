@@ -43,8 +43,11 @@ public struct IndexReport: Codable, Sendable {
     public var removed = 0
     /// Every document in the index after the run.
     public var documents: [Document] = []
+    /// What is named like a document but was never opened (a symbolic link, a FIFO, a name
+    /// that is not UTF-8): status `failed`, with the reason; not in the index.
+    public var notIndexed: [Document] = []
 
-    public var problems: [Document] { documents.filter { $0.status.isProblem } }
+    public var problems: [Document] { (documents + notIndexed).filter { $0.status.isProblem } }
 }
 
 /// Progress of an indexing run, after each document.
@@ -134,6 +137,7 @@ public struct Indexer: Sendable {
         try writer.commit(pending, extractor: extractor, report: &report)
         report.removed = try writer.removeAll(except: seen)
         report.documents = try statuses()
+        report.notIndexed = scan.irregular.map { IndexReport.Document(path: $0.path, status: .failed, reason: $0.reason, pages: 0, textPages: 0, ocrPages: 0) }
         return report
     }
 

@@ -79,7 +79,7 @@ extension Yiana {
                 }
                 print("Index: \(index.path)")
             }
-            if report.documents.contains(where: { $0.status == .damaged || $0.status == .failed }) {
+            if report.problems.contains(where: { $0.status == .damaged || $0.status == .failed }) {
                 throw ExitCode.failure
             }
         }

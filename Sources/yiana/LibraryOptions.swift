@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import YianaArchive
 import YianaLibrary
 
 /// `--library`, shared by every command.
@@ -21,6 +22,8 @@ struct LibraryOptions: ParsableArguments {
     func document(_ argument: String, in library: Library) throws -> URL {
         switch library.locate(argument) {
         case .document(let url):
+            // One rule for every command: only a regular file is a document.
+            if let refusal = FileKind.at(url.path).refusal { throw CommandFailure("\(url.path): \(refusal).") }
             return url
         case .placeholder(let stub, let document):
             let size = (try? Placeholder(stubAt: stub)).map { ", \(Yiana.Info.bytes($0.documentSize)) in the cloud" } ?? ""

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import YianaArchive
 import YianaLibrary
 
 extension Yiana {
@@ -17,10 +18,13 @@ extension Yiana {
 }
 
 extension Yiana.Versions {
-    /// The document a versions command is about: it may no longer exist (then its path).
-    static func documentURL(_ argument: String, in library: Library) -> URL {
+    /// The document a versions command is about: it may no longer exist (then its path);
+    /// something there that is not a regular file is refused, as every command refuses it.
+    static func documentURL(_ argument: String, in library: Library) throws -> URL {
         switch library.locate(argument) {
-        case .document(let url): return url
+        case .document(let url):
+            if let refusal = FileKind.at(url.path).refusal { throw CommandFailure("\(url.path): \(refusal).") }
+            return url
         case .placeholder(_, let document): return document
         case .notFound:
             let name = argument.lowercased().hasSuffix(".\(Library.documentExtension)") ? argument : "\(argument).\(Library.documentExtension)"
@@ -51,7 +55,7 @@ extension Yiana.Versions {
 
         func run() async throws {
             let library = try libraryOptions.open()
-            let url = Yiana.Versions.documentURL(document, in: library)
+            let url = try Yiana.Versions.documentURL(document, in: library)
             let versions = try VersionStore(library: library).versions(of: url)
             if json { return try Output.json(versions) }
             guard !versions.isEmpty else {
@@ -88,7 +92,7 @@ extension Yiana.Versions {
 
         func run() async throws {
             let library = try libraryOptions.open()
-            let url = Yiana.Versions.documentURL(document, in: library)
+            let url = try Yiana.Versions.documentURL(document, in: library)
             let store = VersionStore(library: library)
             do {
                 let record = try store.version(version, of: url)

@@ -146,6 +146,16 @@ struct IndexTests {
         #expect(try index.search("parking").map(\.path) == ["Permit.yianazip"])
     }
 
+    /// A document whose name is not UTF-8 is reported as failed, by its escaped name.
+    @Test func aNameThatIsNotUTF8IsAProblemNotSilence() async throws {
+        let folder = try TemporaryFolder(), indexFolder = try TemporaryFolder()
+        try CoordinatedDocument.create(at: folder.path("Good.yianazip"), metadata: DocumentMetadata(title: "Good", pageCount: 1), pdf: .data(simplePDF(["good"])))
+        try createFile(named: [0xFF, 0xFE] + Array(".yianazip".utf8), in: folder.url, contents: try Data(contentsOf: folder.url.appendingPathComponent("Good.yianazip")))
+        let index = try SearchIndex(path: indexFolder.path("index.sqlite"))
+        let report = try await Indexer(library: try Library(root: folder.url), index: index).run(options: IndexOptions(jobs: 1))
+        #expect(report.problems.map(\.path) == ["\\xFF\\xFE.yianazip"] && report.problems.map(\.status) == [.failed])
+    }
+
     @Test func theIndexLivesOutsideTheLibrary() throws {
         let library = URL(fileURLWithPath: "/home/someone/iCloud Drive/Yiana")
         let path = SearchIndex.defaultLocation(for: library, environment: ["XDG_CACHE_HOME": "/home/someone/.cache"])

@@ -61,10 +61,23 @@ public struct ProcessResult {
     public let status: Int32
     public let stdout: String
     public let stderr: String
+    /// Killed by the `timeout` of ``runProcess(_:_:environment:currentDirectory:timeout:)``.
+    public var timedOut = false
 }
 
+/// Creates a file whose name is the raw bytes `name` (which need not be UTF-8) in `folder`.
+public func createFile(named name: [UInt8], in folder: URL, contents: Data) throws {
+    let path = Array(folder.path.utf8) + [UInt8(ascii: "/")] + name + [0]
+    let fd = path.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o644) } }
+    guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    defer { close(fd) }
+    _ = contents.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+}
+
+/// With `timeout`, a process still running after that many seconds is killed (status
+/// `SIGKILL`, 9, with `timedOut`), so a test of a hang fails instead of hanging.
 public func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
-                currentDirectory: URL? = nil) throws -> ProcessResult {
+                currentDirectory: URL? = nil, timeout: Double? = nil) throws -> ProcessResult {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
@@ -74,11 +87,16 @@ public func runProcess(_ executable: URL, _ arguments: [String], environment: [S
     process.standardOutput = out
     process.standardError = err
     try process.run()
+    if let timeout {
+        let pid = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { if process.isRunning { kill(pid, SIGKILL) } }
+    }
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     let errData = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                         stderr: String(decoding: errData, as: UTF8.self))
+                         stderr: String(decoding: errData, as: UTF8.self),
+                         timedOut: process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL)
 }
 
 /// A valid one-page PDF showing `lines`, for tests that need specific text.

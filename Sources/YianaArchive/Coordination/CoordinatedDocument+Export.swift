@@ -25,12 +25,7 @@ extension CoordinatedDocument {
     /// With `expecting`, only if the document is still that version (see ``write(at:metadata:pdf:replacing:checkingWith:expecting:timeout:)``).
     public static func replace(at path: String, withBytesOf source: String, expecting: FileIdentity? = nil,
                                timeout: Double = defaultLockTimeout) throws {
-        let input: Int32
-        do {
-            input = try Sys.open(source, O_RDONLY)
-        } catch {
-            throw ArchiveError(error.isNotFound ? .fileNotFound : .system(error), path: source)
-        }
+        let input = try RegularFile.openForReading(source)
         defer { Sys.close(input) }
         let file = try SourceFile(fd: input, path: source)
         try atomicWrite(to: path, replacing: true, expecting: expecting, timeout: timeout) { fd, tempPath in

@@ -38,6 +38,8 @@ public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible 
         case fileNotFound
         /// Neither a ZIP archive nor one of the legacy formats.
         case notADocument(reason: String)
+        /// Not a regular file (a folder, a FIFO, a symbolic link…): never opened for reading.
+        case notARegularFile(reason: String)
         /// libzip refused the archive or an entry (not a ZIP, truncated, inconsistent, …).
         case zip(ZipErrorCode, message: String)
         /// The ZIP structure is damaged in a way the cases below do not name.
@@ -109,6 +111,7 @@ public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible 
         switch kind {
         case .fileNotFound: "not-found"
         case .notADocument: "not-a-document"
+        case .notARegularFile: "not-a-regular-file"
         case .zip(let code, _): code == .notAZip ? "not-a-zip" : "zip-error"
         case .damagedStructure: "damaged-structure"
         case .centralDirectoryDamaged: "central-directory-damaged"
@@ -145,6 +148,8 @@ public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible 
             return "\(path): no such file."
         case .notADocument(let reason):
             return "\(path): not a Yiana document (\(reason))."
+        case .notARegularFile(let reason):
+            return "\(path): \(reason)."
         case .zip(let code, let message):
             let hint = code == .notAZip
                 ? " It may be truncated by an interrupted write or sync; keep the file and check for an older copy."

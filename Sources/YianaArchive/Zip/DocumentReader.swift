@@ -29,16 +29,10 @@ public final class DocumentReader {
     /// - Throws: ``ArchiveError`` naming the file and, for each kind of refusal, its own case.
     public init(path: String) throws {
         self.path = path
-        let fd: Int32
-        do {
-            fd = try Sys.open(path, O_RDONLY)
-        } catch {
-            throw ArchiveError(error.isNotFound ? .fileNotFound : .system(error), path: path)
-        }
+        let fd = try RegularFile.openForReading(path)
         self.fd = fd
         do {
             let st = try Sys.fstat(fd, path: path)
-            guard st.isRegularFile else { throw ArchiveError(.notADocument(reason: "not a regular file"), path: path) }
             fileSize = UInt64(st.st_size)
             let head = try ByteReader(fd: fd, path: path).bytes(at: 0, count: 64)
             if let first = head.first(where: { !Self.isJSONWhitespace($0) }), first == UInt8(ascii: "{") {

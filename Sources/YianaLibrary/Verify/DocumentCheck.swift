@@ -20,9 +20,11 @@ struct DocumentCheck {
         var problems: [VerifyProblem] = []
         func add(_ code: String, _ message: String) { problems.append(VerifyProblem(code: code, message: "\(path): \(message)")) }
 
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            add(errno == ENOENT ? "not-found" : "unreadable", errno == ENOENT ? "no such file." : "cannot be read (\(String(cString: strerror(errno)))).")
+        let fd: Int32
+        do {
+            fd = try RegularFile.openForReading(url.path)
+        } catch {
+            if let (code, message) = Self.describe(error, shape: ZipShape(kind: .notAZip)) { add(code, message) }
             return problems
         }
         var st = stat()
@@ -109,6 +111,7 @@ struct DocumentCheck {
         switch error.kind {
         case .fileNotFound: return ("not-found", "no such file.")
         case .notADocument(let reason): return ("not-a-zip", "not a ZIP archive nor a legacy document (\(reason)).")
+        case .notARegularFile(let reason): return ("not-a-regular-file", "\(reason).")
         case .zip(let code, _) where code == .notAZip:
             switch shape.kind {
             case .truncated: return ("truncated", "the archive is cut off before its central directory: an interrupted write or sync.")

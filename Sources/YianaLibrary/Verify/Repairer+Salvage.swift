@@ -21,8 +21,12 @@ struct EntryEvidence {
 extension Repairer {
     /// Rebuilds a document whose ZIP structure is damaged from the evidence the file holds.
     func salvage(_ url: URL, path: String, identity: FileIdentity?, options: RepairOptions) throws -> RepairAction {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw RepairIssue("cannot be read (\(String(cString: strerror(errno))))") }
+        let fd: Int32
+        do {
+            fd = try RegularFile.openForReading(url.path)
+        } catch {
+            throw RepairIssue("cannot be read (\(error))")
+        }
         defer { close(fd) }
         var st = stat()
         fstat(fd, &st)

@@ -101,6 +101,11 @@ public struct Repairer: Sendable {
                 temps.append((url, file.path))
                 continue
             }
+            if let never = file.problems.first(where: { ["not-a-regular-file", "name-not-utf8"].contains($0.code) }) {
+                // Named like a document, never opened (a link, a FIFO, a name that is not UTF-8).
+                report.notRepaired.append(RepairAction(path: file.path, action: "none", detail: "\(never.message.dropFirst(file.path.count + 2)) Left as it is."))
+                continue
+            }
             do {
                 if let action = try repairOne(url, path: file.path, codes: codes, duplicate: duplicates[file.path], options: options) {
                     report.repaired.append(action)

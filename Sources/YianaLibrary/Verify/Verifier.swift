@@ -52,6 +52,9 @@ public struct Verifier: Sendable {
         var report = VerifyReport(files: await boundedMap(targets, width: jobs) { self.check($0, arrival: arrival) })
         report.notes = scan.notes + SharedState.notes(library)
         markDuplicateIDs(&report, targets: targets)
+        // Named like documents, never opened: a link, a FIFO, a folder, a name that is not UTF-8.
+        report.files += scan.irregular.map { VerifiedFile(path: $0.path, problems: [VerifyProblem(code: $0.code, message: $0.message)]) }
+        report.files.sort { $0.path < $1.path }
         return report
     }
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import YianaArchive
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,8 +30,12 @@ public struct ObjectStore: Sendable {
     @discardableResult
     public func put(_ source: URL) throws -> (sha256: String, size: UInt64) {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let input = open(source.path, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw VersionStoreError.unreadable(source.path, String(cString: strerror(errno))) }
+        let input: Int32
+        do {
+            input = try RegularFile.openForReading(source.path)
+        } catch {
+            throw VersionStoreError.unreadable(source.path, error.description)
+        }
         defer { close(input) }
         let temp = folder.appendingPathComponent(".incoming-\(UUID().uuidString)")
         let output = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o444)

@@ -60,9 +60,7 @@ extension CloudStore {
                 if let synced = sync.synced[path], FileState(item.url) == sync.files[path] {
                     local = synced
                 } else {
-                    let fd = open(item.url.path, O_RDONLY | O_CLOEXEC)
-                    local = fd >= 0 ? try? FileHash.sha256(fd: fd, path: item.url.path) : nil
-                    if fd >= 0 { close(fd) }
+                    local = try? FileHash.sha256(of: item.url)
                 }
                 if local == cloudSHA {
                     status = .current

@@ -200,9 +200,7 @@ public struct Downloader: Sendable {
             try CoordinatedDocument.replace(at: documentURL.path, withBytesOf: partial.path, expecting: standIn)
         } catch let error as ArchiveError where error.kind == .documentChanged {
             // Another download placed these very bytes first: done. Anything else stays as it is.
-            let fd = open(documentURL.path, O_RDONLY | O_CLOEXEC)
-            let there = fd >= 0 ? (try? FileHash.sha256(fd: fd, path: documentURL.path)) : nil
-            if fd >= 0 { close(fd) }
+            let there = try? FileHash.sha256(of: documentURL)
             guard there == sha256 else { throw error }
         }
         if let stub { unlink(stub.path) }

@@ -35,9 +35,7 @@ public struct Eviction: Sendable {
         if let synced, stat == state.files[path] {
             local = synced
         } else {
-            let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-            defer { if fd >= 0 { close(fd) } }
-            local = try FileHash.sha256(fd: fd, path: url.path)
+            local = try FileHash.sha256(of: url)
         }
         // Only a local change goes up; a stale copy never overwrites a newer cloud version,
         // and a change made here and in the cloud is for `sync` to turn into a conflict copy.

@@ -162,10 +162,7 @@ public struct Sync: Sendable {
 
     private func currentSHA(_ url: URL, path: String, state: SyncState) throws -> String {
         if let synced = state.synced[path], FileState(url) == state.files[path] { return synced }
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CloudError.notADocument(url.path) }
-        defer { close(fd) }
-        return try FileHash.sha256(fd: fd, path: url.path)
+        return try FileHash.sha256(of: url)
     }
 
     private func remember(_ path: String, sha: String, url: URL, in state: inout SyncState) {

@@ -1,0 +1,154 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What is at a path, without following a symbolic link.
+///
+/// A document is a regular file and nothing else. The toolkit never follows a symbolic link
+/// (named on the command line or found in a folder it walks): a link can leave the library,
+/// loop, or name one document twice, and a write through it would replace the link by a
+/// file. Such a path is reported with ``refusal`` instead, and the command exits 1.
+public enum FileKind: Sendable, Equatable {
+    case regular
+    case missing
+    case folder
+    case fifo
+    case socket
+    case device
+    /// A symbolic link, with where it points (nil when that cannot be read) and whether
+    /// following it ends in a loop.
+    case symlink(target: String?, loops: Bool)
+
+    /// The kind a `stat` mode says.
+    public init(mode: mode_t) {
+        switch mode & S_IFMT {
+        case S_IFREG: self = .regular
+        case S_IFDIR: self = .folder
+        case S_IFIFO: self = .fifo
+        case S_IFSOCK: self = .socket
+        case S_IFLNK: self = .symlink(target: nil, loops: false)
+        default: self = .device
+        }
+    }
+
+    /// What is at `path` now (`lstat`: a link is a link, whatever it points to).
+    public static func at(_ path: String) -> FileKind {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return .missing }
+        let kind = FileKind(mode: st.st_mode)
+        guard case .symlink = kind else { return kind }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink(path, &buffer, buffer.count - 1)
+        let target = length >= 0 ? String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
+        var followed = stat()
+        let loops = stat(path, &followed) != 0 && errno == ELOOP
+        return .symlink(target: target, loops: loops)
+    }
+
+    /// Why a file of this kind is not read as a document, in words that say what to do;
+    /// nil for a regular file (and for nothing at all, which is "not found").
+    public var refusal: String? {
+        switch self {
+        case .regular, .missing: nil
+        case .folder: "a folder, not a document file (a .yianazip is a single ZIP file)"
+        case .fifo: "a named pipe (FIFO), not a document file; it is never opened for reading"
+        case .socket: "a socket, not a document file"
+        case .device: "a device, not a document file"
+        case .symlink(let target, let loops):
+            "a symbolic link\(loops ? " that loops" : "")\(target.map { " (to \($0))" } ?? ""); yiana never follows links: name the file itself, or replace the link by the file"
+        }
+    }
+}
+
+/// Opening files that must be regular files.
+public enum RegularFile {
+    /// Opens `path` for reading if, and only if, it is a regular file: never a link
+    /// (`O_NOFOLLOW`), and never blocking on a FIFO or a device (`O_NONBLOCK`, then `fstat`
+    /// before any read).
+    /// - Throws: ``ArchiveError`` `.fileNotFound`, `.notARegularFile` with the reason, or `.system`.
+    public static func openForReading(_ path: String) throws(ArchiveError) -> Int32 {
+        let fd: Int32
+        do {
+            fd = try Sys.open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY)
+        } catch {
+            if error.isNotFound { throw ArchiveError(.fileNotFound, path: path) }
+            if error.errno == ELOOP, let reason = FileKind.at(path).refusal { throw ArchiveError(.notARegularFile(reason: reason), path: path) }
+            throw ArchiveError(.system(error), path: path)
+        }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let error = Sys.lastError("fstat", path)
+            Sys.close(fd)
+            throw ArchiveError(.system(error), path: path)
+        }
+        let kind = FileKind(mode: st.st_mode)
+        guard kind == .regular else {
+            Sys.close(fd)
+            throw ArchiveError(.notARegularFile(reason: kind.refusal ?? "not a regular file"), path: path)
+        }
+        // Reads of a regular file never block anyway; clear the flag all the same.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return fd
+    }
+}
+
+/// One entry of a folder, read with `readdir`: its name's bytes as stored, which need not be
+/// UTF-8 (a name from an old Latin-1 system, bytes FF FE). Foundation's listing would replace
+/// such bytes by U+FFFD and hand back a name that opens nothing.
+public struct DirectoryEntry: Sendable {
+    /// The name's bytes.
+    public let bytes: [UInt8]
+    /// The name, when its bytes are UTF-8 (nil otherwise: no String path reaches the file).
+    public let name: String?
+    /// What it is (`lstat`: links not followed).
+    public let kind: FileKind
+
+    /// The name for people: invalid bytes shown as `\xFF`.
+    public var escapedName: String { DirectoryEntry.escape(bytes) }
+
+    /// `bytes` as UTF-8 with every byte that is not part of valid UTF-8 written `\xNN`.
+    public static func escape(_ bytes: [UInt8]) -> String {
+        var result = ""
+        var index = 0
+        while index < bytes.count {
+            // The longest valid UTF-8 sequence starting here (1 to 4 bytes).
+            var taken = 0
+            for length in (1...min(4, bytes.count - index)).reversed() {
+                if let text = String(validating: bytes[index..<(index + length)], as: UTF8.self), text.unicodeScalars.count == 1 {
+                    result += text
+                    taken = length
+                    break
+                }
+            }
+            if taken == 0 {
+                result += "\\x" + String(bytes[index], radix: 16, uppercase: true).leftPadded(to: 2)
+                taken = 1
+            }
+            index += taken
+        }
+        return result
+    }
+
+    /// The entries of the folder at `path` (less `.` and `..`), in byte order of their names.
+    /// - Throws: ``SystemError`` when the folder cannot be opened.
+    public static func list(_ path: String) throws(SystemError) -> [DirectoryEntry] {
+        guard let folder = opendir(path) else { throw Sys.lastError("open folder", path) }
+        defer { closedir(folder) }
+        let folderFD = dirfd(folder)
+        var entries: [DirectoryEntry] = []
+        while let entry = readdir(folder) {
+            let bytes: [UInt8] = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                Array(raw.prefix { $0 != 0 })
+            }
+            if bytes == [0x2E] || bytes == [0x2E, 0x2E] { continue }
+            var st = stat()
+            let kind: FileKind = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: bytes.count + 1) { name in
+                    fstatat(folderFD, name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? FileKind(mode: st.st_mode) : .missing
+                }
+            }
+            entries.append(DirectoryEntry(bytes: bytes, name: String(validating: bytes, as: UTF8.self), kind: kind))
+        }
+        return entries.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+    }
+}
