@@ -1,4 +1,8 @@
 import Foundation
+import YianaArchive
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// File names for new documents, as the app makes them.
 public enum DocumentNaming {
@@ -69,6 +73,32 @@ public enum DocumentNaming {
             return ConflictName(fileName: entry).original
         }
         return entry
+    }
+
+    /// Creates a new empty file for `title` with extension `ext` in `folder` (`O_EXCL`: it
+    /// never replaces anything): `<stem>.<ext>`, else `<stem> 2.<ext>`, `<stem> 3.<ext>`, …
+    /// passing over a name taken in any case or Unicode form (one file on a Mac).
+    /// - Returns: the name it really got, and the file open for writing.
+    /// - Throws: ``SystemError`` when no file can be created there.
+    public static func createSideFile(for title: String, extension ext: String, in folder: URL) throws -> (url: URL, fd: Int32) {
+        let stem = stem(forTitle: title)
+        let existing = Set(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).map(foldedKey))
+        for number in 1...10_000 {
+            let name = number == 1 ? "\(stem).\(ext)" : "\(stem) \(number).\(ext)"
+            if existing.contains(foldedKey(name)) { continue }
+            let url = folder.appendingPathComponent(name)
+            let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd >= 0 { return (url, fd) }
+            if errno != EEXIST { throw SystemError("create", path: url.path, errno: errno) }
+        }
+        throw SystemError("create", path: folder.appendingPathComponent("\(stem).\(ext)").path, errno: EEXIST)
+    }
+
+    /// The name ``createSideFile(for:extension:in:)`` would take now (for a dry run).
+    public static func freeSideName(for title: String, extension ext: String, in folder: URL) -> String {
+        let stem = stem(forTitle: title)
+        let existing = Set(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).map(foldedKey))
+        return (1...10_000).lazy.map { $0 == 1 ? "\(stem).\(ext)" : "\(stem) \($0).\(ext)" }.first { !existing.contains(foldedKey($0)) } ?? "\(stem).\(ext)"
     }
 
     static func foldedKey(_ name: String) -> String {

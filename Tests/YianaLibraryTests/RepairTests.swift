@@ -175,6 +175,47 @@ struct RepairTests {
         await expectClean(library)
     }
 
+    /// A side file never replaces anything: the user's own `Doc (partial PDF).pdf` stays
+    /// byte for byte, and two damaged documents with the same title get two side files,
+    /// each named in its report as the name it really got.
+    @Test func aSideFileNeverReplacesAFile() async throws {
+        let bytes = try good
+        let cut = Array(bytes.prefix(bytes.count - 1500))
+        let (library, _) = try library(with: cut)
+        try Data(cut).write(to: folder.url.appendingPathComponent("Other.yianazip"))  // also titled "Doc"
+        let mine = Data("the user's own notes".utf8)
+        try mine.write(to: folder.url.appendingPathComponent("Doc (partial PDF).pdf"))
+        try Data("and another".utf8).write(to: folder.url.appendingPathComponent("doc (PARTIAL pdf) 2.pdf"))  // the same name on a Mac
+        var dry = RepairOptions()
+        dry.dryRun = true
+        let preview = await Repairer(library: library).repair(options: dry)
+        #expect(preview.repaired.allSatisfy { $0.detail.contains("Doc (partial PDF) 3.pdf") }, "\(preview.repaired.map(\.detail))")
+        let report = await Repairer(library: library).repair()
+        #expect(report.repaired.map(\.action) == ["salvage", "salvage"], "\(report.notRepaired.map(\.detail))")
+        #expect(try Data(contentsOf: folder.url.appendingPathComponent("Doc (partial PDF).pdf")) == mine)
+        let named = report.repaired.map { detail in ["Doc (partial PDF) 3.pdf", "Doc (partial PDF) 4.pdf"].filter { detail.detail.contains($0) } }
+        #expect(Set(named.flatMap { $0 }) == ["Doc (partial PDF) 3.pdf", "Doc (partial PDF) 4.pdf"] && named.allSatisfy { $0.count == 1 }, "\(report.repaired.map(\.detail))")
+        for name in ["Doc (partial PDF) 3.pdf", "Doc (partial PDF) 4.pdf"] {
+            let side = try Data(contentsOf: folder.url.appendingPathComponent(name))
+            #expect(pdf.starts(with: side) && !side.isEmpty)
+        }
+    }
+
+    /// A repair that fails writes nothing, not even a version record, however often it runs.
+    @Test func aFailedRepairWritesNoVersionRecord() async throws {
+        // Junk after the archive (salvage), and a content.pdf that is no PDF (the result cannot verify).
+        let builder = ZipBuilder.document(metadata: String(decoding: try DocumentMetadata(title: "Doc", pageCount: 1).jsonData(), as: UTF8.self),
+                                          pdf: Array("this is not a PDF at all".utf8))
+        let (library, url) = try library(with: builder.build() + Array(repeating: 0x4A, count: 400))
+        let before = try Data(contentsOf: url)
+        for _ in 0..<3 {
+            let report = await Repairer(library: library).repair()
+            #expect(report.repaired.isEmpty && report.notRepaired.count == 1)
+        }
+        #expect(try Data(contentsOf: url) == before)
+        #expect(try VersionStore(library: library).records().isEmpty)
+    }
+
     @Test func aBadKeyIsFixedAndEverythingElseKept() async throws {
         let metadata = #"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","title":42,"created":800000000,"modified":800000001.5,"pageCount":1,"tags":["tax"],"ocrCompleted":false,"ocrConfidence":"high","futureKey":{"a":1}}"#
         let (report, library, url) = try await repaired(ZipBuilder.document(metadata: metadata, pdf: Array(pdf)).build())
@@ -428,8 +469,11 @@ struct RepairTests {
         #expect(!before.clean, "\(damage) made no damage")
         var dryRun = RepairOptions()
         dryRun.dryRun = true
+        let listing = { FileManager.default.enumerator(atPath: folder.url.path)!.allObjects.map { "\($0)" }.sorted() }
+        let filesBefore = listing()
         let preview = await Repairer(library: library).repair(options: dryRun)
         #expect(try Data(contentsOf: url) == Data(bytes) && VersionStore(library: library).records().isEmpty, "\(damage): the dry run changed something")
+        #expect(listing() == filesBefore, "\(damage): the dry run created files in the library")
         #expect(!FileManager.default.fileExists(atPath: folder.path("Doc (partial PDF).pdf")))
         let report = await Repairer(library: library).repair()
         #expect((report.repaired + report.notRepaired).map(\.action) == [action], "\(damage): \(report.notRepaired.map(\.detail))")

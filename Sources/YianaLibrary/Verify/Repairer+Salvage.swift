@@ -69,7 +69,8 @@ extension Repairer {
         }
         let scratch = try DocumentRewrite(library: library).scratchFolder()
         var pdfFile: URL? = nil
-        var side: (url: URL, offset: UInt64, count: UInt64)? = nil
+        var side: (title: String, offset: UInt64, count: UInt64)? = nil
+        let sideMarker = "\u{0}side-file\u{0}"
         defer { if let pdfFile { try? FileManager.default.removeItem(at: pdfFile) } }
         if let pdfEntry {
             pdfFile = scratch.appendingPathComponent("salvage-\(UUID().uuidString).pdf")
@@ -80,10 +81,8 @@ extension Repairer {
             // Up to where the next entry or the central directory starts, when that comes first.
             let next = (evidence.map(\.headerOffset) + directory.starts).filter { $0 > partial.dataOffset }.min() ?? size
             let available = min(partial.size, min(size, next) - partial.dataOffset)
-            let sideFile = DocumentRewrite(library: library).freeName(for: "\(metadata.title) (partial PDF)", in: url.deletingLastPathComponent())
-                .deletingPathExtension().appendingPathExtension("pdf")
-            side = (sideFile, partial.dataOffset, available)
-            notes.append("content.pdf is damaged or incomplete: its \(available) bytes go to \(sideFile.lastPathComponent); the document keeps its metadata")
+            side = ("\(metadata.title) (partial PDF)", partial.dataOffset, available)
+            notes.append("content.pdf is damaged or incomplete: its \(available) bytes go to \(sideMarker) (a new file; nothing is replaced); the document keeps its metadata")
         } else {
             notes.append("no content.pdf found anywhere in the file: the document keeps only its metadata (the whole original is kept in the version store)")
         }
@@ -95,10 +94,26 @@ extension Repairer {
         } else {
             metadata.pdfHash = nil
         }
-        var action = RepairAction(path: path, action: "salvage", detail: notes.joined(separator: "; "))
+        let folder = url.deletingLastPathComponent()
+        var detail = notes.joined(separator: "; ")
+        if let side, options.dryRun {
+            detail = detail.replacingOccurrences(of: sideMarker, with: DocumentNaming.freeSideName(for: side.title, extension: "pdf", in: folder))
+        }
+        var action = RepairAction(path: path, action: "salvage", detail: detail)
         action.keptAs = try write(metadata, pdfFile: pdfFile, to: url, expecting: identity, reason: "before repair (salvage)", dryRun: options.dryRun)
-        // Once the document is safe: the partial PDF beside it.
-        if let side, !options.dryRun { try Self.copy(fd: fd, side.offset, side.count, to: side.url) }
+        // Once the document is safe: the partial PDF beside it, in a file of its own that
+        // never replaces one (the name is the one it really got).
+        if let side, !options.dryRun {
+            let (sideURL, sideFD) = try DocumentNaming.createSideFile(for: side.title, extension: "pdf", in: folder)
+            defer { close(sideFD) }
+            do {
+                try Self.copy(fd: fd, side.offset, side.count, to: sideFD, path: sideURL.path)
+            } catch {
+                unlink(sideURL.path)
+                throw RepairIssue("the document was repaired (its original is kept as \(action.keptAs ?? "?")), but its partial PDF could not be written to \(sideURL.lastPathComponent): \(error)")
+            }
+            action = RepairAction(path: path, action: "salvage", detail: detail.replacingOccurrences(of: sideMarker, with: sideURL.lastPathComponent), keptAs: action.keptAs)
+        }
         return action
     }
 
@@ -232,17 +247,31 @@ extension Repairer {
         return crc
     }
 
-    static func copy(fd: Int32, _ offset: UInt64, _ count: UInt64, to url: URL) throws {
-        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: url)
-        defer { try? handle.close() }
+    /// Copies `count` bytes from `offset` of `fd` to the file open as `out`, and syncs it.
+    static func copy(fd: Int32, _ offset: UInt64, _ count: UInt64, to out: Int32, path: String) throws {
         var done: UInt64 = 0
         while done < count {
             guard let bytes = read(fd: fd, offset + done, Int(min(1 << 20, count - done))), !bytes.isEmpty else { break }
-            try handle.write(contentsOf: bytes)
+            var written = 0
+            while written < bytes.count {
+                let n = bytes.withUnsafeBytes { Glibc.write(out, $0.baseAddress! + written, bytes.count - written) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw SystemError("write", path: path, errno: errno)
+                }
+                written += n
+            }
             done += UInt64(bytes.count)
         }
-        try handle.synchronize()
+        guard fsync(out) == 0 else { throw SystemError("fsync", path: path, errno: errno) }
+    }
+
+    /// Copies `count` bytes from `offset` of `fd` to a new file at `url` (never replacing one).
+    static func copy(fd: Int32, _ offset: UInt64, _ count: UInt64, to url: URL) throws {
+        let out = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard out >= 0 else { throw SystemError("create", path: url.path, errno: errno) }
+        defer { close(out) }
+        try copy(fd: fd, offset, count, to: out, path: url.path)
     }
 
     static func le16(_ b: [UInt8], _ at: Int) -> UInt16 { UInt16(b[at]) | UInt16(b[at + 1]) << 8 }

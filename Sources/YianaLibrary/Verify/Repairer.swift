@@ -189,18 +189,26 @@ public struct Repairer: Sendable {
     /// `pdfFile`) in place of `url`, after keeping the original; it must pass verify. A dry
     /// run writes it to scratch space and checks it there, so that it says what would happen.
     /// Only if `url` is still the version `expecting` (else nothing is written).
+    ///
+    /// The original is kept only once the repaired document has passed verify, under the
+    /// document's lock, just before it takes the name: a repair that fails writes nothing,
+    /// not even a version record.
     /// - Returns: the short id the original was kept as (nil in a dry run).
     func write(_ metadata: DocumentMetadata, pdfFrom document: URL? = nil, pdfFile: URL? = nil, to url: URL, expecting: FileIdentity?,
                reason: String, dryRun: Bool) throws -> String? {
         let rewrite = DocumentRewrite(library: library)
         let target = dryRun ? try rewrite.scratchFolder().appendingPathComponent("dry-run-\(UUID().uuidString).yianazip") : url
         defer { if dryRun { try? FileManager.default.removeItem(at: target) } }
-        let kept = dryRun ? nil : try VersionStore(library: library).keep(url, reason: reason).shortID
+        var kept: String? = nil
+        let check = { (tempPath: String) throws in
+            try mustVerify(tempPath)
+            if !dryRun { kept = try VersionStore(library: self.library).keep(url, reason: reason).shortID }
+        }
         let expecting = dryRun ? nil : expecting
         if let document {
-            try rewrite.write(metadata, pdfFrom: document, to: target, replacing: !dryRun, expecting: expecting, check: mustVerify)
+            try rewrite.write(metadata, pdfFrom: document, to: target, replacing: !dryRun, expecting: expecting, check: check)
         } else {
-            try rewrite.write(metadata, pdfFile: pdfFile, to: target, replacing: !dryRun, expecting: expecting, check: mustVerify)
+            try rewrite.write(metadata, pdfFile: pdfFile, to: target, replacing: !dryRun, expecting: expecting, check: check)
         }
         return kept
     }
