@@ -216,6 +216,43 @@ struct RepairTests {
         #expect(try VersionStore(library: library).records().isEmpty)
     }
 
+    /// A `.yianazip` that is a bare PDF (the app's markup code wrote such files in 2025):
+    /// verify names it, repair wraps it, the PDF byte for byte, titled from its name.
+    @Test func aBarePDFIsWrappedIntoADocument() async throws {
+        let (library, url) = try library(with: Array(pdf))
+        let verified = await Verifier(library: library).verify()
+        #expect(verified.files[0].problems.map(\.code) == ["bare-pdf"])
+        let report = await Repairer(library: library).repair()
+        #expect(report.repaired.map(\.action) == ["wrap"], "\(report.notRepaired.map(\.detail))")
+        let metadata = try DocumentReader(path: url.path).metadata()
+        #expect(metadata.title == "Doc" && metadata.pageCount == 2)
+        #expect(try storedPDF(url) == pdf)
+        #expect(try VersionStore(library: library).versions(of: url).count == 1)
+        await expectClean(library)
+    }
+
+    /// The id and title come from the history and the kept versions when they know this PDF.
+    @Test func aBarePDFTakesItsIdAndTitleFromTheHistory() async throws {
+        let (library, url) = try library()
+        let reader = try DocumentReader(path: url.path)
+        let original = try reader.metadata()
+        let renamed = folder.url.appendingPathComponent("Renamed.yianazip")
+        try FileManager.default.moveItem(at: url, to: renamed)
+        var titled = original
+        titled.title = "Quarterly statement"
+        try CoordinatedDocument.replace(at: renamed.path, metadata: titled, pdf: .data(pdf))
+        let written = try DocumentReader(path: renamed.path)
+        try DocumentHistory(library: library).record(documentID: original.id.uuidString, key: written.contentKey!, parents: [], what: "import")
+        _ = try VersionStore(library: library).keep(renamed, reason: "earlier")
+        try FileManager.default.removeItem(at: renamed)
+        try pdf.write(to: folder.url.appendingPathComponent("Scan.yianazip"))
+        let report = await Repairer(library: library).repair()
+        #expect(report.repaired.map(\.action) == ["wrap"], "\(report.notRepaired.map(\.detail))")
+        let metadata = try DocumentReader(path: folder.path("Scan.yianazip")).metadata()
+        #expect(metadata.id == original.id && metadata.title == "Quarterly statement")
+        await expectClean(library)
+    }
+
     @Test func aBadKeyIsFixedAndEverythingElseKept() async throws {
         let metadata = #"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","title":42,"created":800000000,"modified":800000001.5,"pageCount":1,"tags":["tax"],"ocrCompleted":false,"ocrConfidence":"high","futureKey":{"a":1}}"#
         let (report, library, url) = try await repaired(ZipBuilder.document(metadata: metadata, pdf: Array(pdf)).build())

@@ -38,6 +38,9 @@ public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible 
         case fileNotFound
         /// Neither a ZIP archive nor one of the legacy formats.
         case notADocument(reason: String)
+        /// A bare PDF where the document archive should be (the app's markup code wrote such
+        /// files in 2025): the user's PDF, to be wrapped into a document, not damage to it.
+        case barePDF
         /// Not a regular file (a folder, a FIFO, a symbolic link…): never opened for reading.
         case notARegularFile(reason: String)
         /// libzip refused the archive or an entry (not a ZIP, truncated, inconsistent, …).
@@ -112,6 +115,7 @@ public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible 
         case .fileNotFound: "not-found"
         case .notADocument: "not-a-document"
         case .notARegularFile: "not-a-regular-file"
+        case .barePDF: "bare-pdf"
         case .zip(let code, _): code == .notAZip ? "not-a-zip" : "zip-error"
         case .damagedStructure: "damaged-structure"
         case .centralDirectoryDamaged: "central-directory-damaged"
@@ -150,6 +154,8 @@ public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible 
             return "\(path): not a Yiana document (\(reason))."
         case .notARegularFile(let reason):
             return "\(path): \(reason)."
+        case .barePDF:
+            return "\(path): a bare PDF, not a document archive (the app's markup code wrote such files in 2025); `yiana repair` wraps it into a document, the PDF byte for byte."
         case .zip(let code, let message):
             let hint = code == .notAZip
                 ? " It may be truncated by an interrupted write or sync; keep the file and check for an older copy."

@@ -64,8 +64,11 @@ extension DocumentReader {
     /// record no checksums.
     public var contentKey: String? {
         guard !format.isLegacy, let metadata = entry("metadata.json"), let metadataCRC = metadata.crc32 else { return nil }
-        let pdfCRC = pdf?.crc32 ?? 0
-        let pdfSize = pdf?.size ?? 0
-        return String(metadataCRC, radix: 16).leftPadded(to: 8) + "-" + String(pdfCRC, radix: 16).leftPadded(to: 8) + "-\(pdfSize)"
+        return String(metadataCRC, radix: 16).leftPadded(to: 8) + "-" + Self.pdfKey(crc32: pdf?.crc32 ?? 0, size: pdf?.size ?? 0)
+    }
+
+    /// The part of a ``contentKey`` that a PDF of this CRC-32 and size gives (its end).
+    public static func pdfKey(crc32: UInt32, size: UInt64) -> String {
+        String(crc32, radix: 16).leftPadded(to: 8) + "-\(size)"
     }
 }

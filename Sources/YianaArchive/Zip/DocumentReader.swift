@@ -51,6 +51,7 @@ public final class DocumentReader {
                 zipIndex = [:]
                 return
             }
+            if head.starts(with: Array("%PDF-".utf8)) { throw ArchiveError(.barePDF, path: path) }
             guard head.count >= 4 else {
                 throw ArchiveError(.notADocument(reason: head.isEmpty ? "the file is empty" : "the file is too short"), path: path)
             }

@@ -112,6 +112,7 @@ struct DocumentCheck {
         case .fileNotFound: return ("not-found", "no such file.")
         case .notADocument(let reason): return ("not-a-zip", "not a ZIP archive nor a legacy document (\(reason)).")
         case .notARegularFile(let reason): return ("not-a-regular-file", "\(reason).")
+        case .barePDF: return ("bare-pdf", "a bare PDF, not a document archive (the app's markup code wrote such files in 2025); `yiana repair` wraps it into a document, the PDF byte for byte.")
         case .zip(let code, _) where code == .notAZip:
             switch shape.kind {
             case .truncated: return ("truncated", "the archive is cut off before its central directory: an interrupted write or sync.")

@@ -118,12 +118,47 @@ extension Repairer {
     }
 
     /// Metadata for a document whose own is lost: the id and title its newest kept version
-    /// had (else a new id and the file's name), its dates from the file.
-    func fallbackMetadata(for url: URL, size st: stat) -> DocumentMetadata {
-        let kept = (try? VersionStore(library: library).versions(of: url))?.first { $0.documentID != nil }
+    /// had, else the id the history gives content with this PDF (`pdfKey`: its CRC-32 and
+    /// size, as in ``DocumentReader/contentKey``) and that id's newest kept title, else a new
+    /// id and the file's name; its dates from the file.
+    func fallbackMetadata(for url: URL, size st: stat, pdfKey: String? = nil) -> DocumentMetadata {
+        let store = VersionStore(library: library)
+        var kept = (try? store.versions(of: url))?.first { $0.documentID != nil }
+        var id = kept?.documentID
+        if id == nil, let pdfKey {
+            id = DocumentHistory(library: library).log.read().filter { $0.key.hasSuffix("-" + pdfKey) }.max { $0.at < $1.at }?.documentID
+            kept = id.flatMap { id in (try? store.records())?.last { $0.documentID == id && $0.title != nil } }
+        }
         let date = Date(timeIntervalSince1970: TimeInterval(st.st_mtim.tv_sec))
         let title = kept?.title ?? (ConflictName(fileName: url.lastPathComponent).original as NSString).deletingPathExtension
-        return DocumentMetadata(id: kept?.documentID.flatMap(UUID.init(uuidString:)) ?? UUID(), title: title, created: date, modified: date, pageCount: 0)
+        return DocumentMetadata(id: id.flatMap(UUID.init(uuidString:)) ?? UUID(), title: title, created: date, modified: date, pageCount: 0)
+    }
+
+    /// A bare PDF where a document should be: wrapped into a document, the PDF byte for
+    /// byte, with the id and title its kept versions or history give (else from the name).
+    func wrap(_ url: URL, path: String, identity: FileIdentity?, options: RepairOptions) throws -> RepairAction {
+        let fd: Int32
+        do {
+            fd = try RegularFile.openForReading(url.path)
+        } catch {
+            throw RepairIssue("cannot be read (\(error))")
+        }
+        defer { close(fd) }
+        var st = stat()
+        fstat(fd, &st)
+        let size = UInt64(st.st_size)
+        let crc = Self.crc(fd: fd, 0, size) ?? 0
+        var metadata = fallbackMetadata(for: url, size: st, pdfKey: DocumentReader.pdfKey(crc32: crc, size: size))
+        metadata.pdfHash = try FileHash.sha256(fd: fd, path: url.path)
+        do {
+            metadata.pageCount = try PDFDocument(fileDescriptor: fd, path: path).pageCount
+        } catch {
+            throw RepairIssue("a bare PDF that cannot be read as a PDF (\(error)); left as it is: take it out, fix it with a PDF tool, and import it")
+        }
+        var action = RepairAction(path: path, action: "wrap",
+                                  detail: "a bare PDF wrapped into a document, the PDF byte for byte: \"\(metadata.title)\", id \(metadata.id.uuidString), \(metadata.pageCount) page\(metadata.pageCount == 1 ? "" : "s")")
+        action.keptAs = try write(metadata, pdfFile: url, to: url, expecting: identity, reason: "before repair (a bare PDF wrapped)", dryRun: options.dryRun)
+        return action
     }
 
     /// Nothing recoverable: with `--from-version`, the newest kept version that verifies.

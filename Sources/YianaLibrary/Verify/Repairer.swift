@@ -6,7 +6,8 @@ import YianaPDF
 public struct RepairAction: Codable, Sendable {
     public let path: String
     /// `rewrite`, `migrate`, `new-id`, `salvage`, `from-version`, `partial-pdf`, `take-temp`,
-    /// `remove-temp`, `tidy-state` (copies of the shared state folded in), or `none`.
+    /// `remove-temp`, `tidy-state` (copies of the shared state folded in), `wrap` (a bare PDF
+    /// made a document), or `none`.
     public let action: String
     public let detail: String
     /// The version-store id of the original, kept before anything was written.
@@ -140,6 +141,7 @@ public struct Repairer: Sendable {
         // The version of the file repair works from: it never writes over a newer one.
         let identity = FileIdentity(path: url.path)
         if let advice = Self.beyondRepair(codes) { throw RepairIssue(advice) }
+        if codes == ["bare-pdf"] { return try wrap(url, path: path, identity: identity, options: options) }
         let rewritable: Set<String> = ["legacy-format", "format-missing", "page-count-mismatch", "pdf-hash-mismatch", "duplicate-id", "metadata-app-refuses"]
         guard codes.isSubset(of: rewritable) else {
             return try salvage(url, path: path, identity: identity, options: options)
