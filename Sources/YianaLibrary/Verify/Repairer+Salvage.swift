@@ -21,15 +21,8 @@ struct EntryEvidence {
 extension Repairer {
     /// Rebuilds a document whose ZIP structure is damaged from the evidence the file holds.
     func salvage(_ url: URL, path: String, identity: FileIdentity?, options: RepairOptions) throws -> RepairAction {
-        let fd: Int32
-        do {
-            fd = try RegularFile.openForReading(url.path)
-        } catch {
-            throw RepairIssue("cannot be read (\(error))")
-        }
+        let (fd, st) = try Self.openDamaged(url)
         defer { close(fd) }
-        var st = stat()
-        fstat(fd, &st)
         let size = UInt64(st.st_size)
         let directory = Self.centralDirectoryEvidence(fd: fd, size: size)
         let evidence = directory.entries + Self.localHeaderChain(fd: fd, size: size) + Self.localHeaderEvidence(fd: fd, size: size)
@@ -134,18 +127,24 @@ extension Repairer {
         return DocumentMetadata(id: id.flatMap(UUID.init(uuidString:)) ?? UUID(), title: title, created: date, modified: date, pageCount: 0)
     }
 
-    /// A bare PDF where a document should be: wrapped into a document, the PDF byte for
-    /// byte, with the id and title its kept versions or history give (else from the name).
-    func wrap(_ url: URL, path: String, identity: FileIdentity?, options: RepairOptions) throws -> RepairAction {
+    /// The damaged file open for reading (a regular file only), and its state.
+    static func openDamaged(_ url: URL) throws -> (Int32, stat) {
         let fd: Int32
         do {
             fd = try RegularFile.openForReading(url.path)
         } catch {
             throw RepairIssue("cannot be read (\(error))")
         }
-        defer { close(fd) }
         var st = stat()
         fstat(fd, &st)
+        return (fd, st)
+    }
+
+    /// A bare PDF where a document should be: wrapped into a document, the PDF byte for
+    /// byte, with the id and title its kept versions or history give (else from the name).
+    func wrap(_ url: URL, path: String, identity: FileIdentity?, options: RepairOptions) throws -> RepairAction {
+        let (fd, st) = try Self.openDamaged(url)
+        defer { close(fd) }
         let size = UInt64(st.st_size)
         let crc = Self.crc(fd: fd, 0, size) ?? 0
         var metadata = fallbackMetadata(for: url, size: st, pdfKey: DocumentReader.pdfKey(crc32: crc, size: size))
