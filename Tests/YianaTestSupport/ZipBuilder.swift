@@ -68,7 +68,7 @@ public struct ZipBuilder {
 }
 
 public enum CRC32 {
-    static let table: [UInt32] = (0..<256).map { n in
+    public static let table: [UInt32] = (0..<256).map { n in
         var c = UInt32(n)
         for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
         return c

@@ -73,6 +73,10 @@ public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible 
         case unsupportedCompression(String, method: UInt16)
         /// An entry larger than the toolkit will hold in memory (metadata, format).
         case entryTooLarge(String, limit: UInt64)
+        /// An entry whose declared or actual inflated size or ratio is absurd for its kind (a
+        /// compression bomb), or whose first inflated bytes are not what its kind starts with;
+        /// refused before much of it is inflated.
+        case implausibleEntry(String, reason: String)
         /// An entry that ended before its declared size.
         case entryTruncated(String)
         /// There is no `metadata.json`.
@@ -131,6 +135,7 @@ public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible 
         case .overlappingEntries: "overlapping-entries"
         case .unsupportedCompression: "unsupported-compression"
         case .entryTooLarge: "entry-too-large"
+        case .implausibleEntry: "implausible-entry"
         case .entryTruncated: "entry-truncated"
         case .missingMetadata: "missing-metadata"
         case .missingPDF: "missing-pdf"
@@ -191,6 +196,8 @@ public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible 
             return "\(path): entry \"\(name)\" uses compression method \(method), which cannot be read."
         case .entryTooLarge(let name, let limit):
             return "\(path): \(name) is larger than \(limit >> 20) MiB; a real one is far smaller, so the file is refused."
+        case .implausibleEntry(let name, let reason):
+            return "\(path): \(name) \(reason); refusing to inflate it."
         case .entryTruncated(let name):
             return "\(path): \(name) ends before its declared size; the archive is truncated or damaged."
         case .missingMetadata:

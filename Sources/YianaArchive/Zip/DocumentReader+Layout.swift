@@ -40,7 +40,9 @@ extension DocumentReader {
                                                            uncompressed: entry.uncompressedSize), path: path)
                 }
             case 8:
-                break
+                if let reason = implausibleCompression(entry) {
+                    throw ArchiveError(.implausibleEntry(entry.name, reason: reason), path: path)
+                }
             default:
                 throw ArchiveError(.unsupportedCompression(entry.name, method: entry.method), path: path)
             }
@@ -49,6 +51,27 @@ extension DocumentReader {
             throw ArchiveError(.overlappingEntries(first.name, second?.name ?? ""), path: path)
         }
         return layout
+    }
+
+    /// The most a compressed entry may inflate, by ratio, once it is over ``ratioFloor``
+    /// bytes: deflate reaches about 1000:1 on repeated bytes (a compression bomb); JSON and
+    /// real PDFs stay far below 100:1.
+    static let maximumRatio: UInt64 = 100
+    static let ratioFloor: UInt64 = 1 << 20
+    /// The largest `format.json` (the app writes about 20 bytes).
+    static let formatLimit: UInt64 = 64 << 10
+
+    /// Why a compressed entry is refused before it is inflated, judged from its declared
+    /// sizes (the reader never inflates past the declared size): nil when plausible.
+    static func implausibleCompression(_ entry: ZipEntryLayout) -> String? {
+        let limit = entry.name == "metadata.json" ? metadataLimit : entry.name == "format.json" ? formatLimit : nil
+        if let limit, entry.uncompressedSize > limit {
+            return "declares \(entry.uncompressedSize) bytes inflated, more than \(limit) for a small JSON file"
+        }
+        if entry.uncompressedSize > ratioFloor, entry.uncompressedSize / max(entry.compressedSize, 1) > maximumRatio {
+            return "would inflate \(entry.uncompressedSize / max(entry.compressedSize, 1))-fold (\(entry.compressedSize) bytes to \(entry.uncompressedSize)), the shape of a compression bomb"
+        }
+        return nil
     }
 
     /// Refuses absolute names and names that climb out of the archive.

@@ -49,14 +49,18 @@ extension DocumentReader {
     /// - Throws: ``ArchiveError`` (`.missingPDF`, `.crcMismatch`, `.system`).
     public func pdfBytes() throws -> PDFBytes {
         guard let entry = pdf else { throw ArchiveError(.missingPDF, path: path) }
-        guard let range = entry.byteRange else {
-            var data = Data()
-            try readPDF { data.append(contentsOf: $0) }  // libzip checks the CRC
-            let copy = PDFBytes(copy: data)
-            copy.crc32 = entry.crc32 ?? Checksum.crc32(data)
-            return copy
-        }
+        guard let range = entry.byteRange else { return try inflatedPDF(entry) }
         guard range.count > 0 else { return PDFBytes(copy: Data()) }
+        let mapped = try Self.map(fd: fd, range, path: path)
+        mapped.crc32 = Checksum.update(Checksum.initial, mapped.bytes.baseAddress, mapped.bytes.count)
+        if let expected = entry.crc32, mapped.crc32 != expected {
+            throw ArchiveError(.crcMismatch(entry: entry.name), path: path)
+        }
+        return mapped
+    }
+
+    /// A read-only mapping of `range` of the file open as `fd`.
+    private static func map(fd: Int32, _ range: Range<UInt64>, path: String) throws -> PDFBytes {
         let pageSize = UInt64(sysconf(Int32(_SC_PAGESIZE)))
         let start = range.lowerBound - range.lowerBound % pageSize
         let length = Int(range.upperBound - start)
@@ -64,11 +68,34 @@ extension DocumentReader {
             throw ArchiveError(.system(Sys.lastError("map", path)), path: path)
         }
         _ = madvise(base, length, MADV_SEQUENTIAL)
-        let mapped = PDFBytes(mapping: base, length: length, range: Int(range.lowerBound - start)..<length)
-        mapped.crc32 = Checksum.update(Checksum.initial, mapped.bytes.baseAddress, mapped.bytes.count)
-        if let expected = entry.crc32, mapped.crc32 != expected {
-            throw ArchiveError(.crcMismatch(entry: entry.name), path: path)
+        return PDFBytes(mapping: base, length: length, range: Int(range.lowerBound - start)..<length)
+    }
+
+    /// A compressed PDF inflated (through libzip, CRC-checked) into an unlinked scratch file
+    /// of this machine's cache folder and mapped from there: memory use does not grow with
+    /// its size, where holding it in memory would cost it twice.
+    private func inflatedPDF(_ entry: DocumentEntry) throws -> PDFBytes {
+        let folder = LocalFolders.cache().path
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let scratchPath = folder + "/inflated-pdf-\(UInt64.random(in: 0...UInt64.max))"
+        let scratch: Int32
+        do {
+            scratch = try Sys.open(scratchPath, O_RDWR | O_CREAT | O_EXCL, mode: 0o600)
+        } catch {
+            throw ArchiveError(.system(error), path: path)
         }
+        unlink(scratchPath)  // gone when closed and unmapped, even if this process is killed
+        defer { Sys.close(scratch) }
+        try readPDF { chunk in  // libzip checks the CRC
+            do throws(SystemError) {
+                try Sys.writeAll(scratch, chunk.baseAddress!, chunk.count, path: scratchPath)
+            } catch {
+                throw ArchiveError(.system(error), path: scratchPath)
+            }
+        }
+        guard entry.size > 0 else { return PDFBytes(copy: Data()) }
+        let mapped = try Self.map(fd: scratch, 0..<entry.size, path: scratchPath)
+        mapped.crc32 = entry.crc32 ?? Checksum.update(Checksum.initial, mapped.bytes.baseAddress, mapped.bytes.count)
         return mapped
     }
 }

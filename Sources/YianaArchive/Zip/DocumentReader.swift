@@ -16,6 +16,9 @@ public final class DocumentReader {
     public let entries: [DocumentEntry]
     /// The size of the whole file.
     public let fileSize: UInt64
+    /// Bytes of a ZIP file that no entry, central directory or end record accounts for
+    /// (empty for a clean archive and for the legacy formats).
+    public let gaps: [ZipGap]
 
     let fd: Int32
     private let zip: ZipArchive?
@@ -49,6 +52,7 @@ public final class DocumentReader {
                 entries = found
                 zip = nil
                 zipIndex = [:]
+                gaps = []
                 return
             }
             if head.starts(with: Array("%PDF-".utf8)) { throw ArchiveError(.barePDF, path: path) }
@@ -61,6 +65,7 @@ public final class DocumentReader {
                 throw ArchiveError(.damagedStructure("libzip sees \(archive.entryCount) entries, the central directory \(layout.entries.count)"), path: path)
             }
             zip = archive
+            gaps = layout.gaps()
             var index: [String: Int] = [:]
             for (i, entry) in layout.entries.enumerated() { index[entry.name] = i }
             zipIndex = index
@@ -125,10 +130,24 @@ public final class DocumentReader {
         try readEntry(entry, body)
     }
 
-    /// Streams any entry to `body`, checking its CRC.
+    /// Streams any entry to `body`, checking its CRC. A compressed `content.pdf` must start
+    /// as a PDF does: its first inflated chunk is checked before any more is inflated.
     public func readEntry(_ entry: DocumentEntry, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         if let zip, let index = zipIndex[entry.name] {
-            try zip.read(index: index, name: entry.name, expectedSize: entry.size, body)
+            var first = entry.name == "content.pdf" && entry.compressionMethod != 0
+            try zip.read(index: index, name: entry.name, expectedSize: entry.size) { chunk in
+                if first {
+                    first = false
+                    let head = chunk.prefix(1024)
+                    let marker = Array("%PDF-".utf8)
+                    guard head.count >= marker.count, (0...(head.count - marker.count)).contains(where: { offset in
+                        marker.indices.allSatisfy { head[head.startIndex + offset + $0] == marker[$0] }
+                    }) else {
+                        throw ArchiveError(.implausibleEntry(entry.name, reason: "does not start as a PDF (no %PDF- in its first bytes)"), path: path)
+                    }
+                }
+                try body(chunk)
+            }
         } else if let range = entry.byteRange {
             try readRange(range, body)
         }

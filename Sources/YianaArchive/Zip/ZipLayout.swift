@@ -18,6 +18,9 @@ public struct ZipEntryLayout: Sendable, Equatable {
     /// The host system that made the entry (3 is Unix).
     public let madeBy: UInt8
     public let externalAttributes: UInt32
+    /// The bytes of the data descriptor after the data (flag bit 3): 12 or 16 (with its
+    /// signature), 20 or 24 with ZIP64 sizes; 0 without one.
+    public var descriptorLength: UInt64 = 0
 
     public var isEncrypted: Bool { flags & 1 != 0 }
     /// A Unix symlink entry: made on Unix with S_IFLNK in the high attribute bits.
@@ -25,11 +28,16 @@ public struct ZipEntryLayout: Sendable, Equatable {
     /// The bytes the entry occupies, from its local header to the end of its data
     /// (including a data descriptor when the flags announce one).
     public var span: Range<UInt64> {
-        let descriptor: UInt64 = flags & 8 != 0 ? 16 : 0
-        return localHeaderOffset..<(dataOffset + compressedSize + descriptor)
+        localHeaderOffset..<(dataOffset + compressedSize + descriptorLength)
     }
     /// The data's byte range in the file.
     public var dataRange: Range<UInt64> { dataOffset..<(dataOffset + compressedSize) }
+}
+
+/// Bytes of a ZIP file that no part of the archive accounts for.
+public struct ZipGap: Sendable, Equatable {
+    public let offset: UInt64
+    public let length: UInt64
 }
 
 /// The structure of a ZIP file: its entries and where the central directory lies.
@@ -38,6 +46,11 @@ struct ZipLayout {
     var centralDirectoryOffset: UInt64
     var endOfCentralDirectoryOffset: UInt64
     var fileSize: UInt64
+    var centralDirectorySize: UInt64 = 0
+    /// Where the end record (with its comment) ends.
+    var endOfCentralDirectoryEnd: UInt64 = 0
+    /// The ZIP64 end record and its locator, when the archive has them.
+    var zip64Records: [Range<UInt64>] = []
 
     /// The largest central directory read; a `.yianazip` has three entries, so a
     /// directory this large is hostile, and the limit keeps memory bounded.
@@ -80,6 +93,7 @@ struct ZipLayout {
         var cdOffset = UInt64(tail.u32(eocd + 16))
 
         // ZIP64: the locator sits just before the classic record.
+        var zip64Records: [Range<UInt64>] = []
         if eocdOffset >= 20, entryCount == 0xFFFF || cdSize == 0xFFFF_FFFF || cdOffset == 0xFFFF_FFFF {
             let locator = try reader.bytes(at: eocdOffset - 20, count: 20)
             if locator.count == 20, locator.u32(0) == 0x0706_4B50 {
@@ -90,6 +104,8 @@ struct ZipLayout {
                 entryCount = record.u64(32)
                 cdSize = record.u64(40)
                 cdOffset = record.u64(48)
+                let recordLength = record.u64(4) < eocdOffset ? 12 + record.u64(4) : 56
+                zip64Records = [zip64Offset..<min(zip64Offset + recordLength, eocdOffset - 20), (eocdOffset - 20)..<eocdOffset]
             }
         }
 
@@ -140,16 +156,45 @@ struct ZipLayout {
             guard local.count == 30, local.u32(0) == 0x0403_4B50 else { throw Problem.badLocalHeader(name: name) }
             let dataOffset = offset + 30 + UInt64(local.u16(26)) + UInt64(local.u16(28))
 
-            entries.append(ZipEntryLayout(
+            var entry = ZipEntryLayout(
                 name: name, rawName: rawName, method: directory.u16(position + 10), flags: flags,
                 crc32: directory.u32(position + 16), compressedSize: compressed,
                 uncompressedSize: uncompressed, localHeaderOffset: offset, dataOffset: dataOffset,
                 madeBy: UInt8(directory.u16(position + 4) >> 8),
-                externalAttributes: directory.u32(position + 38)))
+                externalAttributes: directory.u32(position + 38))
+            if flags & 8 != 0 {
+                // A data descriptor follows the data: CRC and two sizes (8 bytes each in
+                // ZIP64), with or without its optional signature.
+                let sizes: UInt64 = compressed >= 0xFFFF_FFFF || uncompressed >= 0xFFFF_FFFF ? 16 : 8
+                let signature = try reader.bytes(at: dataOffset &+ compressed, count: 4)
+                entry.descriptorLength = 4 + sizes + (signature.count == 4 && signature.u32(0) == 0x0807_4B50 ? 4 : 0)
+            }
+            entries.append(entry)
             position = end
         }
-        return ZipLayout(entries: entries, centralDirectoryOffset: cdOffset,
-                         endOfCentralDirectoryOffset: eocdOffset, fileSize: fileSize)
+        var layout = ZipLayout(entries: entries, centralDirectoryOffset: cdOffset,
+                               endOfCentralDirectoryOffset: eocdOffset, fileSize: fileSize)
+        layout.centralDirectorySize = cdSize
+        layout.endOfCentralDirectoryEnd = eocdOffset + 22 + UInt64(tail.u16(eocd + 20))
+        layout.zip64Records = zip64Records
+        return layout
+    }
+
+    /// The bytes no part of the archive accounts for: local entries (header, data,
+    /// descriptor), the central directory, the ZIP64 records and the end record must tile
+    /// the file; anything between or around them is a gap (inserted data, a second end
+    /// record after appended data, junk before or after).
+    func gaps() -> [ZipGap] {
+        let parts = (entries.map(\.span) + [centralDirectoryOffset..<(centralDirectoryOffset + centralDirectorySize)] + zip64Records
+            + [endOfCentralDirectoryOffset..<endOfCentralDirectoryEnd]).sorted { $0.lowerBound < $1.lowerBound }
+        var gaps: [ZipGap] = []
+        var covered: UInt64 = 0
+        for part in parts {
+            if part.lowerBound > covered { gaps.append(ZipGap(offset: covered, length: part.lowerBound - covered)) }
+            covered = max(covered, part.upperBound)
+        }
+        if fileSize > covered { gaps.append(ZipGap(offset: covered, length: fileSize - covered)) }
+        return gaps
     }
 
     /// The first pair of entries whose bytes overlap, or that reach into the central

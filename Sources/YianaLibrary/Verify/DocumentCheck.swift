@@ -51,6 +51,13 @@ struct DocumentCheck {
             return problems
         }
 
+        // Every byte accounted for: entries, central directory and end records tile the file.
+        for gap in reader.gaps {
+            if gap.offset == 0, problems.contains(where: { $0.code == "junk-before" }) { continue }
+            if gap.offset + gap.length == reader.fileSize, problems.contains(where: { $0.code == "junk-after" }) { continue }
+            add("unaccounted-bytes", "\(gap.length) byte\(gap.length == 1 ? "" : "s") at offset \(gap.offset) belong to no entry, central directory or end record (inserted data, or appended data behind a copied end record).")
+        }
+
         switch reader.format {
         case .legacySeparator, .legacyMetadataOnly, .legacySeparatorNoPDF:
             add("legacy-format", "in the \(reader.format.description); `yiana repair` migrates it to the current format.")
@@ -136,6 +143,7 @@ struct DocumentCheck {
         case .storedSizeMismatch(let name, let c, let u): return ("stored-size-mismatch", "stored entry \(name) declares \(c) and \(u) bytes.")
         case .unsupportedCompression(let name, let method): return ("unsupported-compression", "entry \(name) uses compression method \(method).")
         case .entryTooLarge(let name, _): return ("entry-too-large", "\(name) is implausibly large.")
+        case .implausibleEntry(let name, let reason): return ("implausible-entry", "\(name) \(reason); refused before inflating it.")
         case .entryTruncated(let name): return ("truncated", "\(name) ends before its declared size.")
         case .missingMetadata: return ("metadata-missing", "the archive has no metadata.json.")
         case .missingPDF: return nil
