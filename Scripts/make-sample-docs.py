@@ -61,7 +61,8 @@ FONTS = {
 
 
 def text_document(path, title, pages):
-    """pages: list of lists of (font, size, text) lines, laid out top to bottom."""
+    """pages: list of lists of (font, size, text) lines, laid out top to bottom; None for a
+    page holding only a scanned image (no text layer)."""
     pdf = PDF()
     catalog = pdf.add("")  # filled below
     pages_obj = pdf.add("")
@@ -69,6 +70,14 @@ def text_document(path, title, pages):
     resources = "<< /Font << %s >> >>" % " ".join("/%s %d 0 R" % (n, i) for n, i in font_ids.items())
     kids = []
     for lines in pages:
+        if lines is None:
+            image = pdf.stream(zlib.compress(scan_pixels(), 9),
+                               "/Type /XObject /Subtype /Image /Width 240 /Height 120 /ColorSpace /DeviceGray "
+                               "/BitsPerComponent 8 /Filter /FlateDecode ")
+            content = pdf.stream(b"q 480 0 0 240 56 500 cm /Im1 Do Q\n")
+            kids.append(pdf.add("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 595 842] /Resources << /XObject << /Im1 %d 0 R >> >> "
+                                "/Contents %d 0 R >>" % (pages_obj, image, content)))
+            continue
         y = 770
         content = bytearray()
         for font, size, text in lines:
@@ -84,11 +93,16 @@ def text_document(path, title, pages):
     return pdf.write(path, catalog, info)
 
 
-def image_only(path):
-    width, height = 240, 120
+def scan_pixels(width=240, height=120):
     rows = bytearray()
     for y in range(height):
         rows += bytes(((x * 7 + y * 3) ^ (x // 16 * 40)) & 0xFF for x in range(width))
+    return bytes(rows)
+
+
+def image_only(path):
+    width, height = 240, 120
+    rows = scan_pixels(width, height)
     pdf = PDF()
     catalog = pdf.add("")
     pages_obj = pdf.add("")
@@ -99,6 +113,33 @@ def image_only(path):
     page = pdf.add("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 595 842] /Resources << /XObject << /Im1 %d 0 R >> >> "
                    "/Contents %d 0 R >>" % (pages_obj, image, content))
     pdf.objects[catalog - 1] = b"<< /Type /Catalog /Pages %d 0 R >>" % pages_obj
+    pdf.objects[pages_obj - 1] = b"<< /Type /Pages /Kids [%d 0 R] /Count 1 >>" % page
+    return pdf.write(path, catalog)
+
+
+def filled_form(path):
+    """A one-page form whose only text is its filled fields (AcroForm text fields and a
+    choice field with values and appearance streams, as a PDF form filler saves them)."""
+    pdf = PDF()
+    catalog = pdf.add("")
+    pages_obj = pdf.add("")
+    font = pdf.add(FONTS["F1"])
+    fields = [("name", "Tx", "Margarethe Quellenhof", 700), ("reference", "Tx", "Claim QX-58213", 660),
+              ("clinic", "Ch", "Riverside physiotherapy", 620)]
+    widgets = []
+    for name, kind, value, y in fields:
+        appearance = pdf.stream(b"/Tx BMC BT /F1 11 Tf 2 6 Td " + pdf_string(value) + b" Tj ET EMC",
+                                "/Type /XObject /Subtype /Form /BBox [0 0 300 20] /Resources << /Font << /F1 %d 0 R >> >> " % font)
+        extra = " /Opt [(Riverside physiotherapy) (Harbour dental)]" if kind == "Ch" else ""
+        widgets.append(pdf.add(("<< /Type /Annot /Subtype /Widget /FT /%s /T (%s) /V %s /DA (/F1 11 Tf 0 g) /Rect [56 %d 356 %d] "
+                                "/F 4 /AP << /N %d 0 R >>%s >>") % (kind, name, pdf_string(value).decode("latin-1"), y, y + 20, appearance, extra)))
+    content = pdf.stream(b"0.8 G 56 600 300 120 re S\n")
+    page = pdf.add("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 %d 0 R >> >> "
+                   "/Contents %d 0 R /Annots [%s] >>" % (pages_obj, font, content, " ".join("%d 0 R" % w for w in widgets)))
+    for widget in widgets:
+        pdf.objects[widget - 1] = pdf.objects[widget - 1][:-2] + b" /P %d 0 R >>" % page
+    form = "<< /Fields [%s] /DA (/F1 11 Tf 0 g) /DR << /Font << /F1 %d 0 R >> >> >>" % (" ".join("%d 0 R" % w for w in widgets), font)
+    pdf.objects[catalog - 1] = b"<< /Type /Catalog /Pages %d 0 R /AcroForm %s >>" % (pages_obj, form.encode())
     pdf.objects[pages_obj - 1] = b"<< /Type /Pages /Kids [%d 0 R] /Count 1 >>" % page
     return pdf.write(path, catalog)
 
@@ -158,6 +199,9 @@ def main():
     letter = text_document(os.path.join(PDFS, "Bank statement reminder.pdf"), "Bank statement reminder", LETTER)
     paper = text_document(os.path.join(PDFS, "Flow control paper.pdf"), "Efficient flow control", PAPER)
     image_only(os.path.join(PDFS, "Scanned receipt (no text layer).pdf"))
+    filled_form(os.path.join(PDFS, "Filled form.pdf"))
+    # A letter whose second page was scanned in (an image, no text layer): the app OCRs it.
+    text_document(os.path.join(PDFS, "Letter with scanned page.pdf"), "Letter with scanned page", [LETTER[0], None])
     subprocess.run(["qpdf", "--static-id", "--allow-weak-crypto", "--encrypt", "user-secret", "owner-secret", "128", "--use-aes=n", "--",
                     os.path.join(PDFS, "Bank statement reminder.pdf"), os.path.join(PDFS, "Encrypted letter.pdf")],
                    check=True)

@@ -2,6 +2,6 @@
 # Installs what is missing, then builds and runs the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-Scripts/setup.sh unison syncthing
+Scripts/setup.sh unison syncthing libtasn1-doc
 swift build --build-tests
 swift test

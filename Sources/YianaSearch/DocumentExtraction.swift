@@ -110,8 +110,9 @@ struct DocumentExtractor: Sendable {
         result.pageCount = metadata.pageCount
 
         guard let entry = reader.pdf else {
-            result.pages = .extracted(ocrPages(metadata))
-            if case .extracted(let pages) = result.pages, pages.isEmpty {
+            let ocr = ocrPages(metadata, document: item.documentURL, pageCount: metadata.pageCount, textPages: [])
+            result.pages = .extracted(ocr)
+            if ocr.isEmpty {
                 result.status = .noTextLayer
                 result.reason = "the document has no PDF yet"
             }
@@ -134,13 +135,15 @@ struct DocumentExtractor: Sendable {
                 let hasText = text.contains { $0.isLetter || $0.isNumber }
                 pages.append(PageText(number: index + 1, text: hasText ? text : "", source: hasText ? .pdf : .none))
             }
-            if !pages.contains(where: { $0.source == .pdf }) {
-                let ocr = ocrPages(metadata)
-                if let first = ocr.first { pages[0] = first }
-                if ocr.isEmpty {
-                    result.status = .noTextLayer
-                    result.reason = "the PDF has no text layer and the document has no OCR text yet"
-                }
+            // The app's OCR text for the pages without a text layer: by page when its OCR
+            // results say which page, else for the whole document (page number 0).
+            let textPages = Set(pages.filter { $0.source == .pdf }.map(\.number))
+            for page in ocrPages(metadata, document: item.documentURL, pageCount: pdf.pageCount, textPages: textPages) {
+                if page.number >= 1, page.number <= pages.count { pages[page.number - 1] = page } else { pages.append(page) }
+            }
+            if !pages.contains(where: { $0.source != .none }) {
+                result.status = .noTextLayer
+                result.reason = "the PDF has no text layer and the document has no OCR text yet"
             }
             result.pages = .extracted(pages)
         } catch let error as PDFError {
@@ -163,12 +166,50 @@ struct DocumentExtractor: Sendable {
         return result
     }
 
-    /// The metadata's OCR text (`fullText`) as page 1, for a document whose PDF has no text.
-    /// The app keeps one text for the whole document, so it cannot be split by page.
-    private func ocrPages(_ metadata: DocumentMetadata) -> [PageText] {
-        guard let fullText = metadata.fullText else { return [] }
+    /// The app's OCR text for the pages not in `textPages` (those with a text layer already
+    /// indexed). From its OCR service's results beside the library
+    /// (`.ocr_results/<folder>/<name>.json`), which give each page's text, when they exist;
+    /// else the metadata's `fullText`, one text for the whole document: as page 1 of a
+    /// one-page document, else as page 0, the document as a whole.
+    private func ocrPages(_ metadata: DocumentMetadata, document: URL, pageCount: Int, textPages: Set<Int>) -> [PageText] {
+        func hasWords(_ text: String) -> Bool { text.contains { $0.isLetter || $0.isNumber } }
+        if let results = OCRResults.read(for: document, in: library), !results.isEmpty {
+            return results.filter { (1...max(1, pageCount)).contains($0.number) && !textPages.contains($0.number) }.compactMap { page in
+                let text = TextNormalizer.normalize(page.text)
+                return hasWords(text) ? PageText(number: page.number, text: text, source: .ocr) : nil
+            }
+        }
+        guard textPages.count < pageCount || pageCount == 0, let fullText = metadata.fullText else { return [] }
         let text = TextNormalizer.normalize(fullText)
-        guard text.contains(where: { $0.isLetter || $0.isNumber }) else { return [] }
-        return [PageText(number: 1, text: text, source: .ocr)]
+        guard hasWords(text) else { return [] }
+        return [PageText(number: pageCount == 1 ? 1 : 0, text: text, source: .ocr)]
+    }
+}
+
+/// The results the app's OCR service keeps beside the library, one JSON file per document
+/// (`.ocr_results/<folder>/<name>.json`, its `pages`: `pageNumber`, 1-based, and `text`).
+enum OCRResults {
+    struct Page: Decodable {
+        let number: Int
+        let text: String
+        enum CodingKeys: String, CodingKey { case number = "pageNumber", text }
+    }
+
+    private struct File: Decodable { let pages: [Page] }
+
+    /// The largest results file read (the app's, with boxes for every word of a long scan,
+    /// stays far below).
+    static let limit = 64 << 20
+
+    /// The pages of the results for `document`, or nil when there are none that read.
+    static func read(for document: URL, in library: Library) -> [Page]? {
+        guard let relative = library.relativePath(of: document) else { return nil }
+        let folder = (relative as NSString).deletingLastPathComponent
+        let name = ((relative as NSString).lastPathComponent as NSString).deletingPathExtension + ".json"
+        let url = library.root.appendingPathComponent(".ocr_results").appendingPathComponent(folder).appendingPathComponent(name)
+        guard FileKind.at(url.path) == .regular,
+              let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size <= limit,
+              let data = try? Data(contentsOf: url) else { return nil }
+        return (try? JSONDecoder().decode(File.self, from: data))?.pages
     }
 }

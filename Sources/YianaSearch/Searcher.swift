@@ -22,8 +22,9 @@ public struct SearchOptions: Sendable {
 /// One document that matched, with its matching pages, best first.
 public struct SearchHit: Codable, Sendable {
     public struct Page: Codable, Sendable {
-        /// 1-based page number; 0 when only the title, tags or folder matched (then this is
-        /// the only entry, and the snippet shows the match).
+        /// 1-based page number; 0 when the match is on no one page: the app's OCR text of the
+        /// whole document (`source` ocr), or only the title, tags or folder (`source` none;
+        /// then this is the only entry, and the snippet shows the match).
         public let number: Int
         /// Text around the match, matched words between `SearchHit.markOpen` and `markClose`.
         public let snippet: String

@@ -93,7 +93,7 @@ extension Yiana {
                 print("\(hit.path) — \(hit.title)\(hit.status == .ok ? "" : " (\(hit.status.rawValue))")")
                 for page in hit.pages.prefix(3) {
                     let snippet = Self.mark(page.snippet, open: open, close: close).replacingOccurrences(of: "\n", with: " ")
-                    print("    \(page.number == 0 ? "title" : "p.\(page.number)")  \(snippet)")
+                    print("    \(page.number == 0 ? (page.source == .ocr ? "OCR" : "title") : "p.\(page.number)")  \(snippet)")
                 }
                 if hit.pages.count > 3 { print("    … and \(Output.count(hit.pages.count - 3, "more page"))") }
             }

@@ -36,7 +36,7 @@ struct CLITests {
         let result = try run(["import", "--library", library.url.path, "--json", "--jobs", "2", Fixtures.sample("pdfs")])
         #expect(result.status == 1)
         let report = try json(result.stdout)
-        #expect((report["imported"] as? [Any])?.count == 3)
+        #expect((report["imported"] as? [Any])?.count == 5)
         #expect((report["skipped"] as? [Any])?.count == 0)
         let failed = try #require(report["failed"] as? [[String: Any]])
         #expect(Set(failed.compactMap { $0["code"] as? String }) == ["encrypted-pdf", "damaged-pdf"])

@@ -28,11 +28,11 @@ struct SearchCLITests {
         let index = cache.path("i.sqlite")
         let first = try run(["index", "--library", library.url.path, "--index", index])
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stdout.contains("3 documents in the index: 3 extracted"))
+        #expect(first.stdout.contains("5 documents in the index: 5 extracted"))
         #expect(first.stdout.contains("1 no-text-layer"))
         let problems = try run(["index", "--library", library.url.path, "--index", index, "--problems"])
         #expect(problems.stdout.contains("no-text-layer: pdfs/Scanned receipt (no text layer).yianazip"))
-        #expect(problems.stdout.contains("0 extracted, 0 reused, 3 unchanged"))
+        #expect(problems.stdout.contains("0 extracted, 0 reused, 5 unchanged"))
 
         let text = try run(["search", "--library", library.url.path, "--index", index, "bank", "statement"])
         #expect(text.status == 0)
@@ -82,7 +82,7 @@ struct SearchCLITests {
         let again = try run(["index", "--library", library.url.path, "--index", index, "--json"])
         #expect(again.status == 0, "\(again.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
-        #expect((report["documents"] as? [Any])?.count == 63)
+        #expect((report["documents"] as? [Any])?.count == 65)
         let hits = try run(["search", "--library", library.url.path, "--index", index, "--json", "--limit", "100", "shared", "words"])
         #expect((try JSONSerialization.jsonObject(with: Data(hits.stdout.utf8)) as? [Any])?.count == 60)
     }

@@ -21,8 +21,8 @@ struct ImportTests {
         let report = try await run([Fixtures.sample("pdfs")], in: library, ImportOptions(tags: ["inbox"], jobs: 2))
 
         #expect(report.imported.map(\.document).sorted() == [
-            "pdfs/Bank statement reminder.yianazip", "pdfs/Flow control paper.yianazip",
-            "pdfs/Scanned receipt (no text layer).yianazip"])
+            "pdfs/Bank statement reminder.yianazip", "pdfs/Filled form.yianazip", "pdfs/Flow control paper.yianazip",
+            "pdfs/Letter with scanned page.yianazip", "pdfs/Scanned receipt (no text layer).yianazip"])
         #expect(Set(report.failed.map(\.code)) == ["encrypted-pdf", "damaged-pdf"])
         #expect(report.failed.allSatisfy { $0.reason.contains($0.source) })
         #expect(report.hasFailures)

@@ -102,4 +102,34 @@ struct PDFTextTests {
         PDFDocument.prepareForConcurrentUse()
         #expect(try PDFDocument(data: PDFDocument.minimalPDF, source: "warm").text(ofPage: 0).contains("warm"))
     }
+
+    /// A real PDF made by pdfTeX (Debian's libtasn1-doc, installed by Scripts/test.sh) whose
+    /// chapter headings poppler-glib's page text glues to their numbers ("4Threads",
+    /// "1Introduction"), where pdftotext separates them; the glyph boxes put the breaks back.
+    @Test func wordsALineOrFontChangeSeparatesStayApart() throws {
+        let document = try PDFDocument(path: "/usr/share/doc/libtasn1-doc/libtasn1.pdf")
+        var words = Set<String>()
+        for page in 0..<document.pageCount {
+            let text = document.text(ofPage: page).lowercased()
+            words.formUnion(text.split { !$0.isLetter && !$0.isNumber }.map(String.init))
+        }
+        for glued in ["1introduction", "2asn", "4threads"] { #expect(!words.contains(glued), "\(glued)") }
+        for word in ["introduction", "threads", "asn"] { #expect(words.contains(word), "\(word)") }
+    }
+
+    @Test func aPageTextHoldsItsFilledFormValues() throws {
+        let text = try PDFDocument(path: PDFDocumentTests.samples.appendingPathComponent("Filled form.pdf").path).text(ofPage: 0)
+        for value in ["Margarethe Quellenhof", "Claim QX-58213", "Riverside physiotherapy"] { #expect(text.contains(value), "\(text)") }
+        #expect(!text.contains("Harbour dental"))  // a choice not chosen
+    }
+
+    @Test func rotatedTextIsNotBrokenLetterByLetter() {
+        // Boxes stacked top to bottom (a rotated line): the text is left as poppler gave it.
+        let boxes = (0..<5).map { PDFDocument.GlyphBox(x1: 10, y1: Double($0) * 10, x2: 20, y2: Double($0) * 10 + 9) }
+        #expect(PDFDocument.breaks(in: "Hello", boxes: boxes) == "Hello")
+        let line = (0..<5).map { PDFDocument.GlyphBox(x1: Double($0) * 6, y1: 0, x2: Double($0) * 6 + 5, y2: 10) }
+        #expect(PDFDocument.breaks(in: "Hello", boxes: line) == "Hello")
+        let gap = line.prefix(2) + line.dropFirst(2).map { PDFDocument.GlyphBox(x1: $0.x1 + 8, y1: 0, x2: $0.x2 + 8, y2: 10) }
+        #expect(PDFDocument.breaks(in: "Hello", boxes: Array(gap)) == "He llo")
+    }
 }

@@ -146,6 +146,47 @@ struct IndexTests {
         #expect(try index.search("parking").map(\.path) == ["Permit.yianazip"])
     }
 
+    /// A letter whose second page was scanned in and OCR'd by the app: the text layer of
+    /// page 1 and the OCR text both are searched; the OCR results say which page.
+    @Test(arguments: [true, false])
+    func theAppsOCRTextIsSearchedBesideTheTextLayer(withResults: Bool) async throws {
+        let folder = try TemporaryFolder(), indexFolder = try TemporaryFolder()
+        let pdf = try Data(contentsOf: Fixtures.sampleDocs.appendingPathComponent("pdfs/Letter with scanned page.pdf"))
+        var metadata = DocumentMetadata(title: "Letter", pageCount: 2)
+        metadata.fullText = "Dear Ms. Lefèvre, your account summary\n\nHardware store receipt: hinges and varnish"
+        metadata.ocrCompleted = true
+        metadata.ocrSource = "service"
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("Post"), withIntermediateDirectories: true)
+        try CoordinatedDocument.create(at: folder.path("Post/Letter.yianazip"), metadata: metadata, pdf: .data(pdf))
+        if withResults {
+            // As the app's OCR service writes them: `.ocr_results/<folder>/<name>.json`.
+            let results = folder.url.appendingPathComponent(".ocr_results/Post")
+            try FileManager.default.createDirectory(at: results, withIntermediateDirectories: true)
+            try Data(#"{"documentId":"Letter","confidence":0.9,"pages":[{"pageNumber":1,"confidence":0.9,"text":"Dear Ms. Lefevre","textBlocks":[]},{"pageNumber":2,"confidence":0.8,"text":"Hardware store receipt: hinges and varnish","textBlocks":[]}]}"#.utf8)
+                .write(to: results.appendingPathComponent("Letter.json"))
+        }
+        let index = try SearchIndex(path: indexFolder.path("index.sqlite"))
+        let report = try await Indexer(library: try Library(root: folder.url), index: index).run(options: IndexOptions(jobs: 1))
+        #expect(report.documents.map(\.status) == [.ok])
+        let varnish = try #require(try index.search("varnish").first)
+        #expect(varnish.pages.map(\.number) == [withResults ? 2 : 0] && varnish.pages.map(\.source) == [.ocr], "\(varnish.pages)")
+        let summary = try #require(try index.search("summary").first)
+        #expect(summary.pages.contains { $0.number == 1 && $0.source == .pdf }, "\(summary.pages)")
+    }
+
+    /// A PDF whose only text is its filled form fields is indexed by their values.
+    @Test func filledFormFieldsAreIndexed() async throws {
+        let folder = try TemporaryFolder(), indexFolder = try TemporaryFolder()
+        let library = try Library(root: folder.url)
+        _ = try await Importer(library: library).run([Fixtures.sample("pdfs/Filled form.pdf")], options: ImportOptions(jobs: 1))
+        let index = try SearchIndex(path: indexFolder.path("index.sqlite"))
+        let report = try await Indexer(library: library, index: index).run(options: IndexOptions(jobs: 1))
+        #expect(report.documents.map(\.status) == [.ok], "\(report.documents)")
+        for query in ["Quellenhof", "QX-58213", "riverside physiotherapy"] {
+            #expect(try index.search(query).first?.pages.first?.number == 1, "\(query)")
+        }
+    }
+
     /// A document whose name is not UTF-8 is reported as failed, by its escaped name.
     @Test func aNameThatIsNotUTF8IsAProblemNotSilence() async throws {
         let folder = try TemporaryFolder(), indexFolder = try TemporaryFolder()
