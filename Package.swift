@@ -82,7 +82,7 @@ let package = Package(
         ),
         // In-process measurements for the benchmark scripts (search latency) and the
         // reader/repair fuzzer (Scripts/fuzz-reader.sh; a short run in the tests).
-        .executableTarget(name: "yiana-bench", dependencies: ["YianaSearch", "YianaLibrary", "YianaArchive"]),
+        .executableTarget(name: "yiana-bench", dependencies: ["YianaSearch", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
 
         // Temporary folders, fixtures and process helpers shared by the test targets.
         .target(name: "YianaTestSupport", dependencies: ["YianaPDF"], path: "Tests/YianaTestSupport"),

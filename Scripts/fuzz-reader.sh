@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Mutation fuzzing of the document reader (open, metadata, every CRC, the PDF's bytes):
 # valid documents from SampleDocs and generated ones, damaged in the ways files get damaged
-# and in hostile ways. Errors are expected; a crash or a hang (10 s on one input) fails,
-# and leaves its input in the work folder.
+# and in hostile ways, half of them byte by byte and half rebuilt with a damaged structure
+# (bytes inserted before the end record, appended data behind a copied end record, deflated
+# entries inflating up to 256 MiB with true or lying sizes). Errors are expected; a crash, a
+# hang (10 s on one input) or a peak RSS over 64 MB fails, and a crash or hang leaves its
+# input in the work folder.
 # Usage: Scripts/fuzz-reader.sh [SECONDS] [SEED]   (default 600 s)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-Scripts/setup.sh >/dev/null
+Scripts/setup.sh time >/dev/null
 swift build -c release --product yiana-bench >/dev/null
 swift build -c release --product yiana >/dev/null
 bin="$(swift build -c release --show-bin-path)"
@@ -16,7 +19,14 @@ mkdir -p "$work/corpus" "$work/lib"
 cp SampleDocs/archives/*.yianazip "$work/corpus/"
 "$bin/yiana" import --library "$work/lib" SampleDocs/pdfs > /dev/null 2>&1 || true
 find "$work/lib" -name '*.yianazip' -exec cp {} "$work/corpus/" \;
-if "$bin/yiana-bench" fuzz-reader "$seconds" "$work/corpus" "$work/run" "$seed"; then
+limit_kb=$((64 * 1024))
+if /usr/bin/time -f '%M' -o "$work/rss" "$bin/yiana-bench" fuzz-reader "$seconds" "$work/corpus" "$work/run" "$seed"; then
+    rss=$(tail -1 "$work/rss")
+    echo "fuzz-reader: peak RSS $((rss / 1024)) MB (limit $((limit_kb / 1024)) MB)"
+    if [ "$rss" -gt "$limit_kb" ]; then
+        echo "fuzz-reader FAILED: peak RSS $rss kB over $limit_kb kB; the work folder is $work" >&2
+        exit 1
+    fi
     rm -rf "$work"
 else
     status=$?

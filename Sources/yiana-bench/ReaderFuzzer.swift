@@ -1,9 +1,13 @@
 import Foundation
 import YianaArchive
 import YianaLibrary
+import YianaTestSupport
 
 /// A mutation fuzzer for the document reader: takes valid documents, damages them in the
-/// ways files get damaged (and hostile ones), and has the reader open, verify and read them;
+/// ways files get damaged (and hostile ones), and has the reader open, verify and read them.
+/// Half the inputs are damaged byte by byte; the other half are rebuilt with a damaged
+/// structure (``structural(_:_:)``): bytes inserted before the end record, appended data
+/// behind a copied end record, deflated entries with huge (or lying) inflated sizes;
 /// every fourth input also goes through `verify` and a dry run of `repair` (which reads the
 /// bytes its own way to salvage entries, and writes and checks the result in scratch space).
 /// Any error is fine; a crash or a hang is not. The input of each iteration is written to
@@ -30,9 +34,17 @@ struct ReaderFuzzer {
         let library = try? Library(root: work)
         var dryRun = RepairOptions()
         dryRun.dryRun = true
+        let parts = samples.compactMap(Parts.init)
+        var structural = 0
         while Date() < deadline {
             var bytes = Array(samples[Int(random.next() % UInt64(samples.count))])
-            for _ in 0..<(1 + random.next() % 4) { mutate(&bytes, &random) }
+            if random.next() % 2 == 0, !parts.isEmpty {
+                bytes = self.structural(parts[Int(random.next() % UInt64(parts.count))], &random)
+                structural += 1
+                if random.next() % 4 == 0 { mutate(&bytes, &random) }
+            } else {
+                for _ in 0..<(1 + random.next() % 4) { mutate(&bytes, &random) }
+            }
             _ = FileManager.default.createFile(atPath: input.path, contents: Data(bytes))
             watchdog.begin(iterations)
             if let reader = try? DocumentReader(path: input.path) {
@@ -50,8 +62,62 @@ struct ReaderFuzzer {
             iterations += 1
         }
         watchdog.stop()
-        print("fuzz-reader: seed \(seed), \(iterations) inputs in \(Int(seconds)) s, \(opened) opened, \(verified) verified, \(repairs) through verify and repair --dry-run (\(repairable) repairable); 0 crashes, 0 hangs")
+        print("fuzz-reader: seed \(seed), \(iterations) inputs in \(Int(seconds)) s (\(structural) with a damaged structure), \(opened) opened, \(verified) verified, \(repairs) through verify and repair --dry-run (\(repairable) repairable); 0 crashes, 0 hangs")
         return 0
+    }
+
+    /// A sample's metadata and PDF, to rebuild archives of any structure from.
+    struct Parts {
+        let metadata: [UInt8]
+        let pdf: [UInt8]?
+
+        init?(_ data: Data) {
+            let path = NSTemporaryDirectory() + "fuzz-part-\(UUID().uuidString)"
+            guard FileManager.default.createFile(atPath: path, contents: data) else { return nil }
+            defer { unlink(path) }
+            guard let reader = try? DocumentReader(path: path), let metadata = try? reader.metadataData() else { return nil }
+            var pdf: [UInt8]? = nil
+            if reader.pdf != nil {
+                var bytes: [UInt8] = []
+                guard (try? reader.readPDF { bytes.append(contentsOf: $0) }) != nil else { return nil }
+                pdf = bytes
+            }
+            self.metadata = Array(metadata)
+            self.pdf = pdf
+        }
+    }
+
+    /// An archive of `parts` with a damaged structure.
+    func structural(_ parts: Parts, _ random: inout SeededGenerator) -> [UInt8] {
+        var builder = ZipBuilder.document(metadata: String(decoding: parts.metadata, as: UTF8.self), pdf: parts.pdf)
+        func junk(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) } }
+        switch random.next() % 5 {
+        case 0:  // bytes inserted before the end record (the central directory still found)
+            let bytes = builder.build()
+            let end = bytes.count - 22
+            return Array(bytes[..<end]) + junk(1 + Int(random.next() % 4096)) + Array(bytes[end...])
+        case 1:  // appended data, then a copy of the end record
+            let bytes = builder.build()
+            return bytes + junk(Int(random.next() % 4096)) + Array(bytes[(bytes.count - 22)...])
+        case 2, 3:  // a deflated entry inflating to up to 256 MiB (~159:1), its sizes and CRC true or lying
+            let index = Int(random.next() % UInt64(builder.entries.count))
+            let name = builder.entries[index].name
+            let prefix = name == "content.pdf" ? Array("%PDF-1.4\n".utf8) : Array("{\"title\":\"".utf8)
+            let count = Int(random.next() % (random.next() % 2 == 0 ? 1 << 28 : 1 << 20))
+            var entry = ZipBuilder.Entry(name: name, data: Deflate.stream(prefix, repeatingLast: count))
+            entry.method = 8
+            entry.crc = count < 1 << 20 ? Deflate.crc(prefix, repeatingLast: count) : UInt32(truncatingIfNeeded: random.next())
+            let declared: [UInt32] = [UInt32(truncatingIfNeeded: prefix.count + count), 0, UInt32(prefix.count),
+                                      0xFFFF_FFFF, UInt32(truncatingIfNeeded: random.next())]
+            entry.uncompressedSize = declared[Int(random.next() % (random.next() % 2 == 0 ? 1 : UInt64(declared.count)))]
+            builder.entries[index] = entry
+            return builder.build()
+        default:  // a deflated entry holding the real bytes (literals only): the streaming path
+            let index = Int(random.next() % UInt64(builder.entries.count))
+            let original = builder.entries[index]
+            builder.entries[index] = .deflated(original.name, original.data)
+            return builder.build()
+        }
     }
 
     private func mutate(_ bytes: inout [UInt8], _ random: inout SeededGenerator) {
