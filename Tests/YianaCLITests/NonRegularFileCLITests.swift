@@ -52,6 +52,14 @@ struct NonRegularFileCLITests {
         #expect(!FileManager.default.fileExists(atPath: folder.path("out.pdf")))
     }
 
+    /// A name typed with bytes that are not UTF-8 (through the shell, as a person would).
+    @Test func aNamedFileWhoseNameIsNotUTF8IsReportedNotMissing() throws {
+        let folder = try TemporaryFolder()
+        try createFile(named: Array("A".utf8) + [0xFF, 0xFE] + Array(".yianazip".utf8), in: folder.url, contents: Data("x".utf8))
+        let result = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", #""$0" verify --library "$1" "$(printf 'A\377\376.yianazip')""#, yiana.path, folder.url.path], currentDirectory: folder.url, timeout: 20)
+        #expect(result.status == 1 && result.stdout.contains("[name-not-utf8]"), "\(result.stdout) \(result.stderr)")
+    }
+
     @Test func aWalkReportsThemAndFollowsNoLink() throws {
         let folder = try library()
         let verify = try runProcess(yiana, ["verify", "--json", "--library", folder.url.path], timeout: 20)

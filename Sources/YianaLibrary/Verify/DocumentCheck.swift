@@ -24,6 +24,11 @@ struct DocumentCheck {
         do {
             fd = try RegularFile.openForReading(url.path)
         } catch {
+            if error.kind == .fileNotFound, path.contains("\u{FFFD}") {
+                // A name typed with bytes that are not UTF-8 reaches the tool already replaced.
+                add("name-not-utf8", "no file by this name: the name given is not valid UTF-8 (shown with \u{FFFD}), and yiana cannot open a file by such a name; rename it to UTF-8 (`convmv -f latin1 -t utf8 --notest`), then run the command again.")
+                return problems
+            }
             if let (code, message) = Self.describe(error, shape: ZipShape(kind: .notAZip)) { add(code, message) }
             return problems
         }
