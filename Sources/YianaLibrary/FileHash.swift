@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import YianaArchive
+import YianaPDF
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -54,5 +55,19 @@ public enum FileHash {
             out.append(digits[Int(byte & 0x0F)])
         }
         return String(decoding: out, as: UTF8.self)
+    }
+}
+
+extension PDFBytes {
+    /// The lower-case hex SHA-256 of the PDF, streamed.
+    public func sha256() throws -> String {
+        try FileHash.sha256 { update in try read { update($0) } }
+    }
+
+    /// The PDF opened with poppler: from its scratch file when it has one (poppler reads the
+    /// file through its own small buffer), else from the mapped range of the archive.
+    public func document(source: String) throws -> PDFDocument {
+        if let fd = wholeFile { return try PDFDocument(fileDescriptor: fd, path: source) }
+        return try PDFDocument(bytes: try mapped(), owner: self, source: source)
     }
 }

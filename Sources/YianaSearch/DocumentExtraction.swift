@@ -126,7 +126,7 @@ struct DocumentExtractor: Sendable {
                 result.pages = .reuse(contentKey: key)
                 return result
             }
-            let pdf = try PDFDocument(bytes: bytes.bytes, owner: bytes, source: path)
+            let pdf = try bytes.document(source: path)
             result.pageCount = pdf.pageCount
             var pages: [PageText] = []
             pages.reserveCapacity(pdf.pageCount)

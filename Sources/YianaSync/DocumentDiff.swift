@@ -72,7 +72,7 @@ public struct DocumentDiff: Codable, Sendable {
         guard reader.pdf != nil else { return nil }
         do {
             let bytes = try reader.pdfBytes()
-            let pdf = try PDFDocument(bytes: bytes.bytes, owner: bytes, source: name)
+            let pdf = try bytes.document(source: name)
             return (0..<pdf.pageCount).map { index in
                 let text = Data(pdf.text(ofPage: index).utf8)
                 return String(text.withUnsafeBytes { raw in FileHash.sha256 { $0(raw) } }.prefix(12))

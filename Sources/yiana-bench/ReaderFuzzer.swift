@@ -34,6 +34,7 @@ struct ReaderFuzzer {
         let library = try? Library(root: work)
         var dryRun = RepairOptions()
         dryRun.dryRun = true
+        dryRun.settle = 0  // each input was written just now
         let parts = samples.compactMap(Parts.init)
         var structural = 0
         while Date() < deadline {

@@ -18,7 +18,7 @@ struct EditTests {
         #expect(written?.title == "New" && written?.tags == ["new"] && written?.modified == now)
         let reader = try DocumentReader(path: url.path)
         #expect(try reader.metadata().title == "New")
-        #expect(try reader.pdfBytes().bytes.count == simplePDF(["x"]).count)
+        #expect(try reader.pdfBytes().count == simplePDF(["x"]).count)
         #expect(try VersionStore(library: library).records().contains { try Data(contentsOf: VersionStore(library: library).objectURL($0)) == before })
         #expect(DocumentHistory(library: library).isAncestor(parent, of: reader.contentKey!, documentID: try reader.metadata().id.uuidString))
         // The same edit again changes nothing and writes nothing.

@@ -30,7 +30,12 @@ struct ZipStructureTests {
         let url = try write(builder.build())
         let reader = try DocumentReader(path: url.path)
         let bytes = try reader.pdfBytes()
-        #expect(Data(bytes.bytes) == pdf)
+        #expect(bytes.wholeFile != nil)  // inflated into a scratch file, not into memory
+        var read = Data()
+        try bytes.read { read.append(contentsOf: $0) }
+        let mapped = Data(try bytes.mapped())
+        #expect(read == pdf && mapped == pdf)
+        #expect(try bytes.document(source: "test").pageCount == 2)
         #expect(try await codes(url) == [])
     }
 

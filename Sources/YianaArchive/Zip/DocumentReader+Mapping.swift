@@ -3,77 +3,101 @@ import Foundation
 import Glibc
 #endif
 
-/// A document's PDF held in memory for a reader such as poppler: mapped straight from the
-/// archive for a stored entry (no copy, no temporary file), read out for a compressed one.
+/// A document's PDF, CRC-checked, for a reader such as poppler, in constant memory: a range
+/// of the archive for a stored entry (and the legacy format), or an unlinked scratch file
+/// holding exactly the PDF for a compressed one. Nothing is held in memory: ``read(_:)``
+/// streams the bytes (for hashes), ``wholeFile`` hands a scratch file to a reader that reads
+/// a file itself, and ``mapped()`` maps the range only when a reader needs the bytes in memory
+/// (only the pages it touches are read in).
 public final class PDFBytes: @unchecked Sendable {
-    // @unchecked: the bytes are immutable once made; the mapping is released in deinit only.
-    /// The PDF's bytes; valid as long as this object lives.
-    public let bytes: UnsafeRawBufferPointer
+    // @unchecked: immutable after init but for the mapping, which `lock` guards.
+    /// A descriptor of this object's own (duplicated, or the scratch file's), closed in deinit.
+    private let fd: Int32
+    private let offset: UInt64
+    /// The PDF's size in bytes.
+    public let count: Int
+    private let isWholeFile: Bool
+    private let path: String
     /// The bytes' CRC-32: checked against the archive's, or computed for the legacy format.
     public internal(set) var crc32: UInt32 = 0
-    /// The mapping (or, with length -1, the heap copy) to release.
-    private let mapping: (base: UnsafeMutableRawPointer, length: Int)?
+    private let lock = NSLock()
+    private var mapping: (base: UnsafeMutableRawPointer, length: Int, start: Int)?
 
-    init(mapping base: UnsafeMutableRawPointer, length: Int, range: Range<Int>) {
-        mapping = (base, length)
-        bytes = UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
-    }
-
-    init(copy data: Data) {
-        let copy = UnsafeMutableRawPointer.allocate(byteCount: max(data.count, 1), alignment: 16)
-        data.withUnsafeBytes { raw in
-            if let source = raw.baseAddress { copy.copyMemory(from: source, byteCount: raw.count) }
-        }
-        mapping = (copy, -1)
-        bytes = UnsafeRawBufferPointer(start: copy, count: data.count)
+    init(ownedFD fd: Int32, offset: UInt64, count: Int, wholeFile: Bool, path: String) {
+        self.fd = fd
+        self.offset = offset
+        self.count = count
+        self.isWholeFile = wholeFile
+        self.path = path
     }
 
     deinit {
-        guard let mapping else { return }
-        if mapping.length < 0 {
-            mapping.base.deallocate()
-        } else {
-            munmap(mapping.base, mapping.length)
+        if let mapping { munmap(mapping.base, mapping.length) }
+        Sys.close(fd)
+    }
+
+    /// A descriptor of a file that holds exactly the PDF (a compressed PDF's scratch file),
+    /// valid while this object lives; nil when the PDF is a range of the archive.
+    public var wholeFile: Int32? { isWholeFile ? fd : nil }
+
+    /// Streams the bytes to `body` in chunks of up to 1 MiB (`pread`: the page cache, not
+    /// this process's memory).
+    public func read(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let chunk = 1 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { buffer.deallocate() }
+        var done = 0
+        while done < count {
+            let n: Int
+            do { n = try Sys.pread(fd, buffer.baseAddress!, min(chunk, count - done), offset + UInt64(done), path: path) } catch {
+                throw ArchiveError(.system(error), path: path)
+            }
+            guard n > 0 else { throw ArchiveError(.entryTruncated("content.pdf"), path: path) }
+            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            done += n
         }
+    }
+
+    /// The bytes in memory: a read-only mapping made on first use, valid while this object
+    /// lives. The file is never changed under it: writers rename a new file over a document.
+    public func mapped() throws -> UnsafeRawBufferPointer {
+        lock.lock()
+        defer { lock.unlock() }
+        if let mapping { return UnsafeRawBufferPointer(start: mapping.base + mapping.start, count: count) }
+        guard count > 0 else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        let pageSize = UInt64(sysconf(Int32(_SC_PAGESIZE)))
+        let start = offset - offset % pageSize
+        let length = Int(offset - start) + count
+        guard let base = mmap(nil, length, PROT_READ, MAP_SHARED, fd, off_t(start)), base != MAP_FAILED else {
+            throw ArchiveError(.system(Sys.lastError("map", path)), path: path)
+        }
+        mapping = (base, length, Int(offset - start))
+        return UnsafeRawBufferPointer(start: base + Int(offset - start), count: count)
     }
 }
 
 extension DocumentReader {
-    /// The PDF as bytes in memory, its CRC checked before it is handed out: for a stored
-    /// entry (and the legacy format) a read-only mapping of its range of the file, so a large
-    /// PDF costs no copy; a compressed entry is read out through libzip.
-    ///
-    /// The mapping is of the file opened by this reader: a writer that replaces the document
-    /// renames a new file over it and never changes this one. (A program that truncated the
-    /// file in place while it is mapped would make reading it fault.)
-    /// - Throws: ``ArchiveError`` (`.missingPDF`, `.crcMismatch`, `.system`).
+    /// The PDF, its CRC checked before it is handed out (``PDFBytes``): for a stored entry
+    /// (and the legacy format) its range of the file this reader opened; a compressed entry is
+    /// inflated through libzip into an unlinked scratch file.
+    /// - Throws: ``ArchiveError`` (`.missingPDF`, `.crcMismatch`, `.implausibleEntry`, `.system`).
     public func pdfBytes() throws -> PDFBytes {
         guard let entry = pdf else { throw ArchiveError(.missingPDF, path: path) }
         guard let range = entry.byteRange else { return try inflatedPDF(entry) }
-        guard range.count > 0 else { return PDFBytes(copy: Data()) }
-        let mapped = try Self.map(fd: fd, range, path: path)
-        mapped.crc32 = Checksum.update(Checksum.initial, mapped.bytes.baseAddress, mapped.bytes.count)
-        if let expected = entry.crc32, mapped.crc32 != expected {
+        let own = dup(fd)
+        guard own >= 0 else { throw ArchiveError(.system(Sys.lastError("dup", path)), path: path) }
+        let bytes = PDFBytes(ownedFD: own, offset: range.lowerBound, count: Int(range.count), wholeFile: false, path: path)
+        var crc = Checksum.initial
+        try bytes.read { crc = Checksum.update(crc, $0.baseAddress, $0.count) }
+        bytes.crc32 = crc
+        if let expected = entry.crc32, crc != expected {
             throw ArchiveError(.crcMismatch(entry: entry.name), path: path)
         }
-        return mapped
-    }
-
-    /// A read-only mapping of `range` of the file open as `fd`.
-    private static func map(fd: Int32, _ range: Range<UInt64>, path: String) throws -> PDFBytes {
-        let pageSize = UInt64(sysconf(Int32(_SC_PAGESIZE)))
-        let start = range.lowerBound - range.lowerBound % pageSize
-        let length = Int(range.upperBound - start)
-        guard let base = mmap(nil, length, PROT_READ, MAP_SHARED, fd, off_t(start)), base != MAP_FAILED else {
-            throw ArchiveError(.system(Sys.lastError("map", path)), path: path)
-        }
-        _ = madvise(base, length, MADV_SEQUENTIAL)
-        return PDFBytes(mapping: base, length: length, range: Int(range.lowerBound - start)..<length)
+        return bytes
     }
 
     /// A compressed PDF inflated (through libzip, CRC-checked) into an unlinked scratch file
-    /// of this machine's cache folder and mapped from there: memory use does not grow with
-    /// its size, where holding it in memory would cost it twice.
+    /// of this machine's cache folder: memory use does not grow with its size.
     private func inflatedPDF(_ entry: DocumentEntry) throws -> PDFBytes {
         let folder = LocalFolders.cache().path
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -84,8 +108,8 @@ extension DocumentReader {
         } catch {
             throw ArchiveError(.system(error), path: path)
         }
-        unlink(scratchPath)  // gone when closed and unmapped, even if this process is killed
-        defer { Sys.close(scratch) }
+        unlink(scratchPath)  // gone when closed, even if this process is killed
+        let bytes = PDFBytes(ownedFD: scratch, offset: 0, count: Int(entry.size), wholeFile: true, path: scratchPath)
         try readPDF { chunk in  // libzip checks the CRC
             do throws(SystemError) {
                 try Sys.writeAll(scratch, chunk.baseAddress!, chunk.count, path: scratchPath)
@@ -93,9 +117,7 @@ extension DocumentReader {
                 throw ArchiveError(.system(error), path: scratchPath)
             }
         }
-        guard entry.size > 0 else { return PDFBytes(copy: Data()) }
-        let mapped = try Self.map(fd: scratch, 0..<entry.size, path: scratchPath)
-        mapped.crc32 = entry.crc32 ?? Checksum.update(Checksum.initial, mapped.bytes.baseAddress, mapped.bytes.count)
-        return mapped
+        bytes.crc32 = entry.crc32 ?? 0
+        return bytes
     }
 }

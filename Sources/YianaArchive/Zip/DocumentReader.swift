@@ -25,7 +25,7 @@ public final class DocumentReader {
     private let zipIndex: [String: Int]
 
     /// The largest `metadata.json` read; the app's, with OCR text of a long book, stays far below.
-    public static let metadataLimit: UInt64 = 64 << 20
+    public static let metadataLimit: UInt64 = 16 << 20
     static let knownNames: Set<String> = ["metadata.json", "content.pdf", "format.json"]
 
     /// Opens and checks the file at `path`.

@@ -95,10 +95,10 @@ struct DocumentCheck {
         do {
             let bytes = try reader.pdfBytes()
             if let hash = metadata?.pdfHash {
-                let actual = FileHash.sha256 { $0(bytes.bytes) }
+                let actual = try bytes.sha256()
                 if actual != hash.lowercased() { add("pdf-hash-mismatch", "pdfHash in the metadata is not the SHA-256 of content.pdf.") }
             }
-            let pdf = try PDFDocument(bytes: bytes.bytes, owner: bytes, source: path)
+            let pdf = try bytes.document(source: path)
             if let metadata, metadata.pageCount != pdf.pageCount {
                 add("page-count-mismatch", "metadata says \(metadata.pageCount) page\(metadata.pageCount == 1 ? "" : "s"), the PDF has \(pdf.pageCount).")
             }

@@ -167,12 +167,12 @@ public struct Repairer: Sendable {
         }
         if reader.pdf != nil {
             let bytes = try reader.pdfBytes()
-            let hash = FileHash.sha256 { $0(bytes.bytes) }
+            let hash = try bytes.sha256()
             if metadata.pdfHash != hash {
                 metadata.pdfHash = hash
                 if codes.contains("pdf-hash-mismatch") { changes.append("pdfHash recomputed") }
             }
-            if let pages = try? PDFDocument(bytes: bytes.bytes, owner: bytes, source: path).pageCount, pages != metadata.pageCount {
+            if let pages = try? bytes.document(source: path).pageCount, pages != metadata.pageCount {
                 changes.append("pageCount \(metadata.pageCount) → \(pages)")
                 metadata.pageCount = pages
             }
