@@ -21,13 +21,16 @@ extension PDFDocument {
     private static func layoutText(_ page: OpaquePointer) -> String {
         guard let raw = poppler_page_get_text(page) else { return "" }
         defer { g_free(raw) }
-        let text = String(cString: raw)
+        let utf8 = UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw))
         var rectangles: UnsafeMutablePointer<PopplerRectangle>? = nil
         var count: guint = 0
-        guard poppler_page_get_text_layout(page, &rectangles, &count) != 0, let rectangles else { return text }
+        guard poppler_page_get_text_layout(page, &rectangles, &count) != 0, let rectangles else { return String(decoding: utf8, as: UTF8.self) }
         defer { g_free(rectangles) }
-        let boxes = UnsafeBufferPointer(start: rectangles, count: Int(count)).map { GlyphBox(x1: $0.x1, y1: $0.y1, x2: $0.x2, y2: $0.y2) }
-        return breaks(in: text, boxes: boxes)
+        // PopplerRectangle is four doubles, x1, y1, x2, y2: the layout of GlyphBox.
+        let boxes = UnsafeRawPointer(rectangles).withMemoryRebound(to: GlyphBox.self, capacity: Int(count)) {
+            UnsafeBufferPointer(start: $0, count: Int(count))
+        }
+        return breaks(utf8: utf8, boxes: boxes)
     }
 
     /// The values of the filled form fields on `page` (text fields, and the chosen items of
@@ -80,33 +83,65 @@ extension PDFDocument {
     /// whose text runs mostly top to bottom (rotated) is left as it is, and a combining mark
     /// is never separated from its letter.
     static func breaks(in text: String, boxes: [GlyphBox]) -> String {
-        let scalars = Array(text.unicodeScalars)
-        guard boxes.count >= scalars.count, scalars.count > 1 else { return text }
-        func isBreak(_ s: Unicode.Scalar) -> Bool { s.properties.isWhitespace }
+        var text = text
+        return text.withUTF8 { utf8 in boxes.withUnsafeBufferPointer { breaks(utf8: utf8, boxes: $0) } }
+    }
+
+    /// ``breaks(in:boxes:)`` on UTF-8 bytes, in one pass over bytes (ASCII, nearly all of a
+    /// page, needs no Unicode lookup).
+    static func breaks(utf8: UnsafeBufferPointer<UInt8>, boxes: UnsafeBufferPointer<GlyphBox>) -> String {
+        // Per scalar: where its bytes start, and whether it is white space (1) or a mark (2).
+        var starts: [Int] = []
+        var kinds: [UInt8] = []
+        starts.reserveCapacity(utf8.count)
+        kinds.reserveCapacity(utf8.count)
+        var i = 0
+        while i < utf8.count {
+            let byte = utf8[i]
+            starts.append(i)
+            if byte < 0x80 {
+                kinds.append(byte == 0x20 || (0x09...0x0D).contains(byte) ? 1 : 0)
+                i += 1
+                continue
+            }
+            let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+            let end = min(utf8.count, i + length)
+            var kind: UInt8 = 0
+            if let scalar = String(decoding: UnsafeBufferPointer(rebasing: utf8[i..<end]), as: UTF8.self).unicodeScalars.first {
+                if scalar.properties.isWhitespace { kind = 1 }
+                else if [.nonspacingMark, .spacingMark, .enclosingMark].contains(scalar.properties.generalCategory) { kind = 2 }
+            }
+            kinds.append(kind)
+            i = end
+        }
+        let scalars = starts.count
+        guard boxes.count >= scalars, scalars > 1 else { return String(decoding: utf8, as: UTF8.self) }
         // Which way the text runs: along lines (boxes side by side) or down (stacked).
         var along = 0, down = 0
-        for i in 1..<scalars.count where !isBreak(scalars[i]) && !isBreak(scalars[i - 1]) {
-            let a = boxes[i - 1], b = boxes[i]
+        for k in 1..<scalars where kinds[k] != 1 && kinds[k - 1] != 1 {
+            let a = boxes[k - 1], b = boxes[k]
             if min(a.y2, b.y2) > max(a.y1, b.y1) { along += 1 } else if min(a.x2, b.x2) > max(a.x1, b.x1) { down += 1 }
         }
-        guard along >= down else { return text }
-        var out = String.UnicodeScalarView()
-        out.reserveCapacity(scalars.count + scalars.count / 16)
-        out.append(scalars[0])
-        for i in 1..<scalars.count {
-            let previous = scalars[i - 1], scalar = scalars[i]
-            if !isBreak(previous), !isBreak(scalar), ![.nonspacingMark, .spacingMark, .enclosingMark].contains(scalar.properties.generalCategory) {
-                let a = boxes[i - 1], b = boxes[i]
-                let height = max(a.height, b.height)
-                let otherLine = b.y1 >= a.y2 - 0.1 * height || b.y2 <= a.y1 + 0.1 * height
-                if otherLine || b.x2 < a.x1 {
-                    out.append("\n")
-                } else if b.x1 - a.x2 > 0.1 * height {
-                    out.append(" ")
-                }
+        guard along >= down else { return String(decoding: utf8, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count + utf8.count / 16)
+        var copied = 0
+        for k in 1..<scalars where kinds[k] == 0 && kinds[k - 1] != 1 {
+            let a = boxes[k - 1], b = boxes[k]
+            let height = max(a.height, b.height)
+            let separator: UInt8
+            if b.y1 >= a.y2 - 0.1 * height || b.y2 <= a.y1 + 0.1 * height || b.x2 < a.x1 {
+                separator = 0x0A  // another line
+            } else if b.x1 - a.x2 > 0.1 * height {
+                separator = 0x20  // a gap
+            } else {
+                continue
             }
-            out.append(scalar)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[copied..<starts[k]]))
+            out.append(separator)
+            copied = starts[k]
         }
-        return String(out)
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[copied...]))
+        return String(decoding: out, as: UTF8.self)
     }
 }
