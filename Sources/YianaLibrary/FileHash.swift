@@ -58,12 +58,16 @@ public enum FileHash {
     }
 }
 
-extension PDFBytes {
-    /// The lower-case hex SHA-256 of the PDF, streamed.
-    public func sha256() throws -> String {
-        try FileHash.sha256 { update in try read { update($0) } }
+extension DocumentReader {
+    /// The PDF (``pdfBytes(observing:)``) and its lower-case hex SHA-256, in one pass.
+    public func pdfBytesAndSHA256() throws -> (PDFBytes, String) {
+        var bytes: PDFBytes? = nil
+        let hash = try FileHash.sha256 { update in bytes = try pdfBytes(observing: update) }
+        return (bytes!, hash)
     }
+}
 
+extension PDFBytes {
     /// The PDF opened with poppler: from its scratch file when it has one (poppler reads the
     /// file through its own small buffer), else from the mapped range of the archive.
     public func document(source: String) throws -> PDFDocument {

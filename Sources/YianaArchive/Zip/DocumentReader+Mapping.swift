@@ -80,15 +80,20 @@ extension DocumentReader {
     /// The PDF, its CRC checked before it is handed out (``PDFBytes``): for a stored entry
     /// (and the legacy format) its range of the file this reader opened; a compressed entry is
     /// inflated through libzip into an unlinked scratch file.
+    /// `observe` sees every byte once, in order, in the pass that checks the CRC (to hash
+    /// the PDF without reading it again).
     /// - Throws: ``ArchiveError`` (`.missingPDF`, `.crcMismatch`, `.implausibleEntry`, `.system`).
-    public func pdfBytes() throws -> PDFBytes {
+    public func pdfBytes(observing observe: (UnsafeRawBufferPointer) -> Void = { _ in }) throws -> PDFBytes {
         guard let entry = pdf else { throw ArchiveError(.missingPDF, path: path) }
-        guard let range = entry.byteRange else { return try inflatedPDF(entry) }
+        guard let range = entry.byteRange else { return try inflatedPDF(entry, observe) }
         let own = dup(fd)
         guard own >= 0 else { throw ArchiveError(.system(Sys.lastError("dup", path)), path: path) }
         let bytes = PDFBytes(ownedFD: own, offset: range.lowerBound, count: Int(range.count), wholeFile: false, path: path)
         var crc = Checksum.initial
-        try bytes.read { crc = Checksum.update(crc, $0.baseAddress, $0.count) }
+        try bytes.read { chunk in
+            crc = Checksum.update(crc, chunk.baseAddress, chunk.count)
+            observe(chunk)
+        }
         bytes.crc32 = crc
         if let expected = entry.crc32, crc != expected {
             throw ArchiveError(.crcMismatch(entry: entry.name), path: path)
@@ -98,7 +103,7 @@ extension DocumentReader {
 
     /// A compressed PDF inflated (through libzip, CRC-checked) into an unlinked scratch file
     /// of this machine's cache folder: memory use does not grow with its size.
-    private func inflatedPDF(_ entry: DocumentEntry) throws -> PDFBytes {
+    private func inflatedPDF(_ entry: DocumentEntry, _ observe: (UnsafeRawBufferPointer) -> Void) throws -> PDFBytes {
         let folder = LocalFolders.cache().path
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let scratchPath = folder + "/inflated-pdf-\(UInt64.random(in: 0...UInt64.max))"
@@ -116,6 +121,7 @@ extension DocumentReader {
             } catch {
                 throw ArchiveError(.system(error), path: scratchPath)
             }
+            observe(chunk)
         }
         bytes.crc32 = entry.crc32 ?? 0
         return bytes

@@ -93,9 +93,8 @@ struct DocumentCheck {
 
         guard reader.pdf != nil else { return problems }
         do {
-            let bytes = try reader.pdfBytes()
+            let (bytes, actual) = try metadata?.pdfHash == nil ? (reader.pdfBytes(), "") : reader.pdfBytesAndSHA256()
             if let hash = metadata?.pdfHash {
-                let actual = try bytes.sha256()
                 if actual != hash.lowercased() { add("pdf-hash-mismatch", "pdfHash in the metadata is not the SHA-256 of content.pdf.") }
             }
             let pdf = try bytes.document(source: path)

@@ -166,8 +166,7 @@ public struct Repairer: Sendable {
             changes.append("new id \(metadata.id.uuidString) (it shared one with another document)")
         }
         if reader.pdf != nil {
-            let bytes = try reader.pdfBytes()
-            let hash = try bytes.sha256()
+            let (bytes, hash) = try reader.pdfBytesAndSHA256()
             if metadata.pdfHash != hash {
                 metadata.pdfHash = hash
                 if codes.contains("pdf-hash-mismatch") { changes.append("pdfHash recomputed") }
