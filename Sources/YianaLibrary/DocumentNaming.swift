@@ -81,24 +81,27 @@ public enum DocumentNaming {
     /// - Returns: the name it really got, and the file open for writing.
     /// - Throws: ``SystemError`` when no file can be created there.
     public static func createSideFile(for title: String, extension ext: String, in folder: URL) throws -> (url: URL, fd: Int32) {
-        let stem = stem(forTitle: title)
-        let existing = Set(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).map(foldedKey))
-        for number in 1...10_000 {
-            let name = number == 1 ? "\(stem).\(ext)" : "\(stem) \(number).\(ext)"
-            if existing.contains(foldedKey(name)) { continue }
+        let names = freeSideNames(for: title, extension: ext, in: folder)
+        for name in names {
             let url = folder.appendingPathComponent(name)
             let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             if fd >= 0 { return (url, fd) }
             if errno != EEXIST { throw SystemError("create", path: url.path, errno: errno) }
         }
-        throw SystemError("create", path: folder.appendingPathComponent("\(stem).\(ext)").path, errno: EEXIST)
+        throw SystemError("create", path: folder.appendingPathComponent(names.first ?? "\(title).\(ext)").path, errno: EEXIST)
     }
 
     /// The name ``createSideFile(for:extension:in:)`` would take now (for a dry run).
     public static func freeSideName(for title: String, extension ext: String, in folder: URL) -> String {
+        freeSideNames(for: title, extension: ext, in: folder).first ?? "\(stem(forTitle: title)).\(ext)"
+    }
+
+    /// `<stem>.<ext>`, `<stem> 2.<ext>`, … less the names taken in `folder` (in any case or
+    /// Unicode form), listing the folder once.
+    private static func freeSideNames(for title: String, extension ext: String, in folder: URL) -> LazyFilterSequence<LazyMapSequence<ClosedRange<Int>, String>> {
         let stem = stem(forTitle: title)
         let existing = Set(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).map(foldedKey))
-        return (1...10_000).lazy.map { $0 == 1 ? "\(stem).\(ext)" : "\(stem) \($0).\(ext)" }.first { !existing.contains(foldedKey($0)) } ?? "\(stem).\(ext)"
+        return (1...10_000).lazy.map { $0 == 1 ? "\(stem).\(ext)" : "\(stem) \($0).\(ext)" }.filter { !existing.contains(foldedKey($0)) }
     }
 
     static func foldedKey(_ name: String) -> String {

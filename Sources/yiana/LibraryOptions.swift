@@ -22,8 +22,7 @@ struct LibraryOptions: ParsableArguments {
     func document(_ argument: String, in library: Library) throws -> URL {
         switch library.locate(argument) {
         case .document(let url):
-            // One rule for every command: only a regular file is a document.
-            if let refusal = FileKind.at(url.path).refusal { throw CommandFailure("\(url.path): \(refusal).") }
+            try CommandFailure.unlessRegularFile(url)
             return url
         case .placeholder(let stub, let document):
             let size = (try? Placeholder(stubAt: stub)).map { ", \(Yiana.Info.bytes($0.documentSize)) in the cloud" } ?? ""
@@ -74,6 +73,12 @@ struct ArrivalOption: ParsableArguments {
 struct CommandFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+
+    /// One rule for every command: only a regular file is a document (a FIFO, a folder, a
+    /// link is refused with the reason, never opened).
+    static func unlessRegularFile(_ url: URL) throws {
+        if let refusal = FileKind.at(url.path).refusal { throw CommandFailure("\(url.path): \(refusal).") }
+    }
 }
 
 enum Output {

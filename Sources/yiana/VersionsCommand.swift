@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import YianaArchive
 import YianaLibrary
 
 extension Yiana {
@@ -23,7 +22,7 @@ extension Yiana.Versions {
     static func documentURL(_ argument: String, in library: Library) throws -> URL {
         switch library.locate(argument) {
         case .document(let url):
-            if let refusal = FileKind.at(url.path).refusal { throw CommandFailure("\(url.path): \(refusal).") }
+            try CommandFailure.unlessRegularFile(url)
             return url
         case .placeholder(_, let document): return document
         case .notFound:
