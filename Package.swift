@@ -32,27 +32,33 @@ let package = Package(
             providers: [.apt(["libpoppler-glib-dev"]), .brew(["poppler"])]
         ),
 
-        .target(name: "YianaArchive", dependencies: ["CZip"]),
-        .target(name: "YianaPDF", dependencies: ["CPoppler"]),
+        // The toolkit's own C: the CRC-32 folding and the Linux calls Swift's Glibc lacks.
+        .target(name: "CYiana", linkerSettings: [.linkedLibrary("z")]),
+
+        // The one system layer: every system call of every module, and the one crash-safe
+        // replace (TemporaryFile). Nothing above it imports Glibc.
+        .target(name: "YianaSystem", dependencies: ["CYiana"]),
+        .target(name: "YianaArchive", dependencies: ["CZip", "YianaSystem"]),
+        .target(name: "YianaPDF", dependencies: ["CPoppler", "YianaSystem"]),
         .target(
             name: "YianaLibrary",
             dependencies: [
-                "YianaArchive", "YianaPDF",
+                "YianaSystem", "YianaArchive", "YianaPDF",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(
             name: "YianaSearch",
             dependencies: [
-                "YianaLibrary", "YianaArchive", "YianaPDF",
+                "YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .target(name: "YianaSync", dependencies: ["YianaLibrary", "YianaArchive", "YianaPDF"]),
+        .target(name: "YianaSync", dependencies: ["YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF"]),
         .executableTarget(
             name: "yiana",
             dependencies: [
-                "YianaLibrary", "YianaArchive", "YianaPDF", "YianaSearch", "YianaSync",
+                "YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF", "YianaSearch", "YianaSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -66,7 +72,7 @@ let package = Package(
         .executableTarget(
             name: "yiana-harness",
             dependencies: [
-                "YianaLibrary", "YianaArchive", "YianaPDF",
+                "YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -75,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "yiana-realsync",
             dependencies: [
-                "YianaLibrary",
+                "YianaSystem", "YianaLibrary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -86,6 +92,7 @@ let package = Package(
 
         // Temporary folders, fixtures and process helpers shared by the test targets.
         .target(name: "YianaTestSupport", dependencies: ["YianaPDF"], path: "Tests/YianaTestSupport"),
+        .testTarget(name: "YianaSystemTests", dependencies: ["YianaSystem", "YianaTestSupport"]),
         .testTarget(name: "YianaArchiveTests", dependencies: ["YianaArchive", "YianaTestSupport", "yiana-stress"]),
         .testTarget(name: "YianaPDFTests", dependencies: ["YianaPDF"]),
         .testTarget(name: "YianaLibraryTests", dependencies: ["YianaLibrary", "YianaArchive", "YianaTestSupport"]),

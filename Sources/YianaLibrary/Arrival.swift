@@ -1,4 +1,5 @@
 import Foundation
+import YianaSystem
 
 /// Documents a sync program may still be writing. rclone, for one, writes a document in
 /// place under its real name over seconds; until it is done the file looks damaged. A
@@ -45,10 +46,8 @@ public struct Arrival: Sendable {
     public func stillArriving(_ url: URL) -> Reason? {
         guard window > 0 else { return nil }
         if shadowed.contains(url.path) { return .shadowed }
-        var st = stat()
-        guard lstat(url.path, &st) == 0 else { return nil }
-        let changed = max(Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9,
-                          Double(st.st_ctim.tv_sec) + Double(st.st_ctim.tv_nsec) / 1e9)
+        guard let st = try? Sys.lstat(url.path) else { return nil }
+        let changed = max(st.modifiedSeconds, st.changedSeconds)
         let age = now.timeIntervalSince1970 - changed
         return age < window ? .changed(max(0, age)) : nil
     }

@@ -1,8 +1,6 @@
 import Foundation
 import YianaArchive
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// File names for new documents, as the app makes them.
 public enum DocumentNaming {
@@ -84,11 +82,13 @@ public enum DocumentNaming {
         let names = freeSideNames(for: title, extension: ext, in: folder)
         for name in names {
             let url = folder.appendingPathComponent(name)
-            let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if fd >= 0 { return (url, fd) }
-            if errno != EEXIST { throw SystemError("create", path: url.path, errno: errno) }
+            do {
+                return (url, try Sys.open(url.path, [.writeOnly, .create, .exclusive]))
+            } catch {
+                guard error.code == .exists else { throw error }
+            }
         }
-        throw SystemError("create", path: folder.appendingPathComponent(names.first ?? "\(title).\(ext)").path, errno: EEXIST)
+        throw SystemError("create", path: folder.appendingPathComponent(names.first ?? "\(title).\(ext)").path, code: .exists)
     }
 
     /// The name ``createSideFile(for:extension:in:)`` would take now (for a dry run).

@@ -2,9 +2,7 @@ import Crypto
 import Foundation
 import YianaArchive
 import YianaPDF
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// SHA-256 of file contents, streamed in 1 MiB blocks (swift-crypto: BoringSSL, which uses
 /// the CPU's SHA extensions where present).
@@ -16,16 +14,12 @@ public enum FileHash {
         let size = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
         defer { buffer.deallocate() }
-        var offset: off_t = 0
+        var offset: UInt64 = 0
         while true {
-            let n = pread(fd, buffer.baseAddress, size, offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SystemError("read", path: path, errno: errno)
-            }
+            let n = try Sys.pread(fd, buffer.baseAddress!, size, offset, path: path)
             if n == 0 { break }
             hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-            offset += off_t(n)
+            offset += UInt64(n)
         }
         return hex(hasher.finalize())
     }
@@ -35,7 +29,7 @@ public enum FileHash {
     ///   ``SystemError`` when it cannot be read.
     public static func sha256(of url: URL) throws -> String {
         let fd = try RegularFile.openForReading(url.path)
-        defer { close(fd) }
+        defer { Sys.close(fd) }
         return try sha256(fd: fd, path: url.path)
     }
 

@@ -1,9 +1,7 @@
 import Foundation
 import YianaArchive
 import YianaPDF
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// Imports PDFs into a library as new documents, several at once.
 public struct Importer: Sendable {
@@ -77,18 +75,18 @@ public struct Importer: Sendable {
             }
             failures += refused
         case .missing:
-            failures.append(Self.unreadable(path, errno: ENOENT))
+            failures.append(Self.unreadable(path, .notFound))
         case let kind:
             failures.append(.init(source: path, code: "not-a-regular-file", reason: "\(path): \(kind.refusal ?? "not a regular file or folder")."))
         }
     }
 
     /// A failure row for an input that cannot be opened or examined.
-    static func unreadable(_ source: String, errno code: Int32) -> ImportReport.Failed {
-        if code == ENOENT || code == ENOTDIR {
+    static func unreadable(_ source: String, _ code: SystemError.Code) -> ImportReport.Failed {
+        if code == .notFound || code == .notADirectory {
             return .init(source: source, code: "not-found", reason: "\(source): no such file or folder.")
         }
-        return .init(source: source, code: "unreadable", reason: "\(source): cannot be read (\(String(cString: strerror(code)))).")
+        return .init(source: source, code: "unreadable", reason: "\(source): cannot be read (\(code)).")
     }
 
     /// `*.pdf` files below `folder` with the sub-folder path of each, in a stable order; and
@@ -100,7 +98,7 @@ public struct Importer: Sendable {
         do {
             entries = try DirectoryEntry.list(folder.path)
         } catch {
-            return ([], [.init(source: shown, code: "unreadable", reason: "\(shown): cannot be listed (\(String(cString: strerror(error.errno)))).")])
+            return ([], [.init(source: shown, code: "unreadable", reason: "\(shown): cannot be listed (\(error.code)).")])
         }
         var found: [(URL, [String])] = []
         var refused: [ImportReport.Failed] = []
@@ -144,12 +142,12 @@ public struct Importer: Sendable {
             fd = try RegularFile.openForReading(path)
         } catch {
             switch error.kind {
-            case .fileNotFound: return .failed(Self.unreadable(candidate.display, errno: ENOENT))
+            case .fileNotFound: return .failed(Self.unreadable(candidate.display, .notFound))
             case .notARegularFile(let reason): return failed("not-a-regular-file", "\(candidate.display): \(reason).")
             default: return failed("unreadable", error.description)
             }
         }
-        defer { close(fd) }
+        defer { Sys.close(fd) }
 
         let source: SourceFile
         let pageCount: Int
@@ -161,7 +159,7 @@ public struct Importer: Sendable {
         } catch let error as PDFError {
             return failed(error.code, error.description)
         } catch let error as SystemError {
-            return failed("unreadable", "\(candidate.display): cannot be read (\(String(cString: strerror(error.errno)))).")
+            return failed("unreadable", "\(candidate.display): cannot be read (\(error.code)).")
         } catch {
             return failed("unreadable", "\(candidate.display): \(error)")
         }

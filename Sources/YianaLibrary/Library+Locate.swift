@@ -1,5 +1,6 @@
 import Foundation
 import YianaArchive
+import YianaSystem
 
 /// What a document argument on the command line names.
 public enum DocumentLocation: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import YianaArchive
+import YianaSystem
 
 /// Something in a library that stands for a document.
 public struct LibraryItem: Sendable, Equatable {

@@ -1,8 +1,6 @@
 internal import CPoppler
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// A PDF opened with poppler: page count, title, and (later) text.
 ///
@@ -21,13 +19,13 @@ public final class PDFDocument {
         _ = popplerMessagesSilenced
         source = path
         owner = nil
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw PDFError(.unreadable(String(cString: strerror(errno))), source: path) }
-        var head = [UInt8](repeating: 0, count: 1024)
-        let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 1024, 0) }
-        close(fd)
-        guard n >= 0 else { throw PDFError(.unreadable(String(cString: strerror(errno))), source: path) }
-        guard Self.hasPDFHeader(head.prefix(n)) else { throw PDFError(.notAPDF, source: path) }
+        let head: [UInt8]
+        do {
+            head = try Sys.closeAfter(try Sys.open(path, .readOnly)) { fd throws(SystemError) in try Sys.pread(fd, count: 1024, at: 0, path: path) }
+        } catch {
+            throw PDFError(.unreadable(error.code.description), source: path)
+        }
+        guard Self.hasPDFHeader(head[...]) else { throw PDFError(.notAPDF, source: path) }
 
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         var error: UnsafeMutablePointer<GError>? = nil
@@ -48,13 +46,14 @@ public final class PDFDocument {
         _ = popplerMessagesSilenced
         source = path
         owner = nil
-        var head = [UInt8](repeating: 0, count: 1024)
-        let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 1024, 0) }
-        guard n >= 0 else { throw PDFError(.unreadable(String(cString: strerror(errno))), source: path) }
-        guard Self.hasPDFHeader(head.prefix(n)) else { throw PDFError(.notAPDF, source: path) }
-        // poppler takes ownership of the descriptor it is given and closes it.
-        let own = dup(fd)
-        guard own >= 0 else { throw PDFError(.unreadable(String(cString: strerror(errno))), source: path) }
+        let own: Int32
+        do {
+            guard Self.hasPDFHeader(try Sys.pread(fd, count: 1024, at: 0, path: path)[...]) else { throw PDFError(.notAPDF, source: path) }
+            // poppler takes ownership of the descriptor it is given and closes it.
+            own = try Sys.dup(fd, path: path)
+        } catch let error as SystemError {
+            throw PDFError(.unreadable(error.code.description), source: path)
+        }
         var error: UnsafeMutablePointer<GError>? = nil
         guard let document = poppler_document_new_from_fd(own, nil, &error) else {
             throw Self.translate(error, source: path)

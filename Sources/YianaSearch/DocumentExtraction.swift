@@ -2,9 +2,7 @@ import Foundation
 import YianaArchive
 import YianaLibrary
 import YianaPDF
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// A file's identity and state, to tell an unchanged document without opening it.
 struct FileState: Sendable, Equatable {
@@ -19,8 +17,7 @@ struct FileState: Sendable, Equatable {
     }
 
     init?(path: String) {
-        var st = stat()
-        guard lstat(path, &st) == 0 else { return nil }
+        guard let st = try? Sys.lstat(path) else { return nil }
         size = Int64(st.st_size)
         modified = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
         inode = Int64(bitPattern: UInt64(st.st_ino))

@@ -1,6 +1,7 @@
 import Foundation
 import YianaArchive
 import YianaLibrary
+import YianaSystem
 
 /// Resolves the conflicts ``ConflictDetector`` finds.
 public struct ConflictResolver: Sendable {

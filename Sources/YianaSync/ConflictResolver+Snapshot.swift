@@ -1,6 +1,7 @@
 import Foundation
 import YianaArchive
 import YianaLibrary
+import YianaSystem
 
 /// A document as it is now: where, its metadata, its content key.
 struct Snapshot {

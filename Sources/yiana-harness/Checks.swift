@@ -1,9 +1,6 @@
 import Foundation
 import YianaArchive
 import YianaLibrary
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What the checks after a run found.
 struct Findings {
@@ -53,10 +50,7 @@ struct Tally {
 enum Checks {
     /// SHA-256 of the file at `url` (nil when it cannot be read).
     static func hash(_ url: URL) -> String? {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        return try? FileHash.sha256(fd: fd, path: url.path)
+        try? FileHash.sha256(of: url)
     }
 
     /// Every document (not placeholders, temporary or hidden files) in `libraries`, by its

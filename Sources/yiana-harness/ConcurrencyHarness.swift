@@ -1,8 +1,5 @@
 import Foundation
 import YianaLibrary
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Several `yiana` processes importing, indexing, resolving, downloading and syncing in one
 /// library at once; afterwards everything verifies, nothing is lost, and the index works.

@@ -1,8 +1,6 @@
 import Foundation
 import YianaLibrary
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// One line of the table: what happened to one write path.
 struct PathResult {
@@ -79,13 +77,13 @@ struct CrashHarness {
                 let moment = Double.random(in: 0...(clean.seconds * 1.1), using: &random)
                 description = "killed at \(String(format: "%.3f", moment)) s"
                 outcome = try runner.run(arguments, killAfter: moment)
-                if outcome.signal == SIGKILL { result.killsAtTime += 1 }
+                if outcome.signal == Sys.killSignal { result.killsAtTime += 1 }
             } else if wantKill {
                 // SIGKILL just before a random one of its I/O calls.
                 let at = Int.random(in: 1...calls, using: &random)
                 description = "killed at I/O call \(at)"
                 outcome = try runner.run(arguments, injection: Runner.Injection(root: root.path, at: at, kind: "kill", log: log))
-                if outcome.signal == SIGKILL, !ShimLog(path: log).faults.isEmpty { result.killsAtCall += 1 }
+                if outcome.signal == Sys.killSignal, !ShimLog(path: log).faults.isEmpty { result.killsAtCall += 1 }
             } else {
                 let at = Int.random(in: 1...calls, using: &random)
                 let kind = kinds[Int.random(in: 0..<kinds.count, using: &random)]
@@ -98,7 +96,7 @@ struct CrashHarness {
                 }
             }
             result.runs += 1
-            if let signal = outcome.signal, signal != SIGKILL || !wantKill {
+            if let signal = outcome.signal, signal != Sys.killSignal || !wantKill {
                 result.tally.crashes += 1
                 result.tally.fail("\(description): the process died of signal \(signal): \(outcome.stderr.suffix(600))")
             }

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// How one run of a command ended.
 struct Outcome {
@@ -66,8 +64,8 @@ struct Runner {
         try process.run()
         if let killAfter {
             let deadline = start.addingTimeInterval(killAfter)
-            while process.isRunning && Date() < deadline { usleep(500) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            while process.isRunning && Date() < deadline { Sys.sleep(seconds: 0.0005) }
+            if process.isRunning { Sys.signal(process.processIdentifier, Sys.killSignal) }
         }
         process.waitUntilExit()
         let stderr = (try? String(contentsOf: errPath, encoding: .utf8)) ?? ""

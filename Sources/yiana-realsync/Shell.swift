@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// How a child process ended.
 struct Finished {
@@ -57,8 +55,8 @@ struct Shell {
             guard process.isRunning else { return }
             process.terminate()
             let deadline = Date().addingTimeInterval(10)
-            while process.isRunning && Date() < deadline { usleep(20_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            while process.isRunning && Date() < deadline { Sys.sleep(seconds: 0.02) }
+            if process.isRunning { Sys.signal(process.processIdentifier, Sys.killSignal) }
             process.waitUntilExit()
         }
     }

@@ -2,6 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+// Glibc for sockets alone (`freePort`: the test asks the kernel for a free loopback port
+// for each Syncthing instance); the system layer has no sockets, the toolkit needs none.
 #if canImport(Glibc)
 import Glibc
 #endif

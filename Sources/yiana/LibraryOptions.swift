@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import YianaArchive
 import YianaLibrary
+import YianaSystem
 
 /// `--library`, shared by every command.
 struct LibraryOptions: ParsableArguments {

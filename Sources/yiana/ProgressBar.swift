@@ -1,14 +1,12 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// A one-line progress bar on standard error, drawn only when standard error is a terminal
 /// and redrawn at most ten times a second.
 final class ProgressBar: @unchecked Sendable {
     // @unchecked: all state is guarded by `lock`; updates come from task-group completions.
     private let lock = NSLock()
-    private let enabled = isatty(STDERR_FILENO) == 1
+    private let enabled = Sys.isTerminal(Sys.standardError)
     private var lastDraw = Date.distantPast
     private var drawn = false
     private let label: String

@@ -2,9 +2,7 @@ import ArgumentParser
 import Foundation
 import YianaLibrary
 import YianaSearch
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 extension Yiana {
     struct Search: AsyncParsableCommand {
@@ -86,7 +84,7 @@ extension Yiana {
         }
 
         private func render(_ hits: [SearchHit]) {
-            let terminal = isatty(STDOUT_FILENO) == 1
+            let terminal = Sys.isTerminal(Sys.standardOutput)
             let (open, close) = terminal ? ("\u{1B}[1m", "\u{1B}[0m") : ("[", "]")
             if hits.isEmpty { FileHandle.standardError.write(Data("no document matches.\n".utf8)) }
             for hit in hits {

@@ -2,6 +2,7 @@ import Foundation
 import YianaTestSupport
 import Testing
 @testable import YianaArchive
+import YianaSystem
 
 @Suite("coordinated reads and writes")
 struct CoordinatedDocumentTests {

@@ -3,6 +3,7 @@ import Testing
 import YianaArchive
 import YianaTestSupport
 @testable import YianaLibrary
+import YianaSystem
 
 @Suite("edit")
 struct EditTests {

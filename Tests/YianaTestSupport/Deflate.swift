@@ -24,9 +24,9 @@ public enum Deflate {
     /// The CRC-32 of what ``stream(_:repeatingLast:)`` inflates to, without making it.
     public static func crc(_ prefix: [UInt8], repeatingLast count: Int = 0) -> UInt32 {
         var c: UInt32 = 0xFFFF_FFFF
-        for byte in prefix { c = CRC32.table[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
+        for byte in prefix { c = TableCRC32.table[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
         if count > 0, let last = prefix.last {
-            for _ in 0..<count { c = CRC32.table[Int((c ^ UInt32(last)) & 0xFF)] ^ (c >> 8) }
+            for _ in 0..<count { c = TableCRC32.table[Int((c ^ UInt32(last)) & 0xFF)] ^ (c >> 8) }
         }
         return c ^ 0xFFFF_FFFF
     }

@@ -40,7 +40,7 @@ public struct ZipBuilder {
         var offsets: [UInt32] = []
         for entry in entries {
             let name = entry.rawName ?? Array(entry.name.utf8)
-            let crc = entry.crc ?? CRC32.checksum(entry.data)
+            let crc = entry.crc ?? TableCRC32.checksum(entry.data)
             let compressed = entry.compressedSize ?? UInt32(entry.data.count)
             let uncompressed = entry.uncompressedSize ?? UInt32(entry.data.count)
             offsets.append(UInt32(out.count))
@@ -51,7 +51,7 @@ public struct ZipBuilder {
         for (index, entry) in entries.enumerated() {
             let name = entry.rawName ?? Array(entry.name.utf8)
             central += le32(0x0201_4B50) + le16(entry.madeBy) + le16(20) + le16(entry.flags) + le16(entry.method)
-            central += le16(0) + le16(0x5A21) + le32(entry.crc ?? CRC32.checksum(entry.data))
+            central += le16(0) + le16(0x5A21) + le32(entry.crc ?? TableCRC32.checksum(entry.data))
             central += le32(entry.compressedSize ?? UInt32(entry.data.count)) + le32(entry.uncompressedSize ?? UInt32(entry.data.count))
             central += le16(UInt16(name.count)) + le16(0) + le16(0) + le16(0) + le16(0) + le32(entry.externalAttributes)
             central += le32(entry.centralOffset ?? offsets[index]) + name
@@ -67,7 +67,7 @@ public struct ZipBuilder {
     private func le32(_ value: UInt32) -> [UInt8] { le16(UInt16(value & 0xFFFF)) + le16(UInt16(value >> 16)) }
 }
 
-public enum CRC32 {
+public enum TableCRC32 {
     public static let table: [UInt32] = (0..<256).map { n in
         var c = UInt32(n)
         for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 extension CoordinatedDocument {
     /// Writes the document's PDF to `outPath` atomically: a CRC error (or any other) leaves

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// Every read and write of a document file goes through here: reads under a shared lock,
 /// writes under an exclusive one, and every write is crash-safe.
@@ -18,7 +16,7 @@ public enum CoordinatedDocument {
     /// How long a read or write waits for another process by default, in seconds.
     public static let defaultLockTimeout: Double = 30
     /// The marker in the names of the toolkit's own temporary files.
-    public static let temporaryMarker = ".yiana-tmp-"
+    public static let temporaryMarker = TemporaryFile.marker
 
     /// Opens the document under a shared lock and passes the reader to `body`.
     /// - Throws: ``ArchiveError`` (lock timeout, damaged archive, …) or what `body` throws.
@@ -90,11 +88,10 @@ public enum CoordinatedDocument {
         }
     }
 
-    /// The crash-safe write protocol, independent of what is written.
+    /// The crash-safe write protocol (``TemporaryFile``) under the document's lock,
+    /// independent of what is written.
     static func atomicWrite(to path: String, replacing: Bool, expecting: FileIdentity? = nil, timeout: Double,
                             fill: (Int32, String) throws -> Void, verify: (String) throws -> Void) throws {
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
         let lock = try DocumentLock(document: path, mode: .exclusive, timeout: timeout)
         defer { lock.release() }
 
@@ -102,75 +99,53 @@ public enum CoordinatedDocument {
         if !replacing, existing != nil { throw ArchiveError(.alreadyExists, path: path) }
         if let expecting, existing.map(FileIdentity.init) ?? .absent != expecting { throw ArchiveError(.documentChanged, path: path) }
 
-        let (fd, tempPath) = try createTemporaryFile(folder: folder, name: url.lastPathComponent)
-        var fdOpen = true
         do {
+            let file = try TemporaryFile(beside: path)
             if let existing, existing.isRegularFile {
-                try Sys.fchmod(fd, existing.st_mode & 0o7777, path: tempPath)
+                try Sys.fchmod(file.fd, existing.permissions, path: file.path)
             }
-            try fill(fd, tempPath)
+            try fill(file.fd, file.path)
             // The fsync waits on the disk, the verification reads the page cache: run them
             // side by side. Both must succeed before the file may take the document's name.
+            let (fd, tempPath) = (file.fd, file.path)
             let flush = BackgroundWork { try Sys.fsync(fd, path: tempPath) }
             do {
-                try verify(tempPath)
+                try verify(file.path)
             } catch {
                 _ = try? flush.wait()
                 throw error
             }
             try flush.wait()
-            Sys.close(fd)
-            fdOpen = false
-            if replacing {
-                try Sys.rename(tempPath, path)
-            } else {
-                try placeNew(tempPath, at: path)
-            }
-            try Sys.fsyncDirectory(folder)
-        } catch {
-            if fdOpen { Sys.close(fd) }
-            _ = unlink(tempPath)
-            if let systemError = error as? SystemError {
-                throw ArchiveError(.system(systemError), path: path)
-            }
-            throw error
-        }
-    }
-
-    /// Gives the verified temporary file the document's name without replacing a file that
-    /// appeared meanwhile: `link` fails if the name exists, where `rename` would overwrite.
-    private static func placeNew(_ tempPath: String, at path: String) throws {
-        do {
-            try Sys.link(tempPath, path)
-            _ = unlink(tempPath)
-        } catch let error where error.errno == EEXIST {
+            try file.place(at: path, replacing ? .replacing : .creating)
+        } catch SystemError.Code.exists where !replacing {
             throw ArchiveError(.alreadyExists, path: path)
-        } catch let error where [EPERM, ENOTSUP, EOPNOTSUPP, EMLINK].contains(error.errno) {
-            // File systems without hard links (FAT, some FUSE mounts): check, then rename.
-            // The exclusive lock keeps other toolkit processes out of the small gap.
-            if (try? Sys.lstat(path)) != nil { throw ArchiveError(.alreadyExists, path: path) }
-            try Sys.rename(tempPath, path)
+        } catch let error as SystemError {
+            throw ArchiveError(.system(error), path: path)
         }
     }
 
-    private static func createTemporaryFile(folder: String, name: String) throws -> (Int32, String) {
-        for _ in 0..<16 {
-            let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 16).leftPadded(to: 8)
-            let tempPath = URL(fileURLWithPath: folder).appendingPathComponent(".\(name)\(temporaryMarker)\(suffix)").path
-            do {
-                return (try Sys.open(tempPath, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644), tempPath)
-            } catch where error.errno == EEXIST {
-                continue
-            } catch {
-                throw ArchiveError(.system(error), path: tempPath)
-            }
-        }
-        throw ArchiveError(.system(SystemError("create temporary file", path: folder, errno: EEXIST)), path: folder)
+    /// Replaces the document at `path` by a file of the same name and `size` holding no data
+    /// (a sparse file: how iCloud leaves an evicted file on a Mac), crash-safely, only if it
+    /// is still the version `expecting`.
+    public static func replaceWithDataless(at path: String, size: UInt64, expecting: FileIdentity,
+                                           timeout: Double = defaultLockTimeout) throws {
+        try atomicWrite(to: path, replacing: true, expecting: expecting, timeout: timeout) { fd, tempPath in
+            try Sys.ftruncate(fd, size, path: tempPath)
+        } verify: { _ in }
     }
-}
 
-extension String {
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
+    /// Removes the document at `path` under its exclusive lock, only if it is still the
+    /// version `expecting` (else ``ArchiveError`` `.documentChanged`): eviction and deletion
+    /// never remove what another process wrote meanwhile.
+    public static func remove(at path: String, expecting: FileIdentity, timeout: Double = defaultLockTimeout) throws {
+        let lock = try DocumentLock(document: path, mode: .exclusive, timeout: timeout)
+        defer { lock.release() }
+        guard FileIdentity.current(at: path) == expecting else { throw ArchiveError(.documentChanged, path: path) }
+        do {
+            try Sys.unlink(path)
+            try Sys.fsyncDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        } catch {
+            throw ArchiveError(.system(error), path: path)
+        }
     }
 }

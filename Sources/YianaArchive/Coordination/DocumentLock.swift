@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// A cross-process lock on one document: the Linux stand-in for NSFileCoordinator.
 ///
@@ -40,25 +38,25 @@ public final class DocumentLock {
         let lockPath: String
         do { lockPath = try Self.lockFile().path } catch let error as SystemError { throw ArchiveError(.system(error), path: path) }
         let deadline = Date().addingTimeInterval(timeout)
-        var pause: useconds_t = 500
+        var pause = 0.0005
         while true {
             let fd: Int32
             do {
-                fd = try Sys.open(lockPath, O_RDWR | O_CREAT, mode: 0o600)
+                fd = try Sys.open(lockPath, [.readWrite, .create], mode: 0o600)
             } catch {
                 throw ArchiveError(.system(error), path: path)
             }
             var acquired = false
             while true {
-                if Self.setLock(fd, mode == .shared ? F_RDLCK : F_WRLCK, at: offset) { acquired = true; break }
-                if Glibc.errno != EAGAIN && Glibc.errno != EACCES && Glibc.errno != EINTR {
-                    let error = Sys.lastError("lock", lockPath)
+                do {
+                    if try Sys.lockByte(fd, at: offset, exclusive: mode == .exclusive, path: lockPath) { acquired = true; break }
+                } catch {
                     Sys.close(fd)
                     throw ArchiveError(.system(error), path: path)
                 }
                 if Date() >= deadline { break }
-                usleep(pause)
-                pause = min(pause * 2, 50_000)
+                Sys.sleep(seconds: pause)
+                pause = min(pause * 2, 0.05)
             }
             guard acquired else {
                 Sys.close(fd)
@@ -101,21 +99,7 @@ public final class DocumentLock {
     static func canonicalPath(_ path: String) -> String {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         let folder = url.deletingLastPathComponent().path
-        guard let resolved = realpath(folder, nil) else { return url.path }
-        defer { free(resolved) }
-        let real = String(cString: resolved)
+        guard let real = Sys.realPath(folder) else { return url.path }
         return (real == "/" ? "" : real) + "/" + url.lastPathComponent
-    }
-
-    private static let F_OFD_SETLK: Int32 = 37  // <fcntl.h>, Linux; Glibc's Swift module omits it
-
-    private static func setLock(_ fd: Int32, _ type: Int32, at offset: Int64) -> Bool {
-        var lock = flock()
-        lock.l_type = Int16(type)
-        lock.l_whence = Int16(SEEK_SET)
-        lock.l_start = __off_t(offset)
-        lock.l_len = 1
-        lock.l_pid = 0  // must be 0 for OFD locks
-        return fcntl(fd, F_OFD_SETLK, &lock) == 0
     }
 }

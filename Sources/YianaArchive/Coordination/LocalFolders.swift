@@ -1,4 +1,5 @@
 import Foundation
+import YianaSystem
 
 /// The folders of this machine (never inside a synced library) where the toolkit keeps what
 /// belongs to one machine: locks, scratch files, partial downloads, caches and local state.
@@ -14,7 +15,7 @@ public enum LocalFolders {
     /// - Throws: ``SystemError`` when no such folder can be made, or one exists that is not
     ///   this user's own private folder (someone else could remove its locks).
     public static func runtime(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
-        let uid = getuid()
+        let uid = Sys.userID
         var base: String? = nil
         if let xdg = environment["XDG_RUNTIME_DIR"], xdg.hasPrefix("/"), isOwnFolder(xdg, uid: uid) {
             base = xdg
@@ -55,17 +56,15 @@ public enum LocalFolders {
 
     private static func isOwnFolder(_ path: String, uid: uid_t) -> Bool {
         guard let st = try? Sys.lstat(path) else { return false }
-        return st.st_mode & S_IFMT == S_IFDIR && st.st_uid == uid && access(path, W_OK | X_OK) == 0
+        return st.isDirectory && st.st_uid == uid && Sys.canWrite(path)
     }
 
     private static func makePrivateFolder(_ path: String, uid: uid_t) throws {
-        if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw SystemError("create folder", path: path, errno: errno)
-        }
+        try Sys.makeDirectory(path, mode: 0o700)
         // A folder of this name made by someone else (a shared /tmp) would let them break our locks.
         let st = try Sys.lstat(path)
-        guard st.st_mode & S_IFMT == S_IFDIR, st.st_uid == uid, st.st_mode & 0o022 == 0 else {
-            throw SystemError("use folder (not this user's own private folder)", path: path, errno: EPERM)
+        guard st.isDirectory, st.st_uid == uid, st.permissions & 0o022 == 0 else {
+            throw SystemError("use folder (not this user's own private folder)", path: path, code: .notPermitted)
         }
     }
 

@@ -1,3 +1,4 @@
+import YianaSystem
 /// A libzip error code (`ZIP_ER_*`), with names for the ones the toolkit acts on.
 public struct ZipErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: Int32

@@ -1,8 +1,6 @@
 internal import CZip
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// Where the PDF of a document being written comes from.
 public enum PDFPayload: Sendable {
@@ -128,7 +126,7 @@ enum ArchiveWriter {
     /// block by block as the copy reports them done.
     private static func checksumWhileCopied(_ file: SourceFile, into path: String, at offset: UInt64,
                                             progress: CopyProgress) throws -> (source: UInt32, readBack: UInt32) {
-        let fd = try Sys.open(path, O_RDONLY)
+        let fd = try Sys.open(path, .readOnly)
         defer { Sys.close(fd) }
         var source = Checksum.initial
         var readBack = Checksum.initial
@@ -141,7 +139,7 @@ enum ArchiveWriter {
             readBack = try Checksum.update(readBack, fd: fd, range: (offset + done)..<(offset + available), path: path)
             // Checked: let the kernel start writing it to disk now, so that the final
             // fsync finds little left to do.
-            _ = yiana_start_writeback(fd, Int64(offset + done), Int64(available - done))
+            Sys.startWriteback(fd, offset: offset + done, length: available - done)
             done = available
         }
         return (source, readBack)
@@ -157,22 +155,23 @@ enum ArchiveWriter {
         while done < file.size {
             var sourceOffset = Int64(done)
             var targetOffset = Int64(offset + done)
-            let n = yiana_copy_file_range(file.fd, &sourceOffset, fd, &targetOffset, Int(min(block, file.size - done)))
-            if n > 0 {
-                done += UInt64(n)
-                progress.advance(to: done)
-                continue
-            }
-            if n == 0 { throw ArchiveError(.sourceChanged(file.path), path: documentPath) }
-            if errno == EINTR { continue }
-            if [EXDEV, EINVAL, ENOSYS, EOPNOTSUPP, EBADF].contains(errno), done == 0 {
+            let n: Int
+            do {
+                n = try Sys.copyFileRange(from: file.fd, at: &sourceOffset, to: fd, at: &targetOffset,
+                                          count: Int(min(block, file.size - done)), path: documentPath)
+            } catch {
+                guard done == 0, Self.copyUnsupported.contains(error.code) else { throw error }
                 // Older kernels and some file systems cannot copy between these files.
                 try copyByHand(file, to: fd, at: offset, documentPath: documentPath, progress: progress)
                 return
             }
-            throw Sys.lastError("copy", documentPath)
+            guard n > 0 else { throw ArchiveError(.sourceChanged(file.path), path: documentPath) }
+            done += UInt64(n)
+            progress.advance(to: done)
         }
     }
+
+    private static let copyUnsupported: [SystemError.Code] = [.crossDevice, .invalidArgument, .notImplemented, .operationNotSupported, .badDescriptor]
 
     private static func copyByHand(_ file: SourceFile, to fd: Int32, at offset: UInt64, documentPath: String,
                                    progress: CopyProgress) throws {

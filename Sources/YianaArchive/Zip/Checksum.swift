@@ -1,41 +1,16 @@
-internal import CZip
 import Foundation
+import YianaSystem
 
-/// CRC-32 as ZIP defines it (the checksum libzip verifies entries with).
-///
-/// On x86-64 CPUs with PCLMULQDQ the bulk is computed by carry-less multiplication (several
-/// times zlib's speed, which matters when a 1 GB PDF is checksummed twice on its way into
-/// an archive); zlib's `crc32` does the rest, and everything on other CPUs.
+/// CRC-32 as ZIP defines it, over memory and over ranges of files (the fast path is the
+/// system layer's ``CRC32``).
 enum Checksum {
-    private static let fast = yiana_crc32_fast_available() != 0
-
     /// `crc` continued over `count` bytes at `bytes`.
     static func update(_ crc: UInt32, _ bytes: UnsafeRawPointer?, _ count: Int) -> UInt32 {
-        guard let bytes, count > 0 else { return crc }
-        var crc = crc
-        var start = bytes.assumingMemoryBound(to: UInt8.self)
-        var left = count
-        if fast, left >= 64 {
-            let blocks = left & ~15
-            crc = yiana_crc32_fold(crc, start, blocks)
-            start += blocks
-            left -= blocks
-        }
-        if left > 0 {
-            crc = UInt32(truncatingIfNeeded: CZip.crc32(uLong(crc), start, uInt(left)))
-        }
-        return crc
+        CRC32.update(crc, bytes, count)
     }
 
     static func crc32(_ data: Data) -> UInt32 {
         data.withUnsafeBytes { raw in update(initial, raw.baseAddress, raw.count) }
-    }
-
-    /// zlib's own CRC-32, to check the fast path against.
-    static func zlibCRC32(_ data: Data) -> UInt32 {
-        data.withUnsafeBytes { raw in
-            UInt32(truncatingIfNeeded: CZip.crc32(0, raw.bindMemory(to: Bytef.self).baseAddress, uInt(raw.count)))
-        }
     }
 
     /// The CRC-32 of nothing, to start from.
@@ -66,13 +41,5 @@ enum Checksum {
             offset += UInt64(n)
         }
         return crc
-    }
-}
-
-/// CRC-32 as ZIP defines it, for code outside the archive module (repair's evidence checks).
-public enum ZipCRC {
-    /// `crc` continued over `bytes` (start from 0).
-    public static func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        Checksum.update(crc, bytes.baseAddress, bytes.count)
     }
 }

@@ -1,3 +1,4 @@
+import YianaSystem
 /// How a `.yianazip` file stores its document.
 public enum DocumentFormat: Sendable, Equatable, CustomStringConvertible {
     /// The current ZIP format. `formatVersion` comes from `format.json` (2 when absent).

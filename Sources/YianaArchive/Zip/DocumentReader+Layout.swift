@@ -1,3 +1,4 @@
+import YianaSystem
 import Foundation
 
 extension DocumentReader {

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// A document's PDF, CRC-checked, for a reader such as poppler, in constant memory: a range
 /// of the archive for a stored entry (and the legacy format), or an unlinked scratch file
@@ -21,7 +19,7 @@ public final class PDFBytes: @unchecked Sendable {
     /// The bytes' CRC-32: checked against the archive's, or computed for the legacy format.
     public internal(set) var crc32: UInt32 = 0
     private let lock = NSLock()
-    private var mapping: (base: UnsafeMutableRawPointer, length: Int, start: Int)?
+    private var mapping: (base: UnsafeRawPointer, length: Int, start: Int)?
 
     init(ownedFD fd: Int32, offset: UInt64, count: Int, wholeFile: Bool, path: String) {
         self.fd = fd
@@ -32,7 +30,7 @@ public final class PDFBytes: @unchecked Sendable {
     }
 
     deinit {
-        if let mapping { munmap(mapping.base, mapping.length) }
+        if let mapping { Sys.unmap(mapping.base, length: mapping.length) }
         Sys.close(fd)
     }
 
@@ -65,11 +63,11 @@ public final class PDFBytes: @unchecked Sendable {
         defer { lock.unlock() }
         if let mapping { return UnsafeRawBufferPointer(start: mapping.base + mapping.start, count: count) }
         guard count > 0 else { return UnsafeRawBufferPointer(start: nil, count: 0) }
-        let pageSize = UInt64(sysconf(Int32(_SC_PAGESIZE)))
-        let start = offset - offset % pageSize
+        let start = offset - offset % Sys.pageSize
         let length = Int(offset - start) + count
-        guard let base = mmap(nil, length, PROT_READ, MAP_SHARED, fd, off_t(start)), base != MAP_FAILED else {
-            throw ArchiveError(.system(Sys.lastError("map", path)), path: path)
+        let base: UnsafeRawPointer
+        do { base = try Sys.mapReadOnly(fd, offset: start, length: length, path: path) } catch {
+            throw ArchiveError(.system(error), path: path)
         }
         mapping = (base, length, Int(offset - start))
         return UnsafeRawBufferPointer(start: base + Int(offset - start), count: count)
@@ -86,8 +84,8 @@ extension DocumentReader {
     public func pdfBytes(observing observe: (UnsafeRawBufferPointer) -> Void = { _ in }) throws -> PDFBytes {
         guard let entry = pdf else { throw ArchiveError(.missingPDF, path: path) }
         guard let range = entry.byteRange else { return try inflatedPDF(entry, observe) }
-        let own = dup(fd)
-        guard own >= 0 else { throw ArchiveError(.system(Sys.lastError("dup", path)), path: path) }
+        let own: Int32
+        do { own = try Sys.dup(fd, path: path) } catch { throw ArchiveError(.system(error), path: path) }
         let bytes = PDFBytes(ownedFD: own, offset: range.lowerBound, count: Int(range.count), wholeFile: false, path: path)
         var crc = Checksum.initial
         try bytes.read { chunk in
@@ -109,11 +107,11 @@ extension DocumentReader {
         let scratchPath = folder + "/inflated-pdf-\(UInt64.random(in: 0...UInt64.max))"
         let scratch: Int32
         do {
-            scratch = try Sys.open(scratchPath, O_RDWR | O_CREAT | O_EXCL, mode: 0o600)
+            scratch = try Sys.open(scratchPath, [.readWrite, .create, .exclusive], mode: 0o600)
         } catch {
             throw ArchiveError(.system(error), path: path)
         }
-        unlink(scratchPath)  // gone when closed, even if this process is killed
+        Sys.removeIfPresent(scratchPath)  // gone when closed, even if this process is killed
         let bytes = PDFBytes(ownedFD: scratch, offset: 0, count: Int(entry.size), wholeFile: true, path: scratchPath)
         try readPDF { chunk in  // libzip checks the CRC
             do throws(SystemError) {

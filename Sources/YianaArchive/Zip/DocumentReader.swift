@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// Reads one `.yianazip` file in any of its formats.
 ///

@@ -1,7 +1,5 @@
 internal import CZip
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// A read-only libzip source over a file descriptor the caller owns.
 ///

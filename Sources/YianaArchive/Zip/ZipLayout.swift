@@ -1,3 +1,4 @@
+import YianaSystem
 /// One entry as the ZIP central directory and its local header describe it.
 public struct ZipEntryLayout: Sendable, Equatable {
     /// The entry name decoded as UTF-8 (or CP437 where the name is not UTF-8).
@@ -217,12 +218,7 @@ struct ByteReader {
     let path: String
 
     func bytes(at offset: UInt64, count: Int) throws -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: count)
-        let read = try buffer.withUnsafeMutableBytes { raw in
-            try Sys.pread(fd, raw.baseAddress!, count, offset, path: path)
-        }
-        buffer.removeLast(count - read)
-        return buffer
+        try Sys.pread(fd, count: count, at: offset, path: path)
     }
 }
 

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// The layout of a stored-only ZIP, planned before a byte is written: every entry's size
 /// is known, so every offset is too, and the PDF can be copied straight to its place.
@@ -129,13 +127,11 @@ struct DOSTimestamp {
     let date: UInt16
 
     static var now: DOSTimestamp {
-        var seconds = Glibc.time(nil)
-        var local = tm()
-        localtime_r(&seconds, &local)
-        let year = max(0, Int(local.tm_year) - 80)
+        let local = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute, .second], from: Date())
+        let year = max(0, (local.year ?? 1980) - 1980)
         return DOSTimestamp(
-            time: UInt16(local.tm_hour) << 11 | UInt16(local.tm_min) << 5 | UInt16(local.tm_sec / 2),
-            date: UInt16(min(year, 127)) << 9 | UInt16(local.tm_mon + 1) << 5 | UInt16(local.tm_mday))
+            time: UInt16(local.hour ?? 0) << 11 | UInt16(local.minute ?? 0) << 5 | UInt16((local.second ?? 0) / 2),
+            date: UInt16(min(year, 127)) << 9 | UInt16(local.month ?? 1) << 5 | UInt16(local.day ?? 1))
     }
 }
 

@@ -1,9 +1,7 @@
 import Foundation
 import YianaArchive
 import YianaPDF
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// The checks of one document file, from its bytes' shape to its PDF.
 struct DocumentCheck {
@@ -32,15 +30,14 @@ struct DocumentCheck {
             if let (code, message) = Self.describe(error, shape: ZipShape(kind: .notAZip)) { add(code, message) }
             return problems
         }
-        var st = stat()
-        fstat(fd, &st)
-        let shape = ZipShape.read(fd: fd, size: UInt64(st.st_size))
-        close(fd)
+        let size = (try? Sys.fstat(fd, path: url.path).size) ?? 0
+        let shape = ZipShape.read(fd: fd, size: size)
+        Sys.close(fd)
         if shape.kind == .complete, shape.junkBefore > 0 {
             add("junk-before", "\(shape.junkBefore) bytes of something else precede the archive (at offset 0).")
         }
         if shape.kind == .complete, shape.junkAfter > 0 {
-            add("junk-after", "\(shape.junkAfter) bytes follow the end of the archive (from offset \(UInt64(st.st_size) - shape.junkAfter)).")
+            add("junk-after", "\(shape.junkAfter) bytes follow the end of the archive (from offset \(size - shape.junkAfter)).")
         }
 
         let reader: DocumentReader

@@ -1,5 +1,6 @@
 import Foundation
 import YianaArchive
+import YianaSystem
 
 /// A temporary file left by an interrupted write, and the document it was meant to become.
 struct LeftoverTemp {

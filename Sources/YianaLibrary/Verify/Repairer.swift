@@ -1,6 +1,7 @@
 import Foundation
 import YianaArchive
 import YianaPDF
+import YianaSystem
 
 /// What repair did (or would do) to one file.
 public struct RepairAction: Codable, Sendable {

@@ -1,9 +1,7 @@
 import Foundation
 import YianaArchive
 import YianaPDF
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// One thing wrong with one file.
 public struct VerifyProblem: Codable, Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import YianaArchive
+import YianaSystem
 
 /// A change to a document's metadata, as a person makes it in the app.
 public struct MetadataEdit: Sendable, Equatable {

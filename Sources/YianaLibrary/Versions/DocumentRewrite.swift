@@ -1,8 +1,6 @@
 import Foundation
 import YianaArchive
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// Writes documents made from other documents (a new id, a new title, merged metadata),
 /// always through the coordinated writer.
@@ -28,7 +26,7 @@ public struct DocumentRewrite: Sendable {
         }
         let temp = try scratchFolder().appendingPathComponent("pdf-\(UUID().uuidString)")
         try CoordinatedDocument.exportPDF(of: pdfSource.path, to: temp.path, overwrite: false)
-        defer { unlink(temp.path) }
+        defer { Sys.removeIfPresent(temp.path) }
         try write(metadata, pdfFile: temp, to: destination, replacing: replacing, expecting: expecting, check: check)
     }
 
@@ -40,9 +38,8 @@ public struct DocumentRewrite: Sendable {
             return try CoordinatedDocument.write(at: destination.path, metadata: metadata, pdf: nil, replacing: replacing,
                                                  checkingWith: check, expecting: expecting)
         }
-        let fd = open(pdfFile.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ArchiveError(.system(SystemError("open", path: pdfFile.path, errno: errno)), path: pdfFile.path) }
-        defer { close(fd) }
+        let fd = try RegularFile.openForReading(pdfFile.path)
+        defer { Sys.close(fd) }
         let source = try SourceFile(fd: fd, path: pdfFile.path)
         try CoordinatedDocument.write(at: destination.path, metadata: metadata, pdf: .file(source), replacing: replacing,
                                       checkingWith: check, expecting: expecting)
@@ -68,13 +65,10 @@ public struct DocumentRewrite: Sendable {
     /// - Returns: the version record it was kept as.
     @discardableResult
     public func keepAndRemove(_ url: URL, reason: String, expecting: FileIdentity? = nil) throws -> VersionRecord {
-        let lock = try DocumentLock(document: url.path, mode: .exclusive, timeout: CoordinatedDocument.defaultLockTimeout)
-        defer { lock.release() }
-        if let expecting, FileIdentity.current(at: url.path) != expecting { throw ArchiveError(.documentChanged, path: url.path) }
+        let current = FileIdentity.current(at: url.path)
+        if let expecting, current != expecting { throw ArchiveError(.documentChanged, path: url.path) }
         let record = try VersionStore(library: library).keep(url, reason: reason)
-        guard unlink(url.path) == 0 else {
-            throw ArchiveError(.system(SystemError("remove", path: url.path, errno: errno)), path: url.path)
-        }
+        try CoordinatedDocument.remove(at: url.path, expecting: current)
         return record
     }
 

@@ -1,8 +1,6 @@
 import Foundation
 import YianaArchive
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// An append-only log of JSON records, one per line, in the library's `.yiana/` folder.
 ///
@@ -30,19 +28,19 @@ public struct JSONLinesLog<Record: Codable & Sendable>: Sendable {
             line.append(try Self.encoder.encode(record))
             line.append(UInt8(ascii: "\n"))
         }
-        do {
-            let fd = open(url.path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw VersionStoreError.unwritable(url.path, String(cString: strerror(errno))) }
-            defer { close(fd) }
-            // A crash mid-append leaves a last line without its newline: end it first, so this
-            // record starts a line of its own instead of being glued to the fragment.
-            var last = UInt8(ascii: "\n")
-            let end = lseek(fd, 0, SEEK_END)
-            if end > 0, pread(fd, &last, 1, end - 1) == 1, last != UInt8(ascii: "\n") {
-                line.insert(UInt8(ascii: "\n"), at: 0)
+        do throws(SystemError) {
+            try Sys.closeAfter(try Sys.open(url.path, [.readWrite, .append, .create])) { fd throws(SystemError) in
+                // A crash mid-append leaves a last line without its newline: end it first, so this
+                // record starts a line of its own instead of being glued to the fragment.
+                let end = try Sys.fstat(fd, path: url.path).size
+                if end > 0, try Sys.pread(fd, count: 1, at: end - 1, path: url.path) != [UInt8(ascii: "\n")] {
+                    line.insert(UInt8(ascii: "\n"), at: 0)
+                }
+                try Sys.writeAll(fd, line, path: url.path)
+                try Sys.fsync(fd, path: url.path)
             }
-            let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            guard written == line.count, fsync(fd) == 0 else { throw VersionStoreError.unwritable(url.path, String(cString: strerror(errno))) }
+        } catch {
+            throw VersionStoreError.unwritable(url.path, error.code.description)
         }
     }
 

@@ -1,9 +1,7 @@
 import Crypto
 import Foundation
 import YianaArchive
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// Files kept by content: each under the SHA-256 of its bytes (`<folder>/ab/abcdef…`), stored
 /// once however often it is put. Used by the version store and the simulated cloud.
@@ -36,52 +34,42 @@ public struct ObjectStore: Sendable {
         } catch {
             throw VersionStoreError.unreadable(source.path, error.description)
         }
-        defer { close(input) }
-        let temp = folder.appendingPathComponent(".incoming-\(UUID().uuidString)")
-        let output = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o444)
-        guard output >= 0 else { throw VersionStoreError.unwritable(temp.path, String(cString: strerror(errno))) }
+        defer { Sys.close(input) }
+        // The hash, and so the name, is known only once every byte is copied: the temporary
+        // file starts in the store's folder and is placed in its shard after.
+        let temp: TemporaryFile
+        do { temp = try TemporaryFile(beside: folder.appendingPathComponent("incoming").path, mode: 0o444) } catch {
+            throw VersionStoreError.unwritable(folder.path, error.code.description)
+        }
         var hasher = SHA256()
         var size: UInt64 = 0
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
-        do {
-            while true {
-                let n = read(input, buffer.baseAddress, buffer.count)
-                if n < 0 { if errno == EINTR { continue }; throw VersionStoreError.unreadable(source.path, String(cString: strerror(errno))) }
-                if n == 0 { break }
-                let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
-                hasher.update(bufferPointer: chunk)
-                var written = 0
-                while written < n {
-                    let w = write(output, chunk.baseAddress! + written, n - written)
-                    if w < 0 { if errno == EINTR { continue }; throw VersionStoreError.unwritable(temp.path, String(cString: strerror(errno))) }
-                    written += w
-                }
-                size += UInt64(n)
+        while true {
+            let n: Int
+            do { n = try Sys.read(input, buffer.baseAddress!, buffer.count, path: source.path) } catch {
+                throw VersionStoreError.unreadable(source.path, error.code.description)
             }
-            guard fsync(output) == 0 else { throw VersionStoreError.unwritable(temp.path, String(cString: strerror(errno))) }
-            close(output)
-        } catch {
-            close(output)
-            unlink(temp.path)
-            throw error
+            if n == 0 { break }
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+            hasher.update(bufferPointer: chunk)
+            do { try temp.write(chunk) } catch { throw VersionStoreError.unwritable(temp.path, error.code.description) }
+            size += UInt64(n)
         }
         let sha256 = hasher.finalize().map { String(format: "%02x", $0) }.joined()
         let final = url(sha256)
-        try FileManager.default.createDirectory(at: final.deletingLastPathComponent(), withIntermediateDirectories: true)
-        if FileManager.default.fileExists(atPath: final.path) {
-            unlink(temp.path)
-        } else if rename(temp.path, final.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            unlink(temp.path)
-            throw VersionStoreError.unwritable(final.path, reason)
+        do {
+            try temp.sync()
+            try FileManager.default.createDirectory(at: final.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try temp.place(at: final.path, .keepingExisting)
+        } catch let error as SystemError {
+            throw VersionStoreError.unwritable(final.path, error.code.description)
         }
-        VersionStore.fsyncFolder(final.deletingLastPathComponent())
         return (sha256, size)
     }
 
     /// Conflict copies of objects a sync program made (rclone bisync copies an object both
-    /// devices wrote: `ab/abcd…..path1`), and leftover `.incoming-` files: what
+    /// devices wrote: `ab/abcd…..path1`): what
     /// ``foldConflictCopies()`` would do with each.
     public func strays() -> [(url: URL, sha256: String?, intact: Bool)] {
         var found: [(URL, String?, Bool)] = []
@@ -107,13 +95,17 @@ public struct ObjectStore: Sendable {
         for (copy, sha256, intact) in strays() where intact {
             guard let sha256 else { continue }
             let object = url(sha256)
-            if (try? FileHash.sha256(of: object)) == sha256 {
-                unlink(copy.path)
-            } else if rename(copy.path, object.path) != 0 {
-                continue
+            do {
+                if (try? FileHash.sha256(of: object)) == sha256 {
+                    try Sys.unlink(copy.path)
+                } else {
+                    try Sys.rename(copy.path, object.path)
+                }
+                try Sys.fsyncDirectory(object.deletingLastPathComponent().path)
+            } catch {
+                continue  // left where it is: strays() still lists it, and verify reports it
             }
             folded += 1
-            VersionStore.fsyncFolder(object.deletingLastPathComponent())
         }
         return folded
     }

@@ -1,8 +1,6 @@
 import Foundation
 import YianaArchive
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// A small JSON document of this machine's state (cloud attachment, sync state, …),
 /// replaced atomically (temporary file, `fsync`, rename) under a lock.
@@ -38,7 +36,10 @@ public struct StateFile<Value: Codable & Sendable>: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        try AtomicFile.write(try encoder.encode(value), to: url)
+        let data = try encoder.encode(value)
+        do { try TemporaryFile.replace(url.path, with: data) } catch {
+            throw VersionStoreError.unwritable(url.path, error.code.description)
+        }
         return value
     }
 }

@@ -1,8 +1,6 @@
 import Foundation
 import YianaArchive
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// One version of a document kept in the store.
 public struct VersionRecord: Codable, Sendable, Equatable {
@@ -118,12 +116,6 @@ public struct VersionStore: Sendable {
         }
         try CoordinatedDocument.replace(at: url.path, withBytesOf: object.path, expecting: current)
         return replaced
-    }
-
-    /// `fsync`s a folder, so that a rename or removal in it survives a power cut.
-    public static func fsyncFolder(_ url: URL) {
-        let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd >= 0 { _ = fsync(fd); close(fd) }
     }
 }
 

@@ -1,9 +1,7 @@
 import Foundation
 import YianaArchive
 import YianaLibrary
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// How the simulated network behaves.
 public struct TransferSettings: Sendable {
@@ -132,7 +130,7 @@ public struct Downloader: Sendable {
         let sha256 = record.sha256!
         // Resume: the bytes received before stay in the partial file.
         var received = UInt64((try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int) ?? 0)
-        if received > record.size { unlink(partial.path); received = 0 }
+        if received > record.size { Sys.removeIfPresent(partial.path); received = 0 }
         try Downloads.file(library).update(initial: Downloads()) {
             $0.byPath[path] = DownloadProgress(sha256: sha256, size: record.size, received: received, attempts: attempt, error: nil)
         }
@@ -140,12 +138,23 @@ public struct Downloader: Sendable {
         let failAt: UInt64? = random.unit() < faults.flakiness && record.size > received
             ? received + random.next() % (record.size - received) : nil
 
-        let input = open(object.path, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw CloudError.transferFailed("the cloud copy cannot be read") }
-        defer { close(input) }
-        let output = open(partial.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-        guard output >= 0 else { throw CloudError.transferFailed("cannot write \(partial.path)") }
-        defer { close(output) }
+        let input: Int32, output: Int32
+        do { input = try Sys.open(object.path, .readOnly) } catch { throw CloudError.transferFailed("the cloud copy cannot be read (\(error.code))") }
+        defer { Sys.close(input) }
+        do { output = try Sys.open(partial.path, [.writeOnly, .create]) } catch { throw CloudError.transferFailed("cannot write \(partial.path) (\(error.code))") }
+        defer { Sys.close(output) }
+        do {
+            try copyChunks(from: input, to: output, record: record, received: &received, failAt: failAt, path: path, progress: progress)
+        } catch let error as SystemError {
+            throw CloudError.transferFailed("\(error.operation) error: \(error.code)")
+        }
+    }
+
+    /// Copies the object's bytes from `received` on, as fast as the simulated link allows;
+    /// stops with the simulated connection reset at `failAt`.
+    private func copyChunks(from input: Int32, to output: Int32, record: CloudRecord, received: inout UInt64, failAt: UInt64?,
+                            path: String, progress: (Double) -> Void) throws {
+        let partialPath = "\(path) (partial download)"
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: transfer.chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         let started = Date()
@@ -153,15 +162,15 @@ public struct Downloader: Sendable {
         while received < record.size {
             var want = Int(min(UInt64(transfer.chunkSize), record.size - received))
             if let failAt, received + UInt64(want) > failAt { want = Int(failAt - received) }
-            let n = pread(input, buffer, want, off_t(received))
-            guard n >= 0 else { throw CloudError.transferFailed("read error") }
+            let n = try Sys.pread(input, buffer, want, received, path: record.sha256 ?? path)
             if n > 0 {
-                guard pwrite(output, buffer, n, off_t(received)) == n else { throw CloudError.transferFailed("write error") }
+                try Sys.pwriteAll(output, buffer, n, received, path: partialPath)
                 received += UInt64(n)
             }
             if let failAt, received >= failAt {
-                _ = fsync(output)
-                _ = try? Downloads.file(library).update(initial: Downloads()) { $0.byPath[path]?.received = received }
+                try Sys.fsync(output, path: partialPath)
+                let kept = received
+                _ = try? Downloads.file(library).update(initial: Downloads()) { $0.byPath[path]?.received = kept }
                 throw CloudError.transferFailed("connection reset after \(received) of \(record.size) bytes")
             }
             progress(record.size == 0 ? 1 : Double(received) / Double(record.size))
@@ -172,25 +181,22 @@ public struct Downloader: Sendable {
         }
         if faults.damaged, record.size > 0 {
             // The cloud hands over a copy with one byte changed.
-            var byte: UInt8 = 0
-            let at = off_t(record.size / 2)
-            _ = pread(input, &byte, 1, at)
-            byte ^= 0x20
-            _ = pwrite(output, &byte, 1, at)
+            let at = record.size / 2
+            var byte = try Sys.pread(input, count: 1, at: at, path: path)
+            byte[0] ^= 0x20
+            try Sys.pwriteAll(output, byte, 1, at, path: partialPath)
         }
-        guard fsync(output) == 0 else { throw CloudError.transferFailed("cannot flush \(partial.path)") }
+        try Sys.fsync(output, path: partialPath)
     }
 
     /// Verifies the received file and puts it in place; then removes the stand-in.
     private func place(_ partial: URL, sha256: String, at documentURL: URL, path: String, standIn: FileIdentity) throws {
-        let fd = open(partial.path, O_RDONLY | O_CLOEXEC)
-        let actual = fd >= 0 ? (try? FileHash.sha256(fd: fd, path: partial.path)) : nil
-        if fd >= 0 { close(fd) }
+        let actual = try? FileHash.sha256(of: partial)
         do {
             try DocumentReader(path: partial.path).verifyContents()
             guard actual == sha256 else { throw CloudError.damagedInCloud(path) }
         } catch {
-            unlink(partial.path)  // never resumed from damaged bytes
+            Sys.removeIfPresent(partial.path)  // never resumed from damaged bytes
             throw CloudError.damagedInCloud(path)
         }
         let stub = Placeholder.existingStub(for: documentURL)
@@ -203,14 +209,14 @@ public struct Downloader: Sendable {
             let there = try? FileHash.sha256(of: documentURL)
             guard there == sha256 else { throw error }
         }
-        if let stub { unlink(stub.path) }
+        if let stub { Sys.removeIfPresent(stub.path) }
         try DatalessFiles.file(library).update(initial: DatalessFiles()) { $0.sizes[path] = nil }
         try SyncState.file(library).update(initial: SyncState()) {
             $0.synced[path] = sha256
             $0.files[path] = FileState(documentURL)
         }
-        unlink(partial.path)
-        VersionStore.fsyncFolder(documentURL.deletingLastPathComponent())
+        Sys.removeIfPresent(partial.path)
+        if stub != nil { try? Sys.fsyncDirectory(documentURL.deletingLastPathComponent().path) }
     }
 }
 

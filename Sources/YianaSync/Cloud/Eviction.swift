@@ -1,9 +1,7 @@
 import Foundation
 import YianaArchive
 import YianaLibrary
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// Evicts documents to the cloud, as iCloud does to save space.
 public struct Eviction: Sendable {
@@ -23,9 +21,10 @@ public struct Eviction: Sendable {
         let cloud = try attachment.cloud()
         guard let path = library.relativePath(of: url), FileManager.default.fileExists(atPath: url.path),
               !DatalessFiles.paths(in: library).contains(path) else { throw CloudError.notADocument(url.path) }
-        let lock = try DocumentLock(document: url.path, mode: .exclusive, timeout: CoordinatedDocument.defaultLockTimeout)
-        defer { lock.release() }
-        try DocumentReader(path: url.path).verifyContents()
+        // What is evicted is the version verified and uploaded here: the removal below is a
+        // compare-and-swap on it, so an edit made meanwhile is never lost.
+        let identity = FileIdentity.current(at: url.path)
+        _ = try CoordinatedDocument.read(url.path) { try $0.verifyContents() }
 
         let stat = FileState(url)
         let state = SyncState.file(library).load() ?? SyncState()
@@ -43,37 +42,28 @@ public struct Eviction: Sendable {
             if let cloudSHA, cloudSHA != synced { throw CloudError.needsSync(path) }
             try cloud.upload(url, as: path, device: attachment.device)
         }
-        let sha: String? = local
+        let size = UInt64(stat?.size ?? 0)
         if dataless {
-            try replaceWithEmptyFile(url, size: UInt64(stat?.size ?? 0))
-            try DatalessFiles.file(library).update(initial: DatalessFiles()) { $0.sizes[path] = UInt64(stat?.size ?? 0) }
+            try CoordinatedDocument.replaceWithDataless(at: url.path, size: size, expecting: identity)
+            try DatalessFiles.file(library).update(initial: DatalessFiles()) { $0.sizes[path] = size }
         } else {
-            let stub = Placeholder(documentName: url.lastPathComponent, documentSize: UInt64(stat?.size ?? 0))
-            try AtomicFile.write(try stub.stubData(), to: Placeholder.stubURL(for: url))
-            guard unlink(url.path) == 0 else { throw ArchiveError(.system(SystemError("remove", path: url.path, errno: errno)), path: url.path) }
-            VersionStore.fsyncFolder(url.deletingLastPathComponent())
+            let stub = Placeholder(documentName: url.lastPathComponent, documentSize: size)
+            let stubPath = Placeholder.stubURL(for: url).path
+            let stubData = try stub.stubData()
+            do { try TemporaryFile.replace(stubPath, with: stubData) } catch {
+                throw ArchiveError(.system(error), path: stubPath)
+            }
+            do {
+                try CoordinatedDocument.remove(at: url.path, expecting: identity)
+            } catch {
+                Sys.removeIfPresent(stubPath)  // the document stays: no stub may claim it is in the cloud only
+                throw error
+            }
         }
         try SyncState.file(library).update(initial: SyncState()) {
-            $0.synced[path] = sha
+            $0.synced[path] = local
             $0.files[path] = nil
         }
-    }
-
-    private func replaceWithEmptyFile(_ url: URL, size: UInt64) throws {
-        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).yiana-tmp-\(UUID().uuidString.prefix(8))")
-        let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0, ftruncate(fd, off_t(size)) == 0, fsync(fd) == 0 else {
-            let error = SystemError("write", path: temp.path, errno: errno)
-            if fd >= 0 { close(fd) }
-            unlink(temp.path)
-            throw ArchiveError(.system(error), path: url.path)
-        }
-        close(fd)
-        guard rename(temp.path, url.path) == 0 else {
-            unlink(temp.path)
-            throw ArchiveError(.system(SystemError("rename", path: url.path, errno: errno)), path: url.path)
-        }
-        VersionStore.fsyncFolder(url.deletingLastPathComponent())
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import YianaArchive
 import YianaLibrary
+import YianaSystem
 
 /// What a sync did.
 public struct SyncReport: Codable, Sendable {

@@ -1,13 +1,10 @@
-import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// What the first and last bytes of a file say about it as a ZIP, before any parsing:
 /// enough to tell "not a ZIP" from "a ZIP cut off" (which every common tool calls "not a
 /// zip"), and to find junk before or after the archive.
-struct ZipShape {
-    enum Kind: Equatable {
+public struct ZipShape: Sendable {
+    public enum Kind: Sendable, Equatable {
         /// The end-of-central-directory record is where it should be.
         case complete
         /// It starts as a ZIP but has no end record: cut off by an interrupted write or sync.
@@ -16,22 +13,28 @@ struct ZipShape {
         case notAZip
     }
 
-    var kind: Kind
+    public var kind: Kind
     /// Bytes before the first local header (0 for a clean archive).
-    var junkBefore: UInt64 = 0
+    public var junkBefore: UInt64 = 0
     /// Bytes after the end record and its comment.
-    var junkAfter: UInt64 = 0
+    public var junkAfter: UInt64 = 0
     /// Where the end record is.
-    var endOfCentralDirectory: UInt64?
+    public var endOfCentralDirectory: UInt64?
 
-    /// Reads at most the first 64 KiB and the last 64 KiB + 22 bytes of the file.
-    static func read(fd: Int32, size: UInt64) -> ZipShape {
-        let headLength = Int(min(size, 65_536))
-        var head = [UInt8](repeating: 0, count: headLength)
-        _ = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, headLength, 0) }
+    public init(kind: Kind, junkBefore: UInt64 = 0, junkAfter: UInt64 = 0, endOfCentralDirectory: UInt64? = nil) {
+        self.kind = kind
+        self.junkBefore = junkBefore
+        self.junkAfter = junkAfter
+        self.endOfCentralDirectory = endOfCentralDirectory
+    }
+
+    /// Reads at most the first 64 KiB and the last 64 KiB + 22 bytes of the file open as
+    /// `fd`, of `size` bytes; what cannot be read counts as absent.
+    public static func read(fd: Int32, size: UInt64) -> ZipShape {
+        let head = (try? Sys.pread(fd, count: Int(min(size, 65_536)), at: 0, path: "")) ?? []
         let tailLength = Int(min(size, 65_557))
-        var tail = [UInt8](repeating: 0, count: tailLength)
-        _ = tail.withUnsafeMutableBytes { pread(fd, $0.baseAddress, tailLength, off_t(size) - off_t(tailLength)) }
+        let tail = (try? Sys.pread(fd, count: tailLength, at: size - UInt64(tailLength), path: "")) ?? []
+        guard tail.count == tailLength else { return ZipShape(kind: .notAZip) }
 
         let localMagic: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
         let firstLocal = head.indices.dropLast(3).first { head[$0] == 0x50 && Array(head[$0..<($0 + 4)]) == localMagic }
@@ -48,7 +51,7 @@ struct ZipShape {
             return ZipShape(kind: firstLocal == nil ? .notAZip : .truncated, junkBefore: UInt64(firstLocal ?? 0))
         }
         let eocdOffset = size - UInt64(tailLength) + UInt64(eocd)
-        let commentLength = UInt64(tail[eocd + 20]) | UInt64(tail[eocd + 21]) << 8
+        let commentLength = UInt64(tail.u16(eocd + 20))
         let end = eocdOffset + 22 + commentLength
         return ZipShape(kind: .complete, junkBefore: UInt64(firstLocal ?? 0),
                         junkAfter: size > end ? size - end : 0, endOfCentralDirectory: eocdOffset)

@@ -33,16 +33,11 @@ public enum FileKind: Sendable, Equatable {
 
     /// What is at `path` now (`lstat`: a link is a link, whatever it points to).
     public static func at(_ path: String) -> FileKind {
-        var st = stat()
-        guard lstat(path, &st) == 0 else { return .missing }
-        let kind = FileKind(mode: st.st_mode)
-        guard case .symlink = kind else { return kind }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink(path, &buffer, buffer.count - 1)
-        let target = length >= 0 ? String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
-        var followed = stat()
-        let loops = stat(path, &followed) != 0 && errno == ELOOP
-        return .symlink(target: target, loops: loops)
+        guard let st = try? Sys.lstat(path) else { return .missing }
+        guard case .symlink = st.kind else { return st.kind }
+        var loops = false
+        do { _ = try Sys.stat(path) } catch { loops = error.code == .loop }
+        return .symlink(target: Sys.readLink(path), loops: loops)
     }
 
     /// Why a file of this kind is not read as a document, in words that say what to do;
@@ -57,38 +52,6 @@ public enum FileKind: Sendable, Equatable {
         case .symlink(let target, let loops):
             "a symbolic link\(loops ? " that loops" : "")\(target.map { " (to \($0))" } ?? ""); yiana never follows links: name the file itself, or replace the link by the file"
         }
-    }
-}
-
-/// Opening files that must be regular files.
-public enum RegularFile {
-    /// Opens `path` for reading if, and only if, it is a regular file: never a link
-    /// (`O_NOFOLLOW`), and never blocking on a FIFO or a device (`O_NONBLOCK`, then `fstat`
-    /// before any read).
-    /// - Throws: ``ArchiveError`` `.fileNotFound`, `.notARegularFile` with the reason, or `.system`.
-    public static func openForReading(_ path: String) throws(ArchiveError) -> Int32 {
-        let fd: Int32
-        do {
-            fd = try Sys.open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY)
-        } catch {
-            if error.isNotFound { throw ArchiveError(.fileNotFound, path: path) }
-            if error.errno == ELOOP, let reason = FileKind.at(path).refusal { throw ArchiveError(.notARegularFile(reason: reason), path: path) }
-            throw ArchiveError(.system(error), path: path)
-        }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else {
-            let error = Sys.lastError("fstat", path)
-            Sys.close(fd)
-            throw ArchiveError(.system(error), path: path)
-        }
-        let kind = FileKind(mode: st.st_mode)
-        guard kind == .regular else {
-            Sys.close(fd)
-            throw ArchiveError(.notARegularFile(reason: kind.refusal ?? "not a regular file"), path: path)
-        }
-        // Reads of a regular file never block anyway; clear the flag all the same.
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        return fd
     }
 }
 

@@ -3,13 +3,13 @@ import Foundation
 /// Runs a closure on a thread of its own; `wait()` returns when it has finished and rethrows
 /// its error. For two blocking jobs that use different resources at once (a kernel copy and
 /// a checksum; an `fsync` and a verification read).
-final class BackgroundWork: @unchecked Sendable {
+package final class BackgroundWork: @unchecked Sendable {
     // @unchecked: `error` is written by the thread before it signals and read only after
     // `wait()` has seen that signal, so the semaphore orders the two accesses.
     private let done = DispatchSemaphore(value: 0)
     private var error: Error?
 
-    init(_ work: @escaping @Sendable () throws -> Void) {
+    package init(_ work: @escaping @Sendable () throws -> Void) {
         let thread = Thread { [self] in
             do { try work() } catch { self.error = error }
             done.signal()
@@ -18,7 +18,7 @@ final class BackgroundWork: @unchecked Sendable {
         thread.start()
     }
 
-    func wait() throws {
+    package func wait() throws {
         done.wait()
         if let error { throw error }
     }

@@ -1,0 +1,32 @@
+#ifndef YIANA_CYIANA_H
+#define YIANA_CYIANA_H
+
+/* The toolkit's own C: what Swift cannot express (CPU intrinsics) and the Linux calls
+   glibc declares only under _GNU_SOURCE, which Swift's Glibc module is built without.
+   Only the YianaSystem module imports this; everything else reaches it through there. */
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* CRC-32 as ZIP and zlib define it: `crc` (start from 0) continued over `len` bytes. On
+   x86-64 CPUs with PCLMULQDQ and SSE4.1 the bulk is folded by carry-less multiplication;
+   zlib's crc32 does the rest, and everything elsewhere. */
+uint32_t yiana_crc32(uint32_t crc, const void *buf, size_t len);
+
+/* zlib's crc32 alone: the reference the fast path is tested against. */
+uint32_t yiana_crc32_reference(uint32_t crc, const void *buf, size_t len);
+
+/* 1 when yiana_crc32 folds with PCLMULQDQ on this CPU, 0 when it is zlib's alone. */
+int yiana_crc32_accelerated(void);
+
+/* copy_file_range(2): copies in the kernel (or shares blocks, on file systems that can). */
+long yiana_copy_file_range(int fd_in, int64_t *off_in, int fd_out, int64_t *off_out, size_t len);
+
+/* sync_file_range(2) with SYNC_FILE_RANGE_WRITE: starts writeback of a range, does not wait. */
+int yiana_start_writeback(int fd, int64_t offset, int64_t length);
+
+/* An open-file-description lock (F_OFD_SETLK) on one byte at `offset`: shared when
+   `exclusive` is 0. Does not wait: returns 0, or -1 with errno (EAGAIN when held). */
+int yiana_ofd_lock_byte(int fd, int exclusive, int64_t offset);
+
+#endif

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+import YianaSystem
+import YianaTestSupport
+
+@Suite("The system layer")
+struct SystemLayerTests {
+    @Test func aReplacementTakesTheNameInOneStepAndLeavesNothingElse() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("state.json")
+        try TemporaryFile.replace(path, with: Array("old".utf8))
+        try TemporaryFile.replace(path, with: Array("new".utf8), mode: 0o600)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "new")
+        #expect(try Sys.lstat(path).permissions == 0o600)
+        #expect(folder.contents() == ["state.json"])
+    }
+
+    @Test func creatingNeverReplacesAFile() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("doc.yianazip")
+        try Data("the user's".utf8).write(to: URL(fileURLWithPath: path))
+        let file = try TemporaryFile(beside: path)
+        try file.write(Array("mine".utf8))
+        try file.sync()
+        do {
+            try file.place(at: path, .creating)
+            Issue.record("placed over an existing file")
+        } catch SystemError.Code.exists {
+            // matched by its code, as swift-system's Errno is
+        } catch {
+            Issue.record("wrong error \(error)")
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "the user's")
+        #expect(folder.contents() == ["doc.yianazip"])
+    }
+
+    @Test func keepingExistingDropsTheNewCopy() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("abcd")
+        try TemporaryFile.replace(path, with: Array("same bytes".utf8))
+        let before = FileIdentity.current(at: path)
+        let copy = try TemporaryFile(beside: path)
+        try copy.write(Array("same bytes".utf8))
+        #expect(try copy.place(at: path, .keepingExisting) == false)
+        #expect(FileIdentity.current(at: path) == before)
+        #expect(folder.contents() == ["abcd"])
+    }
+
+    @Test func aTemporaryFileNeverPlacedIsRemoved() throws {
+        let folder = try TemporaryFolder()
+        do {
+            let file = try TemporaryFile(beside: folder.path("doc.yianazip"))
+            try file.write(Array(repeating: 7, count: 100))
+            #expect(file.path.contains(TemporaryFile.marker))
+            #expect(folder.contents().count == 1)
+        }
+        #expect(folder.contents().isEmpty)
+    }
+
+    @Test func errorsNameTheFileAndMatchByCode() {
+        do {
+            _ = try Sys.open("/nonexistent-\(UUID())/x", .readOnly)
+            Issue.record("opened a file that is not there")
+        } catch SystemError.Code.notFound {
+        } catch {
+            Issue.record("wrong error \(error)")
+        }
+        do {
+            _ = try Sys.open("/nonexistent/x", .readOnly)
+        } catch {
+            #expect(error.path == "/nonexistent/x")
+            #expect(error.isNotFound)
+            #expect(error.description.contains("/nonexistent/x"))
+        }
+    }
+
+    /// OFD locks belong to the open file: a second open of the same file in the same process
+    /// is excluded, another byte is not, and closing drops the lock.
+    @Test func aByteLockExcludesEveryOtherOpenFile() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("locks")
+        let first = try Sys.open(path, [.readWrite, .create], mode: 0o600)
+        let second = try Sys.open(path, .readWrite)
+        defer { Sys.close(second) }
+        #expect(try Sys.lockByte(first, at: 42, exclusive: true, path: path))
+        #expect(try !Sys.lockByte(second, at: 42, exclusive: true, path: path))
+        #expect(try !Sys.lockByte(second, at: 42, exclusive: false, path: path))
+        #expect(try Sys.lockByte(second, at: 43, exclusive: true, path: path))
+        Sys.close(first)
+        #expect(try Sys.lockByte(second, at: 42, exclusive: false, path: path))
+    }
+
+    @Test func readsAndWritesGoWholeAcrossTheirChunks() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("bytes")
+        let bytes = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try Sys.closeAfter(try Sys.open(path, [.writeOnly, .create, .exclusive])) { fd throws(SystemError) in
+            try Sys.writeAll(fd, bytes, path: path)
+        }
+        try Sys.closeAfter(try Sys.open(path, .readOnly)) { fd throws(SystemError) in
+            #expect(try Sys.readToEnd(fd, path: path) == bytes)
+            #expect(try Sys.pread(fd, count: 10, at: 299_995, path: path) == Array(bytes[299_995...]))
+        }
+    }
+}
