@@ -64,7 +64,7 @@ let package = Package(
         ),
         // Drives many concurrent writers/readers of one document; used by the
         // coordination test and by the soak scripts in Scripts/.
-        .executableTarget(name: "yiana-stress", dependencies: ["YianaArchive", "YianaLibrary"]),
+        .executableTarget(name: "yiana-stress", dependencies: ["YianaSystem", "YianaArchive", "YianaLibrary"]),
         // Injects one I/O fault (EIO, ENOSPC, a short write) at a chosen call on files under
         // a folder, for the crash and fault harness. Never a dependency of anything.
         .target(name: "FaultShim", linkerSettings: [.linkedLibrary("dl")]),
@@ -88,7 +88,7 @@ let package = Package(
         ),
         // In-process measurements for the benchmark scripts (search latency) and the
         // reader/repair fuzzer (Scripts/fuzz-reader.sh; a short run in the tests).
-        .executableTarget(name: "yiana-bench", dependencies: ["YianaSearch", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
+        .executableTarget(name: "yiana-bench", dependencies: ["YianaSystem", "YianaSearch", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
 
         // Temporary folders, fixtures and process helpers shared by the test targets.
         .target(name: "YianaTestSupport", dependencies: ["YianaPDF"], path: "Tests/YianaTestSupport"),

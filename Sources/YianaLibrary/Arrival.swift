@@ -61,7 +61,7 @@ public struct Arrival: Sendable {
 
     /// The notice `verify` gives such a file: not damage, not yet.
     public static func notice(_ path: String, _ why: Reason) -> VerifyProblem {
-        var notice = VerifyProblem(code: "still-arriving",
+        var notice = VerifyProblem(code: .stillArriving,
                                    message: "\(path): still arriving (\(why)); it is checked again on a later run, or now with --now.")
         notice.isNotice = true
         return notice

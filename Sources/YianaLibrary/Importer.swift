@@ -185,7 +185,7 @@ public struct Importer: Sendable {
                                    title: title, pageCount: pageCount, pdfHash: hash, bytes: source.size))
         } catch let error as ArchiveError {
             await registry.release(hash)
-            return failed(error.code, error.description)
+            return failed(error.code.rawValue, error.description)
         } catch {
             await registry.release(hash)
             return failed("write-failed", "\(candidate.display): \(error)")
@@ -205,7 +205,7 @@ public struct Importer: Sendable {
             do {
                 try CoordinatedDocument.create(at: url.path, metadata: metadata, pdf: .file(pdf))
                 return url
-            } catch let error as ArchiveError where error.kind == .alreadyExists {
+            } catch ArchiveError.Code.alreadyExists {
                 continue
             }
         }

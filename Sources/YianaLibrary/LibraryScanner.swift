@@ -83,8 +83,8 @@ public struct ForeignEntry: Codable, Sendable, Equatable {
 public struct IrregularEntry: Sendable, Equatable {
     /// Relative to the library (or as named); bytes that are not UTF-8 written `\xNN`.
     public let path: String
-    /// `not-a-regular-file` or `name-not-utf8`.
-    public let code: String
+    /// ``ProblemCode/notARegularFile`` or ``ProblemCode/nameNotUTF8``.
+    public let code: ProblemCode
     /// Why, and what to do.
     public let reason: String
 
@@ -254,7 +254,7 @@ public enum LibraryScanner {
                     let folderPath = library.relativePath(of: folder) ?? folder.path
                     let display = folderPath.isEmpty ? entry.escapedName : folderPath + "/" + entry.escapedName
                     scan.irregular.append(IrregularEntry(
-                        path: display, code: "name-not-utf8",
+                        path: display, code: .nameNotUTF8,
                         reason: "its name is not valid UTF-8 (the bytes shown as \\x), so it cannot be read\(entry.kind == .folder ? ", nor anything in it" : ""); rename it to UTF-8 (e.g. `convmv -f latin1 -t utf8 --notest`, or `mv` with the name typed as $'…\\xFF…'), then run the command again"))
                 }
                 continue
@@ -292,7 +292,7 @@ public enum LibraryScanner {
         case .regular where named:
             scan.items.append(LibraryItem(kind: .document, url: url, documentURL: url))
         case .folder where descend:
-            if named { scan.irregular.append(IrregularEntry(path: display, code: "not-a-regular-file", reason: FileKind.folder.refusal!)) }
+            if named { scan.irregular.append(IrregularEntry(path: display, code: .notARegularFile, reason: FileKind.folder.refusal!)) }
             try? walk(url, library: library, into: &scan, isRoot: false)
         case .regular:
             break
@@ -300,7 +300,7 @@ public enum LibraryScanner {
             scan.unfollowedLinks.append(display)  // never followed: it could loop or leave the library
         default:
             if named, let refusal = FileKind.at(url.path).refusal {
-                scan.irregular.append(IrregularEntry(path: display, code: "not-a-regular-file", reason: refusal))
+                scan.irregular.append(IrregularEntry(path: display, code: .notARegularFile, reason: refusal))
             }
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import YianaArchive
 import YianaLibrary
 import YianaTestSupport
+import YianaSystem
 
 /// A mutation fuzzer for the document reader: takes valid documents, damages them in the
 /// ways files get damaged (and hostile ones), and has the reader open, verify and read them.
@@ -75,7 +76,7 @@ struct ReaderFuzzer {
         init?(_ data: Data) {
             let path = NSTemporaryDirectory() + "fuzz-part-\(UUID().uuidString)"
             guard FileManager.default.createFile(atPath: path, contents: data) else { return nil }
-            defer { unlink(path) }
+            defer { Sys.removeIfPresent(path) }
             guard let reader = try? DocumentReader(path: path), let metadata = try? reader.metadataData() else { return nil }
             var pdf: [UInt8]? = nil
             if reader.pdf != nil {

@@ -114,7 +114,7 @@ enum Checks {
     /// lost, and every leftover temporary file must be reported by verify.
     static func afterRun(libraries: [URL], root: URL, before: [String: String]) async -> Findings {
         var findings = Findings()
-        let ignorable: Set<String> = ["leftover-temp-file", "duplicate-id"]
+        let ignorable: Set<ProblemCode> = [.leftoverTempFile, .duplicateID]
         for libraryURL in libraries {
             guard let library = try? Library(root: libraryURL) else {
                 findings.other.append("\(libraryURL.path) cannot be opened as a library")
@@ -125,12 +125,12 @@ enum Checks {
             for file in report.files {
                 let codes = Set(file.problems.filter { !$0.isNotice }.map(\.code))
                 let url = file.path.hasPrefix("/") ? URL(fileURLWithPath: file.path) : libraryURL.appendingPathComponent(file.path)
-                if codes.contains("leftover-temp-file") { reportedTemps.insert(url.standardizedFileURL.path) }
+                if codes.contains(.leftoverTempFile) { reportedTemps.insert(url.standardizedFileURL.path) }
                 let damage = codes.subtracting(ignorable)
                 guard !damage.isEmpty else { continue }
                 let key = relative(url, to: root)
                 if let was = before[key], was == hash(url) { continue }  // as it was before the run
-                findings.damaged.append("\(key) (\(damage.sorted().joined(separator: ", ")))")
+                findings.damaged.append("\(key) (\(damage.map(\.rawValue).sorted().joined(separator: ", ")))")
             }
             for url in files(under: libraryURL, skippingState: true) where LibraryScanner.isLeftoverTemp(url.lastPathComponent) {
                 findings.tempFiles.append(url)

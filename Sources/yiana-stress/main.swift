@@ -10,6 +10,7 @@
 //
 // Prints one JSON line with counts; exits 1 if any read or write went wrong.
 import Foundation
+import YianaSystem
 import YianaArchive
 import YianaLibrary
 
@@ -43,8 +44,7 @@ if arguments.count == 3, arguments[0] == "lock", let seconds = Double(arguments[
     }
 }
 if arguments.count == 3, arguments[0] == "write-pdf" {
-    let fd = open(arguments[1], O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { FileHandle.standardError.write(Data("cannot open \(arguments[1])\n".utf8)); exit(1) }
+    guard let fd = try? RegularFile.openForReading(arguments[1]) else { FileHandle.standardError.write(Data("cannot open \(arguments[1])\n".utf8)); exit(1) }
     do {
         let title = URL(fileURLWithPath: arguments[1]).deletingPathExtension().lastPathComponent
         try CoordinatedDocument.create(at: arguments[2], metadata: DocumentMetadata(title: title, pageCount: 1),
@@ -62,7 +62,7 @@ guard arguments.count >= 2, ["write", "read"].contains(arguments[0]) else {
 let role = arguments[0]
 let path = arguments[1]
 let iterations = Int(option("--iterations", arguments, default: 100))
-var seedGenerator = SeededGenerator(seed: option("--seed", arguments, default: UInt64(getpid())))
+var seedGenerator = SeededGenerator(seed: option("--seed", arguments, default: UInt64(Sys.processID)))
 let maxBytes = Int(option("--max-bytes", arguments, default: 256 << 10))
 let id = UUID(uuidString: "5D1E0000-0000-4000-8000-000000000001")!
 
@@ -94,7 +94,7 @@ for _ in 0..<iterations {
         errors.append("\(error)")
     }
 }
-let summary: [String: Any] = ["role": role, "pid": Int(getpid()), "succeeded": succeeded,
+let summary: [String: Any] = ["role": role, "pid": Int(Sys.processID), "succeeded": succeeded,
                               "failed": errors.count, "errors": Array(errors.prefix(5))]
 let json = try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys])
 print(String(decoding: json, as: UTF8.self))

@@ -41,7 +41,7 @@ extension Yiana {
             let out = URL(fileURLWithPath: pdf).standardizedFileURL.path
             do {
                 try CoordinatedDocument.exportPDF(of: url.path, to: out, overwrite: force)
-            } catch let error as ArchiveError where error.kind == .alreadyExists {
+            } catch ArchiveError.Code.alreadyExists {
                 throw CommandFailure("\(out) exists; pass --force to replace it.")
             }
             FileHandle.standardError.write(Data("wrote \(out)\n".utf8))

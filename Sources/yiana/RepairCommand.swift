@@ -84,7 +84,7 @@ extension Yiana {
                 do {
                     report.repaired.append(try Repairer(library: library).takeTemp(resolved, dryRun: dryRun))
                 } catch {
-                    report.notRepaired.append(RepairAction(path: takeTemp, action: "none", detail: "\(error)"))
+                    report.notRepaired.append(RepairAction(path: takeTemp, action: .none, detail: "\(error)"))
                 }
             } else {
                 report = await Repairer(library: library).repair(urls, options: options)
@@ -94,17 +94,17 @@ extension Yiana {
                 if !report.notRepaired.isEmpty || !report.offered.isEmpty || !report.waiting.isEmpty { throw ExitCode.failure }
                 return
             }
-            for action in report.repaired where action.action == "remove-temp" {
+            for action in report.repaired where action.action == .removeTemp {
                 let kept = action.keptAs.map { " (kept in the version store as \($0))" } ?? " (after keeping it in the version store)"
                 print("\(dryRun ? "would remove" : "removed") \(action.path)\(kept): \(action.detail)")
             }
-            for action in report.repaired where action.action != "remove-temp" {
+            for action in report.repaired where action.action != .removeTemp {
                 print("\(dryRun ? "would repair" : "repaired") \(action.path) (\(action.action)): \(action.detail)\(action.keptAs.map { "  [original kept as \($0)]" } ?? "")")
             }
             for action in report.notRepaired { Output.error("not repaired \(action.path): \(action.detail)") }
             for action in report.offered { print("offered \(action.path): \(action.detail)") }
             for action in report.waiting { print("left for later: \(action.detail)") }
-            let removals = report.repaired.filter { $0.action == "remove-temp" }.count
+            let removals = report.repaired.filter { $0.action == .removeTemp }.count
             let offered = report.offered.isEmpty ? "" : ", \(Output.count(report.offered.count, "temporary file")) offered"
             let removed = removals == 0 ? "" : ", \(Output.count(removals, "temporary file")) \(dryRun ? "would be " : "")removed"
             let waiting = report.waiting.isEmpty ? "" : ", \(report.waiting.count) still arriving"

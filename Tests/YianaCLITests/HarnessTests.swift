@@ -46,7 +46,7 @@ struct HarnessTests {
             environment["YIANA_FAULT_AT"] = String(at)
             let run = try runProcess(yiana, ["verify", "--json", "--jobs", "1", "--library", folder.url.path], environment: environment)
             let report = try JSONDecoder().decode(VerifyReport.self, from: Data(run.stdout.utf8))
-            let codes = Set(report.files.flatMap(\.problems).map(\.code))
+            let codes = Set(report.files.flatMap(\.problems).map(\.code.rawValue))
             #expect(codes.isSubset(of: ["unreadable"]), "EIO at read \(at): \(codes)")
             if codes == ["unreadable"] { unreadable += 1 }
         }

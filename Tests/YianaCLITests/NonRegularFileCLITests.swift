@@ -65,7 +65,7 @@ struct NonRegularFileCLITests {
         let verify = try runProcess(yiana, ["verify", "--json", "--library", folder.url.path], timeout: 20)
         #expect(verify.status == 1)
         let report = try JSONDecoder().decode(VerifyReport.self, from: Data(verify.stdout.utf8))
-        let codes = Dictionary(uniqueKeysWithValues: report.files.map { ($0.path, $0.problems.map(\.code)) })
+        let codes = Dictionary(uniqueKeysWithValues: report.files.map { ($0.path, $0.problems.map(\.code.rawValue)) })
         #expect(codes == ["Good.yianazip": [], "Pipe.yianazip": ["not-a-regular-file"], "Folder.yianazip": ["not-a-regular-file"],
                           "Loop.yianazip": ["not-a-regular-file"], "Out.yianazip": ["not-a-regular-file"]])
         let index = try runProcess(yiana, ["index", "--problems", "--library", folder.url.path, "--index", folder.path("../\(UUID().uuidString).sqlite")], timeout: 20)

@@ -42,7 +42,7 @@ struct EditTests {
         #expect(written.contains(#""created":1230768000,"#), "\(written)")
         #expect(written.contains(#""modified":800000000,"#), "\(written)")
         let verified = await Verifier(library: library).verify()
-        #expect(verified.clean && verified.files[0].problems.map(\.code) == ["date-suspicious"], "\(verified.files[0].problems)")
+        #expect(verified.clean && verified.files[0].problems.map(\.code.rawValue) == ["date-suspicious"], "\(verified.files[0].problems)")
     }
 
     @Test func scratchFilesAKilledProcessLeftAreSweptAfterADay() throws {

@@ -18,7 +18,7 @@ struct IrregularNameTests {
         let library = try Library(root: folder.url)
         let report = await Verifier(library: library).verify()
         #expect(!report.clean)
-        let codes = Dictionary(uniqueKeysWithValues: report.files.map { ($0.path, $0.problems.map(\.code)) })
+        let codes = Dictionary(uniqueKeysWithValues: report.files.map { ($0.path, $0.problems.map(\.code.rawValue)) })
         #expect(codes == ["Good.yianazip": [], "Caf\\xE9.yianazip": ["name-not-utf8"], "\\xFF\\xFE.yianazip": ["name-not-utf8"]], "\(codes)")
         let repair = await Repairer(library: library).repair()
         #expect(Set(repair.notRepaired.map(\.path)) == ["Caf\\xE9.yianazip", "\\xFF\\xFE.yianazip"])

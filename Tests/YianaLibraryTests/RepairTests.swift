@@ -54,7 +54,7 @@ struct RepairTests {
         let metadata = DocumentMetadata(title: "Doc", pageCount: 9, pdfHash: String(repeating: "1", count: 64))
         builder.entries = [.init(name: "metadata.json", data: Array(try metadata.jsonData())), .init(name: "content.pdf", data: Array(pdf))]
         let (report, library, url) = try await repaired(builder.build())
-        #expect(report.repaired.map(\.action) == ["rewrite"])
+        #expect(report.repaired.map(\.action.rawValue) == ["rewrite"])
         let fixed = try DocumentReader(path: url.path)
         #expect(try fixed.metadata().pageCount == 2 && fixed.metadata().pdfHash == hash)
         #expect(fixed.format == .zip(formatVersion: 2, hasFormatFile: true))
@@ -74,7 +74,7 @@ struct RepairTests {
         try FileManager.default.copyItem(atPath: Fixtures.sample("archives/Legacy Separator.yianazip"), toPath: folder.path("Old.yianazip"))
         let library = try Library(root: folder.url)
         let report = await Repairer(library: library).repair()
-        #expect(report.repaired.map(\.action) == ["migrate"])
+        #expect(report.repaired.map(\.action.rawValue) == ["migrate"])
         let reader = try DocumentReader(path: folder.path("Old.yianazip"))
         #expect(reader.format == .zip(formatVersion: 2, hasFormatFile: true))
         #expect(try storedPDF(folder.url.appendingPathComponent("Old.yianazip")) == Data(contentsOf: Fixtures.sampleDocs.appendingPathComponent("pdfs/Flow control paper.pdf")))
@@ -89,10 +89,10 @@ struct RepairTests {
         let reader = try DocumentReader(path: url.path)
         #expect(reader.format == .legacySeparatorNoPDF && reader.pdf == nil)
         let verified = await Verifier(library: library).verify()
-        #expect(verified.files[0].problems.map(\.code) == ["legacy-format"], "\(verified.files[0].problems)")
+        #expect(verified.files[0].problems.map(\.code.rawValue) == ["legacy-format"], "\(verified.files[0].problems)")
         #expect(verified.files[0].problems[0].message.contains("without a PDF"))
         let report = await Repairer(library: library).repair()
-        #expect(report.repaired.map(\.action) == ["migrate"], "\(report.notRepaired.map(\.detail))")
+        #expect(report.repaired.map(\.action.rawValue) == ["migrate"], "\(report.notRepaired.map(\.detail))")
         let migrated = try DocumentReader(path: url.path)
         #expect(migrated.entries.map(\.name) == ["metadata.json", "format.json"])
         #expect(try migrated.metadata().title == "Doc")
@@ -127,7 +127,7 @@ struct RepairTests {
         let second = (4..<bytes.count).first { bytes[$0] == 0x50 && bytes[$0 + 1] == 0x4B && bytes[$0 + 2] == 0x03 && bytes[$0 + 3] == 0x04 }!
         bytes[second] = 0x00
         let (report, library, url) = try await repaired(bytes)
-        #expect(report.repaired.map(\.action) == ["salvage"])
+        #expect(report.repaired.map(\.action.rawValue) == ["salvage"])
         #expect(try storedPDF(url) == pdf)
         await expectClean(library)
     }
@@ -141,7 +141,7 @@ struct RepairTests {
         bytes[second] = 0x00
         bytes.removeLast(bytes.count - directory)
         let (report, library, url) = try await repaired(bytes)
-        #expect(report.repaired.map(\.action) == ["salvage"], "\(report.notRepaired.map(\.detail))")
+        #expect(report.repaired.map(\.action.rawValue) == ["salvage"], "\(report.notRepaired.map(\.detail))")
         #expect(report.repaired.first?.detail.contains("chain of local headers") == true)
         #expect(try storedPDF(url) == pdf)
         await expectClean(library)
@@ -158,7 +158,7 @@ struct RepairTests {
             bytes[cd] = 0
         }
         let (report, library, url) = try await repaired(bytes)
-        #expect(report.repaired.map(\.action) == ["salvage"], "\(damage): \(report.notRepaired.map(\.detail))")
+        #expect(report.repaired.map(\.action.rawValue) == ["salvage"], "\(damage): \(report.notRepaired.map(\.detail))")
         #expect(try storedPDF(url) == pdf)
         await expectClean(library)
     }
@@ -191,7 +191,7 @@ struct RepairTests {
         let preview = await Repairer(library: library).repair(options: dry)
         #expect(preview.repaired.allSatisfy { $0.detail.contains("Doc (partial PDF) 3.pdf") }, "\(preview.repaired.map(\.detail))")
         let report = await Repairer(library: library).repair()
-        #expect(report.repaired.map(\.action) == ["salvage", "salvage"], "\(report.notRepaired.map(\.detail))")
+        #expect(report.repaired.map(\.action.rawValue) == ["salvage", "salvage"], "\(report.notRepaired.map(\.detail))")
         #expect(try Data(contentsOf: folder.url.appendingPathComponent("Doc (partial PDF).pdf")) == mine)
         let named = report.repaired.map { detail in ["Doc (partial PDF) 3.pdf", "Doc (partial PDF) 4.pdf"].filter { detail.detail.contains($0) } }
         #expect(Set(named.flatMap { $0 }) == ["Doc (partial PDF) 3.pdf", "Doc (partial PDF) 4.pdf"] && named.allSatisfy { $0.count == 1 }, "\(report.repaired.map(\.detail))")
@@ -221,9 +221,9 @@ struct RepairTests {
     @Test func aBarePDFIsWrappedIntoADocument() async throws {
         let (library, url) = try library(with: Array(pdf))
         let verified = await Verifier(library: library).verify()
-        #expect(verified.files[0].problems.map(\.code) == ["bare-pdf"])
+        #expect(verified.files[0].problems.map(\.code.rawValue) == ["bare-pdf"])
         let report = await Repairer(library: library).repair()
-        #expect(report.repaired.map(\.action) == ["wrap"], "\(report.notRepaired.map(\.detail))")
+        #expect(report.repaired.map(\.action.rawValue) == ["wrap"], "\(report.notRepaired.map(\.detail))")
         let metadata = try DocumentReader(path: url.path).metadata()
         #expect(metadata.title == "Doc" && metadata.pageCount == 2)
         #expect(try storedPDF(url) == pdf)
@@ -247,7 +247,7 @@ struct RepairTests {
         try FileManager.default.removeItem(at: renamed)
         try pdf.write(to: folder.url.appendingPathComponent("Scan.yianazip"))
         let report = await Repairer(library: library).repair()
-        #expect(report.repaired.map(\.action) == ["wrap"], "\(report.notRepaired.map(\.detail))")
+        #expect(report.repaired.map(\.action.rawValue) == ["wrap"], "\(report.notRepaired.map(\.detail))")
         let metadata = try DocumentReader(path: folder.path("Scan.yianazip")).metadata()
         #expect(metadata.id == original.id && metadata.title == "Quarterly statement")
         await expectClean(library)
@@ -256,7 +256,7 @@ struct RepairTests {
     @Test func aBadKeyIsFixedAndEverythingElseKept() async throws {
         let metadata = #"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","title":42,"created":800000000,"modified":800000001.5,"pageCount":1,"tags":["tax"],"ocrCompleted":false,"ocrConfidence":"high","futureKey":{"a":1}}"#
         let (report, library, url) = try await repaired(ZipBuilder.document(metadata: metadata, pdf: Array(pdf)).build())
-        #expect(report.repaired.map(\.action) == ["salvage"], "\(report.notRepaired.map(\.detail))")
+        #expect(report.repaired.map(\.action.rawValue) == ["salvage"], "\(report.notRepaired.map(\.detail))")
         let detail = report.repaired.first?.detail ?? ""
         #expect(detail.contains("\"title\" was unreadable") && detail.contains("\"ocrConfidence\" was unreadable; dropped"), "\(detail)")
         let fixed = try DocumentReader(path: url.path).metadata()
@@ -273,9 +273,9 @@ struct RepairTests {
         let metadata = #"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","title":"Doc","created":"2026-03-01T10:00:00Z","modified":800000001.5,"pageCount":2,"tags":[],"ocrCompleted":true,"ocrSource":"tesseract"}"#
         let (library, url) = try library(with: ZipBuilder.document(metadata: metadata, pdf: Array(pdf)).build())
         let before = await Verifier(library: library).verify()
-        #expect(before.files[0].problems.filter { $0.code == "metadata-app-refuses" }.count == 2, "\(before.files[0].problems)")
+        #expect(before.files[0].problems.filter { $0.code.rawValue == "metadata-app-refuses" }.count == 2, "\(before.files[0].problems)")
         let report = await Repairer(library: library).repair()
-        #expect(report.repaired.map(\.action) == ["rewrite"], "\(report.notRepaired.map(\.detail))")
+        #expect(report.repaired.map(\.action.rawValue) == ["rewrite"], "\(report.notRepaired.map(\.detail))")
         let fixed = try DocumentReader(path: url.path).metadata()
         #expect(fixed.appRefusals.isEmpty && fixed.ocrSource == nil && fixed.ocrCompleted)
         #expect(fixed.created == ISO8601DateFormatter().date(from: "2026-03-01T10:00:00Z"))
@@ -293,7 +293,7 @@ struct RepairTests {
         if metadata.isEmpty { builder.entries.removeFirst() }
         try Data(builder.build()).write(to: url)
         let report = await Repairer(library: library).repair()
-        #expect(report.repaired.map(\.action) == ["salvage"], "\(report.notRepaired.map(\.detail))")
+        #expect(report.repaired.map(\.action.rawValue) == ["salvage"], "\(report.notRepaired.map(\.detail))")
         let fixed = try DocumentReader(path: url.path).metadata()
         #expect(fixed.id == before.id && fixed.title == "Doc" && fixed.pageCount == 2)
         #expect(try storedPDF(url) == pdf)
@@ -310,7 +310,7 @@ struct RepairTests {
         var options = RepairOptions()
         options.fromVersion = true
         let second = await Repairer(library: library).repair(options: options)
-        #expect(second.repaired.map(\.action) == ["from-version"])
+        #expect(second.repaired.map(\.action.rawValue) == ["from-version"])
         await expectClean(library)
     }
 
@@ -409,7 +409,7 @@ struct RepairTests {
         options.dryRun = false
         let report = await Repairer(library: library).repair(options: options)
         #expect(Set(report.repaired.map(\.path)) == removable)
-        #expect(report.repaired.allSatisfy { $0.action == "remove-temp" && $0.keptAs != nil })
+        #expect(report.repaired.allSatisfy { $0.action.rawValue == "remove-temp" && $0.keptAs != nil })
         #expect(report.repaired.first { $0.path == newer.lastPathComponent }?.detail.contains("yiana versions restore 'Doc.yianazip'") == true)
         #expect(Set(report.notRepaired.map(\.path)) == [recent.lastPathComponent, other.lastPathComponent])
         #expect(report.notRepaired.first { $0.path == other.lastPathComponent }?.detail.contains("being written now") == true)
@@ -513,8 +513,8 @@ struct RepairTests {
         #expect(listing() == filesBefore, "\(damage): the dry run created files in the library")
         #expect(!FileManager.default.fileExists(atPath: folder.path("Doc (partial PDF).pdf")))
         let report = await Repairer(library: library).repair()
-        #expect((report.repaired + report.notRepaired).map(\.action) == [action], "\(damage): \(report.notRepaired.map(\.detail))")
-        #expect((preview.repaired + preview.notRepaired).map(\.action) == [action], "\(damage): the dry run said otherwise")
+        #expect((report.repaired + report.notRepaired).map(\.action.rawValue) == [action], "\(damage): \(report.notRepaired.map(\.detail))")
+        #expect((preview.repaired + preview.notRepaired).map(\.action.rawValue) == [action], "\(damage): the dry run said otherwise")
         switch outcome {
         case "left":
             #expect(try Data(contentsOf: url) == Data(bytes), "\(damage): written though not repaired")

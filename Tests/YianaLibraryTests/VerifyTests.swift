@@ -18,7 +18,7 @@ struct VerifyTests {
         let folder = try TemporaryFolder()
         try Data(bytes).write(to: folder.url.appendingPathComponent("Doc.yianazip"))
         let report = await Verifier(library: try Library(root: folder.url)).verify()
-        return report.files.flatMap { $0.problems.map(\.code) }
+        return report.files.flatMap { $0.problems.map(\.code.rawValue) }
     }
 
     /// Offsets in a document written by the toolkit: local headers and the central directory.
@@ -111,7 +111,7 @@ struct VerifyTests {
         }
 
         let report = await Verifier(library: try Library(root: folder.url)).verify()
-        let byPath = Dictionary(uniqueKeysWithValues: report.files.map { ($0.path, $0.problems.map(\.code)) })
+        let byPath = Dictionary(uniqueKeysWithValues: report.files.map { ($0.path, $0.problems.map(\.code.rawValue)) })
         #expect(byPath["Pages.yianazip"] == ["page-count-mismatch"])
         #expect(byPath["Hash.yianazip"] == ["pdf-hash-mismatch"])
         #expect(byPath["Locked.yianazip"] == ["pdf-encrypted"])
@@ -119,7 +119,7 @@ struct VerifyTests {
         #expect(byPath["Legacy.yianazip"] == ["legacy-format"])
         #expect(byPath[".Quarterly report.yianazip.icloud"] == ["not-downloaded"])
         #expect(byPath["One.yianazip"] == ["duplicate-id"] && byPath["Two.yianazip"] == ["duplicate-id"])
-        #expect(report.files.filter { $0.problems.map(\.code) == ["leftover-temp-file"] }.count == 3)
+        #expect(report.files.filter { $0.problems.map(\.code.rawValue) == ["leftover-temp-file"] }.count == 3)
         #expect(report.files.first { $0.path.hasPrefix(".Quarterly") }?.ok == true)  // not damage
         #expect(report.problemCount == 10)
     }

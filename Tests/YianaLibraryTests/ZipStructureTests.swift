@@ -19,7 +19,7 @@ struct ZipStructureTests {
 
     func codes(_ url: URL) async throws -> [String] {
         let report = await Verifier(library: try Library(root: folder.url)).verify([url])
-        return report.files.flatMap(\.problems).map(\.code)
+        return report.files.flatMap(\.problems).map(\.code.rawValue)
     }
 
     static let metadata = #"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","title":"Doc","created":800000000,"modified":800000001.5,"pageCount":2,"tags":[],"ocrCompleted":false}"#
@@ -93,7 +93,7 @@ struct ZipStructureTests {
         let url = try write(Array(bytes[..<centralDirectoryEnd]) + junk + Array(bytes[centralDirectoryEnd...]))
         let report = await Verifier(library: try Library(root: folder.url)).verify([url])
         let problems = report.files.flatMap(\.problems)
-        #expect(problems.map(\.code) == ["unaccounted-bytes"])
+        #expect(problems.map(\.code.rawValue) == ["unaccounted-bytes"])
         #expect(problems.first?.message.contains("1000 bytes at offset \(centralDirectoryEnd)") == true, "\(problems)")
         try await expectRepaired(url)
     }
@@ -103,7 +103,7 @@ struct ZipStructureTests {
         let junk = [UInt8](repeating: 0x58, count: 1000)
         let url = try write(bytes + junk + Array(bytes[endRecord...]))
         let problems = await Verifier(library: try Library(root: folder.url)).verify([url]).files.flatMap(\.problems)
-        #expect(problems.map(\.code) == ["unaccounted-bytes"])
+        #expect(problems.map(\.code.rawValue) == ["unaccounted-bytes"])
         #expect(problems.first?.message.contains("1022 bytes at offset \(endRecord)") == true, "\(problems)")
         try await expectRepaired(url)
     }
@@ -111,7 +111,7 @@ struct ZipStructureTests {
     func expectRepaired(_ url: URL) async throws {
         let library = try Library(root: folder.url)
         let report = await Repairer(library: library).repair([url])
-        #expect(report.repaired.map(\.action) == ["salvage"], "\(report.notRepaired.map(\.detail))")
+        #expect(report.repaired.map(\.action.rawValue) == ["salvage"], "\(report.notRepaired.map(\.detail))")
         var stored = Data()
         try DocumentReader(path: url.path).readPDF { stored.append(contentsOf: $0) }
         #expect(stored == pdf)

@@ -1,23 +1,25 @@
+internal import CZip
 import YianaSystem
+
 /// A libzip error code (`ZIP_ER_*`), with names for the ones the toolkit acts on.
 public struct ZipErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
-    public static let seek = ZipErrorCode(rawValue: 4)
-    public static let read = ZipErrorCode(rawValue: 5)
-    public static let write = ZipErrorCode(rawValue: 6)
-    public static let crc = ZipErrorCode(rawValue: 7)
-    public static let noEntry = ZipErrorCode(rawValue: 9)
-    public static let exists = ZipErrorCode(rawValue: 10)
-    public static let open = ZipErrorCode(rawValue: 11)
-    public static let zlib = ZipErrorCode(rawValue: 13)
-    public static let memory = ZipErrorCode(rawValue: 14)
-    public static let compressionNotSupported = ZipErrorCode(rawValue: 16)
-    public static let prematureEOF = ZipErrorCode(rawValue: 17)
-    public static let notAZip = ZipErrorCode(rawValue: 19)
-    public static let inconsistent = ZipErrorCode(rawValue: 21)
-    public static let encryptionNotSupported = ZipErrorCode(rawValue: 24)
+    public static let seek = ZipErrorCode(rawValue: ZIP_ER_SEEK)
+    public static let read = ZipErrorCode(rawValue: ZIP_ER_READ)
+    public static let write = ZipErrorCode(rawValue: ZIP_ER_WRITE)
+    public static let crc = ZipErrorCode(rawValue: ZIP_ER_CRC)
+    public static let noEntry = ZipErrorCode(rawValue: ZIP_ER_NOENT)
+    public static let exists = ZipErrorCode(rawValue: ZIP_ER_EXISTS)
+    public static let open = ZipErrorCode(rawValue: ZIP_ER_OPEN)
+    public static let zlib = ZipErrorCode(rawValue: ZIP_ER_ZLIB)
+    public static let memory = ZipErrorCode(rawValue: ZIP_ER_MEMORY)
+    public static let compressionNotSupported = ZipErrorCode(rawValue: ZIP_ER_COMPNOTSUPP)
+    public static let prematureEOF = ZipErrorCode(rawValue: ZIP_ER_EOF)
+    public static let notAZip = ZipErrorCode(rawValue: ZIP_ER_NOZIP)
+    public static let inconsistent = ZipErrorCode(rawValue: ZIP_ER_INCONS)
+    public static let encryptionNotSupported = ZipErrorCode(rawValue: ZIP_ER_ENCRNOTSUPP)
 
     public var description: String { "ZIP_ER \(rawValue)" }
 }
@@ -114,41 +116,87 @@ public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible 
         self.path = path
     }
 
-    /// A stable short code for scripts (`--json`).
-    public var code: String {
+    /// A stable short code for scripts (`--json`), to match in a `catch`: `catch ArchiveError.Code.lockTimeout`.
+    public var code: Code {
         switch kind {
-        case .fileNotFound: "not-found"
-        case .notADocument: "not-a-document"
-        case .notARegularFile: "not-a-regular-file"
-        case .barePDF: "bare-pdf"
-        case .zip(let code, _): code == .notAZip ? "not-a-zip" : "zip-error"
-        case .damagedStructure: "damaged-structure"
-        case .centralDirectoryDamaged: "central-directory-damaged"
-        case .badLocalHeader: "bad-local-signature"
-        case .crcMismatch: "crc-mismatch"
-        case .unexpectedEntry: "unexpected-entry"
-        case .pathTraversal: "path-traversal"
-        case .absolutePath: "absolute-path"
-        case .duplicateEntry: "duplicate-entry"
-        case .symlinkEntry: "symlink-entry"
-        case .encryptedEntry: "encrypted-entry"
-        case .storedSizeMismatch: "stored-size-mismatch"
-        case .overlappingEntries: "overlapping-entries"
-        case .unsupportedCompression: "unsupported-compression"
-        case .entryTooLarge: "entry-too-large"
-        case .implausibleEntry: "implausible-entry"
-        case .entryTruncated: "entry-truncated"
-        case .missingMetadata: "missing-metadata"
-        case .missingPDF: "missing-pdf"
-        case .invalidFormatFile: "invalid-format-json"
-        case .unsupportedFormatVersion: "unsupported-format-version"
-        case .metadata: "bad-metadata"
-        case .system: "system-error"
-        case .lockTimeout: "lock-timeout"
-        case .alreadyExists: "already-exists"
-        case .sourceChanged: "source-changed"
-        case .documentChanged: "document-changed"
-        case .verificationFailed: "verification-failed"
+        case .fileNotFound: .notFound
+        case .notADocument: .notADocument
+        case .notARegularFile: .notARegularFile
+        case .barePDF: .barePDF
+        case .zip(let code, _): code == .notAZip ? .notAZip : .zipError
+        case .damagedStructure: .damagedStructure
+        case .centralDirectoryDamaged: .centralDirectoryDamaged
+        case .badLocalHeader: .badLocalSignature
+        case .crcMismatch: .crcMismatch
+        case .unexpectedEntry: .unexpectedEntry
+        case .pathTraversal: .pathTraversal
+        case .absolutePath: .absolutePath
+        case .duplicateEntry: .duplicateEntry
+        case .symlinkEntry: .symlinkEntry
+        case .encryptedEntry: .encryptedEntry
+        case .storedSizeMismatch: .storedSizeMismatch
+        case .overlappingEntries: .overlappingEntries
+        case .unsupportedCompression: .unsupportedCompression
+        case .entryTooLarge: .entryTooLarge
+        case .implausibleEntry: .implausibleEntry
+        case .entryTruncated: .entryTruncated
+        case .missingMetadata: .missingMetadata
+        case .missingPDF: .missingPDF
+        case .invalidFormatFile: .invalidFormatJSON
+        case .unsupportedFormatVersion: .unsupportedFormatVersion
+        case .metadata: .badMetadata
+        case .system: .systemError
+        case .lockTimeout: .lockTimeout
+        case .alreadyExists: .alreadyExists
+        case .sourceChanged: .sourceChanged
+        case .documentChanged: .documentChanged
+        case .verificationFailed: .verificationFailed
+        }
+    }
+
+    /// The kind of an archive error as a stable string (`"lock-timeout"`), with a named
+    /// constant for each (swift-system's `Errno` and GRDB's `ResultCode` are the model).
+    public struct Code: StableCode {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        public static let notFound = Code(rawValue: "not-found")
+        public static let notADocument = Code(rawValue: "not-a-document")
+        public static let notARegularFile = Code(rawValue: "not-a-regular-file")
+        public static let barePDF = Code(rawValue: "bare-pdf")
+        public static let notAZip = Code(rawValue: "not-a-zip")
+        public static let zipError = Code(rawValue: "zip-error")
+        public static let damagedStructure = Code(rawValue: "damaged-structure")
+        public static let centralDirectoryDamaged = Code(rawValue: "central-directory-damaged")
+        public static let badLocalSignature = Code(rawValue: "bad-local-signature")
+        public static let crcMismatch = Code(rawValue: "crc-mismatch")
+        public static let unexpectedEntry = Code(rawValue: "unexpected-entry")
+        public static let pathTraversal = Code(rawValue: "path-traversal")
+        public static let absolutePath = Code(rawValue: "absolute-path")
+        public static let duplicateEntry = Code(rawValue: "duplicate-entry")
+        public static let symlinkEntry = Code(rawValue: "symlink-entry")
+        public static let encryptedEntry = Code(rawValue: "encrypted-entry")
+        public static let storedSizeMismatch = Code(rawValue: "stored-size-mismatch")
+        public static let overlappingEntries = Code(rawValue: "overlapping-entries")
+        public static let unsupportedCompression = Code(rawValue: "unsupported-compression")
+        public static let entryTooLarge = Code(rawValue: "entry-too-large")
+        public static let implausibleEntry = Code(rawValue: "implausible-entry")
+        public static let entryTruncated = Code(rawValue: "entry-truncated")
+        public static let missingMetadata = Code(rawValue: "missing-metadata")
+        public static let missingPDF = Code(rawValue: "missing-pdf")
+        public static let invalidFormatJSON = Code(rawValue: "invalid-format-json")
+        public static let unsupportedFormatVersion = Code(rawValue: "unsupported-format-version")
+        public static let badMetadata = Code(rawValue: "bad-metadata")
+        public static let systemError = Code(rawValue: "system-error")
+        public static let lockTimeout = Code(rawValue: "lock-timeout")
+        public static let alreadyExists = Code(rawValue: "already-exists")
+        public static let sourceChanged = Code(rawValue: "source-changed")
+        public static let documentChanged = Code(rawValue: "document-changed")
+        public static let verificationFailed = Code(rawValue: "verification-failed")
+
+        /// `catch ArchiveError.Code.alreadyExists`: true when `error` is an ``ArchiveError`` with this code.
+        public static func ~= (code: Code, error: any Error) -> Bool {
+            (error as? ArchiveError)?.code == code
         }
     }
 

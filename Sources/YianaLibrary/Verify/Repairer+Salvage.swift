@@ -70,7 +70,7 @@ extension Repairer {
         if let side, options.dryRun {
             detail = detail.replacingOccurrences(of: sideMarker, with: DocumentNaming.freeSideName(for: side.title, extension: "pdf", in: folder))
         }
-        var action = RepairAction(path: path, action: "salvage", detail: detail)
+        var action = RepairAction(path: path, action: .salvage, detail: detail)
         action.keptAs = try write(metadata, pdfFile: pdfFile, to: url, expecting: identity, reason: "before repair (salvage)", dryRun: options.dryRun)
         // Once the document is safe: the partial PDF beside it, in a file of its own that
         // never replaces one (the name is the one it really got).
@@ -83,7 +83,7 @@ extension Repairer {
                 Sys.removeIfPresent(sideURL.path)
                 throw RepairIssue("the document was repaired (its original is kept as \(action.keptAs ?? "?")), but its partial PDF could not be written to \(sideURL.lastPathComponent): \(error)")
             }
-            action = RepairAction(path: path, action: "salvage", detail: detail.replacingOccurrences(of: sideMarker, with: sideURL.lastPathComponent), keptAs: action.keptAs)
+            action = RepairAction(path: path, action: .salvage, detail: detail.replacingOccurrences(of: sideMarker, with: sideURL.lastPathComponent), keptAs: action.keptAs)
         }
         return action
     }
@@ -132,7 +132,7 @@ extension Repairer {
         } catch {
             throw RepairIssue("a bare PDF that cannot be read as a PDF (\(error)); left as it is: take it out, fix it with a PDF tool, and import it")
         }
-        var action = RepairAction(path: path, action: "wrap",
+        var action = RepairAction(path: path, action: .wrap,
                                   detail: "a bare PDF wrapped into a document, the PDF byte for byte: \"\(metadata.title)\", id \(metadata.id.uuidString), \(metadata.pageCount) page\(metadata.pageCount == 1 ? "" : "s")")
         action.keptAs = try write(metadata, pdfFile: url, to: url, expecting: identity, reason: "before repair (a bare PDF wrapped)", dryRun: options.dryRun)
         return action
@@ -150,7 +150,7 @@ extension Repairer {
         guard options.fromVersion else {
             throw RepairIssue("nothing recoverable (no intact metadata.json); `yiana repair --from-version` puts back its newest good version, \(candidate.shortID) from \(candidate.keptAt)")
         }
-        var action = RepairAction(path: path, action: "from-version", detail: "put back version \(candidate.shortID) (\(candidate.reason))")
+        var action = RepairAction(path: path, action: .fromVersion, detail: "put back version \(candidate.shortID) (\(candidate.reason))")
         guard !options.dryRun else { return action }
         action.keptAs = try store.restore(candidate, to: url)?.shortID
         return action

@@ -63,12 +63,12 @@ extension Repairer {
         return temps.map { temp in
             let target = temp.document.map { library.relativePath(of: $0) ?? $0.path }
             guard temp.valid else {
-                return RepairAction(path: temp.path, action: "none",
+                return RepairAction(path: temp.path, action: .none,
                                     detail: "an incomplete temporary file left by an interrupted write; left as it is (`yiana repair --remove-temps` keeps it in the version store and removes it)")
             }
             guard newestValid[temp.document?.path ?? temp.url.path]?.url == temp.url else {
                 let newest = newestValid[temp.document?.path ?? temp.url.path]!
-                return RepairAction(path: temp.path, action: "none",
+                return RepairAction(path: temp.path, action: .none,
                                     detail: "a complete document left by an interrupted write, older than \(newest.path); left as it is (`yiana repair --remove-temps` keeps it in the version store and removes it)")
             }
             var existing = "which does not exist now"
@@ -76,7 +76,7 @@ extension Repairer {
                 existing = "last written \(formatter.string(from: date))"
             }
             let into = target.map { "\($0) (\(existing))" } ?? "a new document (no document with its id is here)"
-            return RepairAction(path: temp.path, action: "offer-temp",
+            return RepairAction(path: temp.path, action: .offerTemp,
                                 detail: "a complete document written \(formatter.string(from: temp.modified)) for \(into); to put it in place: `yiana repair --take-temp '\(temp.path)'` (what it replaces is kept in the version store)")
         }
     }
@@ -91,7 +91,7 @@ extension Repairer {
         }
         let problems = DocumentCheck.damage(at: temp.path)
         guard problems.isEmpty else {
-            throw RepairIssue("not a complete document (verify finds \(problems.joined(separator: ", "))); nothing was changed")
+            throw RepairIssue("not a complete document (verify finds \(problems.map(\.rawValue).joined(separator: ", "))); nothing was changed")
         }
         guard let found = leftoverTemps([(temp, path)]).first else { throw RepairIssue("cannot be read") }
         var document = found.document
@@ -101,7 +101,7 @@ extension Repairer {
         }
         let target = document!
         let targetPath = library.relativePath(of: target) ?? target.path
-        var action = RepairAction(path: path, action: "take-temp", detail: "put in place as \(targetPath)")
+        var action = RepairAction(path: path, action: .takeTemp, detail: "put in place as \(targetPath)")
         guard !dryRun else { return action }
         let store = VersionStore(library: library)
         _ = try store.keep(temp, reason: "temporary file taken into \(targetPath)")
@@ -112,7 +112,7 @@ extension Repairer {
         try CoordinatedDocument.replace(at: target.path, withBytesOf: temp.path, expecting: current)
         // Its bytes are now the document and in the version store: it is moved, not lost.
         try FileManager.default.removeItem(at: temp)
-        action = RepairAction(path: path, action: "take-temp", detail: "put in place as \(targetPath); the temporary file is gone (its bytes are the document now)", keptAs: action.keptAs)
+        action = RepairAction(path: path, action: .takeTemp, detail: "put in place as \(targetPath); the temporary file is gone (its bytes are the document now)", keptAs: action.keptAs)
         return action
     }
 
@@ -131,7 +131,7 @@ extension Repairer {
         if Verifier.isToolkitTemp(name), let document = temp.document {
             do {
                 lock = try DocumentLock(document: document.path, mode: .exclusive, timeout: 0)
-            } catch let error as ArchiveError where error.code == "lock-timeout" {
+            } catch ArchiveError.Code.lockTimeout {
                 throw RepairIssue("its document is being written now (it is locked); left as it is")
             }
         } else {
@@ -144,7 +144,7 @@ extension Repairer {
         // The action says what is done (`remove-temp`: kept, then removed); the detail, what it was.
         let what = offered ? "the newest complete document left for \(temp.document.map { library.relativePath(of: $0) ?? $0.path } ?? "a new document")"
             : temp.valid ? "a complete document left by an interrupted write, older than another" : "an incomplete temporary file left by an interrupted write"
-        guard !dryRun else { return RepairAction(path: temp.path, action: "remove-temp", detail: what) }
+        guard !dryRun else { return RepairAction(path: temp.path, action: .removeTemp, detail: what) }
         let identity = FileIdentity.current(at: temp.url.path)
         guard identity != .absent else { throw RepairIssue("it is gone already") }
         // A complete document is listed under the document it was written for.
@@ -159,6 +159,6 @@ extension Repairer {
         if offered, let document = temp.document {
             detail += "; `yiana versions restore '\(library.relativePath(of: document) ?? document.path)' \(kept.shortID)` puts it in place"
         }
-        return RepairAction(path: temp.path, action: "remove-temp", detail: detail, keptAs: kept.shortID)
+        return RepairAction(path: temp.path, action: .removeTemp, detail: detail, keptAs: kept.shortID)
     }
 }

@@ -9,12 +9,12 @@ public struct RepairAction: Codable, Sendable {
     /// `rewrite`, `migrate`, `new-id`, `salvage`, `from-version`, `partial-pdf`, `take-temp`,
     /// `remove-temp`, `tidy-state` (copies of the shared state folded in), `wrap` (a bare PDF
     /// made a document), or `none`.
-    public let action: String
+    public let action: RepairActionKind
     public let detail: String
     /// The version-store id of the original, kept before anything was written.
     public var keptAs: String?
 
-    public init(path: String, action: String, detail: String, keptAs: String? = nil) {
+    public init(path: String, action: RepairActionKind, detail: String, keptAs: String? = nil) {
         self.path = path
         self.action = action
         self.detail = detail
@@ -52,11 +52,11 @@ public struct RepairOptions: Sendable {
 
 /// Problems a repair refuses to write past: the result must pass `verify`.
 public enum RepairError: Error, CustomStringConvertible {
-    case wouldNotVerify([String])
+    case wouldNotVerify([ProblemCode])
 
     public var description: String {
         switch self {
-        case .wouldNotVerify(let codes): "the repaired document would still fail verify (\(codes.joined(separator: ", "))); nothing was written."
+        case .wouldNotVerify(let codes): "the repaired document would still fail verify (\(codes.map(\.rawValue).joined(separator: ", "))); nothing was written."
         }
     }
 }
@@ -80,32 +80,32 @@ public struct Repairer: Sendable {
                 do {
                     let folded = options.dryRun ? strays : try SharedState.tidy(library)
                     if !folded.isEmpty {
-                        report.repaired.append(RepairAction(path: Library.stateFolderName, action: "tidy-state",
+                        report.repaired.append(RepairAction(path: Library.stateFolderName, action: .tidyState,
                                                             detail: "folded in \(folded.count) copies of the shared state (\(folded.prefix(3).joined(separator: ", ")))"))
                     }
                 } catch {
-                    report.notRepaired.append(RepairAction(path: Library.stateFolderName, action: "none", detail: "\(error)"))
+                    report.notRepaired.append(RepairAction(path: Library.stateFolderName, action: .none, detail: "\(error)"))
                 }
             }
         }
         let verified = await Verifier(library: library).verify(paths, settle: options.settle)
         let duplicates = duplicateCopies(verified)
         for file in verified.files {
-            for problem in file.problems where problem.code == "still-arriving" {
-                report.waiting.append(RepairAction(path: file.path, action: "wait", detail: problem.message))
+            for problem in file.problems where problem.code == .stillArriving {
+                report.waiting.append(RepairAction(path: file.path, action: .wait, detail: problem.message))
             }
         }
         var temps: [(url: URL, path: String)] = []
         for file in verified.files where !file.ok {
             let url = url(of: file.path)
             let codes = Set(file.problems.filter { !$0.isNotice }.map(\.code))
-            if codes == ["leftover-temp-file"] {
+            if codes == [.leftoverTempFile] {
                 temps.append((url, file.path))
                 continue
             }
-            if let never = file.problems.first(where: { ["not-a-regular-file", "name-not-utf8"].contains($0.code) }) {
+            if let never = file.problems.first(where: { [ProblemCode.notARegularFile, .nameNotUTF8].contains($0.code) }) {
                 // Named like a document, never opened (a link, a FIFO, a name that is not UTF-8).
-                report.notRepaired.append(RepairAction(path: file.path, action: "none", detail: "\(never.message.dropFirst(file.path.count + 2)) Left as it is."))
+                report.notRepaired.append(RepairAction(path: file.path, action: .none, detail: "\(never.message.dropFirst(file.path.count + 2)) Left as it is."))
                 continue
             }
             do {
@@ -113,18 +113,18 @@ public struct Repairer: Sendable {
                     report.repaired.append(action)
                 }
             } catch {
-                report.notRepaired.append(RepairAction(path: file.path, action: "none", detail: "\(error)"))
+                report.notRepaired.append(RepairAction(path: file.path, action: .none, detail: "\(error)"))
             }
         }
         let leftovers = leftoverTemps(temps)
         for (temp, offer) in zip(leftovers, offers(for: leftovers)) {
             if options.removeTemps {
                 do {
-                    report.repaired.append(try removeTemp(temp, offered: offer.action == "offer-temp", dryRun: options.dryRun))
+                    report.repaired.append(try removeTemp(temp, offered: offer.action == .offerTemp, dryRun: options.dryRun))
                 } catch {
-                    report.notRepaired.append(RepairAction(path: temp.path, action: "none", detail: "\(error)"))
+                    report.notRepaired.append(RepairAction(path: temp.path, action: .none, detail: "\(error)"))
                 }
-            } else if offer.action == "offer-temp" {
+            } else if offer.action == .offerTemp {
                 report.offered.append(offer)
             } else {
                 report.notRepaired.append(offer)
@@ -137,22 +137,22 @@ public struct Repairer: Sendable {
         path.hasPrefix("/") ? URL(fileURLWithPath: path) : library.root.appendingPathComponent(path)
     }
 
-    private func repairOne(_ url: URL, path: String, codes: Set<String>, duplicate: Duplicate?, options: RepairOptions) throws -> RepairAction? {
+    private func repairOne(_ url: URL, path: String, codes: Set<ProblemCode>, duplicate: Duplicate?, options: RepairOptions) throws -> RepairAction? {
         let newID = duplicate?.role == .copy
         // The version of the file repair works from: it never writes over a newer one.
         let identity = FileIdentity(path: url.path)
         if let advice = Self.beyondRepair(codes) { throw RepairIssue(advice) }
-        if codes == ["bare-pdf"] { return try wrap(url, path: path, identity: identity, options: options) }
-        let rewritable: Set<String> = ["legacy-format", "format-missing", "page-count-mismatch", "pdf-hash-mismatch", "duplicate-id", "metadata-app-refuses"]
+        if codes == [.barePDF] { return try wrap(url, path: path, identity: identity, options: options) }
+        let rewritable: Set<ProblemCode> = [.legacyFormat, .formatMissing, .pageCountMismatch, .pdfHashMismatch, .duplicateID, .metadataAppRefuses]
         guard codes.isSubset(of: rewritable) else {
             return try salvage(url, path: path, identity: identity, options: options)
         }
         let reader = try DocumentReader(path: url.path)
         var metadata = try reader.metadata()
         var changes: [String] = []
-        if codes.contains("legacy-format") { changes.append("migrated from the \(reader.format.name) format") }
-        if codes.contains("format-missing") { changes.append("format.json rebuilt") }
-        if codes.contains("metadata-app-refuses") {
+        if codes.contains(.legacyFormat) { changes.append("migrated from the \(reader.format.name) format") }
+        if codes.contains(.formatMissing) { changes.append("format.json rebuilt") }
+        if codes.contains(.metadataAppRefuses) {
             // Dates are written as the app's numbers by any rewrite; a value the app has no
             // case for is dropped (the original is kept in the version store).
             var mended = metadata.appRefusals
@@ -170,7 +170,7 @@ public struct Repairer: Sendable {
             let (bytes, hash) = try reader.pdfBytesAndSHA256()
             if metadata.pdfHash != hash {
                 metadata.pdfHash = hash
-                if codes.contains("pdf-hash-mismatch") { changes.append("pdfHash recomputed") }
+                if codes.contains(.pdfHashMismatch) { changes.append("pdfHash recomputed") }
             }
             if let pages = try? bytes.document(source: path).pageCount, pages != metadata.pageCount {
                 changes.append("pageCount \(metadata.pageCount) → \(pages)")
@@ -181,7 +181,7 @@ public struct Repairer: Sendable {
             throw RepairIssue("a sync conflict copy of \(duplicate.original) (same id): it keeps its id; choose between them with `yiana conflicts resolve`")
         }
         guard !changes.isEmpty else { return nil }
-        var action = RepairAction(path: path, action: codes.contains("legacy-format") ? "migrate" : newID ? "new-id" : "rewrite",
+        var action = RepairAction(path: path, action: codes.contains(.legacyFormat) ? .migrate : newID ? .newID : .rewrite,
                                   detail: changes.joined(separator: "; "))
         action.keptAs = try write(metadata, pdfFrom: url, to: url, expecting: identity, reason: "before repair: \(action.detail)", dryRun: options.dryRun)
         return action
@@ -217,16 +217,16 @@ public struct Repairer: Sendable {
 
     /// Why a document with `codes` is left as it is, when repair cannot make it better: the
     /// PDF itself is bad, or a newer app wrote the file (rewriting it would lose what it added).
-    static func beyondRepair(_ codes: Set<String>) -> String? {
-        if codes.contains("unreadable") || codes.contains("not-found") {
+    static func beyondRepair(_ codes: Set<ProblemCode>) -> String? {
+        if codes.contains(.unreadable) || codes.contains(.notFound) {
             return "it could not be read just now (an I/O error, or it went away), which says nothing about its bytes; left as it is: check the disk, and run repair again"
         }
-        if codes.contains("format-unknown-version") {
+        if codes.contains(.formatUnknownVersion) {
             return "written by a newer version of the Yiana app (its format.json announces a version this toolkit does not know); left as it is: update yiana-tools"
         }
-        let pdf = codes.intersection(["pdf-damaged", "pdf-encrypted", "pdf-no-pages"])
-        guard let code = pdf.sorted().first else { return nil }
-        let what = ["pdf-damaged": "the PDF itself is damaged", "pdf-encrypted": "the PDF is encrypted with a password", "pdf-no-pages": "the PDF has no pages"][code]!
+        let pdfProblems: [(ProblemCode, String)] = [(.pdfDamaged, "the PDF itself is damaged"), (.pdfEncrypted, "the PDF is encrypted with a password"),
+                                                    (.pdfNoPages, "the PDF has no pages")]
+        guard let what = pdfProblems.first(where: { codes.contains($0.0) })?.1 else { return nil }
         return "\(what), and repair does not rewrite PDFs; left as it is: take it out with `yiana export`, fix it with a PDF tool (e.g. `qpdf --decrypt` or `qpdf` to rebuild it), and import the result"
     }
 
@@ -249,7 +249,7 @@ public struct Repairer: Sendable {
     /// `yiana conflicts`; any other copy (the app's ` Copy`, a renamed copy) gets a new one.
     private func duplicateCopies(_ report: VerifyReport) -> [String: Duplicate] {
         var byID: [String: [String]] = [:]
-        for file in report.files where file.problems.contains(where: { $0.code == "duplicate-id" }) {
+        for file in report.files where file.problems.contains(where: { $0.code == .duplicateID }) {
             if let id = try? DocumentReader(path: url(of: file.path).path).metadata().id.uuidString { byID[id, default: []].append(file.path) }
         }
         var roles: [String: Duplicate] = [:]

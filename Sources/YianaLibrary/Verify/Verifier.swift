@@ -6,7 +6,7 @@ import YianaSystem
 /// One thing wrong with one file.
 public struct VerifyProblem: Codable, Sendable, Equatable {
     /// A stable code for scripts (`crc-mismatch`, `truncated`, `metadata-bad-key`, …).
-    public let code: String
+    public let code: ProblemCode
     /// What is wrong, in a sentence a person understands.
     public let message: String
     /// True for what is not damage (an evicted placeholder): it does not fail `verify`.
@@ -83,13 +83,13 @@ public struct Verifier: Sendable {
         switch target.kind {
         case .placeholder:
             let size = (try? Placeholder(stubAt: target.url)).map { " (\($0.documentSize) bytes in the cloud)" } ?? ""
-            var notice = VerifyProblem(code: "not-downloaded", message: "\(path): evicted to the cloud, not downloaded\(size); not damage.")
+            var notice = VerifyProblem(code: .notDownloaded, message: "\(path): evicted to the cloud, not downloaded\(size); not damage.")
             notice.isNotice = true
             return VerifiedFile(path: path, problems: [notice])
         case .leftoverTemp:
             let valid = DocumentCheck.damage(at: target.url.path).isEmpty
             return VerifiedFile(path: path, problems: [VerifyProblem(
-                code: "leftover-temp-file",
+                code: .leftoverTempFile,
                 message: "\(path): a temporary file left by an interrupted write\(valid ? "; it holds a complete document (`yiana repair` can offer it)" : "; it is incomplete").")])
         case .document:
             let problems = DocumentCheck(url: target.url, path: path).problems()
@@ -115,7 +115,7 @@ public struct Verifier: Sendable {
             let paths = indices.map { report.files[$0].path }
             for index in indices {
                 report.files[index].problems.append(VerifyProblem(
-                    code: "duplicate-id",
+                    code: .duplicateID,
                     message: "\(report.files[index].path): shares its id \(id) with \(paths.filter { $0 != report.files[index].path }.joined(separator: ", ")); `yiana repair` gives a copy its own id, and `yiana conflicts list` shows sync conflict copies."))
             }
         }

@@ -96,7 +96,7 @@ public struct DocumentRewrite: Sendable {
             do {
                 try write(metadata, pdfFrom: pdfSource, to: target, replacing: false)
                 return target
-            } catch let error as ArchiveError where error.kind == .alreadyExists {
+            } catch ArchiveError.Code.alreadyExists {
                 target = freeName(for: metadata.title, in: destination.deletingLastPathComponent())
             }
         }
