@@ -45,3 +45,31 @@ extension Library {
         return .notFound(tried: candidates.map(\.path))
     }
 }
+
+/// Why an argument names no document that can be read now.
+public struct DocumentLookupError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+
+    public init(description: String) {
+        self.description = description
+    }
+}
+
+extension Library {
+    /// The document an argument (a path, or a path inside the library; `.yianazip` may be
+    /// left off) names, as a regular file that is here now.
+    /// - Throws: ``DocumentLookupError`` saying what was looked for: not found, only a
+    ///   placeholder (not downloaded), or not a regular file.
+    public func document(named argument: String) throws -> URL {
+        switch locate(argument) {
+        case .document(let url):
+            if let refusal = FileKind.at(url.path).refusal { throw DocumentLookupError(description: "\(url.path): \(refusal).") }
+            return url
+        case .placeholder(let stub, let document):
+            let size = (try? Placeholder(stubAt: stub)).map { ", \(readableByteCount($0.documentSize)) in the cloud" } ?? ""
+            throw DocumentLookupError(description: "\(document.path) is not downloaded: only its iCloud placeholder \(stub.lastPathComponent) is here\(size). Download it first.")
+        case .notFound(let tried):
+            throw DocumentLookupError(description: "no document \"\(argument)\" (looked for \(tried.joined(separator: ", "))).")
+        }
+    }
+}

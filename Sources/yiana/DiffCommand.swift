@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import YianaArchive
 import YianaLibrary
 import YianaSync
 
@@ -43,21 +44,11 @@ extension Yiana {
 
         /// A date key's value (seconds since 2001, as the app writes it) as a date a person
         /// reads, to the millisecond; any other value as its JSON.
-        static func readable(_ key: String, _ value: String?) -> String {
-            guard let value else { return "(absent)" }
-            guard ["created", "modified", "ocrProcessedAt"].contains(key), let seconds = Double(value) else { return value }
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            formatter.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS 'Z'"
-            return formatter.string(from: Date(timeIntervalSinceReferenceDate: seconds))
-        }
-
         private func render(_ diff: DocumentDiff) {
             print("a: \(diff.a)\nb: \(diff.b)")
             if diff.fields.isEmpty { print("metadata: the same") }
             for field in diff.fields {
-                print("  \(field.key): \(Self.readable(field.key, field.a)) → \(Self.readable(field.key, field.b))")
+                print("  \(field.key): \(field.a.map { DocumentMetadata.readableValue(of: field.key, $0) } ?? "(absent)") → \(field.b.map { DocumentMetadata.readableValue(of: field.key, $0) } ?? "(absent)")")
             }
             if diff.samePDF {
                 print("PDF: the same bytes")

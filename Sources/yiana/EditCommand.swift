@@ -45,36 +45,24 @@ extension Yiana {
             if let title, title.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--title cannot be empty.") }
         }
 
-        struct Result: Encodable {
-            let path: String
-            let changed: Bool
-            let title: String?
-            let tags: [String]?
-            let error: String?
-        }
-
         func run() async throws {
             let library = try libraryOptions.open()
             let edit = MetadataEdit(title: title, addTags: tag, removeTags: untag)
-            var results: [Result] = []
-            for argument in documents {
-                do {
-                    let url = try libraryOptions.document(argument, in: library)
-                    let path = library.relativePath(of: url) ?? url.path
-                    if let written = try DocumentEditor(library: library).apply(edit, to: url) {
-                        results.append(Result(path: path, changed: true, title: written.title, tags: written.tags, error: nil))
-                        if !json { print("edited     \(path): \"\(written.title)\"\(written.tags.isEmpty ? "" : ", tags \(written.tags.joined(separator: ", "))")") }
+            let report = DocumentEditor(library: library).apply(edit, toDocumentsNamed: documents)
+            if json {
+                try Output.json(report)
+            } else {
+                for result in report.results {
+                    if let error = result.error {
+                        Output.error("failed     \(result.path): \(error)")
+                    } else if let title = result.title, let tags = result.tags {
+                        print("edited     \(result.path): \"\(title)\"\(tags.isEmpty ? "" : ", tags \(tags.joined(separator: ", "))")")
                     } else {
-                        results.append(Result(path: path, changed: false, title: nil, tags: nil, error: nil))
-                        if !json { print("unchanged  \(path): already so") }
+                        print("unchanged  \(result.path): already so")
                     }
-                } catch {
-                    results.append(Result(path: argument, changed: false, title: nil, tags: nil, error: "\(error)"))
-                    if !json { Output.error("failed     \(argument): \(error)") }
                 }
             }
-            if json { try Output.json(results) }
-            if results.contains(where: { $0.error != nil }) { throw ExitCode.failure }
+            if report.failed { throw ExitCode.failure }
         }
     }
 }

@@ -21,16 +21,7 @@ struct LibraryOptions: ParsableArguments {
 
     /// The document an argument names, or an error that says what was looked for.
     func document(_ argument: String, in library: Library) throws -> URL {
-        switch library.locate(argument) {
-        case .document(let url):
-            try CommandFailure.unlessRegularFile(url)
-            return url
-        case .placeholder(let stub, let document):
-            let size = (try? Placeholder(stubAt: stub)).map { ", \(Yiana.Info.bytes($0.documentSize)) in the cloud" } ?? ""
-            throw CommandFailure("\(document.path) is not downloaded: only its iCloud placeholder \(stub.lastPathComponent) is here\(size). Download it first.")
-        case .notFound(let tried):
-            throw CommandFailure("no document \"\(argument)\" (looked for \(tried.joined(separator: ", "))).")
-        }
+        do { return try library.document(named: argument) } catch let error as DocumentLookupError { throw CommandFailure(error.description) }
     }
 }
 

@@ -66,6 +66,13 @@ extension Yiana {
         @Argument(help: ArgumentHelp("Files or folders (default: the whole library).", valueName: "path"))
         var paths: [String] = []
 
+        func validate() throws {
+            guard takeTemp == nil || paths.isEmpty else { throw ValidationError("--take-temp takes the temporary file alone, without other paths.") }
+            guard takeTemp == nil || !removeTemps else {
+                throw ValidationError("--take-temp puts one temporary file in place; --remove-temps removes them: give one of the two.")
+            }
+        }
+
         func run() async throws {
             let library = try libraryOptions.open()
             var options = RepairOptions()
@@ -74,18 +81,9 @@ extension Yiana {
             options.removeTemps = removeTemps
             options.settle = arrivalOption.settle
             let urls = libraryOptions.targets(paths, in: library)
-            var report: RepairReport
+            let report: RepairReport
             if let takeTemp {
-                guard paths.isEmpty else { throw ValidationError("--take-temp takes the temporary file alone, without other paths.") }
-                guard !removeTemps else { throw ValidationError("--take-temp puts one temporary file in place; --remove-temps removes them: give one of the two.") }
-                report = RepairReport(dryRun: dryRun)
-                let url = URL(fileURLWithPath: takeTemp, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
-                let resolved = FileManager.default.fileExists(atPath: url.path) ? url : library.root.appendingPathComponent(takeTemp)
-                do {
-                    report.repaired.append(try Repairer(library: library).takeTemp(resolved, dryRun: dryRun))
-                } catch {
-                    report.notRepaired.append(RepairAction(path: takeTemp, action: .none, detail: "\(error)"))
-                }
+                report = Repairer(library: library).takeTemp(named: takeTemp, dryRun: dryRun)
             } else {
                 report = await Repairer(library: library).repair(urls, options: options)
             }

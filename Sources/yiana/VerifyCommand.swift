@@ -36,7 +36,9 @@ extension Yiana {
             let library = try libraryOptions.open()
             let urls = libraryOptions.targets(paths, in: library)
             let bar = ProgressBar(label: "Verifying")
-            let report = await Verifier(library: library).verify(urls, jobs: jobsOption.jobs, settle: arrivalOption.settle)
+            let report = await Verifier(library: library).verify(urls, jobs: jobsOption.jobs, settle: arrivalOption.settle) { done, total, current in
+                bar.update(completed: done, total: total, current: current)
+            }
             bar.finish()
             if json {
                 try Output.json(report)

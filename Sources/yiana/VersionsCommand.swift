@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import YianaArchive
 import YianaLibrary
 
 extension Yiana {
@@ -64,7 +65,7 @@ extension Yiana.Versions {
             let dates = DateFormatter()
             dates.dateFormat = "yyyy-MM-dd HH:mm:ss"
             for version in versions {
-                print("\(version.shortID)  \(dates.string(from: version.keptAt))  \(Yiana.Info.bytes(version.size).padding(toLength: 10, withPad: " ", startingAt: 0))  \(version.reason)  (\(version.originalPath))")
+                print("\(version.shortID)  \(dates.string(from: version.keptAt))  \(readableByteCount(version.size).padding(toLength: 10, withPad: " ", startingAt: 0))  \(version.reason)  (\(version.originalPath))")
             }
         }
     }
@@ -145,7 +146,7 @@ extension Yiana.Versions {
                 print("\(dryRun ? "would remove" : "removed") \(record.shortID)  \(record.originalPath)  (\(record.reason))")
             }
             print("\(report.removed.count) \(dryRun ? "would be" : "were") removed, \(report.kept) kept; "
-                  + "\(Output.count(report.deletedObjects, "stored copy", "stored copies")) (\(Yiana.Info.bytes(report.freedBytes))) \(dryRun ? "would be" : "were") deleted.")
+                  + "\(Output.count(report.deletedObjects, "stored copy", "stored copies")) (\(readableByteCount(report.freedBytes))) \(dryRun ? "would be" : "were") deleted.")
         }
     }
 }

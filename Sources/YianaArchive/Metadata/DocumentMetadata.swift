@@ -103,6 +103,20 @@ extension DocumentMetadata {
         "ocrProcessedAt", "ocrConfidence", "ocrSource", "hasPendingTextPage",
         "pageProcessingStates", "pdfHash",
     ]
+
+    /// The top-level keys whose values are dates (seconds since 2001, as the app writes them).
+    public static let dateKeys: Set<String> = ["created", "modified", "ocrProcessedAt"]
+
+    /// A metadata value as JSON text made readable: a date key's number as a UTC date and
+    /// time; anything else as it is.
+    public static func readableValue(of key: String, _ json: String) -> String {
+        guard dateKeys.contains(key), let seconds = Double(json) else { return json }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS 'Z'"
+        return formatter.string(from: Date(timeIntervalSinceReferenceDate: seconds))
+    }
 }
 
 extension PageProcessingState {

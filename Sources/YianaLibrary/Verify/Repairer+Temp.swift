@@ -81,6 +81,20 @@ extension Repairer {
         }
     }
 
+    /// `repair --take-temp FILE`: the temporary file `argument` names (as given, else inside
+    /// the library) put in place of its document (see ``takeTemp(_:dryRun:)``), as a report.
+    public func takeTemp(named argument: String, dryRun: Bool = false) -> RepairReport {
+        var report = RepairReport(dryRun: dryRun)
+        let url = URL(fileURLWithPath: argument, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
+        let resolved = FileManager.default.fileExists(atPath: url.path) ? url : library.root.appendingPathComponent(argument)
+        do {
+            report.repaired.append(try takeTemp(resolved, dryRun: dryRun))
+        } catch {
+            report.notRepaired.append(RepairAction(path: argument, action: .none, detail: "\(error)"))
+        }
+        return report
+    }
+
     /// Puts the leftover temporary file `temp` in place of the document it was written for,
     /// after keeping that document (and the temp file) in the version store.
     public func takeTemp(_ temp: URL, dryRun: Bool = false) throws -> RepairAction {

@@ -42,12 +42,17 @@ public struct Verifier: Sendable {
     /// once. Each file is read once, in constant memory. A damaged file that changed within
     /// the last `settle` seconds (or that a sync program is writing) is reported as still
     /// arriving, a notice (``Arrival``).
+    /// `progress` hears how many files are done, of how many, and the one just done.
     public func verify(_ paths: [URL] = [], jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-                       settle: Double = Arrival.defaultWindow, now: Date = Date()) async -> VerifyReport {
+                       settle: Double = Arrival.defaultWindow, now: Date = Date(),
+                       progress: (_ completed: Int, _ total: Int, _ current: String) -> Void = { _, _, _ in }) async -> VerifyReport {
         let scan = (try? LibraryScanner.scan(library, below: paths)) ?? LibraryScan()
         let targets = Self.targets(of: scan)
         let arrival = Arrival(scan: scan, now: now, window: settle)
-        var report = VerifyReport(files: await boundedMap(targets, width: jobs) { self.check($0, arrival: arrival) })
+        let files = await boundedMap(targets, width: jobs, progress: { done, target in
+            progress(done, targets.count, display(target.url))
+        }) { self.check($0, arrival: arrival) }
+        var report = VerifyReport(files: files)
         report.notes = scan.notes + SharedState.notes(library)
         markDuplicateIDs(&report, targets: targets)
         // Named like documents, never opened: a link, a FIFO, a folder, a name that is not UTF-8.

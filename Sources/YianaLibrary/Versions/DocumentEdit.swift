@@ -65,3 +65,40 @@ public struct DocumentEditor: Sendable {
         }
     }
 }
+
+/// What `yiana edit` did to each document it was given.
+public struct EditReport: Encodable, Sendable {
+    public struct Result: Encodable, Sendable {
+        public let path: String
+        /// False when the document already was so (nothing written) or the edit failed.
+        public let changed: Bool
+        public let title: String?
+        public let tags: [String]?
+        public let error: String?
+    }
+
+    public var results: [Result] = []
+    public var failed: Bool { results.contains { $0.error != nil } }
+
+    public func encode(to encoder: any Encoder) throws {
+        try results.encode(to: encoder)  // the JSON is the list, as it always was
+    }
+}
+
+extension DocumentEditor {
+    /// Applies `edit` to each named document (see ``apply(_:to:now:)``), going on past failures.
+    public func apply(_ edit: MetadataEdit, toDocumentsNamed arguments: [String]) -> EditReport {
+        var report = EditReport()
+        for argument in arguments {
+            do {
+                let url = try library.document(named: argument)
+                let path = library.relativePath(of: url) ?? url.path
+                let written = try apply(edit, to: url)
+                report.results.append(.init(path: path, changed: written != nil, title: written?.title, tags: written?.tags, error: nil))
+            } catch {
+                report.results.append(.init(path: argument, changed: false, title: nil, tags: nil, error: "\(error)"))
+            }
+        }
+        return report
+    }
+}

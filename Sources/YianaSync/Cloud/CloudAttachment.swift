@@ -55,6 +55,7 @@ public enum CloudError: Error, Equatable, CustomStringConvertible {
     case transferFailed(String)
     case damagedInCloud(String)
     case needsSync(String)
+    case badFaultFile(String)
 
     public var description: String {
         switch self {
@@ -66,6 +67,7 @@ public enum CloudError: Error, Equatable, CustomStringConvertible {
         case .transferFailed(let why): "the transfer failed (\(why))."
         case .damagedInCloud(let path): "the copy of \(path) in the cloud is damaged (its checksum does not match); it was not placed."
         case .needsSync(let path): "\(path) changed here and in the cloud since the last sync; run `yiana sync` first (it keeps both)."
+        case .badFaultFile(let path): "\(path): not a readable JSON file of fault settings (offline, flakiness, quotaExceeded, damaged, seed)."
         }
     }
 
