@@ -3,7 +3,9 @@ import Foundation
 /// What a file name says about where the file came from: the name of the document it is
 /// a copy of, and the marks each sync service (or the app) added, outermost first.
 ///
-/// `docs/CONFLICT-NAMES.md` lists every form with its source.
+/// `docs/CONFLICT-NAMES.md` lists every form with its source. It lives here, not beside the
+/// conflict resolver (YianaSync), because the library scanner, the version store and import
+/// read these names too.
 public struct ConflictName: Sendable, Equatable {
     /// One added part of a name.
     public enum Mark: Sendable, Equatable {

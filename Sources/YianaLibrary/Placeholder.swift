@@ -3,6 +3,9 @@ import Foundation
 /// An evicted iCloud document's stub: `Folder/.Name.yianazip.icloud` (older systems:
 /// `.Name.yianazip-tef.icloud`), a small property list naming the document and its size.
 /// The document still exists; its bytes are in the cloud.
+///
+/// It lives here, not beside the cloud code that writes stubs (YianaSync), because every
+/// command that walks a library (verify, repair, index, the scanner) must know a stub.
 public struct Placeholder: Sendable, Equatable {
     /// `NSURLNameKey`: the document's file name.
     public let documentName: String

@@ -23,8 +23,9 @@ extension PDFDocument {
     static let minimalPDF = onePagePDF(lines: ["warm"], fill: 0.5)
 
     /// A valid one-page A4 PDF showing `lines` in Helvetica (WinAnsi text), with a correct
-    /// cross-reference table: for the warm-up and for tests that need a PDF with known text.
-    public static func onePagePDF(lines: [String], fill gray: Double = 0) -> Data {
+    /// cross-reference table: for the warm-up, and (package-visible, not public API) for the
+    /// tests and the harness, which need PDFs with known text.
+    package static func onePagePDF(lines: [String], fill gray: Double = 0) -> Data {
         var content = "\(gray) g BT /F1 12 Tf 50 750 Td 14 TL"
         for line in lines {
             let escaped = line.replacingOccurrences(of: "\\", with: "\\\\")

@@ -1,88 +1,355 @@
 import Foundation
 import YianaArchive
 import YianaLibrary
+import YianaSystem
 
-/// How conflict copies are resolved.
-public enum ResolveStrategy: String, Codable, Sendable, CaseIterable {
-    /// The causally newest copy wins (then the newest `modified`, then the path); the others
-    /// go to the version store.
-    case newest
-    /// Every conflict copy becomes a document of its own, with a new id and a readable name.
-    case keepBoth = "keep-both"
-    /// A three-way merge of the metadata; a PDF changed on both sides is never dropped: the
-    /// other one becomes a document of its own.
-    case merge
-}
+/// Resolves the conflicts ``ConflictDetector`` finds.
+public struct ConflictResolver: Sendable {
+    public let library: Library
+    /// Called after a group is planned and before its plan runs, with the attempt's number
+    /// (tests use it to change a document the way another process would).
+    var willExecute: (@Sendable (_ attempt: Int) throws -> Void)?
 
-public struct ResolveOptions: Sendable {
-    public var strategy: ResolveStrategy
-    /// Say what would happen; change nothing.
-    public var dryRun = false
-    /// Give copies made by the app's Duplicate command an id of their own.
-    public var reassignIDs = false
-    /// Download evicted copies (from the library's cloud store) so their groups can be resolved.
-    public var downloadEvicted = false
-    /// Only the groups these documents (paths relative to the library) belong to; empty: all.
-    public var documents: [String] = []
-    /// Seconds a file must have been left alone before its group is resolved (``Arrival``);
-    /// 0 resolves groups with files still arriving too (`--now`).
-    public var settle = Arrival.defaultWindow
+    public init(library: Library) {
+        self.library = library
+    }
 
-    public init(strategy: ResolveStrategy) {
-        self.strategy = strategy
+    /// Resolves every group needing it (or those of `options.documents`). Nothing is lost:
+    /// every file removed or replaced is kept in the version store first. Groups with an
+    /// evicted or damaged copy are skipped until it is downloaded or repaired.
+    /// - Throws: when the library cannot be scanned. A failing step stops its group only
+    ///   (after what it had kept) and is reported in `failed`; the other groups go on.
+    public func resolve(_ options: ResolveOptions, now: Date = Date()) async throws -> ResolveReport {
+        var report = ResolveReport(dryRun: options.dryRun)
+        var found = try await ConflictDetector(library: library).detect(settle: options.settle, now: now)
+        if options.downloadEvicted, !options.dryRun {
+            let evicted = found.groups.flatMap(\.files).filter { $0.role == .notDownloaded }
+            for file in evicted {
+                do {
+                    try Downloader(library: library).download(library.root.appendingPathComponent(file.path))
+                } catch {
+                    report.skipped.append(.init(path: file.path, reason: "could not be downloaded: \(error)"))
+                }
+            }
+            if !evicted.isEmpty { found = try await ConflictDetector(library: library).detect(settle: options.settle, now: now) }
+        }
+        let wanted = Set(options.documents.map { library.relativePath(of: URL(fileURLWithPath: $0, relativeTo: library.root)) ?? $0 })
+        // A group another process changes while it is being resolved (an edit, a sync) is
+        // planned again from what is there now, as running the command again would; only
+        // after `Self.attempts` such tries is it reported as failed.
+        var again: Set<String>?
+        for attempt in 1...Self.attempts {
+            var changed: Set<String> = []
+            for group in found.groups {
+                guard wanted.isEmpty || !wanted.isDisjoint(with: group.files.map(\.path)) else { continue }
+                guard again?.contains(Self.key(of: group)) ?? true else { continue }
+                let arriving = group.files.filter { found.arriving.contains($0.path) }
+                guard arriving.isEmpty else {
+                    report.skipped += arriving.map {
+                        .init(path: $0.path, reason: "still arriving (a sync program is writing it): its group is resolved on a later run, or now with --now")
+                    }
+                    continue
+                }
+                let waiting = group.files.filter { $0.role == .notDownloaded || $0.role == .damaged }
+                guard waiting.isEmpty else {
+                    report.skipped += waiting.map {
+                        .init(path: $0.path, reason: $0.role == .notDownloaded
+                              ? "not downloaded: its group is resolved once it is downloaded"
+                              : "damaged: its group is resolved once it is repaired (\($0.reason ?? ""))")
+                    }
+                    continue
+                }
+                var skipped: [ResolveReport.Skipped] = []
+                do {
+                    var plan = try GroupPlan(group: group, library: library, options: options, now: now)
+                    skipped = plan.skipped
+                    if !plan.steps.isEmpty {
+                        if options.dryRun {
+                            plan.resolution.steps = plan.steps
+                        } else {
+                            try willExecute?(attempt)
+                            try plan.execute()
+                        }
+                        report.resolutions.append(plan.resolution)
+                    }
+                    report.skipped += skipped
+                } catch let error as ArchiveError where error.kind == .documentChanged && attempt < Self.attempts {
+                    changed.insert(Self.key(of: group))
+                } catch {
+                    // This group only: the others are still resolved.
+                    report.skipped += skipped
+                    report.failed.append(.init(path: group.files[0].path, reason: "\(error)"))
+                }
+            }
+            guard !changed.isEmpty else { break }
+            again = changed
+            found = try await ConflictDetector(library: library).detect(settle: options.settle, now: now)
+        }
+        return report
+    }
+
+    /// How many times a group is planned when other processes keep changing it.
+    static let attempts = 4
+
+    private static func key(of group: ConflictReport.Group) -> String {
+        group.documentID ?? group.files[0].path
     }
 }
 
-/// What resolving did (or, with `dryRun`, would do).
-public struct ResolveReport: Codable, Sendable {
-    public struct Step: Codable, Sendable {
-        /// `collapse-identical`, `remove-older`, `replace-original`, `remove-copy`,
-        /// `new-document`, `reassign-id`, `merge-metadata`.
-        public let action: String
-        public let path: String
-        public let detail: String
-        /// The version-store id the replaced or removed bytes were kept as.
-        public var keptAs: String?
+/// The steps that resolve one group, planned before anything is touched.
+struct GroupPlan {
+    struct PlannedStep {
+        var step: ResolveReport.Step
+        let perform: () throws -> VersionRecord?
     }
 
-    public struct Resolution: Codable, Sendable {
-        public let documentID: String
-        public let original: String
-        public let strategy: String
-        public var winner: String?
-        public var steps: [Step] = []
-        /// Metadata fields both sides changed, and which value was kept.
-        public var overruled: [String] = []
+    let library: Library
+    let history: DocumentHistory
+    let rewrite: DocumentRewrite
+    var resolution: ResolveReport.Resolution
+    var planned: [PlannedStep] = []
+    var skipped: [ResolveReport.Skipped] = []
+    var parents: [String] = []
+    /// New documents' names planned in this group, so that two never get the same one.
+    var reservedNames: Set<String> = []
+    let expected = ExpectedVersions()
+    var steps: [ResolveReport.Step] { planned.map(\.step) }
+
+    init(group: ConflictReport.Group, library: Library, options: ResolveOptions, now: Date) throws {
+        self.library = library
+        history = DocumentHistory(library: library)
+        rewrite = DocumentRewrite(library: library)
+        let original = try Snapshot(group.files[0].path, library: library, placedAt: group.target)
+        expected.note(original)
+        let id = original.metadata.id.uuidString
+        resolution = .init(documentID: id, original: original.path, strategy: options.strategy.rawValue)
+        parents = [original.key].compactMap { $0 }
+        if group.target != nil { addRestoreName(from: group.files[0].path, identity: original.sourceIdentity, to: original) }
+        let kept = Set(((try? VersionStore(library: library).records()) ?? []).filter { $0.documentID == id }.compactMap(\.contentKey))
+
+        var conflicts: [Snapshot] = []
+        for file in group.files.dropFirst() {
+            switch file.role {
+            case .identicalCopy:
+                let copy = try Snapshot(file.path, library: library)
+                guard copy.key != nil, copy.key == original.key else {
+                    skipped.append(.init(path: file.path, reason: "changed since the conflicts were listed; run resolve again"))
+                    continue
+                }
+                expected.note(copy)
+                addRemoval(file.path, action: "collapse-identical", detail: "the same metadata and PDF as \(original.path)")
+            case .duplicate:
+                if options.reassignIDs {
+                    let copy = try Snapshot(file.path, library: library)
+                    expected.note(copy)
+                    var metadata = copy.metadata
+                    metadata.id = UUID()
+                    add("reassign-id", copy.path, "made by the app's Duplicate command; gets id \(metadata.id.uuidString)") { [rewrite, expected] in
+                        let record = try VersionStore(library: library).keep(copy.url, reason: "before giving a duplicate its own id")
+                        try rewrite.write(metadata, pdfFrom: copy.url, to: copy.url, replacing: true, expecting: expected[copy.path])
+                        expected.refresh(copy.path, at: copy.url)
+                        return record
+                    }
+                } else {
+                    skipped.append(.init(path: file.path, reason: "duplicate id (the app's Duplicate command); --reassign-id gives it its own"))
+                }
+            case .conflictCopy:
+                let copy = try Snapshot(file.path, library: library)
+                expected.note(copy)
+                parents += [copy.key].compactMap { $0 }
+                if let copyKey = copy.key, let originalKey = original.key,
+                   history.isAncestor(copyKey, of: originalKey, documentID: id) || (kept.contains(copyKey) && !history.isAncestor(originalKey, of: copyKey, documentID: id)) {
+                    addRemoval(copy.path, action: "remove-older", detail: "an older version of \(original.path) (by the history or the version store)")
+                } else if let copyKey = copy.key, let originalKey = original.key, history.isAncestor(originalKey, of: copyKey, documentID: id) {
+                    addReplaceOriginal(original, with: copy, detail: "descends from the original: an update, not a conflict")
+                } else {
+                    conflicts.append(copy)
+                }
+            case .original, .notDownloaded, .damaged:
+                break
+            }
+        }
+        guard !conflicts.isEmpty else { return }
+        switch options.strategy {
+        case .newest: planNewest(original, conflicts)
+        case .keepBoth: planKeepBoth(conflicts)
+        case .merge: planMerge(original, conflicts, now: now)
+        }
     }
 
-    public struct Skipped: Codable, Sendable {
-        public let path: String
-        public let reason: String
+    // MARK: Strategies
+
+    private mutating func planNewest(_ original: Snapshot, _ conflicts: [Snapshot]) {
+        let candidates = [original] + conflicts
+        let id = original.metadata.id.uuidString
+        // Causally newest: one that every other descends into; else the newest clock, then the path.
+        let causal = candidates.first { candidate in
+            candidates.allSatisfy { other in
+                other.path == candidate.path || (other.key != nil && candidate.key != nil && history.isAncestor(other.key!, of: candidate.key!, documentID: id))
+            }
+        }
+        let winner = causal ?? candidates.max { ($0.metadata.modified, $1.path) < ($1.metadata.modified, $0.path) }!
+        resolution.winner = winner.path
+        if winner.path != original.path {
+            addReplaceOriginal(original, with: winner, detail: "the newest copy (modified \(winner.metadata.modified))")
+        }
+        for loser in conflicts where loser.path != winner.path {
+            addRemoval(loser.path, action: "remove-copy", detail: "lost to \(winner.path) (newest)")
+        }
     }
 
-    public var resolutions: [Resolution] = []
-    public var skipped: [Skipped] = []
-    /// Groups whose resolution stopped on an error (another process changed a file, a
-    /// disk error): what was done before it is kept; running resolve again goes on.
-    public var failed: [Skipped] = []
-    public var dryRun = false
-}
+    private mutating func planKeepBoth(_ conflicts: [Snapshot]) {
+        for copy in conflicts {
+            var metadata = copy.metadata
+            metadata.id = UUID()
+            let marks = ConflictName(fileName: copy.url.lastPathComponent).marks
+            metadata.title = "\(copy.metadata.title) (conflict copy\(marks.isEmpty ? "" : " \(marks[0].shortLabel)"))"
+            let destination = reserveName(for: metadata.title, in: copy.url.deletingLastPathComponent())
+            add("new-document", library.relativePath(of: destination) ?? destination.path, "the copy \(copy.path) as a document of its own") { [rewrite] in
+                try rewrite.writeNew(metadata, pdfFrom: copy.url, preferring: destination)
+                return nil
+            }
+            addRemoval(copy.path, action: "remove-copy", detail: "now its own document")
+        }
+        resolution.winner = resolution.original
+    }
 
-/// One line of the resolutions log (each device's `.yiana/devices/<id>/resolutions.jsonl`):
-/// every decision, for the record.
-public struct ResolutionLogEntry: Codable, Sendable {
-    public let time: Date
-    public let documentID: String
-    public let copies: [String]
-    public let strategy: String
-    public let winner: String?
-    /// Each removed or replaced file and the version it is kept as.
-    public let kept: [String: String]
-    /// Metadata fields both sides changed: the value kept and the other one.
-    public var overruled: [String] = []
+    private mutating func planMerge(_ original: Snapshot, _ conflicts: [Snapshot], now: Date) {
+        let id = original.metadata.id.uuidString
+        var current = original.metadata
+        var currentPDF = (url: original.url, crc: original.pdfCRC, size: original.pdfSize, modified: original.metadata.modified)
+        for copy in conflicts.sorted(by: { $0.metadata.modified < $1.metadata.modified }) {
+            // The common ancestor's metadata, if the history knows it and the store has its bytes.
+            var ancestor: DocumentMetadata? = nil
+            var ancestorPDF: (UInt32, UInt64)? = nil
+            if let a = original.key, let b = copy.key, let common = history.commonAncestor(a, b, documentID: id),
+               let bytes = Self.bytes(withContentKey: common, library: library) {
+                ancestor = try? DocumentReader(path: bytes.path).metadata()
+                let parts = common.split(separator: "-")
+                if parts.count == 3, let crc = UInt32(parts[1], radix: 16), let size = UInt64(parts[2]) { ancestorPDF = (crc, size) }
+            }
+            var merged = MetadataMerge.merge(ancestor: ancestor, ours: current, theirs: copy.metadata, now: now)
+            resolution.overruled += merged.overruled
 
-    /// Every device's decisions (and those earlier versions kept in `.yiana/resolutions.jsonl`).
-    public static func log(_ library: Library) -> SharedLog<ResolutionLogEntry> {
-        SharedState.log(.resolutions, of: library)
+            let copyPDF = (url: copy.url, crc: copy.pdfCRC, size: copy.pdfSize, modified: copy.metadata.modified)
+            var chosen = currentPDF
+            var other: (url: URL, metadata: DocumentMetadata)? = nil
+            if currentPDF.crc != copyPDF.crc || currentPDF.size != copyPDF.size {
+                if let ancestorPDF, currentPDF.crc == ancestorPDF.0 && currentPDF.size == ancestorPDF.1 {
+                    chosen = copyPDF  // only the copy changed the PDF
+                } else if let ancestorPDF, copyPDF.crc == ancestorPDF.0 && copyPDF.size == ancestorPDF.1 {
+                    chosen = currentPDF  // only the original changed it
+                } else {
+                    // Both changed it (or nobody knows): the newer goes in, the other stays a document.
+                    let copyNewer = copyPDF.modified > currentPDF.modified
+                    chosen = copyNewer ? copyPDF : currentPDF
+                    other = copyNewer ? (currentPDF.url, current) : (copy.url, copy.metadata)
+                }
+            }
+            let source = chosen.url == copy.url ? copy.metadata : current
+            merged.metadata.pageCount = source.pageCount
+            merged.metadata.pdfHash = source.pdfHash
+            if let other {
+                var metadata = other.metadata
+                metadata.id = UUID()
+                metadata.title = "\(metadata.title) (other PDF)"
+                let destination = reserveName(for: metadata.title, in: original.url.deletingLastPathComponent())
+                add("new-document", library.relativePath(of: destination) ?? destination.path,
+                    "both sides changed the PDF: the older one as a document of its own") { [rewrite] in
+                    try rewrite.writeNew(metadata, pdfFrom: other.url, preferring: destination)
+                    return nil
+                }
+            }
+            let result = merged.metadata
+            let pdfURL = chosen.url
+            add("merge-metadata", original.path, "merged with \(copy.path)\(ancestor == nil ? " (no common ancestor known: two-way)" : "")") { [rewrite, library, expected, history] in
+                let before = try? DocumentReader(path: original.url.path).contentKey
+                let record = try VersionStore(library: library).keep(original.url, reason: "before merging \(copy.path) into it")
+                try rewrite.write(result, pdfFrom: pdfURL, to: original.url, replacing: true, expecting: expected[original.path])
+                expected.refresh(original.path, at: original.url)
+                // Recorded at once, not when the whole plan is done: if a later step stops the
+                // plan, the next resolve still knows what this version was merged from.
+                if let key = try? DocumentReader(path: original.url.path).contentKey {
+                    try history.record(documentID: id, key: key, parents: [before, copy.key].compactMap { $0 }, what: "merge")
+                }
+                return record
+            }
+            addRemoval(copy.path, action: "remove-copy", detail: "merged into \(original.path)")
+            current = result
+            currentPDF = (original.url, chosen.crc, chosen.size, max(chosen.modified, now))
+        }
+        resolution.winner = original.path
+    }
+
+    /// A kept copy of the version with content key `key`: in the version store, else in
+    /// the attached cloud store (which keeps every version a device uploaded).
+    static func bytes(withContentKey key: String, library: Library) -> URL? {
+        let store = VersionStore(library: library)
+        if let record = try? store.records().last(where: { $0.contentKey == key && store.contains($0) }) { return store.objectURL(record) }
+        return (try? CloudAttachment.load(library).cloud())?.object(withContentKey: key)
+    }
+
+    // MARK: Steps
+
+    private mutating func reserveName(for title: String, in folder: URL) -> URL {
+        let url = rewrite.freeName(for: title, in: folder, reserved: reservedNames)
+        reservedNames.insert(url.lastPathComponent.lowercased())
+        return url
+    }
+
+    private mutating func add(_ action: String, _ path: String, _ detail: String, perform: @escaping () throws -> VersionRecord?) {
+        planned.append(PlannedStep(step: .init(action: action, path: path, detail: detail), perform: perform))
+    }
+
+    private mutating func addRemoval(_ path: String, action: String, detail: String) {
+        let url = library.root.appendingPathComponent(path)
+        add(action, path, detail) { [rewrite, expected] in
+            try rewrite.keepAndRemove(url, reason: "resolved away (\(action)): \(detail)", expecting: expected[path])
+        }
+    }
+
+    /// Puts the file a sync service renamed back under the plain name (never replacing a
+    /// file that appeared there meanwhile), then keeps and removes the renamed one.
+    private mutating func addRestoreName(from source: String, identity: FileIdentity?, to original: Snapshot) {
+        let sourceURL = library.root.appendingPathComponent(source)
+        expected.note(path: source, identity)
+        add("restore-name", original.path, "from \(source): a sync service took the plain name away") { [expected] in
+            try CoordinatedDocument.replace(at: original.url.path, withBytesOf: sourceURL.path, expecting: expected[original.path])
+            expected.refresh(original.path, at: original.url)
+            return nil
+        }
+        addRemoval(source, action: "remove-copy", detail: "now at \(original.path)")
+    }
+
+    private mutating func addReplaceOriginal(_ original: Snapshot, with copy: Snapshot, detail: String) {
+        let library = self.library
+        add("replace-original", original.path, "with \(copy.path): \(detail)") { [expected] in
+            let record = try VersionStore(library: library).keep(original.url, reason: "replaced by \(copy.path)")
+            try CoordinatedDocument.replace(at: original.url.path, withBytesOf: copy.url.path, expecting: expected[original.path])
+            expected.refresh(original.path, at: original.url)
+            return record
+        }
+        addRemoval(copy.path, action: "remove-copy", detail: "now at \(original.path)")
+    }
+
+    /// Runs the steps in order, then records the new state in the history and the decision log.
+    mutating func execute() throws {
+        var keptAs: [String: String] = [:]
+        for index in planned.indices {
+            if let record = try planned[index].perform() {
+                planned[index].step.keptAs = record.shortID
+                keptAs[planned[index].step.path] = record.shortID
+            }
+        }
+        resolution.steps = steps
+        let originalURL = library.root.appendingPathComponent(resolution.original)
+        if let key = try? DocumentReader(path: originalURL.path).contentKey {
+            try history.record(documentID: resolution.documentID, key: key, parents: parents, what: "resolve \(resolution.strategy)")
+        }
+        let log = ResolutionLogEntry.log(library)
+        var entry = ResolutionLogEntry(time: Date(), documentID: resolution.documentID, copies: steps.map(\.path),
+                                       strategy: resolution.strategy, winner: resolution.winner, kept: keptAs)
+        entry.overruled = resolution.overruled
+        try log.append(entry)
     }
 }

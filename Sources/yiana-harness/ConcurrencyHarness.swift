@@ -25,19 +25,7 @@ struct ConcurrencyHarness {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let context = Context(runner: runner, root: root, samples: samples)
         let lib = context.path("lib"), index = context.path("index/index.sqlite")
-        try context.folder("lib")
-        try runner.must(["cloud", "init", "--library", lib, "--device", "a", context.path("cloud")])
-        try context.importPDFs(["k1", "k2", "k3", "k4", "k5", "kbig"], into: "lib", big: ["kbig"])
-        try runner.must(["sync", "--library", lib])
-        try runner.must(["evict", "--library", lib, "k5", "kbig"])
-        for name in ["k1", "k2"] {
-            let copy = "lib/\(name) (Bob's conflicted copy 2026-03-01).yianazip"
-            try FileManager.default.copyItem(at: context.url("lib/\(name).yianazip"), to: context.url(copy))
-            try context.edit(copy) { $0.tags = ["bob"] }
-        }
-        try runner.must(["index", "--library", lib, "--index", index])
-        for name in ["n1", "n2", "n3", "shared1", "shared2"] { try context.pdf(name, in: "in1", big: name == "n3") }
-        for name in ["m1", "shared1", "shared2"] { try context.pdf(name, in: "in2") }
+        try buildStart(context, lib: lib, index: index)
         let template = work.appendingPathComponent("template-concurrency")
         try? FileManager.default.removeItem(at: template)
         try runner.copyTree(root, to: template)
@@ -63,18 +51,7 @@ struct ConcurrencyHarness {
             let tags = (0..<editors).map { "round\(round)editor\($0)" }
             let batch = commands + tags.map { ["edit", "--library", lib, "--tag", $0, "--json", "k1", "k2", "k3", "k4"] }
             let delays = batch.map { _ in Double.random(in: 0...0.05, using: &random) }
-            let outcomes = try await withThrowingTaskGroup(of: (Int, Outcome).self) { group in
-                for (i, command) in batch.enumerated() {
-                    let runner = self.runner, delay = delays[i]
-                    group.addTask {
-                        try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
-                        return (i, try runner.run(command))
-                    }
-                }
-                var outcomes: [(Int, Outcome)] = []
-                for try await outcome in group { outcomes.append(outcome) }
-                return outcomes.sorted { $0.0 < $1.0 }.map(\.1)
-            }
+            let outcomes = try await runAtOnce(batch, delays: delays)
             result.rounds += 1
             for (command, outcome) in zip(batch, outcomes) {
                 result.processes += 1
@@ -113,5 +90,39 @@ struct ConcurrencyHarness {
             }
         }
         return result
+    }
+
+    /// The library every round starts from: a cloud, evicted documents, conflict copies, an
+    /// index, and folders of PDFs to import (two of them into the same library at once).
+    private func buildStart(_ context: Context, lib: String, index: String) throws {
+        try context.folder("lib")
+        try runner.must(["cloud", "init", "--library", lib, "--device", "a", context.path("cloud")])
+        try context.importPDFs(["k1", "k2", "k3", "k4", "k5", "kbig"], into: "lib", big: ["kbig"])
+        try runner.must(["sync", "--library", lib])
+        try runner.must(["evict", "--library", lib, "k5", "kbig"])
+        for name in ["k1", "k2"] {
+            let copy = "lib/\(name) (Bob's conflicted copy 2026-03-01).yianazip"
+            try FileManager.default.copyItem(at: context.url("lib/\(name).yianazip"), to: context.url(copy))
+            try context.edit(copy) { $0.tags = ["bob"] }
+        }
+        try runner.must(["index", "--library", lib, "--index", index])
+        for name in ["n1", "n2", "n3", "shared1", "shared2"] { try context.pdf(name, in: "in1", big: name == "n3") }
+        for name in ["m1", "shared1", "shared2"] { try context.pdf(name, in: "in2") }
+    }
+
+    /// Runs every command of `batch` at once, each after its small delay.
+    private func runAtOnce(_ batch: [[String]], delays: [Double]) async throws -> [Outcome] {
+        try await withThrowingTaskGroup(of: (Int, Outcome).self) { group in
+            for (i, command) in batch.enumerated() {
+                let runner = self.runner, delay = delays[i]
+                group.addTask {
+                    try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+                    return (i, try runner.run(command))
+                }
+            }
+            var outcomes: [(Int, Outcome)] = []
+            for try await outcome in group { outcomes.append(outcome) }
+            return outcomes.sorted { $0.0 < $1.0 }.map(\.1)
+        }
     }
 }

@@ -109,34 +109,39 @@ struct CrashHarness {
             }
             result.tally.record(findings, description)
 
-            // Recovery: the same command again, with no faults, must finish the job; then
-            // `yiana repair --remove-temps` must clear every leftover temporary file (keeping
-            // its bytes: the check that nothing is lost runs after it).
-            let again = try runner.run(arguments)
-            var recovered = await Checks.afterRun(libraries: libraries, root: root, before: before)
-            let leftTemps = recovered.temps > 0
-            var cleanup: [String] = []
-            if leftTemps {
-                let count = recovered.temps
-                for library in libraries {
-                    let temps = recovered.tempFiles.filter { $0.path.hasPrefix(library.path + "/") }
-                    guard !temps.isEmpty else { continue }
-                    let removal = try runner.run(["repair", "--remove-temps", "--library", library.path] + temps.map(\.path))
-                    if removal.signal != nil || removal.status != 0 {
-                        cleanup.append("repair --remove-temps exited \(removal.status): \(removal.stderr.suffix(300))")
-                    }
-                }
-                recovered = await Checks.afterRun(libraries: libraries, root: root, before: before)
-                result.tempsRemoved += count - recovered.temps
-                if recovered.temps > 0 { cleanup.append("\(recovered.temps) temporary files left after repair --remove-temps") }
-            }
-            if again.signal == nil, again.status == clean.status || (leftTemps && again.status == 1), recovered.clean, cleanup.isEmpty {
-                result.recovered += 1
-            } else {
-                result.tally.fail("\(description), then a clean run: exit \(again.status) (clean run: \(clean.status)); \(recovered.summary) \(cleanup.joined(separator: "; ")) \(again.stderr.suffix(400))")
-            }
+            try await recover(arguments, libraries: libraries, before: before, clean: clean, after: description, into: &result)
         }
         return result
+    }
+
+    /// Recovery: the same command again, with no faults, must finish the job; then
+    /// `yiana repair --remove-temps` must clear every leftover temporary file (keeping its
+    /// bytes: the check that nothing is lost runs after it).
+    private func recover(_ arguments: [String], libraries: [URL], before: [String: String], clean: Outcome, after description: String,
+                         into result: inout PathResult) async throws {
+        let again = try runner.run(arguments)
+        var recovered = await Checks.afterRun(libraries: libraries, root: root, before: before)
+        let leftTemps = recovered.temps > 0
+        var cleanup: [String] = []
+        if leftTemps {
+            let count = recovered.temps
+            for library in libraries {
+                let temps = recovered.tempFiles.filter { $0.path.hasPrefix(library.path + "/") }
+                guard !temps.isEmpty else { continue }
+                let removal = try runner.run(["repair", "--remove-temps", "--library", library.path] + temps.map(\.path))
+                if removal.signal != nil || removal.status != 0 {
+                    cleanup.append("repair --remove-temps exited \(removal.status): \(removal.stderr.suffix(300))")
+                }
+            }
+            recovered = await Checks.afterRun(libraries: libraries, root: root, before: before)
+            result.tempsRemoved += count - recovered.temps
+            if recovered.temps > 0 { cleanup.append("\(recovered.temps) temporary files left after repair --remove-temps") }
+        }
+        if again.signal == nil, again.status == clean.status || (leftTemps && again.status == 1), recovered.clean, cleanup.isEmpty {
+            result.recovered += 1
+        } else {
+            result.tally.fail("\(description), then a clean run: exit \(again.status) (clean run: \(clean.status)); \(recovered.summary) \(cleanup.joined(separator: "; ")) \(again.stderr.suffix(400))")
+        }
     }
 
     /// After a run on the index: it opens, a following `yiana index` brings it up to date,

@@ -23,18 +23,11 @@ struct CloudSoakTests {
         var ids: [String: UUID] = [:]
         var mustSurvive = Set<String>()
 
-        func documents(_ device: CloudTests.Device) throws -> [LibraryItem] {
-            try LibraryScanner.scan(device.library.root).filter { $0.kind == .document }
-        }
-        func hash(_ url: URL) throws -> String {
-            let fd = open(url.path, O_RDONLY)
-            defer { close(fd) }
-            return try FileHash.sha256(fd: fd, path: url.path)
-        }
+        func hash(_ url: URL) throws -> String { try FileHash.sha256(of: url) }
         /// What a sync must carry: every document of the device. (Between syncs, an edit may
         /// replace an earlier unsynced edit: that is the user's doing, not a loss.)
         func remember(_ device: CloudTests.Device) throws {
-            for item in try documents(device) { mustSurvive.insert(try hash(item.url)) }
+            for item in try Self.documents(device) { mustSurvive.insert(try hash(item.url)) }
         }
 
         for step in 0..<Self.steps {
@@ -83,14 +76,24 @@ struct CloudSoakTests {
         }
         for device in devices + devices { try remember(device); _ = try Sync(library: device.library).run() }
 
+        try Self.expectNothingLost(mustSurvive, devices: devices, seed: seed)
+    }
+
+    static func documents(_ device: CloudTests.Device) throws -> [LibraryItem] {
+        try LibraryScanner.scan(device.library.root).filter { $0.kind == .document }
+    }
+
+    /// Every version that had to survive is somewhere: a library, a version store or the
+    /// cloud; every document verifies and is the cloud's; both devices hold the same names.
+    static func expectNothingLost(_ mustSurvive: Set<String>, devices: [CloudTests.Device], seed: UInt64) throws {
         let store = try CloudAttachment.load(devices[0].library).cloud()
         var everywhere = Set(store.index.read().compactMap(\.sha256))
         for device in devices {
             let versions = VersionStore(library: device.library)
             everywhere.formUnion(try versions.records().map(\.sha256))
-            for item in try documents(device) {
+            for item in try Self.documents(device) {
                 try DocumentReader(path: item.url.path).verifyContents()
-                let sha = try hash(item.url)
+                let sha = try FileHash.sha256(of: item.url)
                 everywhere.insert(sha)
                 #expect(store.index.read().contains { $0.sha256 == sha }, "\(item.url.lastPathComponent) is neither the cloud's nor a kept version")
             }
@@ -98,6 +101,6 @@ struct CloudSoakTests {
         let lost = mustSurvive.subtracting(everywhere)
         #expect(lost.isEmpty, "seed \(seed): \(lost.count) versions lost")
         // Both devices end with the same documents.
-        #expect(try documents(devices[0]).map(\.url.lastPathComponent) == documents(devices[1]).map(\.url.lastPathComponent))
+        #expect(try Self.documents(devices[0]).map(\.url.lastPathComponent) == Self.documents(devices[1]).map(\.url.lastPathComponent))
     }
 }

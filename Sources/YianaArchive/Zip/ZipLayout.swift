@@ -119,57 +119,7 @@ struct ZipLayout {
         var entries: [ZipEntryLayout] = []
         var position = 0
         for entryIndex in 0..<Int(entryCount) {
-            guard position + 46 <= directory.count, directory.u32(position) == 0x0201_4B50 else {
-                throw Problem.badCentralHeader(index: entryIndex)
-            }
-            let nameLength = Int(directory.u16(position + 28))
-            let extraLength = Int(directory.u16(position + 30))
-            let commentLength = Int(directory.u16(position + 32))
-            let end = position + 46 + nameLength + extraLength + commentLength
-            guard end <= directory.count else { throw Problem.badCentralHeader(index: entryIndex) }
-            let flags = directory.u16(position + 8)
-            var compressed = UInt64(directory.u32(position + 20))
-            var uncompressed = UInt64(directory.u32(position + 24))
-            var offset = UInt64(directory.u32(position + 42))
-            let rawName = Array(directory[(position + 46)..<(position + 46 + nameLength)])
-
-            // ZIP64 extra field: the 64-bit values appear in this order, each only if its
-            // 32-bit field is saturated.
-            var extra = position + 46 + nameLength
-            let extraEnd = extra + extraLength
-            while extra + 4 <= extraEnd {
-                let tag = directory.u16(extra)
-                let size = Int(directory.u16(extra + 2))
-                let body = extra + 4
-                guard body + size <= extraEnd else { break }
-                if tag == 0x0001 {
-                    var field = body
-                    if uncompressed == 0xFFFF_FFFF, field + 8 <= body + size { uncompressed = directory.u64(field); field += 8 }
-                    if compressed == 0xFFFF_FFFF, field + 8 <= body + size { compressed = directory.u64(field); field += 8 }
-                    if offset == 0xFFFF_FFFF, field + 8 <= body + size { offset = directory.u64(field) }
-                }
-                extra = body + size
-            }
-
-            let name = ZipName.decode(rawName, utf8Flag: flags & 0x0800 != 0)
-            guard offset + 30 <= cdOffset else { throw Problem.badLocalHeader(name: name) }
-            let local = try reader.bytes(at: offset, count: 30)
-            guard local.count == 30, local.u32(0) == 0x0403_4B50 else { throw Problem.badLocalHeader(name: name) }
-            let dataOffset = offset + 30 + UInt64(local.u16(26)) + UInt64(local.u16(28))
-
-            var entry = ZipEntryLayout(
-                name: name, rawName: rawName, method: directory.u16(position + 10), flags: flags,
-                crc32: directory.u32(position + 16), compressedSize: compressed,
-                uncompressedSize: uncompressed, localHeaderOffset: offset, dataOffset: dataOffset,
-                madeBy: UInt8(directory.u16(position + 4) >> 8),
-                externalAttributes: directory.u32(position + 38))
-            if flags & 8 != 0 {
-                // A data descriptor follows the data: CRC and two sizes (8 bytes each in
-                // ZIP64), with or without its optional signature.
-                let sizes: UInt64 = compressed >= 0xFFFF_FFFF || uncompressed >= 0xFFFF_FFFF ? 16 : 8
-                let signature = try reader.bytes(at: dataOffset &+ compressed, count: 4)
-                entry.descriptorLength = 4 + sizes + (signature.count == 4 && signature.u32(0) == 0x0807_4B50 ? 4 : 0)
-            }
+            let (entry, end) = try centralEntry(directory, at: position, index: entryIndex, directoryOffset: cdOffset, reader: reader)
             entries.append(entry)
             position = end
         }
@@ -179,6 +129,64 @@ struct ZipLayout {
         layout.endOfCentralDirectoryEnd = eocdOffset + 22 + UInt64(tail.u16(eocd + 20))
         layout.zip64Records = zip64Records
         return layout
+    }
+
+    /// The entry whose central header starts at `position` of `directory`, checked against
+    /// its local header; and where the next central header starts.
+    private static func centralEntry(_ directory: [UInt8], at position: Int, index entryIndex: Int, directoryOffset cdOffset: UInt64,
+                                     reader: ByteReader) throws -> (ZipEntryLayout, end: Int) {
+        guard position + 46 <= directory.count, directory.u32(position) == 0x0201_4B50 else {
+            throw Problem.badCentralHeader(index: entryIndex)
+        }
+        let nameLength = Int(directory.u16(position + 28))
+        let extraLength = Int(directory.u16(position + 30))
+        let commentLength = Int(directory.u16(position + 32))
+        let end = position + 46 + nameLength + extraLength + commentLength
+        guard end <= directory.count else { throw Problem.badCentralHeader(index: entryIndex) }
+        let flags = directory.u16(position + 8)
+        var compressed = UInt64(directory.u32(position + 20))
+        var uncompressed = UInt64(directory.u32(position + 24))
+        var offset = UInt64(directory.u32(position + 42))
+        let rawName = Array(directory[(position + 46)..<(position + 46 + nameLength)])
+
+        // ZIP64 extra field: the 64-bit values appear in this order, each only if its
+        // 32-bit field is saturated.
+        var extra = position + 46 + nameLength
+        let extraEnd = extra + extraLength
+        while extra + 4 <= extraEnd {
+            let tag = directory.u16(extra)
+            let size = Int(directory.u16(extra + 2))
+            let body = extra + 4
+            guard body + size <= extraEnd else { break }
+            if tag == 0x0001 {
+                var field = body
+                if uncompressed == 0xFFFF_FFFF, field + 8 <= body + size { uncompressed = directory.u64(field); field += 8 }
+                if compressed == 0xFFFF_FFFF, field + 8 <= body + size { compressed = directory.u64(field); field += 8 }
+                if offset == 0xFFFF_FFFF, field + 8 <= body + size { offset = directory.u64(field) }
+            }
+            extra = body + size
+        }
+
+        let name = ZipName.decode(rawName, utf8Flag: flags & 0x0800 != 0)
+        guard offset + 30 <= cdOffset else { throw Problem.badLocalHeader(name: name) }
+        let local = try reader.bytes(at: offset, count: 30)
+        guard local.count == 30, local.u32(0) == 0x0403_4B50 else { throw Problem.badLocalHeader(name: name) }
+        let dataOffset = offset + 30 + UInt64(local.u16(26)) + UInt64(local.u16(28))
+
+        var entry = ZipEntryLayout(
+            name: name, rawName: rawName, method: directory.u16(position + 10), flags: flags,
+            crc32: directory.u32(position + 16), compressedSize: compressed,
+            uncompressedSize: uncompressed, localHeaderOffset: offset, dataOffset: dataOffset,
+            madeBy: UInt8(directory.u16(position + 4) >> 8),
+            externalAttributes: directory.u32(position + 38))
+        if flags & 8 != 0 {
+            // A data descriptor follows the data: CRC and two sizes (8 bytes each in
+            // ZIP64), with or without its optional signature.
+            let sizes: UInt64 = compressed >= 0xFFFF_FFFF || uncompressed >= 0xFFFF_FFFF ? 16 : 8
+            let signature = try reader.bytes(at: dataOffset &+ compressed, count: 4)
+            entry.descriptorLength = 4 + sizes + (signature.count == 4 && signature.u32(0) == 0x0807_4B50 ? 4 : 0)
+        }
+        return (entry, end)
     }
 
     /// The bytes no part of the archive accounts for: local entries (header, data,

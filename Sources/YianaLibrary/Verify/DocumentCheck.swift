@@ -14,104 +14,132 @@ struct DocumentCheck {
         DocumentCheck(url: URL(fileURLWithPath: path), path: path).problems().filter { !$0.isNotice }.map(\.code)
     }
 
-    func problems() -> [VerifyProblem] {
+    /// What a check has found so far.
+    private struct Findings {
+        let path: String
         var problems: [VerifyProblem] = []
-        func add(_ code: ProblemCode, _ message: String) { problems.append(VerifyProblem(code: code, message: "\(path): \(message)")) }
 
+        mutating func add(_ code: ProblemCode, _ message: String) {
+            problems.append(VerifyProblem(code: code, message: "\(path): \(message)"))
+        }
+
+        /// An archive error, by its code and sentence (once per code).
+        mutating func add(_ error: ArchiveError, shape: ZipShape) {
+            if let (code, message) = DocumentCheck.describe(error, shape: shape), !has(code) { add(code, message) }
+        }
+
+        func has(_ code: ProblemCode) -> Bool { problems.contains { $0.code == code } }
+    }
+
+    func problems() -> [VerifyProblem] {
+        var found = Findings(path: path)
+        guard let shape = checkShape(&found) else { return found.problems }
+        let reader: DocumentReader
+        do {
+            reader = try DocumentReader(path: url.path)
+        } catch let error as ArchiveError {
+            found.add(error, shape: shape)
+            return found.problems
+        } catch {
+            found.add(.unreadable, "\(error)")
+            return found.problems
+        }
+        checkLayout(reader, &found)
+        let metadata = checkMetadata(reader, shape: shape, &found)
+        checkPDF(reader, metadata: metadata, shape: shape, &found)
+        return found.problems
+    }
+
+    /// The file's shape: junk before or after the archive. Nil when the file cannot be opened.
+    private func checkShape(_ found: inout Findings) -> ZipShape? {
         let fd: Int32
         do {
             fd = try RegularFile.openForReading(url.path)
         } catch {
             if error.kind == .fileNotFound, path.contains("\u{FFFD}") {
                 // A name typed with bytes that are not UTF-8 reaches the tool already replaced.
-                add(.nameNotUTF8, "no file by this name: the name given is not valid UTF-8 (shown with \u{FFFD}), and yiana cannot open a file by such a name; rename it to UTF-8 (`convmv -f latin1 -t utf8 --notest`), then run the command again.")
-                return problems
+                found.add(.nameNotUTF8, "no file by this name: the name given is not valid UTF-8 (shown with \u{FFFD}), and yiana cannot open a file by such a name; rename it to UTF-8 (`convmv -f latin1 -t utf8 --notest`), then run the command again.")
+            } else {
+                found.add(error, shape: ZipShape(kind: .notAZip))
             }
-            if let (code, message) = Self.describe(error, shape: ZipShape(kind: .notAZip)) { add(code, message) }
-            return problems
+            return nil
         }
         let size = (try? Sys.fstat(fd, path: url.path).size) ?? 0
         let shape = ZipShape.read(fd: fd, size: size)
         Sys.close(fd)
         if shape.kind == .complete, shape.junkBefore > 0 {
-            add(.junkBefore, "\(shape.junkBefore) bytes of something else precede the archive (at offset 0).")
+            found.add(.junkBefore, "\(shape.junkBefore) bytes of something else precede the archive (at offset 0).")
         }
         if shape.kind == .complete, shape.junkAfter > 0 {
-            add(.junkAfter, "\(shape.junkAfter) bytes follow the end of the archive (from offset \(size - shape.junkAfter)).")
+            found.add(.junkAfter, "\(shape.junkAfter) bytes follow the end of the archive (from offset \(size - shape.junkAfter)).")
         }
+        return shape
+    }
 
-        let reader: DocumentReader
-        do {
-            reader = try DocumentReader(path: url.path)
-        } catch let error as ArchiveError {
-            if let (code, message) = Self.describe(error, shape: shape), !problems.contains(where: { $0.code == code }) {
-                add(code, message)
-            }
-            return problems
-        } catch {
-            add(.unreadable, "\(error)")
-            return problems
-        }
-
-        // Every byte accounted for: entries, central directory and end records tile the file.
+    /// Every byte accounted for (entries, central directory and end records tile the
+    /// file), and the format.
+    private func checkLayout(_ reader: DocumentReader, _ found: inout Findings) {
         for gap in reader.gaps {
-            if gap.offset == 0, problems.contains(where: { $0.code == .junkBefore }) { continue }
-            if gap.offset + gap.length == reader.fileSize, problems.contains(where: { $0.code == .junkAfter }) { continue }
-            add(.unaccountedBytes, "\(gap.length) byte\(gap.length == 1 ? "" : "s") at offset \(gap.offset) belong to no entry, central directory or end record (inserted data, or appended data behind a copied end record).")
+            if gap.offset == 0, found.has(.junkBefore) { continue }
+            if gap.offset + gap.length == reader.fileSize, found.has(.junkAfter) { continue }
+            found.add(.unaccountedBytes, "\(gap.length) byte\(gap.length == 1 ? "" : "s") at offset \(gap.offset) belong to no entry, central directory or end record (inserted data, or appended data behind a copied end record).")
         }
-
         switch reader.format {
         case .legacySeparator, .legacyMetadataOnly, .legacySeparatorNoPDF:
-            add(.legacyFormat, "in the \(reader.format.description); `yiana repair` migrates it to the current format.")
+            found.add(.legacyFormat, "in the \(reader.format.description); `yiana repair` migrates it to the current format.")
         case .zip(let version, let hasFormatFile):
-            if !hasFormatFile { add(.formatMissing, "has no format.json (read as version 2); `yiana repair` rebuilds it.") }
-            if version > DocumentFormat.currentVersion { add(.formatUnknownVersion, "announces format version \(version), newer than this toolkit knows (2).") }
+            if !hasFormatFile { found.add(.formatMissing, "has no format.json (read as version 2); `yiana repair` rebuilds it.") }
+            if version > DocumentFormat.currentVersion { found.add(.formatUnknownVersion, "announces format version \(version), newer than this toolkit knows (2).") }
         }
+    }
 
+    /// Every entry's bytes and the metadata, as the app would read it.
+    private func checkMetadata(_ reader: DocumentReader, shape: ZipShape, _ found: inout Findings) -> DocumentMetadata? {
         let metadata: DocumentMetadata?
         do {
             metadata = try reader.verifyContents()
         } catch let error as ArchiveError {
-            if let (code, message) = Self.describe(error, shape: shape), !problems.contains(where: { $0.code == code }) { add(code, message) }
+            found.add(error, shape: shape)
             metadata = try? reader.metadata()
         } catch {
-            add(.unreadable, "\(error)")
+            found.add(.unreadable, "\(error)")
             metadata = nil
         }
-
-        if let metadata {
-            for refusal in metadata.appRefusals {
-                add(.metadataAppRefuses, "metadata.json: \(refusal): the app cannot open this document; `yiana repair` rewrites it as the app reads it.")
-            }
-            for date in metadata.suspiciousDates {
-                problems.append(VerifyProblem(code: .dateSuspicious, message: "\(path): metadata.json: \(date).", isNotice: true))
-            }
+        guard let metadata else { return nil }
+        for refusal in metadata.appRefusals {
+            found.add(.metadataAppRefuses, "metadata.json: \(refusal): the app cannot open this document; `yiana repair` rewrites it as the app reads it.")
         }
+        for date in metadata.suspiciousDates {
+            found.problems.append(VerifyProblem(code: .dateSuspicious, message: "\(path): metadata.json: \(date).", isNotice: true))
+        }
+        return metadata
+    }
 
-        guard reader.pdf != nil else { return problems }
+    /// The PDF: its hash and page count against the metadata, and that poppler opens it.
+    private func checkPDF(_ reader: DocumentReader, metadata: DocumentMetadata?, shape: ZipShape, _ found: inout Findings) {
+        guard reader.pdf != nil else { return }
         do {
             let (bytes, actual) = try metadata?.pdfHash == nil ? (reader.pdfBytes(), "") : reader.pdfBytesAndSHA256()
-            if let hash = metadata?.pdfHash {
-                if actual != hash.lowercased() { add(.pdfHashMismatch, "pdfHash in the metadata is not the SHA-256 of content.pdf.") }
+            if let hash = metadata?.pdfHash, actual != hash.lowercased() {
+                found.add(.pdfHashMismatch, "pdfHash in the metadata is not the SHA-256 of content.pdf.")
             }
             let pdf = try bytes.document(source: path)
             if let metadata, metadata.pageCount != pdf.pageCount {
-                add(.pageCountMismatch, "metadata says \(metadata.pageCount) page\(metadata.pageCount == 1 ? "" : "s"), the PDF has \(pdf.pageCount).")
+                found.add(.pageCountMismatch, "metadata says \(metadata.pageCount) page\(metadata.pageCount == 1 ? "" : "s"), the PDF has \(pdf.pageCount).")
             }
         } catch let error as PDFError {
             switch error.kind {
-            case .encrypted: add(.pdfEncrypted, "the PDF is encrypted with a password.")
-            case .damaged(let detail) where detail == "it has no pages": add(.pdfNoPages, "the PDF has no pages.")
-            case .damaged(let detail): add(.pdfDamaged, "the PDF is damaged (\(detail)).")
-            case .notAPDF: add(.pdfDamaged, "content.pdf is not a PDF.")
-            case .unreadable(let detail): add(.unreadable, "the PDF cannot be read (\(detail)).")
+            case .encrypted: found.add(.pdfEncrypted, "the PDF is encrypted with a password.")
+            case .damaged(let detail) where detail == "it has no pages": found.add(.pdfNoPages, "the PDF has no pages.")
+            case .damaged(let detail): found.add(.pdfDamaged, "the PDF is damaged (\(detail)).")
+            case .notAPDF: found.add(.pdfDamaged, "content.pdf is not a PDF.")
+            case .unreadable(let detail): found.add(.unreadable, "the PDF cannot be read (\(detail)).")
             }
         } catch let error as ArchiveError {
-            if let (code, message) = Self.describe(error, shape: shape), !problems.contains(where: { $0.code == code }) { add(code, message) }
+            found.add(error, shape: shape)
         } catch {
-            add(.unreadable, "\(error)")
+            found.add(.unreadable, "\(error)")
         }
-        return problems
     }
 
     /// The code and sentence for an archive error, told apart using the file's shape.

@@ -75,17 +75,26 @@ extension Repairer {
         // Once the document is safe: the partial PDF beside it, in a file of its own that
         // never replaces one (the name is the one it really got).
         if let side, !options.dryRun {
-            let (sideURL, sideFD) = try DocumentNaming.createSideFile(for: side.title, extension: "pdf", in: folder)
-            defer { Sys.close(sideFD) }
-            do {
-                try Self.copy(fd: fd, side.offset, side.count, to: sideFD, path: sideURL.path)
-            } catch {
-                Sys.removeIfPresent(sideURL.path)
-                throw RepairIssue("the document was repaired (its original is kept as \(action.keptAs ?? "?")), but its partial PDF could not be written to \(sideURL.lastPathComponent): \(error)")
-            }
-            action = RepairAction(path: path, action: .salvage, detail: detail.replacingOccurrences(of: sideMarker, with: sideURL.lastPathComponent), keptAs: action.keptAs)
+            let name = try Self.writeSideFile(side, from: fd, in: folder, keptAs: action.keptAs)
+            action = RepairAction(path: path, action: .salvage, detail: detail.replacingOccurrences(of: sideMarker, with: name), keptAs: action.keptAs)
         }
         return action
+    }
+
+    /// Writes `count` bytes from `offset` of the damaged file to a new file named for
+    /// `title` beside the document (never replacing one).
+    /// - Returns: the name it really got.
+    private static func writeSideFile(_ side: (title: String, offset: UInt64, count: UInt64), from fd: Int32, in folder: URL,
+                                      keptAs: String?) throws -> String {
+        let (sideURL, sideFD) = try DocumentNaming.createSideFile(for: side.title, extension: "pdf", in: folder)
+        defer { Sys.close(sideFD) }
+        do {
+            try copy(fd: fd, side.offset, side.count, to: sideFD, path: sideURL.path)
+        } catch {
+            Sys.removeIfPresent(sideURL.path)
+            throw RepairIssue("the document was repaired (its original is kept as \(keptAs ?? "?")), but its partial PDF could not be written to \(sideURL.lastPathComponent): \(error)")
+        }
+        return sideURL.lastPathComponent
     }
 
     /// Metadata for a document whose own is lost: the id and title its newest kept version

@@ -62,37 +62,51 @@ public struct Sync: Sendable {
         return report
     }
 
+    /// A path the cloud knows and this device does not have: deleted here since the last
+    /// sync (the deletion goes up), or new elsewhere (it comes down).
+    private func syncAbsent(_ path: String, at url: URL, cloudRecord: CloudRecord?, cloud: CloudStore, device: String,
+                            state: inout SyncState, report: inout SyncReport) throws {
+        guard let cloudRecord, let cloudSHA = cloudRecord.sha256 else {
+            state.synced[path] = nil
+            return
+        }
+        if let synced = state.synced[path], synced == cloudSHA {
+            try cloud.delete(path, device: device)  // deleted here since the last sync
+            state.synced[path] = nil
+            report.deletedInCloud.append(path)
+        } else {
+            try place(cloudSHA, from: cloud, at: url, expecting: .absent)  // new elsewhere, or changed after our deletion
+            remember(path, sha: cloudSHA, url: url, in: &state)
+            report.pulled.append(path)
+        }
+    }
+
+    /// An evicted document deleted on another device: its stub goes; a data-less file (at
+    /// the document's own name) goes through the coordinated writer, as a document would.
+    private func removePlaceholder(_ item: LibraryItem, path: String, state: inout SyncState, report: inout SyncReport) throws {
+        if item.url == item.documentURL {
+            try CoordinatedDocument.remove(at: item.url.path, expecting: FileIdentity.current(at: item.url.path))
+        } else {
+            do { try Sys.unlink(item.url.path) } catch {
+                if !error.isNotFound { throw ArchiveError(.system(error), path: item.url.path) }
+            }
+        }
+        try DatalessFiles.file(library).update(initial: DatalessFiles()) { $0.sizes[path] = nil }
+        state.synced[path] = nil
+        report.deletedHere.append(path)
+    }
+
     private func syncOne(_ path: String, item: LibraryItem?, cloudRecord: CloudRecord?, cloud: CloudStore, device: String,
                          state: inout SyncState, report: inout SyncReport) throws {
         let url = library.root.appendingPathComponent(path)
         let synced = state.synced[path]
 
         guard let item else {
-            // Not here at all.
-            guard let cloudRecord, let cloudSHA = cloudRecord.sha256 else {
-                state.synced[path] = nil
-                return
-            }
-            if let synced, synced == cloudSHA {
-                try cloud.delete(path, device: device)  // deleted here since the last sync
-                state.synced[path] = nil
-                report.deletedInCloud.append(path)
-            } else {
-                try place(cloudSHA, from: cloud, at: url, expecting: .absent)  // new elsewhere, or changed after our deletion
-                remember(path, sha: cloudSHA, url: url, in: &state)
-                report.pulled.append(path)
-            }
-            return
+            return try syncAbsent(path, at: url, cloudRecord: cloudRecord, cloud: cloud, device: device, state: &state, report: &report)
         }
-
         if item.kind == .placeholder {
             // Evicted here: follows a deletion, otherwise stays evicted until downloaded.
-            if cloudRecord?.isDeletion == true {
-                try? FileManager.default.removeItem(at: item.url)
-                try DatalessFiles.file(library).update(initial: DatalessFiles()) { $0.sizes[path] = nil }
-                state.synced[path] = nil
-                report.deletedHere.append(path)
-            }
+            if cloudRecord?.isDeletion == true { try removePlaceholder(item, path: path, state: &state, report: &report) }
             return
         }
 

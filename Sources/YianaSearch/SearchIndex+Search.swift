@@ -84,9 +84,11 @@ extension SearchIndex {
         }
     }
 
-    private static func run(_ match: String, options: SearchOptions, _ db: Database) throws -> [SearchHit] {
+    /// The SQL that narrows hits to the options' tags, folder and dates (joined with the
+    /// document table), and its arguments; empty when nothing narrows.
+    private static func filterClause(_ options: SearchOptions) -> (sql: String, arguments: StatementArguments) {
         var filters: [String] = []
-        var arguments: StatementArguments = [match]
+        var arguments: StatementArguments = []
         for tag in options.tags {
             filters.append("d.id IN (SELECT document FROM document_tag WHERE tag = ?)")
             _ = arguments.append(contentsOf: [tag])
@@ -104,13 +106,19 @@ extension SearchIndex {
             filters.append("d.created < ?")
             _ = arguments.append(contentsOf: [until.timeIntervalSinceReferenceDate])
         }
-        let filter = filters.isEmpty ? "" : "AND " + filters.joined(separator: " AND ")
+        return (filters.isEmpty ? "" : "AND " + filters.joined(separator: " AND "), arguments)
+    }
+
+    private static func run(_ match: String, options: SearchOptions, _ db: Database) throws -> [SearchHit] {
+        let (filter, filterArguments) = filterClause(options)
+        var arguments: StatementArguments = [match]
+        _ = arguments.append(contentsOf: filterArguments)
 
         // The best pages first: a narrow top-k sort (page rowid, document, score), so that
         // neither every hit is grouped nor wide rows are carried through the sort. Their
         // documents follow in order; should the window hold too few, it widens.
         let limit = max(1, options.limit)
-        let join = filters.isEmpty ? "" : "JOIN document d ON d.id = page.document"
+        let join = filter.isEmpty ? "" : "JOIN document d ON d.id = page.document"
         var window = max(limit * 8, 200)
         var order: [Int64] = []
         var pageRows: [Int64: [(row: Int64, score: Double)]] = [:]
@@ -156,28 +164,33 @@ extension SearchIndex {
         }
 
         return order.compactMap { id in
-            guard let document = documents[id] else { return nil }
-            var pages: [SearchHit.Page] = []
-            var titleOnly: SearchHit.Page? = nil
-            for (rowid, score) in pageRows[id] ?? [] {
-                guard let row = snippets[rowid] else { continue }
-                let body: String = row["body"] ?? ""
-                if body.contains(SearchHit.markOpen) {
-                    // The page's own text matches: list it.
-                    pages.append(SearchHit.Page(number: row["number"], snippet: body, score: score,
-                                                source: TextSource(rawValue: row["source"]) ?? .none))
-                } else if titleOnly == nil {
-                    // Only the title, tags or folder (on every page row) match.
-                    titleOnly = SearchHit.Page(number: 0, snippet: row["best"] ?? "", score: score, source: .none)
-                }
-            }
-            if pages.isEmpty, let titleOnly { pages = [titleOnly] }
-            let tags = (try? JSONDecoder().decode([String].self, from: Data((document["tags"] as String).utf8))) ?? []
-            let created: Double? = document["created"]
-            return SearchHit(path: document["path"], title: document["title"], tags: tags,
-                             created: created.map { Date(timeIntervalSinceReferenceDate: $0) },
-                             status: IndexStatus(rawValue: document["status"]) ?? .failed,
-                             score: pageRows[id]?.first?.score ?? 0, pages: pages)
+            documents[id].map { hit($0, pages: pageRows[id] ?? [], snippets: snippets) }
         }
+    }
+
+    /// One document's hit: its pages whose own text matches, best first, or (when only its
+    /// title, tags or folder match) one title-only page.
+    private static func hit(_ document: Row, pages pageRows: [(row: Int64, score: Double)], snippets: [Int64: Row]) -> SearchHit {
+        var pages: [SearchHit.Page] = []
+        var titleOnly: SearchHit.Page? = nil
+        for (rowid, score) in pageRows {
+            guard let row = snippets[rowid] else { continue }
+            let body: String = row["body"] ?? ""
+            if body.contains(SearchHit.markOpen) {
+                // The page's own text matches: list it.
+                pages.append(SearchHit.Page(number: row["number"], snippet: body, score: score,
+                                            source: TextSource(rawValue: row["source"]) ?? .none))
+            } else if titleOnly == nil {
+                // Only the title, tags or folder (on every page row) match.
+                titleOnly = SearchHit.Page(number: 0, snippet: row["best"] ?? "", score: score, source: .none)
+            }
+        }
+        if pages.isEmpty, let titleOnly { pages = [titleOnly] }
+        let tags = (try? JSONDecoder().decode([String].self, from: Data((document["tags"] as String).utf8))) ?? []
+        let created: Double? = document["created"]
+        return SearchHit(path: document["path"], title: document["title"], tags: tags,
+                         created: created.map { Date(timeIntervalSinceReferenceDate: $0) },
+                         status: IndexStatus(rawValue: document["status"]) ?? .failed,
+                         score: pageRows.first?.score ?? 0, pages: pages)
     }
 }

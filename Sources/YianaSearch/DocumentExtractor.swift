@@ -75,6 +75,23 @@ struct DocumentExtractor: Sendable {
         return .damaged
     }
 
+    /// Every page's text: the text layer, and the app's OCR text for the pages without one
+    /// (by page when its OCR results say which page, else for the whole document, page 0).
+    private func pageTexts(_ pdf: PDFDocument, metadata: DocumentMetadata, document: URL) -> [PageText] {
+        var pages: [PageText] = []
+        pages.reserveCapacity(pdf.pageCount)
+        for index in 0..<pdf.pageCount {
+            let text = TextNormalizer.normalize(pdf.text(ofPage: index))
+            let hasText = text.contains { $0.isLetter || $0.isNumber }
+            pages.append(PageText(number: index + 1, text: hasText ? text : "", source: hasText ? .pdf : .none))
+        }
+        let textPages = Set(pages.filter { $0.source == .pdf }.map(\.number))
+        for page in ocrPages(metadata, document: document, pageCount: pdf.pageCount, textPages: textPages) {
+            if page.number >= 1, page.number <= pages.count { pages[page.number - 1] = page } else { pages.append(page) }
+        }
+        return pages
+    }
+
     func extract(_ item: LibraryItem, file: FileState) -> ExtractedDocument {
         let path = library.relativePath(of: item.documentURL) ?? item.documentURL.path
         let folder = (path as NSString).deletingLastPathComponent
@@ -125,19 +142,7 @@ struct DocumentExtractor: Sendable {
             }
             let pdf = try bytes.document(source: path)
             result.pageCount = pdf.pageCount
-            var pages: [PageText] = []
-            pages.reserveCapacity(pdf.pageCount)
-            for index in 0..<pdf.pageCount {
-                let text = TextNormalizer.normalize(pdf.text(ofPage: index))
-                let hasText = text.contains { $0.isLetter || $0.isNumber }
-                pages.append(PageText(number: index + 1, text: hasText ? text : "", source: hasText ? .pdf : .none))
-            }
-            // The app's OCR text for the pages without a text layer: by page when its OCR
-            // results say which page, else for the whole document (page number 0).
-            let textPages = Set(pages.filter { $0.source == .pdf }.map(\.number))
-            for page in ocrPages(metadata, document: item.documentURL, pageCount: pdf.pageCount, textPages: textPages) {
-                if page.number >= 1, page.number <= pages.count { pages[page.number - 1] = page } else { pages.append(page) }
-            }
+            let pages = pageTexts(pdf, metadata: metadata, document: item.documentURL)
             if !pages.contains(where: { $0.source != .none }) {
                 result.status = .noTextLayer
                 result.reason = "the PDF has no text layer and the document has no OCR text yet"
@@ -180,33 +185,5 @@ struct DocumentExtractor: Sendable {
         let text = TextNormalizer.normalize(fullText)
         guard hasWords(text) else { return [] }
         return [PageText(number: pageCount == 1 ? 1 : 0, text: text, source: .ocr)]
-    }
-}
-
-/// The results the app's OCR service keeps beside the library, one JSON file per document
-/// (`.ocr_results/<folder>/<name>.json`, its `pages`: `pageNumber`, 1-based, and `text`).
-enum OCRResults {
-    struct Page: Decodable {
-        let number: Int
-        let text: String
-        enum CodingKeys: String, CodingKey { case number = "pageNumber", text }
-    }
-
-    private struct File: Decodable { let pages: [Page] }
-
-    /// The largest results file read (the app's, with boxes for every word of a long scan,
-    /// stays far below).
-    static let limit = 64 << 20
-
-    /// The pages of the results for `document`, or nil when there are none that read.
-    static func read(for document: URL, in library: Library) -> [Page]? {
-        guard let relative = library.relativePath(of: document) else { return nil }
-        let folder = (relative as NSString).deletingLastPathComponent
-        let name = ((relative as NSString).lastPathComponent as NSString).deletingPathExtension + ".json"
-        let url = library.root.appendingPathComponent(".ocr_results").appendingPathComponent(folder).appendingPathComponent(name)
-        guard FileKind.at(url.path) == .regular,
-              let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size <= limit,
-              let data = try? Data(contentsOf: url) else { return nil }
-        return (try? JSONDecoder().decode(File.self, from: data))?.pages
     }
 }

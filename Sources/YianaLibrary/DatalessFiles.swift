@@ -4,6 +4,9 @@ import Foundation
 /// data (`dataless.json` in the library's ``LocalState``, path → size: eviction is a
 /// matter of one device). Reading one would block on a download, so
 /// every command treats it as not downloaded, like a stub.
+///
+/// It lives here, not beside the cloud code that writes it (YianaSync), because the library
+/// scanner, verify and repair must tell such a file from a damaged one.
 public struct DatalessFiles: Codable, Sendable {
     public var sizes: [String: UInt64] = [:]
 
