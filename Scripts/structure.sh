@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The structure rules of issue 14, measured: which files import Glibc (only the system layer,
+# and yiana-realsync for its loopback socket), who reads C's errno, string-matched codes,
+# the CLI's size, functions over 80 lines and files over 400. Exits 1 when a rule is broken.
+#
+#   Scripts/structure.sh [DIR]     (default: this repository)
+set -euo pipefail
+cd "${1:-$(dirname "$0")/..}"
+status=0
+glibc=$(grep -rl 'import Glibc' Sources | sort)
+echo "files importing Glibc: $(echo "$glibc" | grep -c . || true)"
+echo "$glibc" | sed 's/^/  /'
+outside=$(echo "$glibc" | grep -v '^Sources/YianaSystem/' | grep -v '^Sources/yiana-realsync/SyncPrograms.swift$' || true)
+if [ -n "$outside" ]; then echo "FAIL: Glibc imported outside the system layer: $outside"; status=1; fi
+echo "files reading errno outside the system layer: $(grep -rlw 'errno' Sources --include=*.swift | grep -vc '^Sources/YianaSystem/' || true)"
+matched=$(grep -rnE 'codes\.contains\("|\.code (==|!=) "|\.action (==|!=) "|codes == \["|error\.code == "' Sources --include=*.swift || true)
+echo "codes matched by string literal: $(echo -n "$matched" | grep -c . || true)"
+if [ -n "$matched" ]; then echo "$matched"; status=1; fi
+python3 - <<'PY' || status=1
+import glob, re, sys
+def functions(path):
+    lines = open(path).read().split('\n')
+    for i, line in enumerate(lines):
+        m = re.match(r'^(\s*)(@\w+(\(.*?\))?\s+)*((public|private|fileprivate|internal|package|static|mutating|override|final|nonisolated|@discardableResult)\s+)*(func|init\??|deinit)\b', line)
+        if not m or (line.rstrip().endswith('}') and line.count('{') == line.count('}')):
+            continue
+        for j in range(i + 1, len(lines)):
+            if lines[j] == m.group(1) + '}':
+                yield i + 1, j - i + 1, line.strip()
+                break
+cli = sorted(glob.glob('Sources/yiana/*.swift'))
+run_lines = 0
+for path in cli:
+    lines = open(path).read().split('\n')
+    for start, length, text in functions(path):
+        if text.startswith('func run()'):
+            run_lines += sum(1 for x in lines[start:start + length - 2] if x.strip() and not x.strip().startswith('//'))
+total = sum(1 for p in cli for x in open(p) if x.strip() and not x.strip().startswith('//'))
+print(f"CLI: {len(cli)} files, {total} non-blank lines, {run_lines} of them in run() bodies")
+files = glob.glob('Sources/**/*.swift', recursive=True) + glob.glob('Tests/**/*.swift', recursive=True)
+long_functions = [(n, p, s) for p in files for s, n, _ in functions(p) if n > 80]
+long_files = [(sum(1 for _ in open(p)), p) for p in files if sum(1 for _ in open(p)) > 400]
+print(f"functions over 80 lines: {len(long_functions)}")
+for n, p, s in sorted(long_functions, reverse=True): print(f"  {p}:{s} {n} lines")
+print(f"files over 400 lines: {len(long_files)}")
+for n, p in sorted(long_files, reverse=True): print(f"  {p} {n} lines")
+sys.exit(1 if long_functions or long_files else 0)
+PY
+exit $status
