@@ -28,6 +28,32 @@ struct CoordinatedDocumentTests {
         #expect(folder.contents() == ["Doc.yianazip"])
     }
 
+    /// Eviction and deletion remove a document only if it is still the version that was
+    /// read (and kept, or uploaded): a newer one written meanwhile stays.
+    @Test func aRemovalExpectingTheVersionItReadNeverRemovesANewerOne() throws {
+        let folder = try TemporaryFolder()
+        let (path, _) = try makeDocument(in: folder)
+        let read = FileIdentity.current(at: path)
+        try CoordinatedDocument.replace(at: path, metadata: DocumentMetadata(title: "Theirs", pageCount: 1), pdf: .data(oldPDF))
+        do {
+            try CoordinatedDocument.remove(at: path, expecting: read)
+            Issue.record("removed a version it had not read")
+        } catch ArchiveError.Code.documentChanged {
+        }
+        #expect(try DocumentReader(path: path).metadata().title == "Theirs")
+        try CoordinatedDocument.remove(at: path, expecting: FileIdentity.current(at: path))
+        #expect(folder.contents().isEmpty)
+
+        // A data-less stand-in takes the name and size, with no data, on the same terms.
+        let (other, _) = try makeDocument(in: folder)
+        let size = try #require(FileManager.default.attributesOfItem(atPath: other)[.size] as? Int)
+        #expect(throws: ArchiveError.self) { try CoordinatedDocument.replaceWithDataless(at: other, size: 1, expecting: read) }
+        try CoordinatedDocument.replaceWithDataless(at: other, size: UInt64(size), expecting: FileIdentity.current(at: other))
+        #expect(try FileManager.default.attributesOfItem(atPath: other)[.size] as? Int == size)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: other)).allSatisfy { $0 == 0 })
+        #expect(folder.contents() == ["Doc.yianazip"])
+    }
+
     @Test func aWriteExpectingTheVersionItReadNeverOverwritesANewerOne() throws {
         let folder = try TemporaryFolder()
         let (path, _) = try makeDocument(in: folder)

@@ -113,9 +113,13 @@ public enum CoordinatedDocument {
                 try verify(file.path)
             } catch {
                 _ = try? flush.wait()
+                file.discard()  // only now: the flush thread used its descriptor until here
                 throw error
             }
-            try flush.wait()
+            do { try flush.wait() } catch {
+                file.discard()
+                throw error
+            }
             try file.place(at: path, replacing ? .replacing : .creating)
         } catch SystemError.Code.exists where !replacing {
             throw ArchiveError(.alreadyExists, path: path)

@@ -13,8 +13,10 @@ public struct Eviction: Sendable {
 
     /// Makes sure the cloud has the document's current bytes, then replaces the local file:
     /// by an iCloud stub `.Name.yianazip.icloud` (the default), or, `dataless`, by a file of
-    /// the same name and size without data (recorded in `.yiana/dataless.json`). Done under
-    /// the document's lock; the bytes are in the cloud before the local copy goes.
+    /// the same name and size without data (recorded in this machine's ``DatalessFiles``).
+    /// The bytes are in the cloud before the local copy goes, and the local copy goes through
+    /// the coordinated writer only if it is still the version that was verified and uploaded
+    /// (else ``ArchiveError`` `.documentChanged`, and nothing is evicted).
     /// - Throws: ``CloudError`` or ``ArchiveError`` (a damaged document is not evicted).
     public func evict(_ url: URL, dataless: Bool = false) throws {
         let attachment = try CloudAttachment.load(library)
