@@ -1,4 +1,5 @@
 import Foundation
+import YianaSystem
 import YianaArchive
 
 /// What the toolkit keeps about a library on this machine only, never in the synced folder:
@@ -48,10 +49,14 @@ public struct LocalState: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let id = "\(Self.hostLabel())-\(String(format: "%08x", UInt32.random(in: 0...UInt32.max)))"
         // Two processes may get here at once: the first to place its file wins, both use it.
-        let temp = folder.appendingPathComponent(".device-id.\(UUID().uuidString)")
-        try Data((id + "\n").utf8).write(to: temp)
-        defer { try? FileManager.default.removeItem(at: temp) }
-        try? FileManager.default.linkItem(at: temp, to: file)  // fails, harmlessly, if another was first
+        do {
+            let temp = try TemporaryFile(beside: file.path)
+            try temp.write(Array((id + "\n").utf8))
+            try temp.sync()
+            try temp.place(at: file.path, .keepingExisting)  // false, harmlessly, if another was first
+        } catch {
+            throw VersionStoreError.unwritable(file.path, error.code.description)
+        }
         guard let placed = Self.readID(file) else {
             throw VersionStoreError.unwritable(file.path, "the device id could not be stored")
         }
