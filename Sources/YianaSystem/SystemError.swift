@@ -55,7 +55,7 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let invalidArgument = Code(rawValue: EINVAL)
         public static let noSpace = Code(rawValue: ENOSPC)
         public static let tooManyLinks = Code(rawValue: EMLINK)
-        public static let notImplemented = Code(rawValue: ENOSYS)
+        public static let noSuchSystemCall = Code(rawValue: ENOSYS)
         public static let loop = Code(rawValue: ELOOP)
         public static let notSupported = Code(rawValue: ENOTSUP)
         public static let operationNotSupported = Code(rawValue: EOPNOTSUPP)

@@ -171,7 +171,7 @@ enum ArchiveWriter {
         }
     }
 
-    private static let copyUnsupported: [SystemError.Code] = [.crossDevice, .invalidArgument, .notImplemented, .operationNotSupported, .badDescriptor]
+    private static let copyUnsupported: [SystemError.Code] = [.crossDevice, .invalidArgument, .noSuchSystemCall, .operationNotSupported, .badDescriptor]
 
     private static func copyByHand(_ file: SourceFile, to fd: Int32, at offset: UInt64, documentPath: String,
                                    progress: CopyProgress) throws {
