@@ -290,7 +290,6 @@ package enum Sys {
     package static func signal(_ pid: Int32, _ signal: Int32) -> Bool { kill(pid, signal) == 0 }
 
     package static let killSignal = SIGKILL
-    package static let terminateSignal = SIGTERM
 
     /// Sleeps for `seconds` (fractions allowed).
     package static func sleep(seconds: Double) {
