@@ -4,6 +4,8 @@ import Foundation
 public struct Library: Sendable {
     /// The library's root folder, absolute and without symlinks.
     public let root: URL
+    /// `root.path`, kept: relative paths are computed for every document of every walk.
+    private let rootPath: String
 
     /// The file extension of documents.
     public static let documentExtension = "yianazip"
@@ -21,6 +23,7 @@ public struct Library: Sendable {
         }
         guard isDirectory.boolValue else { throw LibraryError.notAFolder(root.path) }
         self.root = URL(fileURLWithPath: root.standardizedFileURL.resolvingSymlinksInPath().path, isDirectory: true)
+        rootPath = self.root.path
     }
 
     /// The library a command works on: `--library DIR`, else `$YIANA_LIBRARY`, else the
@@ -34,12 +37,31 @@ public struct Library: Sendable {
 
     /// The path of `url` relative to the root, or nil if it lies outside the library.
     public func relativePath(of url: URL) -> String? {
+        // The common case, a plain path below the root, by its characters; anything with
+        // `.`, `..` or doubled slashes is standardized first.
+        let path = url.path
+        if path.hasPrefix(rootPath), Self.isPlain(path) {
+            if path.count == rootPath.count { return "" }
+            let rest = path.dropFirst(rootPath.count)
+            if rootPath == "/" { return String(rest) }
+            if rest.first == "/" { return String(rest.dropFirst()) }
+        }
         let rootComponents = root.pathComponents
         let components = url.standardizedFileURL.pathComponents
         guard components.count >= rootComponents.count, Array(components.prefix(rootComponents.count)) == rootComponents else {
             return nil
         }
         return components.dropFirst(rootComponents.count).joined(separator: "/")
+    }
+
+    /// True when `path` has no `.` or `..` component and no doubled slash (no "/." nor "//").
+    private static func isPlain(_ path: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in path.utf8 {
+            if previous == UInt8(ascii: "/"), byte == UInt8(ascii: ".") || byte == UInt8(ascii: "/") { return false }
+            previous = byte
+        }
+        return true
     }
 
     /// The folder `relative` below the root.

@@ -4,6 +4,10 @@ import YianaSystem
 
 /// Something in a library that stands for a document.
 public struct LibraryItem: Sendable, Equatable {
+    public static func == (a: LibraryItem, b: LibraryItem) -> Bool {
+        a.kind == b.kind && a.url == b.url && a.documentURL == b.documentURL  // the same file, whenever it was looked at
+    }
+
     public enum Kind: Sendable, Equatable {
         /// A `.yianazip` file (also under a name a sync service mangled, `X.yianazip..path1`).
         case document
@@ -16,10 +20,13 @@ public struct LibraryItem: Sendable, Equatable {
     public let url: URL
     /// Where the document lives or will live once downloaded: `Folder/Name.yianazip`.
     public let documentURL: URL
+    /// The file's size, time and inode as the walk found them (nil when not known).
+    public let stamp: FileStamp?
 
-    public init(kind: Kind, url: URL, documentURL: URL) {
+    public init(kind: Kind, url: URL, documentURL: URL, stamp: FileStamp? = nil) {
         self.kind = kind
         self.url = url
+        self.stamp = stamp
         self.documentURL = documentURL
     }
 }
@@ -164,12 +171,14 @@ public enum LibraryScanner {
         if !dataless.isEmpty {
             scan.items = scan.items.map { item in
                 item.kind == .document && dataless.contains(library.relativePath(of: item.url) ?? "")
-                    ? LibraryItem(kind: .placeholder, url: item.url, documentURL: item.documentURL) : item
+                    ? LibraryItem(kind: .placeholder, url: item.url, documentURL: item.documentURL, stamp: item.stamp) : item
             }
         }
-        scan.items.sort { $0.url.path < $1.url.path }
+        scan.items = scan.items.map { ($0.url.path, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
         return scan
     }
+
+    private static let documentSuffix = Array(".\(Library.documentExtension)".utf8)
 
     /// The document file name a folder entry stands for, if it is one: `Name.yianazip` for
     /// itself, for a name a sync service mangled (`Name.yianazip..path1`, `.conflict1`,
@@ -259,14 +268,29 @@ public enum LibraryScanner {
                 }
                 continue
             }
-            add(name, kind: entry.kind, in: folder, library: library, into: &scan, descend: true)
+            add(name, kind: entry.kind, stamp: entry.stamp, in: folder, library: library, into: &scan, descend: true)
         }
     }
 
-    private static func add(_ name: String, kind type: FileKind, in folder: URL, library: Library, into scan: inout LibraryScan, descend: Bool = false) {
-        let url = folder.appendingPathComponent(name)
+    private static func add(_ name: String, kind type: FileKind, stamp: FileStamp? = nil, in folder: URL, library: Library, into scan: inout LibraryScan,
+                            descend: Bool = false) {
+        // Built from the path with the kind known: `appendingPathComponent` would `stat` the
+        // file to learn whether it is a folder, once per entry of the walk.
+        let folderPath = folder.path
+        func child(_ name: String, isFolder: Bool = false) -> URL {
+            URL(fileURLWithPath: (folderPath == "/" ? "" : folderPath) + "/" + name, isDirectory: isFolder)
+        }
+        let url = child(name, isFolder: type == .folder)
+        // Nearly every entry of a library: a plain document, which nothing below would take
+        // for anything else (a stub, a temporary or foreign file all start with "." or end
+        // otherwise). Tested first, by its bytes: walks of 100,000 documents stay fast.
+        if type == .regular, name.utf8.first != UInt8(ascii: "."),
+           name.utf8.count > documentSuffix.count, name.utf8.suffix(documentSuffix.count).elementsEqual(documentSuffix) {
+            scan.items.append(LibraryItem(kind: .document, url: url, documentURL: url, stamp: stamp))
+            return
+        }
         if let original = PlaceholderName.documentName(forStub: name) {
-            scan.items.append(LibraryItem(kind: .placeholder, url: url, documentURL: folder.appendingPathComponent(original)))
+            scan.items.append(LibraryItem(kind: .placeholder, url: url, documentURL: child(original), stamp: stamp))
             return
         }
         if type == .missing {
@@ -283,14 +307,14 @@ public enum LibraryScanner {
                 entry.documents = countDocuments(in: url)
             }
             scan.foreign.append(entry)
-            if let shadows { scan.shadowed.insert(folder.appendingPathComponent(shadows).path) }
+            if let shadows { scan.shadowed.insert(child(shadows).path) }
             return
         }
-        let display = library.relativePath(of: url) ?? url.path
+        var display: String { library.relativePath(of: url) ?? url.path }
         let named = documentName(of: name) != nil || !descend  // a path named on the command line is checked whatever its name
         switch type {
         case .regular where named:
-            scan.items.append(LibraryItem(kind: .document, url: url, documentURL: url))
+            scan.items.append(LibraryItem(kind: .document, url: url, documentURL: url, stamp: stamp))
         case .folder where descend:
             if named { scan.irregular.append(IrregularEntry(path: display, code: .notARegularFile, reason: FileKind.folder.refusal!)) }
             try? walk(url, library: library, into: &scan, isRoot: false)

@@ -5,24 +5,8 @@ import YianaPDF
 import YianaSystem
 
 /// A file's identity and state, to tell an unchanged document without opening it.
-struct FileState: Sendable, Equatable {
-    let size: Int64
-    let modified: Int64  // nanoseconds since 1970
-    let inode: Int64
-
-    init(size: Int64, modified: Int64, inode: Int64) {
-        self.size = size
-        self.modified = modified
-        self.inode = inode
-    }
-
-    init?(path: String) {
-        guard let st = try? Sys.lstat(path) else { return nil }
-        size = Int64(st.st_size)
-        modified = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
-        inode = Int64(bitPattern: UInt64(st.st_ino))
-    }
-}
+/// What tells one version of a document file from another (``FileStamp``).
+typealias FileState = FileStamp
 
 /// The text of one page, ready for the index.
 struct PageText: Sendable {

@@ -33,7 +33,8 @@ struct IndexWriter {
     }
 
     private static func copyPagesAllowed(_ db: Database, from source: Int64) throws -> Bool {
-        try Int.fetchOne(db, sql: "SELECT count(*) FROM page WHERE document = ?", arguments: [source]) ?? 0 > 0
+        let pages = SearchIndex.pageRowids(of: source)
+        return try Int.fetchOne(db, sql: "SELECT 1 FROM page WHERE rowid BETWEEN ? AND ? LIMIT 1", arguments: [pages.lowerBound, pages.upperBound]) != nil
     }
 
     private func apply(_ document: ExtractedDocument, reusing source: Int64?, _ db: Database) throws {
@@ -41,7 +42,9 @@ struct IndexWriter {
         let existing = try Int64.fetchOne(db, sql: "SELECT id FROM document WHERE path = ?", arguments: [document.path])
         var keptPages = false
         if case .keepExisting = document.pages, let existing {
-            keptPages = try Int.fetchOne(db, sql: "SELECT count(*) FROM page WHERE document = ? AND source != 'none'", arguments: [existing]) ?? 0 > 0
+            let pages = SearchIndex.pageRowids(of: existing)
+            keptPages = try Int.fetchOne(db, sql: "SELECT 1 FROM page WHERE rowid BETWEEN ? AND ? AND source != 'none' LIMIT 1",
+                                         arguments: [pages.lowerBound, pages.upperBound]) != nil
         }
         let counts = document.pageCounts
         let tags = document.tags.joined(separator: " ")
@@ -54,8 +57,9 @@ struct IndexWriter {
                 """, arguments: [document.folder, document.documentID, document.title, tagsJSON, document.created, document.modified,
                                  document.file.size, document.file.modified, document.file.inode,
                                  document.status.rawValue, document.reason, existing])
-            try db.execute(sql: "UPDATE page SET title = ?, tags = ?, folder = ? WHERE document = ?",
-                           arguments: [document.title, tags, folder, existing])
+            let pages = SearchIndex.pageRowids(of: existing)
+            try db.execute(sql: "UPDATE page SET title = ?, tags = ?, folder = ? WHERE rowid BETWEEN ? AND ?",
+                           arguments: [document.title, tags, folder, pages.lowerBound, pages.upperBound])
             try db.execute(sql: "DELETE FROM document_tag WHERE document = ?", arguments: [existing])
             for tag in Set(document.tags) {
                 try db.execute(sql: "INSERT INTO document_tag (document, tag) VALUES (?, ?)", arguments: [existing, tag])
@@ -79,7 +83,7 @@ struct IndexWriter {
                 """, arguments: [document.folder, document.documentID, document.title, tagsJSON, document.created, document.modified,
                                  document.file.size, document.file.modified, document.file.inode, document.contentKey,
                                  document.status.rawValue, document.reason, document.pageCount, counts.text, counts.ocr, id])
-            try db.execute(sql: "DELETE FROM page WHERE document = ?", arguments: [id])
+            try Self.deletePages(of: id, db)
             try db.execute(sql: "DELETE FROM document_tag WHERE document = ?", arguments: [id])
         } else {
             try db.execute(sql: """
@@ -95,11 +99,13 @@ struct IndexWriter {
         for tag in Set(document.tags) {
             try db.execute(sql: "INSERT INTO document_tag (document, tag) VALUES (?, ?)", arguments: [id, tag])
         }
+        let rowids = SearchIndex.pageRowids(of: id)
         if let source {
+            let from = SearchIndex.pageRowids(of: source)
             try db.execute(sql: """
-                INSERT INTO page (title, body, tags, folder, document, number, source)
-                SELECT ?, body, ?, ?, ?, number, source FROM page WHERE document = ?
-                """, arguments: [document.title, tags, folder, id, source])
+                INSERT INTO page (rowid, title, body, tags, folder, document, number, source)
+                SELECT ? + (rowid - ?), ?, body, ?, ?, ?, number, source FROM page WHERE rowid BETWEEN ? AND ?
+                """, arguments: [rowids.lowerBound, from.lowerBound, document.title, tags, folder, id, from.lowerBound, from.upperBound])
             let copied = try Row.fetchOne(db, sql: "SELECT textPages, ocrPages, pageCount FROM document WHERE id = ?", arguments: [source])
             try db.execute(sql: "UPDATE document SET textPages = ?, ocrPages = ?, pageCount = ? WHERE id = ?",
                            arguments: [copied?["textPages"] ?? 0, copied?["ocrPages"] ?? 0, copied?["pageCount"] ?? 0, id])
@@ -111,10 +117,16 @@ struct IndexWriter {
             // Title, tags and folder stay searchable for a document without text.
             pages = [PageText(number: 0, text: "", source: .none)]
         }
-        let insert = try db.cachedStatement(sql: "INSERT INTO page (title, body, tags, folder, document, number, source) VALUES (?, ?, ?, ?, ?, ?, ?)")
-        for page in pages {
-            try insert.execute(arguments: [document.title, page.text, tags, folder, id, page.number, page.source.rawValue])
+        let insert = try db.cachedStatement(sql: "INSERT INTO page (rowid, title, body, tags, folder, document, number, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        for (offset, page) in pages.prefix(Int(rowids.count)).enumerated() {
+            try insert.execute(arguments: [rowids.lowerBound + Int64(offset), document.title, page.text, tags, folder, id, page.number, page.source.rawValue])
         }
+    }
+
+    /// Deletes document `id`'s pages: a rowid range, which FTS5 finds without a scan.
+    private static func deletePages(of id: Int64, _ db: Database) throws {
+        let pages = SearchIndex.pageRowids(of: id)
+        try db.execute(sql: "DELETE FROM page WHERE rowid BETWEEN ? AND ?", arguments: [pages.lowerBound, pages.upperBound])
     }
 
     /// Removes every document whose path is not in `paths`; returns how many.
@@ -123,7 +135,7 @@ struct IndexWriter {
             let stale = try Row.fetchAll(db, sql: "SELECT id, path FROM document").filter { !paths.contains($0["path"]) }
             for row in stale {
                 let id: Int64 = row["id"]
-                try db.execute(sql: "DELETE FROM page WHERE document = ?", arguments: [id])
+                try Self.deletePages(of: id, db)
                 try db.execute(sql: "DELETE FROM document_tag WHERE document = ?", arguments: [id])
                 try db.execute(sql: "DELETE FROM document WHERE id = ?", arguments: [id])
             }

@@ -80,11 +80,16 @@ public struct Indexer: Sendable {
         let arrival = Arrival(scan: scan, window: options.settle)
         let known = try await index.pool.read { db in try StoredDocument.all(db) }
         var report = IndexReport()
+        if options.full {
+            // A rebuild starts from nothing: cheaper than replacing every page in place, and
+            // a run killed halfway leaves the rest to the next run, as new documents.
+            try await index.pool.write { db in try SearchIndex.clear(db) }
+        }
 
         var work: [(LibraryItem, FileState)] = []
         var seen = Set<String>()
         for item in items {
-            guard let path = library.relativePath(of: item.documentURL), let file = FileState(path: item.url.path) else { continue }
+            guard let path = library.relativePath(of: item.documentURL), let file = item.stamp ?? FileState(path: item.url.path) else { continue }
             seen.insert(path)
             // Unchanged files are skipped, except those whose reading failed last time
             // (an I/O error, a lock): they are tried again.
@@ -97,7 +102,7 @@ public struct Indexer: Sendable {
         }
         let indexedContent = options.full ? [] : Set(known.values.filter { $0.status == .ok }.compactMap(\.contentKey))
         let extractor = DocumentExtractor(library: library, indexedContent: indexedContent)
-        PDFDocument.prepareForConcurrentUse()
+        if !work.isEmpty { PDFDocument.prepareForConcurrentUse() }  // poppler's start-up, only when there is work
 
         let writer = IndexWriter(pool: index.pool)
         var pending: [ExtractedDocument] = []
@@ -135,7 +140,10 @@ public struct Indexer: Sendable {
             }
         }
         try writer.commit(pending, extractor: extractor, report: &report)
-        report.removed = try writer.removeAll(except: seen)
+        // Nothing can have gone when every path the index knows was seen (a quick check that
+        // spares reading every row again).
+        let allKnownSeen = known.count <= seen.count && known.keys.allSatisfy(seen.contains)
+        report.removed = options.full ? Set(known.keys).subtracting(seen).count : allKnownSeen ? 0 : try writer.removeAll(except: seen)
         report.documents = try statuses()
         report.notIndexed = scan.irregular.map { IndexReport.Document(path: $0.path, status: .failed, reason: $0.reason, pages: 0, textPages: 0, ocrPages: 0) }
         return report
@@ -144,10 +152,14 @@ public struct Indexer: Sendable {
     /// The status of every document in the index, by path.
     public func statuses() throws -> [IndexReport.Document] {
         try index.pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT path, status, reason, pageCount, textPages, ocrPages FROM document ORDER BY path").map { row in
-                IndexReport.Document(path: row["path"], status: IndexStatus(rawValue: row["status"]) ?? .failed,
-                                     reason: row["reason"], pages: row["pageCount"], textPages: row["textPages"], ocrPages: row["ocrPages"])
+            // Columns by position: this runs over every document on every run.
+            var documents: [IndexReport.Document] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT path, status, reason, pageCount, textPages, ocrPages FROM document ORDER BY path")
+            while let row = try rows.next() {
+                documents.append(IndexReport.Document(path: row[0], status: IndexStatus(rawValue: row[1]) ?? .failed,
+                                                      reason: row[2], pages: row[3], textPages: row[4], ocrPages: row[5]))
             }
+            return documents
         }
     }
 }
@@ -163,10 +175,11 @@ struct StoredDocument {
     static func all(_ db: Database) throws -> [String: StoredDocument] {
         var result: [String: StoredDocument] = [:]
         let rows = try Row.fetchCursor(db, sql: "SELECT id, path, fileSize, fileModified, fileInode, contentKey, status FROM document")
-        while let row = try rows.next() {
-            result[row["path"]] = StoredDocument(
-                id: row["id"], file: FileState(size: row["fileSize"], modified: row["fileModified"], inode: row["fileInode"]),
-                contentKey: row["contentKey"], status: IndexStatus(rawValue: row["status"]) ?? .failed)
+        result.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM document") ?? 0)
+        while let row = try rows.next() {  // columns by position: this runs over every document on every run
+            result[row[1]] = StoredDocument(
+                id: row[0], file: FileState(size: row[2], modified: row[3], inode: row[4]),
+                contentKey: row[5], status: IndexStatus(rawValue: row[6]) ?? .failed)
         }
         return result
     }

@@ -88,7 +88,48 @@ public final class SearchIndex: Sendable {
                 );
                 """)
         }
+        migrator.registerMigration("v2: pages by rowid range") { db in
+            // v1 found a document's pages by its UNINDEXED `document` column, which FTS5 can
+            // only scan: every replace or removal read the whole table. Now a document's
+            // pages have the rowids of its range (``pageRowids(of:)``), which FTS5 looks up
+            // directly. The pages are carried over as they are.
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE page_v2 USING fts5(\(pageColumns));
+                INSERT INTO page_v2 (rowid, title, body, tags, folder, document, number, source)
+                    SELECT (document << \(pageBits)) + (row_number() OVER (PARTITION BY document ORDER BY rowid) - 1),
+                           title, body, tags, folder, document, number, source
+                    FROM page;
+                DROP TABLE page;
+                ALTER TABLE page_v2 RENAME TO page;
+                """)
+        }
         return migrator
+    }
+
+    /// The FTS5 table of pages: its columns and tokenizer.
+    static let pageColumns = """
+        title, body, tags, folder, document UNINDEXED, number UNINDEXED, source UNINDEXED,
+        tokenize = 'porter unicode61 remove_diacritics 2'
+        """
+
+    /// A document's pages have the rowids `id << pageBits` onward, one per page in order:
+    /// up to a million pages per document, and a range FTS5 finds without a scan.
+    static let pageBits: Int64 = 20
+
+    /// The rowids of document `id`'s pages.
+    static func pageRowids(of id: Int64) -> ClosedRange<Int64> {
+        (id << pageBits)...((id << pageBits) | ((1 << pageBits) - 1))
+    }
+
+    /// Empties the index (for `index --full`): dropping and recreating the page table is
+    /// instant, where deleting its rows one by one costs as much as writing them.
+    static func clear(_ db: Database) throws {
+        try db.execute(sql: """
+            DELETE FROM document_tag;
+            DELETE FROM document;
+            DROP TABLE page;
+            CREATE VIRTUAL TABLE page USING fts5(\(pageColumns));
+            """)
     }
 }
 

@@ -65,6 +65,8 @@ public struct DirectoryEntry: Sendable {
     public let name: String?
     /// What it is (`lstat`: links not followed).
     public let kind: FileKind
+    /// Its size, modification time and inode as the listing found them (nil if it vanished).
+    public let stamp: FileStamp?
 
     /// The name for people: invalid bytes shown as `\xFF`.
     public var escapedName: String { DirectoryEntry.escape(bytes) }
@@ -105,13 +107,40 @@ public struct DirectoryEntry: Sendable {
             }
             if bytes == [0x2E] || bytes == [0x2E, 0x2E] { continue }
             var st = stat()
-            let kind: FileKind = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+            let found: Bool = withUnsafePointer(to: entry.pointee.d_name) { pointer in
                 pointer.withMemoryRebound(to: CChar.self, capacity: bytes.count + 1) { name in
-                    fstatat(folderFD, name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? FileKind(mode: st.st_mode) : .missing
+                    fstatat(folderFD, name, &st, AT_SYMLINK_NOFOLLOW) == 0
                 }
             }
-            entries.append(DirectoryEntry(bytes: bytes, name: String(validating: bytes, as: UTF8.self), kind: kind))
+            entries.append(DirectoryEntry(bytes: bytes, name: String(validating: bytes, as: UTF8.self),
+                                          kind: found ? FileKind(mode: st.st_mode) : .missing, stamp: found ? FileStamp(st) : nil))
         }
         return entries.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+    }
+}
+
+/// What tells one version of a file from another without reading it: size, modification
+/// time and inode (writers rename a new file into place, so a new version has a new inode).
+public struct FileStamp: Sendable, Equatable, Hashable {
+    public let size: Int64
+    /// Nanoseconds since 1970.
+    public let modified: Int64
+    public let inode: Int64
+
+    public init(size: Int64, modified: Int64, inode: Int64) {
+        self.size = size
+        self.modified = modified
+        self.inode = inode
+    }
+
+    package init(_ st: FileStatus) {
+        self.init(size: Int64(st.st_size), modified: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
+                  inode: Int64(bitPattern: UInt64(st.st_ino)))
+    }
+
+    /// The file at `path` now (`lstat`), or nil.
+    public init?(path: String) {
+        guard let st = try? Sys.lstat(path) else { return nil }
+        self.init(st)
     }
 }

@@ -1,0 +1,78 @@
+import Foundation
+import GRDB
+import Testing
+import YianaArchive
+import YianaLibrary
+import YianaTestSupport
+@testable import YianaSearch
+
+/// A document's pages live at the rowids of its range, so replacing or removing them is a
+/// lookup, not a scan of every page (the benchmark `Scripts/bench-scale.sh` measures it).
+@Suite("index pages by rowid range")
+struct IndexRowidTests {
+    /// Every page row is in its document's range, and every document has its pages.
+    static func pagesAreInTheirRanges(_ index: SearchIndex) throws -> Bool {
+        try index.pool.read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT rowid, document FROM page")
+            let documents = Set(try Int64.fetchAll(db, sql: "SELECT id FROM document"))
+            return rows.allSatisfy { SearchIndex.pageRowids(of: $0["document"]).contains($0["rowid"]) }
+                && Set(rows.map { $0["document"] as Int64 }) == documents
+        }
+    }
+
+    @Test func changedMovedAndRemovedDocumentsKeepTheirPagesInRange() async throws {
+        let fixture = try await IndexFixture()
+        _ = try await fixture.run()
+        #expect(try Self.pagesAreInTheirRanges(fixture.index))
+        let paper = fixture.folder.url.appendingPathComponent("Papers/Flow control paper.yianazip")
+        _ = try DocumentEditor(library: fixture.library).apply(MetadataEdit(title: "Renamed paper"), to: paper)
+        try FileManager.default.moveItem(at: fixture.folder.url.appendingPathComponent("Letters/Bank statement reminder.yianazip"),
+                                         to: fixture.folder.url.appendingPathComponent("Moved.yianazip"))
+        try FileManager.default.removeItem(at: fixture.folder.url.appendingPathComponent("Receipt with OCR.yianazip"))
+        let report = try await fixture.run()
+        #expect(report.removed == 2 && report.reused == 2, "\(report)")  // removed: the moved one's old path and the deleted one; reused: the moved one, and the edited one (same PDF)
+        #expect(try Self.pagesAreInTheirRanges(fixture.index))
+        let hits = try fixture.index.search("Renamed paper")
+        #expect(hits.first?.path == "Papers/Flow control paper.yianazip")
+        #expect(try fixture.index.search("hinges").isEmpty)
+    }
+
+    @Test func aFullRebuildStartsFromNothingAndCountsWhatWentAway() async throws {
+        let fixture = try await IndexFixture()
+        let first = try await fixture.run()
+        try FileManager.default.removeItem(at: fixture.folder.url.appendingPathComponent("Locked.yianazip"))
+        let full = try await fixture.run(YianaSearch.IndexOptions(jobs: 2, full: true))
+        #expect(full.removed == 1 && full.extracted == first.extracted - 1)
+        #expect(full.documents.map(\.path) == first.documents.map(\.path).filter { $0 != "Locked.yianazip" })
+        #expect(try Self.pagesAreInTheirRanges(fixture.index))
+    }
+
+    /// An index written by the previous version (pages found by their UNINDEXED column) is
+    /// carried over when it is next opened: every page kept, now in its document's range.
+    @Test func aVersion1IndexIsCarriedOver() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("v1.sqlite")
+        do {
+            let pool = try DatabasePool(path: path)
+            try SearchIndex.migrator.migrate(pool, upTo: "v1")
+            try await pool.write { db in
+                for id in 1...3 {
+                    try db.execute(sql: """
+                        INSERT INTO document (id, path, folder, title, tags, fileSize, fileModified, fileInode, status, pageCount, textPages)
+                        VALUES (?, ?, '', ?, '[]', 1, 1, ?, 'ok', 2, 2)
+                        """, arguments: [id, "d\(id).yianazip", "Doc \(id)", id])
+                }
+                // Interleaved, as batches of concurrent extraction write them.
+                for (document, number) in [(1, 1), (2, 1), (1, 2), (3, 1), (2, 2), (3, 2)] {
+                    try db.execute(sql: "INSERT INTO page (title, body, tags, folder, document, number, source) VALUES (?, ?, '', '', ?, ?, 'pdf')",
+                                   arguments: ["Doc \(document)", "word\(document)x\(number)", document, number])
+                }
+            }
+        }
+        let index = try SearchIndex(path: path)
+        #expect(try Self.pagesAreInTheirRanges(index))
+        let numbers = try await index.pool.read { db in try Int.fetchAll(db, sql: "SELECT number FROM page ORDER BY rowid") }
+        #expect(numbers == [1, 2, 1, 2, 1, 2])
+        #expect(try index.search("word2x2").first?.pages.first?.number == 2)
+    }
+}
