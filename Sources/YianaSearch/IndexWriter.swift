@@ -99,6 +99,13 @@ struct IndexWriter {
         for tag in Set(document.tags) {
             try db.execute(sql: "INSERT INTO document_tag (document, tag) VALUES (?, ?)", arguments: [id, tag])
         }
+        try Self.writePages(document, id: id, copyingFrom: source, tags: tags, folder: folder, db)
+    }
+
+    /// Document `id`'s pages: copied from `source` (the same PDF, indexed already), or the
+    /// extracted ones (a title-only row when none has text), at the rowids of its range.
+    private static func writePages(_ document: ExtractedDocument, id: Int64, copyingFrom source: Int64?, tags: String, folder: String,
+                                   _ db: Database) throws {
         let rowids = SearchIndex.pageRowids(of: id)
         if let source {
             let from = SearchIndex.pageRowids(of: source)
