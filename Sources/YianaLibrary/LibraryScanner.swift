@@ -22,11 +22,15 @@ public struct LibraryItem: Sendable, Equatable {
     public let documentURL: URL
     /// The file's size, time and inode as the walk found them (nil when not known).
     public let stamp: FileStamp?
+    /// `documentURL` relative to the library, as the walk built it (nil when not known:
+    /// ``Library/relativePath(of:)`` tells).
+    public let documentPath: String?
 
-    public init(kind: Kind, url: URL, documentURL: URL, stamp: FileStamp? = nil) {
+    public init(kind: Kind, url: URL, documentURL: URL, stamp: FileStamp? = nil, documentPath: String? = nil) {
         self.kind = kind
         self.url = url
         self.stamp = stamp
+        self.documentPath = documentPath
         self.documentURL = documentURL
     }
 }
@@ -171,7 +175,8 @@ public enum LibraryScanner {
         if !dataless.isEmpty {
             scan.items = scan.items.map { item in
                 item.kind == .document && dataless.contains(library.relativePath(of: item.url) ?? "")
-                    ? LibraryItem(kind: .placeholder, url: item.url, documentURL: item.documentURL, stamp: item.stamp) : item
+                    ? LibraryItem(kind: .placeholder, url: item.url, documentURL: item.documentURL, stamp: item.stamp, documentPath: item.documentPath)
+                    : item
             }
         }
         scan.items = scan.items.map { ($0.url.path, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
@@ -249,6 +254,7 @@ public enum LibraryScanner {
 
     private static func walk(_ folder: URL, library: Library, into scan: inout LibraryScan, isRoot: Bool) throws {
         let entries: [DirectoryEntry]
+        let relativeFolder = library.relativePath(of: folder)
         do {
             entries = try DirectoryEntry.list(folder.path)
         } catch {
@@ -268,12 +274,12 @@ public enum LibraryScanner {
                 }
                 continue
             }
-            add(name, kind: entry.kind, stamp: entry.stamp, in: folder, library: library, into: &scan, descend: true)
+            add(name, kind: entry.kind, stamp: entry.stamp, in: folder, relativeFolder: relativeFolder, library: library, into: &scan, descend: true)
         }
     }
 
-    private static func add(_ name: String, kind type: FileKind, stamp: FileStamp? = nil, in folder: URL, library: Library, into scan: inout LibraryScan,
-                            descend: Bool = false) {
+    private static func add(_ name: String, kind type: FileKind, stamp: FileStamp? = nil, in folder: URL, relativeFolder: String? = nil,
+                            library: Library, into scan: inout LibraryScan, descend: Bool = false) {
         // Built from the path with the kind known: `appendingPathComponent` would `stat` the
         // file to learn whether it is a folder, once per entry of the walk.
         let folderPath = folder.path
@@ -281,16 +287,17 @@ public enum LibraryScanner {
             URL(fileURLWithPath: (folderPath == "/" ? "" : folderPath) + "/" + name, isDirectory: isFolder)
         }
         let url = child(name, isFolder: type == .folder)
+        func relative(_ name: String) -> String? { relativeFolder.map { $0.isEmpty ? name : $0 + "/" + name } }
         // Nearly every entry of a library: a plain document, which nothing below would take
         // for anything else (a stub, a temporary or foreign file all start with "." or end
         // otherwise). Tested first, by its bytes: walks of 100,000 documents stay fast.
         if type == .regular, name.utf8.first != UInt8(ascii: "."),
            name.utf8.count > documentSuffix.count, name.utf8.suffix(documentSuffix.count).elementsEqual(documentSuffix) {
-            scan.items.append(LibraryItem(kind: .document, url: url, documentURL: url, stamp: stamp))
+            scan.items.append(LibraryItem(kind: .document, url: url, documentURL: url, stamp: stamp, documentPath: relative(name)))
             return
         }
         if let original = PlaceholderName.documentName(forStub: name) {
-            scan.items.append(LibraryItem(kind: .placeholder, url: url, documentURL: child(original), stamp: stamp))
+            scan.items.append(LibraryItem(kind: .placeholder, url: url, documentURL: child(original), stamp: stamp, documentPath: relative(original)))
             return
         }
         if type == .missing {
@@ -314,7 +321,7 @@ public enum LibraryScanner {
         let named = documentName(of: name) != nil || !descend  // a path named on the command line is checked whatever its name
         switch type {
         case .regular where named:
-            scan.items.append(LibraryItem(kind: .document, url: url, documentURL: url, stamp: stamp))
+            scan.items.append(LibraryItem(kind: .document, url: url, documentURL: url, stamp: stamp, documentPath: relative(name)))
         case .folder where descend:
             if named { scan.irregular.append(IrregularEntry(path: display, code: .notARegularFile, reason: FileKind.folder.refusal!)) }
             try? walk(url, library: library, into: &scan, isRoot: false)

@@ -14,6 +14,10 @@ public struct IndexOptions: Sendable {
     /// Seconds a damaged file must have been left alone to count as damaged rather than
     /// still arriving (``Arrival``); 0 with `--now`.
     public var settle = Arrival.defaultWindow
+    /// List every document in the report (`documents`); when false, only those with a
+    /// problem, and `documentCount` says how many there are: what a person reads, and
+    /// cheaper over a large library.
+    public var listEveryDocument = true
 
     public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, full: Bool = false) {
         self.jobs = max(1, jobs)
@@ -41,7 +45,10 @@ public struct IndexReport: Codable, Sendable {
     public var unchanged = 0
     /// Index entries removed because their document is gone.
     public var removed = 0
-    /// Every document in the index after the run.
+    /// How many documents the index holds after the run.
+    public var documentCount = 0
+    /// Every document in the index after the run (only those with a problem when the run's
+    /// options said not to list every one).
     public var documents: [Document] = []
     /// What is named like a document but was never opened (a symbolic link, a FIFO, a name
     /// that is not UTF-8): status `failed`, with the reason; not in the index.
@@ -89,7 +96,8 @@ public struct Indexer: Sendable {
         var work: [(LibraryItem, FileState)] = []
         var seen = Set<String>()
         for item in items {
-            guard let path = library.relativePath(of: item.documentURL), let file = item.stamp ?? FileState(path: item.url.path) else { continue }
+            guard let path = item.documentPath ?? library.relativePath(of: item.documentURL),
+                  let file = item.stamp ?? FileState(path: item.url.path) else { continue }
             seen.insert(path)
             // Unchanged files are skipped, except those whose reading failed last time
             // (an I/O error, a lock): they are tried again.
@@ -144,17 +152,19 @@ public struct Indexer: Sendable {
         // spares reading every row again).
         let allKnownSeen = known.count <= seen.count && known.keys.allSatisfy(seen.contains)
         report.removed = options.full ? Set(known.keys).subtracting(seen).count : allKnownSeen ? 0 : try writer.removeAll(except: seen)
-        report.documents = try statuses()
+        report.documents = try statuses(onlyProblems: !options.listEveryDocument)
+        report.documentCount = try await index.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM document") ?? 0 }
         report.notIndexed = scan.irregular.map { IndexReport.Document(path: $0.path, status: .failed, reason: $0.reason, pages: 0, textPages: 0, ocrPages: 0) }
         return report
     }
 
-    /// The status of every document in the index, by path.
-    public func statuses() throws -> [IndexReport.Document] {
+    /// The status of every document in the index (or of those with a problem), by path.
+    public func statuses(onlyProblems: Bool = false) throws -> [IndexReport.Document] {
         try index.pool.read { db in
             // Columns by position: this runs over every document on every run.
             var documents: [IndexReport.Document] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT path, status, reason, pageCount, textPages, ocrPages FROM document ORDER BY path")
+            let filter = onlyProblems ? "WHERE status != '\(IndexStatus.ok.rawValue)'" : ""
+            let rows = try Row.fetchCursor(db, sql: "SELECT path, status, reason, pageCount, textPages, ocrPages FROM document \(filter) ORDER BY path")
             while let row = try rows.next() {
                 documents.append(IndexReport.Document(path: row[0], status: IndexStatus(rawValue: row[1]) ?? .failed,
                                                       reason: row[2], pages: row[3], textPages: row[4], ocrPages: row[5]))

@@ -59,6 +59,7 @@ extension Yiana {
             let bar = ProgressBar(label: "Indexing")
             var options = IndexOptions(jobs: jobsOption.jobs, full: full)
             options.settle = arrivalOption.settle
+            options.listEveryDocument = json  // the text says how many, and lists only the problems
             let report = try await Indexer(library: library, index: index).run(options: options) { progress in
                 bar.update(completed: progress.completed, total: progress.total, current: progress.current)
             }
@@ -66,7 +67,7 @@ extension Yiana {
             if json {
                 try Output.json(report)
             } else {
-                print("\(Output.count(report.documents.count, "document")) in the index: \(report.extracted) extracted, \(report.reused) reused, "
+                print("\(Output.count(report.documentCount, "document")) in the index: \(report.extracted) extracted, \(report.reused) reused, "
                       + "\(report.unchanged) unchanged, \(report.removed) removed.")
                 let problems = report.problems
                 if self.problems {
