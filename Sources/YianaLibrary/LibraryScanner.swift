@@ -25,12 +25,15 @@ public struct LibraryItem: Sendable, Equatable {
     /// `documentURL` relative to the library, as the walk built it (nil when not known:
     /// ``Library/relativePath(of:)`` tells).
     public let documentPath: String?
+    /// `url.path`, kept: walks sort and compare by it.
+    public let path: String
 
-    public init(kind: Kind, url: URL, documentURL: URL, stamp: FileStamp? = nil, documentPath: String? = nil) {
+    public init(kind: Kind, url: URL, documentURL: URL, stamp: FileStamp? = nil, documentPath: String? = nil, path: String? = nil) {
         self.kind = kind
         self.url = url
         self.stamp = stamp
         self.documentPath = documentPath
+        self.path = path ?? url.path
         self.documentURL = documentURL
     }
 }
@@ -179,7 +182,7 @@ public enum LibraryScanner {
                     : item
             }
         }
-        scan.items = scan.items.map { ($0.url.path, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+        scan.items.sort { $0.path < $1.path }
         return scan
     }
 
@@ -283,17 +286,17 @@ public enum LibraryScanner {
         // Built from the path with the kind known: `appendingPathComponent` would `stat` the
         // file to learn whether it is a folder, once per entry of the walk.
         let folderPath = folder.path
-        func child(_ name: String, isFolder: Bool = false) -> URL {
-            URL(fileURLWithPath: (folderPath == "/" ? "" : folderPath) + "/" + name, isDirectory: isFolder)
-        }
-        let url = child(name, isFolder: type == .folder)
+        func childPath(_ name: String) -> String { (folderPath == "/" ? "" : folderPath) + "/" + name }
+        func child(_ name: String, isFolder: Bool = false) -> URL { URL(fileURLWithPath: childPath(name), isDirectory: isFolder) }
+        let path = childPath(name)
+        let url = URL(fileURLWithPath: path, isDirectory: type == .folder)
         func relative(_ name: String) -> String? { relativeFolder.map { $0.isEmpty ? name : $0 + "/" + name } }
         // Nearly every entry of a library: a plain document, which nothing below would take
         // for anything else (a stub, a temporary or foreign file all start with "." or end
         // otherwise). Tested first, by its bytes: walks of 100,000 documents stay fast.
         if type == .regular, name.utf8.first != UInt8(ascii: "."),
            name.utf8.count > documentSuffix.count, name.utf8.suffix(documentSuffix.count).elementsEqual(documentSuffix) {
-            scan.items.append(LibraryItem(kind: .document, url: url, documentURL: url, stamp: stamp, documentPath: relative(name)))
+            scan.items.append(LibraryItem(kind: .document, url: url, documentURL: url, stamp: stamp, documentPath: relative(name), path: path))
             return
         }
         if let original = PlaceholderName.documentName(forStub: name) {

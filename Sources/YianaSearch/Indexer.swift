@@ -95,10 +95,11 @@ public struct Indexer: Sendable {
 
         var work: [(LibraryItem, FileState)] = []
         var seen = Set<String>()
+        var knownSeen = 0  // paths the index knows that are still here: all of them means none went away
         for item in items {
             guard let path = item.documentPath ?? library.relativePath(of: item.documentURL),
                   let file = item.stamp ?? FileState(path: item.url.path) else { continue }
-            seen.insert(path)
+            if seen.insert(path).inserted, known[path] != nil { knownSeen += 1 }
             // Unchanged files are skipped, except those whose reading failed last time
             // (an I/O error, a lock): they are tried again.
             if !options.full, let stored = known[path], stored.file == file, stored.isPlaceholder == (item.kind == .placeholder),
@@ -108,7 +109,7 @@ public struct Indexer: Sendable {
             }
             work.append((item, file))
         }
-        let indexedContent = options.full ? [] : Set(known.values.filter { $0.status == .ok }.compactMap(\.contentKey))
+        let indexedContent = options.full || work.isEmpty ? [] : Set(known.values.filter { $0.status == .ok }.compactMap(\.contentKey))
         let extractor = DocumentExtractor(library: library, indexedContent: indexedContent)
         if !work.isEmpty { PDFDocument.prepareForConcurrentUse() }  // poppler's start-up, only when there is work
 
@@ -132,7 +133,7 @@ public struct Indexer: Sendable {
                     document.reason = "still arriving (\(why)); indexed on a later run"
                 }
                 if document.vanished {
-                    seen.remove(document.path)
+                    if seen.remove(document.path) != nil, known[document.path] != nil { knownSeen -= 1 }
                 } else {
                     pending.append(document)
                 }
@@ -148,10 +149,8 @@ public struct Indexer: Sendable {
             }
         }
         try writer.commit(pending, extractor: extractor, report: &report)
-        // Nothing can have gone when every path the index knows was seen (a quick check that
-        // spares reading every row again).
-        let allKnownSeen = known.count <= seen.count && known.keys.allSatisfy(seen.contains)
-        report.removed = options.full ? Set(known.keys).subtracting(seen).count : allKnownSeen ? 0 : try writer.removeAll(except: seen)
+        // Nothing can have gone when every path the index knows was seen: then no row is read again.
+        report.removed = options.full ? known.count - knownSeen : knownSeen == known.count ? 0 : try writer.removeAll(except: seen)
         report.documents = try statuses(onlyProblems: !options.listEveryDocument)
         report.documentCount = try await index.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM document") ?? 0 }
         report.notIndexed = scan.irregular.map { IndexReport.Document(path: $0.path, status: .failed, reason: $0.reason, pages: 0, textPages: 0, ocrPages: 0) }
