@@ -20,7 +20,7 @@ trap 'rm -rf "$work"' EXIT
 
 seconds() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s.%N); echo "$e - $s" | bc -l; }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-ratio() { echo "scale=2; $1 / $2" | bc -l; }
+ratio() { printf '%.2f' "$(echo "$1 / $2" | bc -l)"; }
 statwalk() { find "$1" -printf '%s %T@ %i\n' > /dev/null; }
 
 declare -A full_ratio per_doc noop_ratio noop_time
@@ -54,7 +54,7 @@ for n in "${sizes[@]}" "$noop_only"; do
             changed+=("$(seconds "$yiana" index --library "$lib" --index "$idx")")
         done
         t_changed=$(printf '%s\n' "${changed[@]}" | median)
-        per_doc[$n]=$(echo "scale=2; ($t_changed - $t_noop) * 1000 / 50" | bc -l)
+        per_doc[$n]=$(printf '%.2f' "$(echo "($t_changed - $t_noop) * 1000 / 50" | bc -l)")
         printf '%7d docs: fresh %6.2f s, --full %6.2f s (%sx); 50 changed %6.3f s; no-op %6.3f s, stat walk %6.3f s (%sx)\n' \
             "$n" "$t_fresh" "$t_full" "${full_ratio[$n]}" "$t_changed" "$t_noop" "$t_walk" "${noop_ratio[$n]}"
     else
@@ -69,9 +69,10 @@ printf '%-52s' "index --full on an existing index / fresh index"; for n in "${si
 printf '%-52s' "reindex per changed document, ms"; for n in "${sizes[@]}"; do printf '%10s' "${per_doc[$n]}"; done; printf '%10s %10s\n' "-" "flat"
 printf '%-52s' "no-op index / find stat walk"; for n in "${sizes[@]}" "$noop_only"; do printf '%9sx' "${noop_ratio[$n]}"; done; printf ' %10s\n' "<=4x"
 printf '%-52s' "no-op index, s"; for n in "${sizes[@]}" "$noop_only"; do printf '%10.3f' "${noop_time[$n]}"; done; printf ' %10s\n' "100k <1 s"
-grow() { echo "scale=2; $2 / $1" | bc -l; }
+grow() { printf '%.2f' "$(echo "$2 / $1" | bc -l)"; }
 echo
 echo "growth from $first to $last documents ($(grow "$first" "$last")x the size):"
 echo "  --full / fresh ratio:      ${full_ratio[$first]}x -> ${full_ratio[$last]}x (flat means --full grows as a fresh index does: linearly)"
 echo "  per changed document:      ${per_doc[$first]} ms -> ${per_doc[$last]} ms ($(grow "${per_doc[$first]}" "${per_doc[$last]}")x)"
-echo "  no-op:                     ${noop_time[$first]} s -> ${noop_time[$noop_only]} s at $noop_only ($(grow "${noop_time[$first]}" "${noop_time[$noop_only]}")x for $(grow "$first" "$noop_only")x the size)"
+printf '  no-op:                     %.3f s -> %.3f s at %s (%sx for %sx the size)\n' "${noop_time[$first]}" "${noop_time[$noop_only]}" "$noop_only" \
+    "$(grow "${noop_time[$first]}" "${noop_time[$noop_only]}")" "$(grow "$first" "$noop_only")"
