@@ -38,7 +38,10 @@ let package = Package(
         // The one system layer: every system call of every module, and the one crash-safe
         // replace (TemporaryFile). Nothing above it imports Glibc.
         .target(name: "YianaSystem", dependencies: ["CYiana"]),
-        .target(name: "YianaArchive", dependencies: ["CZip", "YianaSystem"]),
+        .target(
+            name: "YianaArchive",
+            dependencies: ["CZip", "YianaSystem", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .target(name: "YianaPDF", dependencies: ["CPoppler", "YianaSystem"]),
         .target(
             name: "YianaLibrary",
@@ -93,7 +96,10 @@ let package = Package(
         // Temporary folders, fixtures and process helpers shared by the test targets.
         .target(name: "YianaTestSupport", dependencies: ["YianaPDF"], path: "Tests/YianaTestSupport"),
         .testTarget(name: "YianaSystemTests", dependencies: ["YianaSystem", "YianaTestSupport"]),
-        .testTarget(name: "YianaArchiveTests", dependencies: ["YianaArchive", "YianaTestSupport", "yiana-stress"]),
+        .testTarget(
+            name: "YianaArchiveTests",
+            dependencies: ["YianaArchive", "YianaTestSupport", "yiana-stress", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .testTarget(name: "YianaPDFTests", dependencies: ["YianaPDF"]),
         .testTarget(name: "YianaLibraryTests", dependencies: ["YianaLibrary", "YianaArchive", "YianaTestSupport"]),
         .testTarget(name: "YianaSearchTests", dependencies: ["YianaSearch", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),

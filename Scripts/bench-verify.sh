@@ -2,6 +2,8 @@
 # `yiana verify` vs `unzip -tq` on the same archives in the same run (alternating, medians):
 # 200 documents of ~2 MB plus one of 200 MB. verify checks more (structure, every CRC,
 # metadata, format, the PDF opened with poppler, page count, pdfHash); target ratio >= 1.0.
+# Then the peak memory of `yiana verify` of one 1 GB document, anonymous and file-backed
+# apart (Scripts/peak-memory.py): verify maps the archive, so its pages show as file-backed.
 # Usage: Scripts/bench-verify.sh [RUNS]   (default 5)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,3 +32,8 @@ done
 t_ours=$(printf '%s\n' "${ours[@]}" | median); t_ref=$(printf '%s\n' "${ref[@]}" | median)
 printf '\n%-50s %10s %10s %8s %8s\n' "benchmark (median of $runs alternating runs)" "yiana s" "unzip s" "ratio" "target"
 printf '%-50s %10.3f %10.3f %8s %8s\n' "verify ${#archives[@]} archives vs unzip -tq" "$t_ours" "$t_ref" "$(echo "scale=2; $t_ref / $t_ours" | bc -l)x" ">=1.0x"
+
+mkdir "$work/big"
+python3 Scripts/make-big-pdf.py 1000 "$work/1gb.pdf"
+"$yiana" import --library "$work/big" "$work/1gb.pdf" > /dev/null
+python3 Scripts/peak-memory.py "verify of a 1 GB document" -- "$yiana" verify --library "$work/big"

@@ -30,15 +30,24 @@ public struct Importer: Sendable {
             expand(path, into: destination, candidates: &candidates, failures: &report.failed)
         }
 
-        let sizes = Set(candidates.compactMap { try? FileManager.default.attributesOfItem(atPath: $0.source.path)[.size] as? UInt64 })
-        let registry = HashRegistry(options.allowDuplicates ? [:] : KnownPDFs.hashes(in: library, sizesOfInterest: sizes))
+        var sizeCounts: [UInt64: Int] = [:]
+        for candidate in candidates {
+            if let status = try? Sys.stat(candidate.source.path) { sizeCounts[UInt64(status.st_size), default: 0] += 1 }
+        }
+        let known = options.allowDuplicates ? KnownPDFs() : KnownPDFs.scan(library, sizesOfInterest: Set(sizeCounts.keys))
+        let registry = HashRegistry(known.holders)
+        // A PDF whose size no other PDF of this run or of the library has cannot be a
+        // duplicate: it is hashed while it is copied, in one read. The others are hashed
+        // first, to be checked before anything is written.
+        let hashWhileCopying = options.allowDuplicates ? nil
+            : Set(sizeCounts.filter { $0.value == 1 && !known.sizes.contains($0.key) }.keys)
         PDFDocument.prepareForConcurrentUse()
         let names = DocumentNaming.TakenNames()
 
         let outcomes = await boundedMap(candidates, width: options.jobs, progress: { done, candidate in
             progress(ImportProgress(completed: done, total: candidates.count, current: candidate.display))
         }) { candidate in
-            await importOne(candidate, options: options, registry: registry, names: names)
+            await importOne(candidate, options: options, registry: registry, hashWhileCopying: hashWhileCopying, names: names)
         }
         for outcome in outcomes {
             switch outcome {
@@ -131,8 +140,10 @@ public struct Importer: Sendable {
         return (found, refused)
     }
 
+    /// Imports one PDF. `hashWhileCopying`: the sizes of PDFs that are hashed during their
+    /// copy; nil for all of them.
     private func importOne(_ candidate: Candidate, options: ImportOptions, registry: HashRegistry,
-                           names: DocumentNaming.TakenNames) async -> Outcome {
+                           hashWhileCopying: Set<UInt64>?, names: DocumentNaming.TakenNames) async -> Outcome {
         let path = candidate.source.path
         func failed(_ code: String, _ reason: String) -> Outcome {
             .failed(.init(source: candidate.display, code: code, reason: reason))
@@ -151,11 +162,12 @@ public struct Importer: Sendable {
 
         let source: SourceFile
         let pageCount: Int
-        let hash: String
+        let claimed: String?
         do {
             source = try SourceFile(fd: fd, path: path)
             pageCount = try PDFDocument(fileDescriptor: fd, path: candidate.display).pageCount
-            hash = try FileHash.sha256(fd: fd, path: candidate.display)
+            let hashFirst = hashWhileCopying.map { !$0.contains(source.size) } ?? false
+            claimed = hashFirst ? try FileHash.sha256(fd: fd, path: candidate.display) : nil
         } catch let error as PDFError {
             return failed(error.code, error.description)
         } catch let error as SystemError {
@@ -164,17 +176,19 @@ public struct Importer: Sendable {
             return failed("unreadable", "\(candidate.display): \(error)")
         }
 
-        if !options.allowDuplicates, let holder = await registry.claim(hash, for: candidate.display) {
+        if let claimed, let holder = await registry.claim(claimed, for: candidate.display) {
             return .skipped(.init(source: candidate.display, code: "duplicate",
                                   reason: "\(candidate.display): the library already has this PDF (\(holder)); use --allow-duplicates to import it again.",
                                   existing: holder))
         }
 
         let title = candidate.source.deletingPathExtension().lastPathComponent
-        let metadata = DocumentMetadata(title: title, pageCount: pageCount, tags: options.tags, pdfHash: hash)
+        let metadata = DocumentMetadata(title: title, pageCount: pageCount, tags: options.tags, pdfHash: claimed)
         do {
             try FileManager.default.createDirectory(at: candidate.folder, withIntermediateDirectories: true)
-            let document = try place(metadata, pdf: source, in: candidate.folder, stem: DocumentNaming.stem(forTitle: title), names: names)
+            let (document, written) = try place(metadata, pdf: source, hashing: claimed == nil, in: candidate.folder,
+                                                stem: DocumentNaming.stem(forTitle: title), names: names)
+            let hash = written.pdfHash ?? ""
             let relative = library.relativePath(of: document) ?? document.path
             await registry.record(hash, holder: relative)
             // The first step of the document's history, for conflict resolution later.
@@ -184,18 +198,20 @@ public struct Importer: Sendable {
             return .imported(.init(source: candidate.display, document: relative, id: metadata.id.uuidString,
                                    title: title, pageCount: pageCount, pdfHash: hash, bytes: source.size))
         } catch let error as ArchiveError {
-            await registry.release(hash)
+            if let claimed { await registry.release(claimed) }
             return failed(error.code.rawValue, error.description)
         } catch {
-            await registry.release(hash)
+            if let claimed { await registry.release(claimed) }
             return failed("write-failed", "\(candidate.display): \(error)")
         }
     }
 
     /// Writes the document under the first free name, `Title`, `Title 1`, `Title 2`, … A name
     /// another process takes first (between our check and our write) is simply passed over.
-    private func place(_ metadata: DocumentMetadata, pdf: SourceFile, in folder: URL, stem: String,
-                       names: DocumentNaming.TakenNames) throws -> URL {
+    /// With `hashing`, `pdfHash` is computed during the copy. Returns where it went and the
+    /// metadata written.
+    private func place(_ metadata: DocumentMetadata, pdf: SourceFile, hashing: Bool, in folder: URL, stem: String,
+                       names: DocumentNaming.TakenNames) throws -> (URL, DocumentMetadata) {
         for number in 0..<100_000 {
             let name = DocumentNaming.fileName(stem: stem, number: number)
             if names.isTaken(name, in: folder) { continue }
@@ -203,8 +219,11 @@ public struct Importer: Sendable {
             names.take(name, in: folder)
             let url = folder.appendingPathComponent(name)
             do {
+                if hashing {
+                    return (url, try CoordinatedDocument.create(at: url.path, metadata: metadata, hashingPDF: .file(pdf)))
+                }
                 try CoordinatedDocument.create(at: url.path, metadata: metadata, pdf: .file(pdf))
-                return url
+                return (url, metadata)
             } catch ArchiveError.Code.alreadyExists {
                 continue
             }

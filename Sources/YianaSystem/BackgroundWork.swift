@@ -1,25 +1,26 @@
 import Foundation
 
-/// Runs a closure on a thread of its own; `wait()` returns when it has finished and rethrows
-/// its error. For two blocking jobs that use different resources at once (a kernel copy and
-/// a checksum; an `fsync` and a verification read).
-package final class BackgroundWork: @unchecked Sendable {
-    // @unchecked: `error` is written by the thread before it signals and read only after
+/// Runs a closure on a thread of its own; `wait()` returns its result when it has finished,
+/// or rethrows its error. For blocking jobs that use different resources at once (a kernel
+/// copy, a checksum and a hash of the same file; an `fsync` and a verification read).
+package final class BackgroundWork<Result>: @unchecked Sendable {
+    // @unchecked: `outcome` is written by the thread before it signals and read only after
     // `wait()` has seen that signal, so the semaphore orders the two accesses.
     private let done = DispatchSemaphore(value: 0)
-    private var error: Error?
+    private var outcome: Swift.Result<Result, Error>?
 
-    package init(_ work: @escaping @Sendable () throws -> Void) {
+    package init(_ work: @escaping @Sendable () throws -> Result) {
         let thread = Thread { [self] in
-            do { try work() } catch { self.error = error }
+            outcome = Swift.Result { try work() }
             done.signal()
         }
         thread.stackSize = 512 << 10
         thread.start()
     }
 
-    package func wait() throws {
+    /// Waits for the work to end; its result, or the error it threw. Call it once.
+    package func wait() throws -> Result {
         done.wait()
-        if let error { throw error }
+        return try outcome!.get()
     }
 }

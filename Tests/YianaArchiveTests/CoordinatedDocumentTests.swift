@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import YianaTestSupport
 import Testing
@@ -114,7 +115,35 @@ struct CoordinatedDocumentTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
-    @Test func aSourceThatChangesDuringTheWriteIsCaught() throws {
+    /// Import's one read: the PDF's SHA-256 is computed during the copy (here over several
+    /// of its 1 MiB blocks and a part block) and recorded as `pdfHash`; the rest is as given.
+    @Test func aCreateThatHashesThePDFRecordsItsSHA256() throws {
+        let folder = try TemporaryFolder()
+        let bytes = Data((0..<(3 << 20) + 4321).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) })
+        let expected = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        try bytes.write(to: URL(fileURLWithPath: folder.path("in.pdf")))
+        let fd = open(folder.path("in.pdf"), O_RDONLY)
+        defer { close(fd) }
+
+        let path = folder.path("New.yianazip")
+        let written = try CoordinatedDocument.create(at: path, metadata: metadata, hashingPDF: .file(try SourceFile(fd: fd, path: folder.path("in.pdf"))))
+        #expect(written.pdfHash == expected)
+        var meant = metadata
+        meant.pdfHash = expected
+        #expect(written == meant)
+        let reader = try DocumentReader(path: path)
+        #expect(try reader.verifyContents() == meant)
+        var stored = Data()
+        try reader.readPDF { stored.append(contentsOf: $0) }
+        #expect(stored == bytes)
+
+        let small = try CoordinatedDocument.create(at: folder.path("Small.yianazip"), metadata: metadata, hashingPDF: .data(oldPDF))
+        #expect(small.pdfHash == SHA256.hash(data: oldPDF).map { String(format: "%02x", $0) }.joined())
+        #expect(try DocumentReader(path: folder.path("Small.yianazip")).verifyContents() == small)
+    }
+
+    @Test(arguments: [false, true])
+    func aSourceThatChangesDuringTheWriteIsCaught(hashing: Bool) throws {
         let folder = try TemporaryFolder()
         let pdfPath = folder.path("in.pdf")
         try Data("%PDF-1.4\nfirst".utf8).write(to: URL(fileURLWithPath: pdfPath))
@@ -123,8 +152,13 @@ struct CoordinatedDocumentTests {
         let source = try SourceFile(fd: fd, path: pdfPath)
         _ = "more".withCString { write(fd, $0, 4) }  // another program appends after the hash was taken
         let path = folder.path("New.yianazip")
-        #expect { try CoordinatedDocument.create(at: path, metadata: metadata, pdf: .file(source)) }
-            throws: { ($0 as? ArchiveError)?.kind == .sourceChanged(pdfPath) }
+        #expect {
+            if hashing {
+                _ = try CoordinatedDocument.create(at: path, metadata: metadata, hashingPDF: .file(source))
+            } else {
+                try CoordinatedDocument.create(at: path, metadata: metadata, pdf: .file(source))
+            }
+        } throws: { ($0 as? ArchiveError)?.kind == .sourceChanged(pdfPath) }
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(folder.contents() == ["in.pdf"])
     }

@@ -55,6 +55,25 @@ struct ImportTests {
         #expect(forced.imported.map(\.document) == ["Bank statement reminder 1.yianazip"])
     }
 
+    /// PDFs of one size are hashed before they are written (they might be duplicates), the
+    /// others while they are copied: both ways record the same true `pdfHash`.
+    @Test func pdfsOfOneSizeAreComparedByHashAndOthersHashedWhileCopied() async throws {
+        let folder = try TemporaryFolder()
+        let input = try TemporaryFolder()
+        let sample = try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("pdfs/Bank statement reminder.pdf")))
+        for (name, tail) in [("a", "% copy A\n"), ("b", "% copy B\n"), ("c", "% a longer copy C\n")] {
+            try (sample + Data(tail.utf8)).write(to: input.url.appendingPathComponent("\(name).pdf"))
+        }
+        let report = try await run(["a", "b", "c", "a"].map { input.path("\($0).pdf") }, in: try Library(root: folder.url))
+        #expect(report.imported.map(\.title).sorted() == ["a", "b", "c"])
+        #expect(report.skipped.map(\.existing) == ["a.yianazip"])
+        for item in report.imported {
+            #expect(item.pdfHash == (try FileHash.sha256(of: input.url.appendingPathComponent("\(item.title).pdf"))))
+            let stored = try DocumentReader(path: folder.path(item.document)).verifyContents()
+            #expect(stored.pdfHash == item.pdfHash)
+        }
+    }
+
     @Test func aDocumentWithoutPdfHashIsStillRecognisedAsADuplicate() async throws {
         // The legacy sample holds the paper's exact bytes and no pdfHash.
         let folder = try TemporaryFolder()

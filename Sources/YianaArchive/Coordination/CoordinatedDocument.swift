@@ -35,6 +35,15 @@ public enum CoordinatedDocument {
         try write(at: path, metadata: metadata, pdf: pdf, replacing: false, timeout: timeout)
     }
 
+    /// Writes a new document at `path` like ``create(at:metadata:pdf:timeout:)``, with
+    /// `pdfHash` set to the SHA-256 of the PDF, computed while the PDF is copied: the source
+    /// is read once, not once for the hash and again for the copy. Returns the metadata written.
+    /// - Throws: as ``create(at:metadata:pdf:timeout:)``.
+    public static func create(at path: String, metadata: DocumentMetadata, hashingPDF pdf: PDFPayload,
+                              timeout: Double = defaultLockTimeout) throws -> DocumentMetadata {
+        try write(at: path, metadata: metadata, pdf: pdf, replacing: false, hashingPDF: true, timeout: timeout)
+    }
+
     /// Replaces the document at `path` (or creates it), atomically.
     /// - Throws: ``ArchiveError``; on any error the existing document is untouched.
     public static func replace(at path: String, metadata: DocumentMetadata, pdf: PDFPayload?,
@@ -56,12 +65,21 @@ public enum CoordinatedDocument {
         try write(at: path, metadata: metadata, pdf: pdf, replacing: replacing, expecting: expecting, timeout: timeout, afterVerify: check)
     }
 
-    static func write(at path: String, metadata: DocumentMetadata, pdf: PDFPayload?, replacing: Bool, expecting: FileIdentity? = nil,
-                      timeout: Double, afterVerify: (String) throws -> Void = { _ in }) throws {
-        let metadataJSON = try metadata.jsonData()
+    @discardableResult
+    static func write(at path: String, metadata: DocumentMetadata, pdf: PDFPayload?, replacing: Bool, hashingPDF: Bool = false,
+                      expecting: FileIdentity? = nil, timeout: Double,
+                      afterVerify: (String) throws -> Void = { _ in }) throws -> DocumentMetadata {
+        var meant = metadata
+        let encode = { (pdfHash: String?) throws -> Data in
+            var filled = metadata
+            if let pdfHash { filled.pdfHash = pdfHash }
+            return try filled.jsonData()
+        }
         try atomicWrite(to: path, replacing: replacing, expecting: expecting, timeout: timeout) { fd, tempPath in
             do {
-                try ArchiveWriter.write(metadata: metadataJSON, pdf: pdf, toFD: fd, path: tempPath)
+                if let hash = try ArchiveWriter.write(metadata: encode, pdf: pdf, hashingPDF: hashingPDF, toFD: fd, path: tempPath) {
+                    meant.pdfHash = hash
+                }
             } catch let error as ArchiveError where error.path == tempPath {
                 throw ArchiveError(error.kind, path: path)
             }
@@ -75,7 +93,7 @@ public enum CoordinatedDocument {
                 var pdfFromFile = false
                 if case .file = pdf { pdfFromFile = true }
                 let written = try reader.verifyContents(pdfBytesChecked: pdfFromFile)
-                guard written == metadata else { throw ArchiveError(.verificationFailed("metadata read back differs"), path: path) }
+                guard written == meant else { throw ArchiveError(.verificationFailed("metadata read back differs"), path: path) }
                 guard reader.pdf?.size == pdf?.size else {
                     throw ArchiveError(.verificationFailed("content.pdf has \(reader.pdf?.size ?? 0) bytes, expected \(pdf?.size ?? 0)"), path: path)
                 }
@@ -86,6 +104,7 @@ public enum CoordinatedDocument {
             }
             try afterVerify(tempPath)
         }
+        return meant
     }
 
     /// The crash-safe write protocol (``TemporaryFile``) under the document's lock,
@@ -108,7 +127,7 @@ public enum CoordinatedDocument {
             // The fsync waits on the disk, the verification reads the page cache: run them
             // side by side. Both must succeed before the file may take the document's name.
             let (fd, tempPath) = (file.fd, file.path)
-            let flush = BackgroundWork { try Sys.fsync(fd, path: tempPath) }
+            let flush = BackgroundWork<Void> { try Sys.fsync(fd, path: tempPath) }
             do {
                 try verify(file.path)
             } catch {

@@ -67,82 +67,119 @@ enum ArchiveWriter {
 
     static func write(metadata: Data, pdf: PDFPayload?, toFD fd: Int32, path: String,
                       zip64Limit: UInt64 = zip64Limit) throws {
+        _ = try write(metadata: { _ in metadata }, pdf: pdf, hashingPDF: false, toFD: fd, path: path, zip64Limit: zip64Limit)
+    }
+
+    /// Writes the archive; `metadata(nil)` gives `metadata.json`. With `hashingPDF` (and a
+    /// PDF), the PDF's SHA-256 is computed while it is copied, so the source is read once:
+    /// `metadata` is called with a stand-in of the hash's length to lay the archive out, then
+    /// with the hash once the copy is done; the two must be the same size. Returns the hash
+    /// when it was computed.
+    static func write(metadata: (_ pdfSHA256: String?) throws -> Data, pdf: PDFPayload?, hashingPDF: Bool,
+                      toFD fd: Int32, path: String, zip64Limit: UInt64 = zip64Limit) throws -> String? {
+        let hashing = hashingPDF && pdf != nil
+        let laidOut = try metadata(hashing ? FileHash.standIn : nil)
         var plan = Plan(zip64Limit: zip64Limit, path: path)
-        plan.add("metadata.json", size: UInt64(metadata.count))
+        plan.add("metadata.json", size: UInt64(laidOut.count))
         if let pdf { plan.add("content.pdf", size: pdf.size) }
         plan.add("format.json", size: UInt64(formatJSON.count))
         let stamp = DOSTimestamp.now
 
         do {
-            try plan.writeSmall(0, metadata, fd: fd, stamp: stamp)
+            var hash: String? = nil
             if let pdf {
                 let index = 1
                 switch pdf {
                 case .data(let bytes):
                     try plan.writeSmall(index, bytes, fd: fd, stamp: stamp)
+                    if hashing { hash = bytes.withUnsafeBytes { raw in FileHash.sha256 { $0(raw) } } }
                 case .file(let file):
                     let entry = plan.entries[index]
-                    let crc = try copyAndChecksum(file, to: fd, at: entry.dataOffset, path: path)
-                    plan.setCRC(crc, at: index)
+                    let copied = try copyAndChecksum(file, to: fd, at: entry.dataOffset, path: path, hashing: hashing)
+                    hash = copied.sha256
+                    plan.setCRC(copied.crc, at: index)
                     try plan.writeLocalHeader(index, fd: fd, stamp: stamp)
                 }
             }
+            let final = try hash.map(metadata) ?? laidOut
+            guard final.count == laidOut.count else {
+                throw ArchiveError(.verificationFailed("metadata.json changed size once the PDF's hash was known"), path: path)
+            }
+            try plan.writeSmall(0, final, fd: fd, stamp: stamp)
             try plan.writeSmall(plan.entries.count - 1, formatJSON, fd: fd, stamp: stamp)
             try plan.writeCentralDirectory(fd: fd, stamp: stamp)
+            return hash
         } catch let error as SystemError {
             throw ArchiveError(.system(error), path: path)
         }
     }
 
-    /// Copies the whole source into `fd` at `offset` and returns its CRC-32, checking every
-    /// copied byte on the way. While the kernel copies block n+1, another thread checksums
-    /// block n twice: from the source, and read back through its own descriptor on the new
-    /// file (both still in the CPU cache from the copy). The two checksums must agree, so the
-    /// bytes in the new file are proven to be the source's, read back from the file itself;
-    /// a source that changes meanwhile fails here too.
-    private static func copyAndChecksum(_ file: SourceFile, to fd: Int32, at offset: UInt64, path: String) throws -> UInt32 {
+    /// Copies the whole source into `fd` at `offset` and returns its CRC-32 (and, when
+    /// `hashing`, its SHA-256), checking every copied byte on the way. While the kernel copies
+    /// block n+1, block n is checksummed twice: from the source, and read back through a
+    /// descriptor of its own on the new file (both still in the CPU cache from the copy). The
+    /// two checksums must agree, so the bytes in the new file are proven to be the source's,
+    /// read back from the file itself; a source that changes meanwhile fails here too (or at
+    /// the writer's final check that the source is unchanged).
+    ///
+    /// The read-back runs on one thread. The source's checksum runs on another, and when
+    /// `hashing`, the SHA-256 is computed there from the same read of each block.
+    private static func copyAndChecksum(_ file: SourceFile, to fd: Int32, at offset: UInt64, path: String,
+                                        hashing: Bool) throws -> (crc: UInt32, sha256: String?) {
         let progress = CopyProgress()
-        let copy = BackgroundWork {
+        let copy = BackgroundWork<Void> {
             defer { progress.finish() }
             try copyRange(file, to: fd, at: offset, documentPath: path, progress: progress)
         }
-        let checksums: (source: UInt32, readBack: UInt32)
-        do {
-            checksums = try checksumWhileCopied(file, into: path, at: offset, progress: progress)
-        } catch {
-            progress.finish()
-            // A failed copy (a full disk, say) stops the checksums too: report its cause.
-            try copy.wait()
-            throw error
+        let source = BackgroundWork<(crc: UInt32, sha256: String?)> {
+            var crc = Checksum.initial
+            let follow = { (done: UInt64) in progress.wait(beyond: done) }
+            let observe = { (block: UnsafeRawBufferPointer) in crc = Checksum.update(crc, block.baseAddress, block.count) }
+            if hashing {
+                let sha256 = try FileHash.sha256(fd: file.fd, path: file.path, readableBeyond: follow, observing: observe)
+                return (crc, sha256)
+            }
+            try FileHash.read(fd: file.fd, path: file.path, readableBeyond: follow, observing: observe)
+            return (crc, nil)
         }
-        try copy.wait()
-        guard checksums.readBack == checksums.source else {
+        let readBack: Result<UInt32, Error>
+        do {
+            readBack = .success(try checksumWhileCopied(file.size, of: path, at: offset, progress: progress))
+        } catch {
+            readBack = .failure(error)
+            progress.finish()
+        }
+        // All three threads are waited for (two use `file.fd`) before an error is thrown; a
+        // failed copy (a full disk, say) stops the others too: its cause is reported first.
+        let copied = Result { try copy.wait() }
+        let sourceSums = Result { try source.wait() }
+        try copied.get()
+        let checksums = (source: try sourceSums.get(), readBack: try readBack.get())
+        guard checksums.readBack == checksums.source.crc else {
             throw ArchiveError(.verificationFailed("content.pdf read back from the new file differs from \(file.path)"), path: path)
         }
         return checksums.source
     }
 
-    /// The CRC-32s of the source and of the copy in the file at `path` (from `offset`),
-    /// block by block as the copy reports them done.
-    private static func checksumWhileCopied(_ file: SourceFile, into path: String, at offset: UInt64,
-                                            progress: CopyProgress) throws -> (source: UInt32, readBack: UInt32) {
+    /// The CRC-32 of the copy in the file at `path` (`size` bytes from `offset`), block by
+    /// block as the copy reports them done.
+    private static func checksumWhileCopied(_ size: UInt64, of path: String, at offset: UInt64,
+                                            progress: CopyProgress) throws -> UInt32 {
         let fd = try Sys.open(path, .readOnly)
         defer { Sys.close(fd) }
-        var source = Checksum.initial
         var readBack = Checksum.initial
         var done: UInt64 = 0
-        while done < file.size {
+        while done < size {
             guard let available = progress.wait(beyond: done) else {
                 throw ArchiveError(.verificationFailed("the copy stopped after \(done) bytes"), path: path)
             }
-            source = try Checksum.update(source, fd: file.fd, range: done..<available, path: file.path)
             readBack = try Checksum.update(readBack, fd: fd, range: (offset + done)..<(offset + available), path: path)
             // Checked: let the kernel start writing it to disk now, so that the final
             // fsync finds little left to do.
             Sys.startWriteback(fd, offset: offset + done, length: available - done)
             done = available
         }
-        return (source, readBack)
+        return readBack
     }
 
     /// Copies the source in the kernel (`copy_file_range`, as `cp` does), 1 MiB at a time so
