@@ -26,20 +26,30 @@ extension PDFDocument {
     /// cross-reference table: for the warm-up, and (package-visible, not public API) for the
     /// tests and the harness, which need PDFs with known text.
     package static func onePagePDF(lines: [String], fill gray: Double = 0) -> Data {
-        var content = "\(gray) g BT /F1 12 Tf 50 750 Td 14 TL"
-        for line in lines {
-            let escaped = line.replacingOccurrences(of: "\\", with: "\\\\")
-                .replacingOccurrences(of: "(", with: "\\(").replacingOccurrences(of: ")", with: "\\)")
-            content += " (\(escaped)) Tj T*"
-        }
-        content += " ET"
-        let objects = [
+        pdf(pages: [lines], fill: gray)
+    }
+
+    /// A valid A4 PDF of one page per element of `pages`, each showing its lines, as
+    /// ``onePagePDF(lines:fill:)``.
+    package static func pdf(pages: [[String]], fill gray: Double = 0) -> Data {
+        // Objects: 1 catalog, 2 page tree, 3 font, then a page and its content per page.
+        let kids = pages.indices.map { "\(4 + 2 * $0) 0 R" }.joined(separator: " ")
+        var objects = [
             "<< /Type /Catalog /Pages 2 0 R >>",
-            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-            "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream",
+            "<< /Type /Pages /Kids [\(kids)] /Count \(pages.count) >>",
             "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
         ]
+        for (index, lines) in pages.enumerated() {
+            var content = "\(gray) g BT /F1 12 Tf 50 750 Td 14 TL"
+            for line in lines {
+                let escaped = line.replacingOccurrences(of: "\\", with: "\\\\")
+                    .replacingOccurrences(of: "(", with: "\\(").replacingOccurrences(of: ")", with: "\\)")
+                content += " (\(escaped)) Tj T*"
+            }
+            content += " ET"
+            objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents \(5 + 2 * index) 0 R /Resources << /Font << /F1 3 0 R >> >> >>")
+            objects.append("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream")
+        }
         var pdf = "%PDF-1.4\n"
         var offsets: [Int] = []
         for (index, body) in objects.enumerated() {

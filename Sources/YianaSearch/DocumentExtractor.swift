@@ -50,6 +50,14 @@ struct DocumentExtractor: Sendable {
     let library: Library
     /// Content keys already indexed with status ok; their pages can be copied.
     let indexedContent: Set<String>
+    /// Threads that share out the pages of long documents.
+    let pageHelpers: PageHelpers
+
+    init(library: Library, indexedContent: Set<String>, pageHelpers: PageHelpers = PageHelpers(count: 0)) {
+        self.library = library
+        self.indexedContent = indexedContent
+        self.pageHelpers = pageHelpers
+    }
 
     /// `damaged` for what is wrong with the file, `failed` when reading it failed for a
     /// reason outside it (an I/O error, a lock): that document is tried again next run.
@@ -61,11 +69,10 @@ struct DocumentExtractor: Sendable {
 
     /// Every page's text: the text layer, and the app's OCR text for the pages without one
     /// (by page when its OCR results say which page, else for the whole document, page 0).
-    private func pageTexts(_ pdf: PDFDocument, metadata: DocumentMetadata, document: URL) -> [PageText] {
+    private func pageTexts(_ pdf: PDFDocument, bytes: PDFBytes, metadata: DocumentMetadata, document: URL, source: String) -> [PageText] {
         var pages: [PageText] = []
         pages.reserveCapacity(pdf.pageCount)
-        for index in 0..<pdf.pageCount {
-            let text = TextNormalizer.normalize(pdf.text(ofPage: index))
+        for (index, text) in pageHelpers.pageTexts(pdf, bytes: bytes, source: source).enumerated() {
             let hasText = text.contains { $0.isLetter || $0.isNumber }
             pages.append(PageText(number: index + 1, text: hasText ? text : "", source: hasText ? .pdf : .none))
         }
@@ -126,7 +133,7 @@ struct DocumentExtractor: Sendable {
             }
             let pdf = try bytes.document(source: path)
             result.pageCount = pdf.pageCount
-            let pages = pageTexts(pdf, metadata: metadata, document: item.documentURL)
+            let pages = pageTexts(pdf, bytes: bytes, metadata: metadata, document: item.documentURL, source: path)
             if !pages.contains(where: { $0.source != .none }) {
                 result.status = .noTextLayer
                 result.reason = "the PDF has no text layer and the document has no OCR text yet"

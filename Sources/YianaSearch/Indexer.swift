@@ -109,8 +109,11 @@ public struct Indexer: Sendable {
             }
             work.append((item, file))
         }
+        // Largest first: a long document starts early, so its pages (shared out among the
+        // workers) and its commit overlap the small ones instead of running alone at the end.
+        work.sort { $0.1.size > $1.1.size }
         let indexedContent = options.full || work.isEmpty ? [] : Set(known.values.filter { $0.status == .ok }.compactMap(\.contentKey))
-        let extractor = DocumentExtractor(library: library, indexedContent: indexedContent)
+        let extractor = DocumentExtractor(library: library, indexedContent: indexedContent, pageHelpers: PageHelpers(count: options.jobs - 1))
         if !work.isEmpty { PDFDocument.prepareForConcurrentUse() }  // poppler's start-up, only when there is work
 
         let writer = IndexWriter(pool: index.pool)

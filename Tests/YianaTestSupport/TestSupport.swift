@@ -103,3 +103,8 @@ public func runProcess(_ executable: URL, _ arguments: [String], environment: [S
 public func simplePDF(_ lines: [String]) -> Data {
     PDFDocument.onePagePDF(lines: lines)
 }
+
+/// A valid PDF of one page per element of `pages`, each showing its lines.
+public func pagedPDF(_ pages: [[String]]) -> Data {
+    PDFDocument.pdf(pages: pages)
+}
