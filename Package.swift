@@ -1,5 +1,22 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+/// poppler-glib's header paths, from `pkg-config --cflags` (the packages Scripts/setup.sh
+/// installs), without its libraries. The toolkit loads poppler-glib at run time, on first use
+/// (Sources/CPoppler/shim.h), so that the forty libraries it brings do not slow the start of
+/// every command; a `pkgConfig:` target would link them all into every program.
+let popplerHeaderFlags: [String] = {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["pkg-config", "--cflags", "poppler-glib"]
+    let output = Pipe()
+    process.standardOutput = output
+    guard (try? process.run()) != nil else { return [] }
+    let flags = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return flags.split(whereSeparator: \.isWhitespace).flatMap { ["-Xcc", String($0)] }
+}()
 
 let package = Package(
     name: "yiana-tools",
@@ -28,7 +45,6 @@ let package = Package(
         ),
         .systemLibrary(
             name: "CPoppler",
-            pkgConfig: "poppler-glib",
             providers: [.apt(["libpoppler-glib-dev"]), .brew(["poppler"])]
         ),
 
@@ -42,7 +58,7 @@ let package = Package(
             name: "YianaArchive",
             dependencies: ["CZip", "YianaSystem", .product(name: "Crypto", package: "swift-crypto")]
         ),
-        .target(name: "YianaPDF", dependencies: ["CPoppler", "YianaSystem"]),
+        .target(name: "YianaPDF", dependencies: ["CPoppler", "YianaSystem"], swiftSettings: [.unsafeFlags(popplerHeaderFlags)]),
         .target(
             name: "YianaLibrary",
             dependencies: [

@@ -16,8 +16,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/setup.sh time unzip bc openssl $(command -v python3 >/dev/null || echo python3) >/dev/null
-swift build -c release --product yiana >/dev/null
-swift build -c release --product yiana-stress >/dev/null
+swift build -c release --static-swift-stdlib --product yiana >/dev/null
+swift build -c release --static-swift-stdlib --product yiana-stress >/dev/null
 yiana="$(swift build -c release --show-bin-path)/yiana"
 stress="$(swift build -c release --show-bin-path)/yiana-stress"
 runs="${1:-9}"

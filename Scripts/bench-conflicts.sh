@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/setup.sh time $(command -v python3 >/dev/null || echo python3) >/dev/null
-swift build -c release --product yiana >/dev/null
+swift build -c release --static-swift-stdlib --product yiana >/dev/null
 yiana="$(swift build -c release --show-bin-path)/yiana"
 documents="${1:-10000}"; copies="${2:-500}"
 work="$(mktemp -d /tmp/yiana-bench-conflicts-XXXXXX)"

@@ -14,8 +14,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/setup.sh texlive-latex-base-doc poppler-utils bc $(command -v python3 >/dev/null || echo python3) >/dev/null
-swift build -c release --product yiana >/dev/null
-swift build -c release --product yiana-bench >/dev/null
+swift build -c release --static-swift-stdlib --product yiana >/dev/null
+swift build -c release --static-swift-stdlib --product yiana-bench >/dev/null
 yiana="$(swift build -c release --show-bin-path)/yiana"
 bench="$(swift build -c release --show-bin-path)/yiana-bench"
 runs="${1:-3}"

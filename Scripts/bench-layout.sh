@@ -8,14 +8,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 documents="${1:-10000}"; copies="${2:-500}"; before="${3:-9b408d8}"
 Scripts/setup.sh bc $(command -v python3 >/dev/null || echo python3) >/dev/null
-swift build -c release --product yiana >/dev/null
+swift build -c release --static-swift-stdlib --product yiana >/dev/null
 new="$(swift build -c release --show-bin-path)/yiana"
 work="$(mktemp -d /tmp/yiana-bench-layout-XXXXXX)"
 trap 'git worktree remove --force "$work/before-src" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 # BEFORE's build is kept in .build-before-BEFORE (ignored by git), so a second run is quick.
 scratch="$PWD/.build-before-$before"
 git worktree add --detach "$work/before-src" "$before" >/dev/null 2>&1
-(cd "$work/before-src" && swift build -c release --product yiana --scratch-path "$scratch" >/dev/null)
+(cd "$work/before-src" && swift build -c release --static-swift-stdlib --product yiana --scratch-path "$scratch" >/dev/null)
 old="$scratch/release/yiana"
 
 python3 Scripts/make-library.py "$documents" "$work/lib"

@@ -3,25 +3,173 @@
 
 #include <poppler.h>
 #include <dlfcn.h>
+#include <pthread.h>
+#include <stddef.h>
 
+/* poppler-glib is loaded when the first PDF is opened, not when the process starts. It brings
+   some forty libraries (poppler, cairo, NSS, glib, fontconfig, X11 …) whose loading and
+   constructors cost about 8 ms: every command paid that at start, also those that never open
+   a PDF (search, status, conflicts, --version). The toolkit therefore calls poppler and glib
+   only through the functions below, named yiana_<function>, which call the library's own
+   function looked up once with dlsym; nothing links against the library. The list names each
+   function once; its type comes from poppler's own header. */
+#define YIANA_POPPLER_FUNCTIONS(F) \
+    F(poppler_document_new_from_file) \
+    F(poppler_document_new_from_fd) \
+    F(poppler_document_new_from_bytes) \
+    F(poppler_document_get_n_pages) \
+    F(poppler_document_get_page) \
+    F(poppler_document_get_title) \
+    F(poppler_page_get_text) \
+    F(poppler_page_get_text_layout) \
+    F(poppler_page_get_form_field_mapping) \
+    F(poppler_page_free_form_field_mapping) \
+    F(poppler_form_field_get_field_type) \
+    F(poppler_form_field_text_get_text) \
+    F(poppler_form_field_choice_get_n_items) \
+    F(poppler_form_field_choice_get_item) \
+    F(poppler_form_field_choice_is_item_selected) \
+    F(poppler_form_field_choice_get_text) \
+    F(poppler_error_quark) \
+    F(g_free) \
+    F(g_object_unref) \
+    F(g_error_free) \
+    F(g_bytes_new_static) \
+    F(g_bytes_unref) \
+    F(g_filename_to_uri)
+
+#define YIANA_POPPLER_FIELD(name) __typeof__(name) *name;
+struct yiana_poppler_table {
+    YIANA_POPPLER_FUNCTIONS(YIANA_POPPLER_FIELD)
+    /* poppler's C++ setter of its error callback, or NULL (see yiana_poppler_set_error_callback). */
+    void (*set_error_callback)(void (*)(int, long long, const char *));
+    /* Why the library could not be loaded, or NULL. */
+    const char *failure;
+};
+#undef YIANA_POPPLER_FIELD
+
+static inline void yiana_poppler_resolve(struct yiana_poppler_table *table) {
+    /* The soname of Debian's libpoppler-glib8, then the development link to whatever is
+       installed. RTLD_LOCAL: poppler's symbols stay out of the global scope. */
+    void *library = dlopen("libpoppler-glib.so.8", RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) library = dlopen("libpoppler-glib.so", RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) {
+        table->failure = dlerror();
+        return;
+    }
+    /* dlsym on the library's handle searches it and the libraries it needs (glib, gobject). */
+#define YIANA_POPPLER_RESOLVE(name) \
+    table->name = (__typeof__(name) *)dlsym(library, #name); \
+    if (table->name == NULL) { table->failure = "libpoppler-glib lacks " #name; return; }
+    YIANA_POPPLER_FUNCTIONS(YIANA_POPPLER_RESOLVE)
+#undef YIANA_POPPLER_RESOLVE
+    table->set_error_callback =
+        (void (*)(void (*)(int, long long, const char *)))dlsym(library, "_Z16setErrorCallbackPFv13ErrorCategoryxPKcE");
+}
+
+/* The functions, looked up on first use from any thread. The table is a static of this
+   inline function, so each file that calls it has its own copy, filled once (dlopen hands
+   every copy the same library); nothing here needs a definition outside this header. */
+static inline const struct yiana_poppler_table *yiana_poppler(void) {
+    static struct yiana_poppler_table table;
+    static int ready;
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    if (__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) return &table;
+    pthread_mutex_lock(&lock);
+    if (!ready) {
+        yiana_poppler_resolve(&table);
+        __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&lock);
+    return &table;
+}
+
+/* Loads poppler-glib (once); NULL when it is loaded, else why it is not. The functions below
+   may be called only once this has returned NULL. */
+static inline const char *yiana_poppler_load(void) {
+    return yiana_poppler()->failure;
+}
+
+static inline PopplerDocument *yiana_poppler_document_new_from_file(const char *uri, const char *password, GError **error) {
+    return yiana_poppler()->poppler_document_new_from_file(uri, password, error);
+}
+static inline PopplerDocument *yiana_poppler_document_new_from_fd(int fd, const char *password, GError **error) {
+    return yiana_poppler()->poppler_document_new_from_fd(fd, password, error);
+}
+static inline PopplerDocument *yiana_poppler_document_new_from_bytes(GBytes *bytes, const char *password, GError **error) {
+    return yiana_poppler()->poppler_document_new_from_bytes(bytes, password, error);
+}
+static inline int yiana_poppler_document_get_n_pages(PopplerDocument *document) {
+    return yiana_poppler()->poppler_document_get_n_pages(document);
+}
+static inline PopplerPage *yiana_poppler_document_get_page(PopplerDocument *document, int index) {
+    return yiana_poppler()->poppler_document_get_page(document, index);
+}
+static inline gchar *yiana_poppler_document_get_title(PopplerDocument *document) {
+    return yiana_poppler()->poppler_document_get_title(document);
+}
+static inline char *yiana_poppler_page_get_text(PopplerPage *page) {
+    return yiana_poppler()->poppler_page_get_text(page);
+}
+static inline gboolean yiana_poppler_page_get_text_layout(PopplerPage *page, PopplerRectangle **rectangles, guint *count) {
+    return yiana_poppler()->poppler_page_get_text_layout(page, rectangles, count);
+}
+static inline GList *yiana_poppler_page_get_form_field_mapping(PopplerPage *page) {
+    return yiana_poppler()->poppler_page_get_form_field_mapping(page);
+}
+static inline void yiana_poppler_page_free_form_field_mapping(GList *list) {
+    yiana_poppler()->poppler_page_free_form_field_mapping(list);
+}
+static inline PopplerFormFieldType yiana_poppler_form_field_get_field_type(PopplerFormField *field) {
+    return yiana_poppler()->poppler_form_field_get_field_type(field);
+}
+static inline gchar *yiana_poppler_form_field_text_get_text(PopplerFormField *field) {
+    return yiana_poppler()->poppler_form_field_text_get_text(field);
+}
+static inline gint yiana_poppler_form_field_choice_get_n_items(PopplerFormField *field) {
+    return yiana_poppler()->poppler_form_field_choice_get_n_items(field);
+}
+static inline gchar *yiana_poppler_form_field_choice_get_item(PopplerFormField *field, gint index) {
+    return yiana_poppler()->poppler_form_field_choice_get_item(field, index);
+}
+static inline gboolean yiana_poppler_form_field_choice_is_item_selected(PopplerFormField *field, gint index) {
+    return yiana_poppler()->poppler_form_field_choice_is_item_selected(field, index);
+}
+static inline gchar *yiana_poppler_form_field_choice_get_text(PopplerFormField *field) {
+    return yiana_poppler()->poppler_form_field_choice_get_text(field);
+}
 /* POPPLER_ERROR is a macro around a function call; Swift imports neither. */
 static inline GQuark yiana_poppler_error_quark(void) {
-    return poppler_error_quark();
+    return yiana_poppler()->poppler_error_quark();
+}
+static inline void yiana_g_free(gpointer memory) {
+    yiana_poppler()->g_free(memory);
+}
+static inline void yiana_g_object_unref(gpointer object) {
+    yiana_poppler()->g_object_unref(object);
+}
+static inline void yiana_g_error_free(GError *error) {
+    yiana_poppler()->g_error_free(error);
+}
+static inline GBytes *yiana_g_bytes_new_static(gconstpointer data, gsize size) {
+    return yiana_poppler()->g_bytes_new_static(data, size);
+}
+static inline void yiana_g_bytes_unref(GBytes *bytes) {
+    yiana_poppler()->g_bytes_unref(bytes);
+}
+static inline gchar *yiana_g_filename_to_uri(const gchar *filename, const gchar *hostname, GError **error) {
+    return yiana_poppler()->g_filename_to_uri(filename, hostname, error);
 }
 
 /* poppler prints every syntax error of a damaged PDF to stderr through a global callback that
-   poppler-glib does not expose. The C++ setter is looked up by its mangled name at run time:
-   if a poppler build lacks it, nothing breaks, the messages just stay on stderr. */
+   poppler-glib does not expose. The C++ setter is looked up by its mangled name: if a poppler
+   build lacks it, nothing breaks, the messages just stay on stderr. */
 typedef void (*yiana_poppler_error_fn)(int category, long long position, const char *message);
 
 static inline int yiana_poppler_set_error_callback(yiana_poppler_error_fn callback) {
-    void *self = dlopen(NULL, RTLD_NOW);
-    if (self == NULL) return 0;
-    void (*set)(yiana_poppler_error_fn) =
-        (void (*)(yiana_poppler_error_fn))dlsym(self, "_Z16setErrorCallbackPFv13ErrorCategoryxPKcE");
-    if (set != NULL) set(callback);
-    dlclose(self);
-    return set != NULL;
+    if (yiana_poppler_load() != NULL || yiana_poppler()->set_error_callback == NULL) return 0;
+    yiana_poppler()->set_error_callback(callback);
+    return 1;
 }
 
 #endif

@@ -11,21 +11,21 @@ extension PDFDocument {
     /// character of the text) tells where the breaks are: a line break where the next glyph
     /// is on another line, a space where it is a gap away (``breaks(in:boxes:)``).
     public func text(ofPage index: Int) -> String {
-        guard index >= 0, index < pageCount, let page = poppler_document_get_page(handle, Int32(index)) else { return "" }
-        defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+        guard index >= 0, index < pageCount, let page = yiana_poppler_document_get_page(handle, Int32(index)) else { return "" }
+        defer { yiana_g_object_unref(UnsafeMutableRawPointer(page)) }
         let form = Self.formValues(page)
         let text = Self.layoutText(page)
         return form.isEmpty ? text : text.isEmpty ? form : text + "\n" + form
     }
 
     private static func layoutText(_ page: OpaquePointer) -> String {
-        guard let raw = poppler_page_get_text(page) else { return "" }
-        defer { g_free(raw) }
+        guard let raw = yiana_poppler_page_get_text(page) else { return "" }
+        defer { yiana_g_free(raw) }
         let utf8 = UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw))
         var rectangles: UnsafeMutablePointer<PopplerRectangle>? = nil
         var count: guint = 0
-        guard poppler_page_get_text_layout(page, &rectangles, &count) != 0, let rectangles else { return String(decoding: utf8, as: UTF8.self) }
-        defer { g_free(rectangles) }
+        guard yiana_poppler_page_get_text_layout(page, &rectangles, &count) != 0, let rectangles else { return String(decoding: utf8, as: UTF8.self) }
+        defer { yiana_g_free(rectangles) }
         // PopplerRectangle is four doubles, x1, y1, x2, y2: the layout of GlyphBox.
         let boxes = UnsafeRawPointer(rectangles).withMemoryRebound(to: GlyphBox.self, capacity: Int(count)) {
             UnsafeBufferPointer(start: $0, count: Int(count))
@@ -38,29 +38,29 @@ extension PDFDocument {
     /// poppler's page text leaves them out: a form whose only text is its values would
     /// otherwise be a page without text.
     private static func formValues(_ page: OpaquePointer) -> String {
-        guard let mapping = poppler_page_get_form_field_mapping(page) else { return "" }
-        defer { poppler_page_free_form_field_mapping(mapping) }
+        guard let mapping = yiana_poppler_page_get_form_field_mapping(page) else { return "" }
+        defer { yiana_poppler_page_free_form_field_mapping(mapping) }
         var values: [String] = []
         var node: UnsafeMutablePointer<GList>? = mapping
         while let current = node {
             defer { node = current.pointee.next }
             guard let field = current.pointee.data?.assumingMemoryBound(to: PopplerFormFieldMapping.self).pointee.field else { continue }
-            switch poppler_form_field_get_field_type(field) {
+            switch yiana_poppler_form_field_get_field_type(field) {
             case POPPLER_FORM_FIELD_TEXT:
-                if let raw = poppler_form_field_text_get_text(field) {
+                if let raw = yiana_poppler_form_field_text_get_text(field) {
                     values.append(String(cString: raw))
-                    g_free(raw)
+                    yiana_g_free(raw)
                 }
             case POPPLER_FORM_FIELD_CHOICE:
-                for item in 0..<max(0, poppler_form_field_choice_get_n_items(field)) where poppler_form_field_choice_is_item_selected(field, item) != 0 {
-                    if let raw = poppler_form_field_choice_get_item(field, item) {
+                for item in 0..<max(0, yiana_poppler_form_field_choice_get_n_items(field)) where yiana_poppler_form_field_choice_is_item_selected(field, item) != 0 {
+                    if let raw = yiana_poppler_form_field_choice_get_item(field, item) {
                         values.append(String(cString: raw))
-                        g_free(raw)
+                        yiana_g_free(raw)
                     }
                 }
-                if let raw = poppler_form_field_choice_get_text(field) {
+                if let raw = yiana_poppler_form_field_choice_get_text(field) {
                     values.append(String(cString: raw))
-                    g_free(raw)
+                    yiana_g_free(raw)
                 }
             default:
                 break

@@ -16,7 +16,7 @@ public final class PDFDocument {
     /// `g_filename_to_uri` so that spaces and non-ASCII names are escaped correctly).
     /// - Throws: ``PDFError``: not a PDF, encrypted, damaged (including 0 pages), unreadable.
     public init(path: String) throws {
-        _ = popplerMessagesSilenced
+        try Self.loadPoppler(for: path)
         source = path
         owner = nil
         let head: [UInt8]
@@ -29,11 +29,11 @@ public final class PDFDocument {
 
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         var error: UnsafeMutablePointer<GError>? = nil
-        guard let uri = g_filename_to_uri(absolute, nil, &error) else {
+        guard let uri = yiana_g_filename_to_uri(absolute, nil, &error) else {
             throw Self.translate(error, source: path)
         }
-        defer { g_free(uri) }
-        guard let document = poppler_document_new_from_file(uri, nil, &error) else {
+        defer { yiana_g_free(uri) }
+        guard let document = yiana_poppler_document_new_from_file(uri, nil, &error) else {
             throw Self.translate(error, source: path)
         }
         handle = document
@@ -43,7 +43,7 @@ public final class PDFDocument {
     /// Opens the PDF in the open file `fd` (read from offset 0); `fd` stays the caller's.
     /// - Throws: ``PDFError``.
     public init(fileDescriptor fd: Int32, path: String) throws {
-        _ = popplerMessagesSilenced
+        try Self.loadPoppler(for: path)
         source = path
         owner = nil
         let own: Int32
@@ -55,7 +55,7 @@ public final class PDFDocument {
             throw PDFError(.unreadable(error.code.description), source: path)
         }
         var error: UnsafeMutablePointer<GError>? = nil
-        guard let document = poppler_document_new_from_fd(own, nil, &error) else {
+        guard let document = yiana_poppler_document_new_from_fd(own, nil, &error) else {
             throw Self.translate(error, source: path)
         }
         handle = document
@@ -66,14 +66,14 @@ public final class PDFDocument {
     /// map) for as long as the document, so the bytes stay valid.
     /// - Throws: ``PDFError``.
     public init(bytes: UnsafeRawBufferPointer, owner: AnyObject?, source: String) throws {
-        _ = popplerMessagesSilenced
+        try Self.loadPoppler(for: source)
         self.source = source
         self.owner = owner
         guard Self.hasPDFHeader(bytes.prefix(1024)) else { throw PDFError(.notAPDF, source: source) }
-        let gbytes = g_bytes_new_static(bytes.baseAddress, gsize(bytes.count))
-        defer { g_bytes_unref(gbytes) }
+        let gbytes = yiana_g_bytes_new_static(bytes.baseAddress, gsize(bytes.count))
+        defer { yiana_g_bytes_unref(gbytes) }
         var error: UnsafeMutablePointer<GError>? = nil
-        guard let document = poppler_document_new_from_bytes(gbytes, nil, &error) else {
+        guard let document = yiana_poppler_document_new_from_bytes(gbytes, nil, &error) else {
             throw Self.translate(error, source: source)
         }
         handle = document
@@ -88,24 +88,34 @@ public final class PDFDocument {
     }
 
     deinit {
-        g_object_unref(UnsafeMutableRawPointer(handle))
+        yiana_g_object_unref(UnsafeMutableRawPointer(handle))
     }
 
     /// The number of pages (at least 1: a PDF without pages does not open).
-    public var pageCount: Int { Int(poppler_document_get_n_pages(handle)) }
+    public var pageCount: Int { Int(yiana_poppler_document_get_n_pages(handle)) }
 
     /// The title in the PDF's document information, if it has a non-empty one.
     public var title: String? {
-        guard let raw = poppler_document_get_title(handle) else { return nil }
-        defer { g_free(raw) }
+        guard let raw = yiana_poppler_document_get_title(handle) else { return nil }
+        defer { yiana_g_free(raw) }
         let title = String(cString: raw).trimmingCharacters(in: .whitespacesAndNewlines)
         return title.isEmpty ? nil : title
     }
 
     private func checkHasPages() throws {
-        if poppler_document_get_n_pages(handle) <= 0 {
+        if yiana_poppler_document_get_n_pages(handle) <= 0 {
             throw PDFError(.damaged("it has no pages"), source: source)
         }
+    }
+
+    /// Loads poppler-glib on first use (see `CPoppler/shim.h`: the process does not load it
+    /// at start) and silences its messages.
+    /// - Throws: ``PDFError`` `.unreadable` naming the library when it cannot be loaded.
+    private static func loadPoppler(for source: String) throws {
+        if let failure = yiana_poppler_load() {
+            throw PDFError(.unreadable("the PDF library could not be loaded (\(String(cString: failure))); install libpoppler-glib8"), source: source)
+        }
+        _ = popplerMessagesSilenced
     }
 
     /// `%PDF-` within the first 1024 bytes, where readers accept it.
@@ -121,7 +131,7 @@ public final class PDFDocument {
 
     private static func translate(_ error: UnsafeMutablePointer<GError>?, source: String) -> PDFError {
         guard let error else { return PDFError(.damaged("poppler gave no reason"), source: source) }
-        defer { g_error_free(error) }
+        defer { yiana_g_error_free(error) }
         let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
         guard error.pointee.domain == yiana_poppler_error_quark() else {
             return PDFError(.unreadable(message), source: source)
