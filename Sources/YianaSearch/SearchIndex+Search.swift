@@ -118,7 +118,11 @@ extension SearchIndex {
         // neither every hit is grouped nor wide rows are carried through the sort. Their
         // documents follow in order; should the window hold too few, it widens.
         let limit = max(1, options.limit)
-        let join = filter.isEmpty ? "" : "JOIN document d ON d.id = page.document"
+        // The document comes from the page's rowid (``SearchIndex/pageRowids(of:)``), not from
+        // the `document` column: reading a column of the FTS5 table fetches each matching
+        // page's whole stored row, text and all, before the sort.
+        let document = "(page.rowid >> \(pageBits))"
+        let join = filter.isEmpty ? "" : "JOIN document d ON d.id = \(document)"
         var window = max(limit * 8, 200)
         var order: [Int64] = []
         var pageRows: [Int64: [(row: Int64, score: Double)]] = [:]
@@ -126,7 +130,7 @@ extension SearchIndex {
             var windowArguments = arguments
             _ = windowArguments.append(contentsOf: [window])
             let rows = try Row.fetchAll(db, sql: """
-                SELECT page.rowid AS pageRow, page.document AS document, bm25(page, \(bm25Weights)) AS score
+                SELECT page.rowid AS pageRow, \(document) AS document, bm25(page, \(bm25Weights)) AS score
                 FROM page \(join) WHERE page MATCH ? \(filter)
                 ORDER BY score LIMIT ?
                 """, arguments: windowArguments)
@@ -151,14 +155,16 @@ extension SearchIndex {
             documents[row["id"]] = row
         }
 
-        // Snippets for the chosen pages only, looked up by rowid.
+        // Snippets for the chosen pages only. `+rowid`: the match is run once and its pages
+        // filtered by rowid; a plain `rowid IN` would run it again for every chosen page,
+        // which for a short prefix (`re*`, hundreds of words) costs ten times the search.
         let chosen = order.flatMap { pageRows[$0] ?? [] }
         var snippets: [Int64: Row] = [:]
         for row in try Row.fetchAll(db, sql: """
             SELECT rowid, number, source,
                    snippet(page, 1, char(2), char(3), '…', 12) AS body,
                    snippet(page, -1, char(2), char(3), '…', 12) AS best
-            FROM page WHERE page MATCH ? AND rowid IN (\(chosen.map { String($0.row) }.joined(separator: ",")))
+            FROM page WHERE page MATCH ? AND +rowid IN (\(chosen.map { String($0.row) }.joined(separator: ",")))
             """, arguments: [match]) {
             snippets[row["rowid"]] = row
         }

@@ -1,6 +1,7 @@
 // yiana-bench: measurements and harnesses that need the libraries in-process.
 //
 //   yiana-bench search-latency INDEX QUERIES
+//   yiana-bench fts5 QUERIES
 //   yiana-bench fuzz-reader SECONDS CORPUS_DIR WORK_DIR [SEED]   (see Scripts/fuzz-reader.sh)
 //
 // Opens the index once (read-only, as `yiana search` does) and times each query of the
@@ -16,8 +17,18 @@ if arguments.first == "fuzz-reader", arguments.count >= 4, let seconds = Double(
     let seed = arguments.count > 4 ? UInt64(arguments[4]) ?? 1 : UInt64(Date().timeIntervalSince1970)
     exit(await ReaderFuzzer(corpus: URL(fileURLWithPath: arguments[2]), work: URL(fileURLWithPath: arguments[3]), seed: seed).run(seconds: seconds))
 }
+if arguments.count == 2, arguments[0] == "fts5" {
+    // The FTS5 expression `yiana search` runs for each query of QUERIES (its words, after any
+    // --tag/--folder/--since pairs), for running the same SQL with the sqlite3 CLI.
+    for line in try String(contentsOfFile: arguments[1], encoding: .utf8).split(separator: "\n") {
+        var fields = line.split(separator: "\t").map(String.init)
+        while fields.count >= 2, fields[0].hasPrefix("--") { fields.removeFirst(2) }
+        print(SearchQuery.fts5(fields.joined(separator: " ")) ?? "")
+    }
+    exit(0)
+}
 guard arguments.count == 3, arguments[0] == "search-latency" else {
-    FileHandle.standardError.write(Data("usage: yiana-bench search-latency INDEX QUERIES | fuzz-reader SECONDS CORPUS WORK [SEED]\n".utf8))
+    FileHandle.standardError.write(Data("usage: yiana-bench search-latency INDEX QUERIES | fts5 QUERIES | fuzz-reader SECONDS CORPUS WORK [SEED]\n".utf8))
     exit(2)
 }
 let index = try SearchIndex(readingAt: arguments[1])

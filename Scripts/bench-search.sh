@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Search latency and process start, each against the sqlite3 CLI in the same run:
+#   1. 200 varied queries (words, two words, phrases, prefixes, numbers, tag/folder/date
+#      filters) on an index of N generated documents (default 10,000), each as a whole
+#      `yiana search --limit 20` command, process start included; against `sqlite3` running
+#      the same top-k statement (the query's FTS5 expression, bm25 with the same weights,
+#      the best 200 pages; filters left out), also a whole process. Alternating, p50/p99.
+#                                                          target: yiana p99 <= 40 ms
+#   2. process start: `yiana --version` against `sqlite3 -version`.  target: <= 10 ms
+# Usage: Scripts/bench-search.sh [DOCUMENTS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+Scripts/setup.sh sqlite3 $(command -v python3 >/dev/null || echo python3) >/dev/null
+swift build -c release --static-swift-stdlib --product yiana >/dev/null
+swift build -c release --static-swift-stdlib --product yiana-bench >/dev/null
+yiana="$(swift build -c release --show-bin-path)/yiana"
+bench="$(swift build -c release --show-bin-path)/yiana-bench"
+documents="${1:-10000}"
+work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-search-XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+
+python3 Scripts/make-library.py "$documents" "$work/lib"
+"$yiana" index --library "$work/lib" --index "$work/index.sqlite" > /dev/null
+python3 - "$work/queries.txt" <<'PY'
+import random, sys
+words = ("account balance invoice statement tax return annual report meeting minutes letter contract insurance policy "
+         "claim receipt payment refund order delivery warranty service repair energy water council school medical "
+         "appointment prescription bank loan mortgage salary pension travel ticket booking hotel flight").split()
+rng = random.Random(7)
+queries = []
+queries += [[w] for w in rng.sample(words, 40)]
+queries += [[rng.choice(words), rng.choice(words)] for _ in range(50)]
+queries += [['"%s %s"' % (rng.choice(words), rng.choice(words))] for _ in range(30)]
+queries += [[rng.choice(words)[:n] + "*"] for n in (2, 3, 4, 5) for _ in range(10)]
+queries += [[str(rng.randrange(100000))] for _ in range(10)]
+queries += [["--tag", rng.choice(["tax", "home", "work", "health"]), rng.choice(words)] for _ in range(10)]
+queries += [["--folder", "Folder %02d" % rng.randrange(50), rng.choice(words)] for _ in range(10)]
+queries += [["--since", "2023-01-01", rng.choice(words)] for _ in range(10)]
+with open(sys.argv[1], "w") as f:
+    for q in queries:
+        f.write("\t".join(q) + "\n")
+PY
+"$bench" fts5 "$work/queries.txt" > "$work/fts5.txt"
+weights=$(grep -o 'bm25Weights = "[^"]*"' Sources/YianaSearch/SearchIndex.swift | cut -d'"' -f2)
+
+python3 - "$yiana" "$work" "$weights" <<'PY'
+import subprocess, sys, time
+yiana, work, weights = sys.argv[1:]
+queries = [l.rstrip("\n").split("\t") for l in open(f"{work}/queries.txt")]
+expressions = [l.rstrip("\n") for l in open(f"{work}/fts5.txt")]
+
+def seconds(command):
+    start = time.perf_counter()
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+ours, reference, prefixes = [], [], []
+for query, expression in zip(queries, expressions):
+    sql = ("SELECT rowid, rowid >> 20, bm25(page, %s) AS score FROM page WHERE page MATCH '%s' ORDER BY score LIMIT 200"
+           % (weights, expression.replace("'", "''")))
+    t = seconds([yiana, "search", "--library", f"{work}/lib", "--index", f"{work}/index.sqlite", "--limit", "20", *query])
+    ours.append(t)
+    reference.append(seconds(["sqlite3", "-readonly", f"{work}/index.sqlite", sql]))
+    if query[-1].endswith("*"):
+        prefixes.append(t)
+start_ours = [seconds([yiana, "--version"]) for _ in range(50)]
+start_reference = [seconds(["sqlite3", "-version"]) for _ in range(50)]
+
+def pct(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * p))] * 1000
+
+print("\n%-58s %16s %16s %10s" % ("benchmark", "yiana p50/p99", "sqlite3 p50/p99", "target"))
+print("%-58s %7.1f/%5.1f ms %7.1f/%5.1f ms %10s" % (f"search, {len(queries)} varied queries, whole commands",
+      pct(ours, .5), pct(ours, .99), pct(reference, .5), pct(reference, .99), "p99<=40 ms"))
+print("%-58s %7.1f/%5.1f ms %16s %10s" % (f"  of them prefix queries (2 to 5 letters and *), {len(prefixes)}",
+      pct(prefixes, .5), pct(prefixes, .99), "", "-"))
+print("%-58s %7.1f/%5.1f ms %7.1f/%5.1f ms %10s" % ("process start: yiana --version vs sqlite3 -version",
+      pct(start_ours, .5), pct(start_ours, .99), pct(start_reference, .5), pct(start_reference, .99), "<=10 ms"))
+PY
