@@ -15,6 +15,7 @@
 # Usage: Scripts/bench-archive.sh [RUNS]   (default 9; tool and reference alternate, medians compared)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Scripts/bench-common.sh
 Scripts/setup.sh time unzip bc openssl $(command -v python3 >/dev/null || echo python3) >/dev/null
 swift build -c release --static-swift-stdlib --product yiana >/dev/null
 swift build -c release --static-swift-stdlib --product yiana-stress >/dev/null
@@ -36,7 +37,6 @@ seconds() {
     echo "$end - $start" | bc -l
 }
 
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 # pair PREPARE_A "CMD_A" PREPARE_B "CMD_B": runs A then B, $runs times in turn (so both see
 # the same machine state each round), each after its untimed PREPARE; prints both medians.

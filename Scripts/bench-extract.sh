@@ -9,6 +9,7 @@
 # Usage: Scripts/bench-extract.sh [RUNS]   (default 5)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Scripts/bench-common.sh
 Scripts/setup.sh texlive-latex-base-doc poppler-utils bc $(command -v python3 >/dev/null || echo python3) >/dev/null
 swift build -c release --static-swift-stdlib --product yiana >/dev/null
 yiana="$(swift build -c release --show-bin-path)/yiana"
@@ -27,8 +28,6 @@ mkdir "$work/lib"
 pages=$(python3 -c 'import json,sys; print(sum(i["pageCount"] for i in json.load(open(sys.argv[1]))["imported"]))' "$work/import.json")
 echo "corpus: ${#corpus[@]} PDFs, $pages pages ($(pdfinfo "$long" | awk '/^Pages:/ {print $2}') in $(basename "$long"))"
 
-seconds() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s.%N); echo "$e - $s" | bc -l; }
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 pdftotext_all() { for f in "${corpus[@]}"; do pdftotext -enc UTF-8 "$f" - > /dev/null 2>&1 || true; done; }
 one=(); two=(); ref=()
 for _ in $(seq "$runs"); do

@@ -13,6 +13,7 @@
 # Usage: Scripts/bench-index.sh [RUNS]   (default 3; tool and reference alternate, medians)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Scripts/bench-common.sh
 Scripts/setup.sh texlive-latex-base-doc poppler-utils bc $(command -v python3 >/dev/null || echo python3) >/dev/null
 swift build -c release --static-swift-stdlib --product yiana >/dev/null
 swift build -c release --static-swift-stdlib --product yiana-bench >/dev/null
@@ -22,8 +23,6 @@ runs="${1:-3}"
 work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-index-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
-seconds() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s.%N); echo "$e - $s" | bc -l; }
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 ratio() { echo "scale=2; $1 / $2" | bc -l; }
 
 # The corpus, imported as documents.

@@ -6,6 +6,7 @@
 # Usage: Scripts/bench-layout.sh [DOCUMENTS] [COPIES] [BEFORE]   (default 10000 500 9b408d8)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Scripts/bench-common.sh
 documents="${1:-10000}"; copies="${2:-500}"; before="${3:-9b408d8}"
 Scripts/setup.sh bc $(command -v python3 >/dev/null || echo python3) >/dev/null
 swift build -c release --static-swift-stdlib --product yiana >/dev/null
@@ -25,8 +26,6 @@ export XDG_CACHE_HOME="$work/cache" XDG_STATE_HOME="$work/state"
 "$new" index --library "$work/lib" --index "$work/new.sqlite" >/dev/null 2>&1 || true
 sync
 
-seconds() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s.%N); echo "$e - $s" | bc -l; }
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 co=(); cn=(); io=(); in=()
 for _ in 1 2 3 4 5; do
     co+=("$(seconds "$old" conflicts list --library "$work/lib")")

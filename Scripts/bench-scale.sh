@@ -9,6 +9,7 @@
 # Usage: Scripts/bench-scale.sh [RUNS] [SIZES]   (default 3 alternating runs; "2500 10000 20000")
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Scripts/bench-common.sh
 Scripts/setup.sh bc $(command -v python3 >/dev/null || echo python3) >/dev/null
 swift build -c release --static-swift-stdlib --product yiana >/dev/null
 yiana="$(swift build -c release --show-bin-path)/yiana"
@@ -18,8 +19,6 @@ noop_only="${NOOP_ONLY_SIZE:-100000}"
 work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-scale-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
-seconds() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s.%N); echo "$e - $s" | bc -l; }
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 ratio() { printf '%.2f' "$(echo "$1 / $2" | bc -l)"; }
 statwalk() { find "$1" -printf '%s %T@ %i\n' > /dev/null; }
 

@@ -7,6 +7,7 @@
 # Usage: Scripts/bench-verify.sh [RUNS]   (default 5)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Scripts/bench-common.sh
 Scripts/setup.sh unzip bc $(command -v python3 >/dev/null || echo python3) >/dev/null
 swift build -c release --static-swift-stdlib --product yiana >/dev/null
 yiana="$(swift build -c release --show-bin-path)/yiana"
@@ -21,9 +22,7 @@ python3 Scripts/make-big-pdf.py 200 "$work/pdfs/big.pdf"
 mapfile -t archives < <(find "$work/lib" -name '*.yianazip' | sort)
 echo "archives: ${#archives[@]}, $(du -sh "$work/lib" | cut -f1)"
 
-seconds() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s.%N); echo "$e - $s" | bc -l; }
 unzip_all() { for a in "${archives[@]}"; do unzip -tq "$a" > /dev/null; done; }
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 ours=(); ref=()
 for _ in $(seq "$runs"); do
     ours+=("$(seconds "$yiana" verify --library "$work/lib")")
