@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <string.h>
 
 /* poppler-glib is loaded when the first PDF is opened, not when the process starts. It brings
    some forty libraries (poppler, cairo, NSS, glib, fontconfig, X11 …) whose loading and
@@ -54,7 +55,9 @@ static inline void yiana_poppler_resolve(struct yiana_poppler_table *table) {
     void *library = dlopen("libpoppler-glib.so.8", RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) library = dlopen("libpoppler-glib.so", RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) {
-        table->failure = dlerror();
+        /* dlerror's text lives in a buffer of this thread: keep a copy of our own. */
+        const char *why = dlerror();
+        table->failure = strdup(why != NULL ? why : "libpoppler-glib.so.8 could not be loaded");
         return;
     }
     /* dlsym on the library's handle searches it and the libraries it needs (glib, gobject). */
