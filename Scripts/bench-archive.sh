@@ -17,10 +17,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source Scripts/bench-common.sh
 Scripts/setup.sh time unzip bc openssl $(command -v python3 >/dev/null || echo python3) >/dev/null
-swift build -c release --static-swift-stdlib --product yiana >/dev/null
-swift build -c release --static-swift-stdlib --product yiana-stress >/dev/null
-yiana="$(swift build -c release --show-bin-path)/yiana"
-stress="$(swift build -c release --show-bin-path)/yiana-stress"
+yiana="$(release_binary yiana)"
+stress="$(release_binary yiana-stress)"
 runs="${1:-9}"
 work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-XXXXXX")"
 trap 'rm -rf "$work"' EXIT

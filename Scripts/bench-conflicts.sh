@@ -10,8 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source Scripts/bench-common.sh
 Scripts/setup.sh bc $(command -v python3 >/dev/null || echo python3) >/dev/null
-swift build -c release --static-swift-stdlib --product yiana >/dev/null
-yiana="$(swift build -c release --show-bin-path)/yiana"
+yiana="$(release_binary yiana)"
 runs="${1:-3}"; shift || true
 sizes=("${@:-2500 10000 20000}"); sizes=(${sizes[@]})
 work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-conflicts-XXXXXX")"

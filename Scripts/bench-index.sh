@@ -15,10 +15,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source Scripts/bench-common.sh
 Scripts/setup.sh texlive-latex-base-doc poppler-utils bc $(command -v python3 >/dev/null || echo python3) >/dev/null
-swift build -c release --static-swift-stdlib --product yiana >/dev/null
-swift build -c release --static-swift-stdlib --product yiana-bench >/dev/null
-yiana="$(swift build -c release --show-bin-path)/yiana"
-bench="$(swift build -c release --show-bin-path)/yiana-bench"
+yiana="$(release_binary yiana)"
+bench="$(release_binary yiana-bench)"
 runs="${1:-3}"
 work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-index-XXXXXX")"
 trap 'rm -rf "$work"' EXIT

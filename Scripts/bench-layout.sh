@@ -9,8 +9,7 @@ cd "$(dirname "$0")/.."
 source Scripts/bench-common.sh
 documents="${1:-10000}"; copies="${2:-500}"; before="${3:-9b408d8}"
 Scripts/setup.sh bc $(command -v python3 >/dev/null || echo python3) >/dev/null
-swift build -c release --static-swift-stdlib --product yiana >/dev/null
-new="$(swift build -c release --show-bin-path)/yiana"
+new="$(release_binary yiana)"
 work="$(mktemp -d /tmp/yiana-bench-layout-XXXXXX)"
 trap 'git worktree remove --force "$work/before-src" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 # BEFORE's build is kept in .build-before-BEFORE (ignored by git), so a second run is quick.

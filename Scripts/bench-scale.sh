@@ -11,8 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source Scripts/bench-common.sh
 Scripts/setup.sh bc $(command -v python3 >/dev/null || echo python3) >/dev/null
-swift build -c release --static-swift-stdlib --product yiana >/dev/null
-yiana="$(swift build -c release --show-bin-path)/yiana"
+yiana="$(release_binary yiana)"
 runs="${1:-3}"
 read -r -a sizes <<< "${2:-2500 10000 20000}"
 noop_only="${NOOP_ONLY_SIZE:-100000}"

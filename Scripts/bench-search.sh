@@ -10,11 +10,10 @@
 # Usage: Scripts/bench-search.sh [DOCUMENTS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Scripts/bench-common.sh
 Scripts/setup.sh sqlite3 $(command -v python3 >/dev/null || echo python3) >/dev/null
-swift build -c release --static-swift-stdlib --product yiana >/dev/null
-swift build -c release --static-swift-stdlib --product yiana-bench >/dev/null
-yiana="$(swift build -c release --show-bin-path)/yiana"
-bench="$(swift build -c release --show-bin-path)/yiana-bench"
+yiana="$(release_binary yiana)"
+bench="$(release_binary yiana-bench)"
 documents="${1:-10000}"
 work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-search-XXXXXX")"
 trap 'rm -rf "$work"' EXIT

@@ -9,8 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source Scripts/bench-common.sh
 Scripts/setup.sh unzip bc $(command -v python3 >/dev/null || echo python3) >/dev/null
-swift build -c release --static-swift-stdlib --product yiana >/dev/null
-yiana="$(swift build -c release --show-bin-path)/yiana"
+yiana="$(release_binary yiana)"
 runs="${1:-5}"
 work="$(mktemp -d /tmp/yiana-bench-verify-XXXXXX)"
 trap 'rm -rf "$work"' EXIT

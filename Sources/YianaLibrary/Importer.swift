@@ -219,11 +219,7 @@ public struct Importer: Sendable {
             names.take(name, in: folder)
             let url = folder.appendingPathComponent(name)
             do {
-                if hashing {
-                    return (url, try CoordinatedDocument.create(at: url.path, metadata: metadata, hashingPDF: .file(pdf)))
-                }
-                try CoordinatedDocument.create(at: url.path, metadata: metadata, pdf: .file(pdf))
-                return (url, metadata)
+                return (url, try CoordinatedDocument.create(at: url.path, metadata: metadata, pdf: .file(pdf), hashingPDF: hashing))
             } catch ArchiveError.Code.alreadyExists {
                 continue
             }

@@ -126,7 +126,7 @@ struct CoordinatedDocumentTests {
         defer { close(fd) }
 
         let path = folder.path("New.yianazip")
-        let written = try CoordinatedDocument.create(at: path, metadata: metadata, hashingPDF: .file(try SourceFile(fd: fd, path: folder.path("in.pdf"))))
+        let written = try CoordinatedDocument.create(at: path, metadata: metadata, pdf: .file(try SourceFile(fd: fd, path: folder.path("in.pdf"))), hashingPDF: true)
         #expect(written.pdfHash == expected)
         var meant = metadata
         meant.pdfHash = expected
@@ -137,7 +137,7 @@ struct CoordinatedDocumentTests {
         try reader.readPDF { stored.append(contentsOf: $0) }
         #expect(stored == bytes)
 
-        let small = try CoordinatedDocument.create(at: folder.path("Small.yianazip"), metadata: metadata, hashingPDF: .data(oldPDF))
+        let small = try CoordinatedDocument.create(at: folder.path("Small.yianazip"), metadata: metadata, pdf: .data(oldPDF), hashingPDF: true)
         #expect(small.pdfHash == SHA256.hash(data: oldPDF).map { String(format: "%02x", $0) }.joined())
         #expect(try DocumentReader(path: folder.path("Small.yianazip")).verifyContents() == small)
     }
@@ -153,11 +153,7 @@ struct CoordinatedDocumentTests {
         _ = "more".withCString { write(fd, $0, 4) }  // another program appends after the hash was taken
         let path = folder.path("New.yianazip")
         #expect {
-            if hashing {
-                _ = try CoordinatedDocument.create(at: path, metadata: metadata, hashingPDF: .file(source))
-            } else {
-                try CoordinatedDocument.create(at: path, metadata: metadata, pdf: .file(source))
-            }
+            try CoordinatedDocument.create(at: path, metadata: metadata, pdf: .file(source), hashingPDF: hashing)
         } throws: { ($0 as? ArchiveError)?.kind == .sourceChanged(pdfPath) }
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(folder.contents() == ["in.pdf"])

@@ -35,7 +35,7 @@ struct NothingLostPropertyTests {
             if replacing {
                 try CoordinatedDocument.replace(at: url.path, metadata: metadata, pdf: .data(pdf))
             } else {
-                try? CoordinatedDocument.create(at: url.path, metadata: metadata, pdf: .data(pdf))
+                _ = try? CoordinatedDocument.create(at: url.path, metadata: metadata, pdf: .data(pdf))
             }
             if let data = FileManager.default.contents(atPath: url.path) { seen.append(data) }
         }

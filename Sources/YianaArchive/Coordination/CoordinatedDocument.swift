@@ -27,21 +27,16 @@ public enum CoordinatedDocument {
         return try body(try DocumentReader(path: path))
     }
 
-    /// Writes a new document at `path`; never replaces an existing file.
+    /// Writes a new document at `path`; never replaces an existing file. With `hashingPDF`,
+    /// `pdfHash` is set to the SHA-256 of the PDF, computed while the PDF is copied: the
+    /// source is read once, not once for the hash and again for the copy. Returns the
+    /// metadata written.
     /// - Throws: ``ArchiveError`` `.alreadyExists` when the name is taken (pick another
     ///   name and retry), or the error that stopped the write; nothing is left behind.
-    public static func create(at path: String, metadata: DocumentMetadata, pdf: PDFPayload?,
-                              timeout: Double = defaultLockTimeout) throws {
-        try write(at: path, metadata: metadata, pdf: pdf, replacing: false, timeout: timeout)
-    }
-
-    /// Writes a new document at `path` like ``create(at:metadata:pdf:timeout:)``, with
-    /// `pdfHash` set to the SHA-256 of the PDF, computed while the PDF is copied: the source
-    /// is read once, not once for the hash and again for the copy. Returns the metadata written.
-    /// - Throws: as ``create(at:metadata:pdf:timeout:)``.
-    public static func create(at path: String, metadata: DocumentMetadata, hashingPDF pdf: PDFPayload,
+    @discardableResult
+    public static func create(at path: String, metadata: DocumentMetadata, pdf: PDFPayload?, hashingPDF: Bool = false,
                               timeout: Double = defaultLockTimeout) throws -> DocumentMetadata {
-        try write(at: path, metadata: metadata, pdf: pdf, replacing: false, hashingPDF: true, timeout: timeout)
+        try write(at: path, metadata: metadata, pdf: pdf, replacing: false, hashingPDF: hashingPDF, timeout: timeout)
     }
 
     /// Replaces the document at `path` (or creates it), atomically.
