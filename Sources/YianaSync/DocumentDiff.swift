@@ -62,7 +62,7 @@ public struct DocumentDiff: Codable, Sendable {
 
     private static func rawMetadata(_ reader: DocumentReader) throws -> [String: JSONValue] {
         let data = try reader.metadataData()
-        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+        guard case .object(let object)? = try? JSONValue.decode(data) else {
             throw ArchiveError(.metadata(MetadataError(file: reader.path, problem: .notAnObject)), path: reader.path)
         }
         return object

@@ -36,7 +36,7 @@ public struct DocumentFacts: Sendable {
                                  created: nil, modified: nil, contentKey: nil, name: name)
         }
         do {
-            let reader = try DocumentReader(path: item.url.path)
+            let reader = try DocumentReader(path: item.url.path, checks: .layout)
             let metadata = try reader.metadata()
             return DocumentFacts(url: item.url, path: path, state: .document, documentID: metadata.id.uuidString,
                                  title: metadata.title, created: metadata.created, modified: metadata.modified,

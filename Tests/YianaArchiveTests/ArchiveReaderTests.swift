@@ -128,6 +128,41 @@ struct ArchiveReaderTests {
         #expect { try reader.metadata() } throws: { ($0 as? ArchiveError)?.kind == .crcMismatch(entry: "metadata.json") }
     }
 
+    @Test func aLayoutOnlyOpenLeavesLibzipsCheckToTheFirstReadThroughIt() throws {
+        // The PDF's local header disagrees with the central directory (its date): only
+        // libzip's consistency check sees it.
+        var bytes = ZipBuilder.document().build()
+        let pdfHeader = 30 + "metadata.json".utf8.count + ZipBuilder.validMetadata.utf8.count
+        #expect(bytes[pdfHeader..<pdfHeader + 4] == [0x50, 0x4B, 0x03, 0x04])
+        bytes[pdfHeader + 12] ^= 0x01
+        let folder = try TemporaryFolder()
+        let path = try write(bytes, in: folder)
+        let refusal = try #require(try openError(bytes))
+
+        let reader = try DocumentReader(path: path, checks: .layout)
+        #expect(try reader.metadata().title == "Test")
+        #expect(reader.format == .zip(formatVersion: 2, hasFormatFile: true))
+        #expect(reader.contentKey != nil)
+        // verify, and any read through libzip, still refuses it, as a full open does.
+        #expect { try reader.verifyContents() } throws: { ($0 as? ArchiveError)?.kind == refusal }
+        #expect { try reader.readPDF { _ in } } throws: { ($0 as? ArchiveError)?.kind == refusal }
+    }
+
+    @Test func smallEntriesReadDirectlyAreCheckedAgainstTheirCRC() throws {
+        var builder = ZipBuilder.document()
+        builder.entries[2].crc = 0x1234_5678
+        #expect(try openError(builder.build()) == .crcMismatch(entry: "format.json"))
+        // A stored metadata.json whose bytes changed after its CRC was written.
+        var bytes = ZipBuilder.document().build()
+        let title = try #require(bytes.firstRange(of: Array("Test".utf8)))
+        bytes[title.lowerBound] = UInt8(ascii: "B")
+        let folder = try TemporaryFolder()
+        for checks in [DocumentReader.Checks.full, .layout] {
+            let reader = try DocumentReader(path: try write(bytes, in: folder), checks: checks)
+            #expect { try reader.metadata() } throws: { ($0 as? ArchiveError)?.kind == .crcMismatch(entry: "metadata.json") }
+        }
+    }
+
     @Test func aTruncatedArchiveIsNotReadAsADocument() throws {
         let bytes = ZipBuilder.document().build()
         #expect(try openError(Array(bytes.prefix(bytes.count / 2))) == .zip(.notAZip, message: "no end-of-central-directory record"))

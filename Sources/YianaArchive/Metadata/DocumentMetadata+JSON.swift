@@ -8,7 +8,7 @@ extension DocumentMetadata {
     public init(jsonData: Data, file: String) throws(MetadataError) {
         let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: jsonData)
+            value = try JSONValue.decode(jsonData)
         } catch {
             throw MetadataError(file: file, problem: .notJSON(Self.describeJSONError(error)))
         }

@@ -100,11 +100,9 @@ extension DocumentReader {
     }
 
     /// The version `format.json` announces; 2 when the file has none, as the app reads it.
-    static func formatVersion(archive: ZipArchive, layout: ZipLayout, index: [String: Int], path: String) throws -> Int {
-        guard let position = index["format.json"] else { return DocumentFormat.currentVersion }
-        let entry = layout.entries[position]
-        let data = try archive.readSmall(index: position, name: entry.name, expectedSize: entry.uncompressedSize, limit: 64 << 10)
-        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+    static func formatVersion(_ data: Data?, path: String) throws -> Int {
+        guard let data else { return DocumentFormat.currentVersion }
+        guard case .object(let object)? = try? JSONValue.decode(data) else {
             throw ArchiveError(.invalidFormatFile("not a JSON object"), path: path)
         }
         switch object["formatVersion"] {

@@ -4,12 +4,25 @@ import YianaSystem
 /// Reads one `.yianazip` file in any of its formats.
 ///
 /// Opening checks the archive's layout strictly (only the three known entry names, no
-/// hostile names, duplicates, links, encryption, size lies or overlaps); reading checks the
-/// CRC of every byte. It takes no lock: use ``CoordinatedDocument/read(_:timeout:_:)`` for
-/// a document that another process may be writing.
+/// hostile names, duplicates, links, encryption, size lies or overlaps), then has libzip
+/// check it again (``Checks``); reading checks the CRC of every byte. It takes no lock: use
+/// ``CoordinatedDocument/read(_:timeout:_:)`` for a document that another process may be
+/// writing.
 public final class DocumentReader {
+    /// How much opening checks.
+    public enum Checks: Sendable {
+        /// The toolkit's own layout check, then libzip's (which also compares every local
+        /// header with the central directory): a file that opens is one the app can open.
+        case full
+        /// The layout check only, with libzip's left to the first entry read through it (a
+        /// compressed entry, `readEntry`, `verifyContents`): for scans that only need the
+        /// metadata and the central directory's facts of thousands of files. The metadata
+        /// read this way is still checked against its CRC.
+        case layout
+    }
+
     public let path: String
-    public let format: DocumentFormat
+    public private(set) var format: DocumentFormat
     /// The entries present, in file order.
     public let entries: [DocumentEntry]
     /// The size of the whole file.
@@ -19,7 +32,8 @@ public final class DocumentReader {
     public let gaps: [ZipGap]
 
     let fd: Int32
-    private let zip: ZipArchive?
+    /// libzip's view of the file, opened by ``archive()``; nil until then and for legacy files.
+    private var zip: ZipArchive?
     private let zipIndex: [String: Int]
 
     /// The largest `metadata.json` read; the app's, with OCR text of a long book, stays far below.
@@ -28,7 +42,7 @@ public final class DocumentReader {
 
     /// Opens and checks the file at `path`.
     /// - Throws: ``ArchiveError`` naming the file and, for each kind of refusal, its own case.
-    public init(path: String) throws {
+    public init(path: String, checks: Checks = .full) throws {
         self.path = path
         let fd = try RegularFile.openForReading(path)
         self.fd = fd
@@ -58,11 +72,6 @@ public final class DocumentReader {
                 throw ArchiveError(.notADocument(reason: head.isEmpty ? "the file is empty" : "the file is too short"), path: path)
             }
             let layout = try Self.checkedLayout(fd: fd, path: path)
-            let archive = try ZipArchive(fd: fd, path: path)
-            guard archive.entryCount == layout.entries.count else {
-                throw ArchiveError(.damagedStructure("libzip sees \(archive.entryCount) entries, the central directory \(layout.entries.count)"), path: path)
-            }
-            zip = archive
             gaps = layout.gaps()
             var index: [String: Int] = [:]
             for (i, entry) in layout.entries.enumerated() { index[entry.name] = i }
@@ -72,9 +81,11 @@ public final class DocumentReader {
                               compressionMethod: entry.method, crc32: entry.crc32,
                               byteRange: entry.method == 0 ? entry.dataRange : nil)
             }
+            format = .zip(formatVersion: 0, hasFormatFile: false)
+            if checks == .full { _ = try archive() }
             guard index["metadata.json"] != nil else { throw ArchiveError(.missingMetadata, path: path) }
-            format = .zip(formatVersion: try Self.formatVersion(archive: archive, layout: layout, index: index, path: path),
-                          hasFormatFile: index["format.json"] != nil)
+            let formatData = try entry("format.json").map { try smallEntry($0, limit: Self.formatLimit) }
+            format = .zip(formatVersion: try Self.formatVersion(formatData, path: path), hasFormatFile: formatData != nil)
         } catch {
             Sys.close(fd)
             throw error
@@ -83,6 +94,52 @@ public final class DocumentReader {
 
     deinit {
         Sys.close(fd)
+    }
+
+    /// libzip's view of the file, opened (and cross-checked with the toolkit's layout) on
+    /// first use.
+    private func archive() throws -> ZipArchive {
+        if let zip { return zip }
+        let archive = try ZipArchive(fd: fd, path: path)
+        guard archive.entryCount == zipIndex.count else {
+            throw ArchiveError(.damagedStructure("libzip sees \(archive.entryCount) entries, the central directory \(zipIndex.count)"), path: path)
+        }
+        zip = archive
+        return archive
+    }
+
+    /// A small entry read whole, refusing one over `limit` bytes without allocating it. A
+    /// stored entry is read directly and checked against its CRC; a compressed one through libzip.
+    private func smallEntry(_ entry: DocumentEntry, limit: UInt64) throws -> Data {
+        guard let index = zipIndex[entry.name] else {
+            var data = Data()
+            try readRange(entry.byteRange!) { data.append(contentsOf: $0) }
+            return data
+        }
+        guard entry.size <= limit else { throw ArchiveError(.entryTooLarge(entry.name, limit: limit), path: path) }
+        guard let range = entry.byteRange, let expected = entry.crc32 else {
+            return try archive().readSmall(index: index, name: entry.name, expectedSize: entry.size, limit: limit)
+        }
+        var data = Data(count: Int(range.count))
+        let crc = try data.withUnsafeMutableBytes { buffer in
+            try readExactly(buffer, at: range.lowerBound, entry: entry.name)
+            return Checksum.update(Checksum.initial, buffer.baseAddress, buffer.count)
+        }
+        guard crc == expected else { throw ArchiveError(.crcMismatch(entry: entry.name), path: path) }
+        return data
+    }
+
+    /// Fills `buffer` from `offset`; a file that ends first has `entry` truncated.
+    private func readExactly(_ buffer: UnsafeMutableRawBufferPointer, at offset: UInt64, entry: String) throws {
+        var filled = 0
+        while filled < buffer.count {
+            let n: Int
+            do { n = try Sys.pread(fd, buffer.baseAddress! + filled, buffer.count - filled, offset + UInt64(filled), path: path) } catch {
+                throw ArchiveError(.system(error), path: path)
+            }
+            guard n > 0 else { throw ArchiveError(.entryTruncated(entry), path: path) }
+            filled += n
+        }
     }
 
     /// The entry named `name`, if present.
@@ -102,12 +159,7 @@ public final class DocumentReader {
     /// The raw bytes of `metadata.json`, CRC-checked.
     public func metadataData() throws -> Data {
         guard let entry = entry("metadata.json") else { throw ArchiveError(.missingMetadata, path: path) }
-        if let zip, let index = zipIndex[entry.name] {
-            return try zip.readSmall(index: index, name: entry.name, expectedSize: entry.size, limit: Self.metadataLimit)
-        }
-        var data = Data()
-        try readRange(entry.byteRange!) { data.append(contentsOf: $0) }
-        return data
+        return try smallEntry(entry, limit: Self.metadataLimit)
     }
 
     /// The decoded metadata, without reading the PDF.
@@ -131,7 +183,8 @@ public final class DocumentReader {
     /// Streams any entry to `body`, checking its CRC. A compressed `content.pdf` must start
     /// as a PDF does: its first inflated chunk is checked before any more is inflated.
     public func readEntry(_ entry: DocumentEntry, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        if let zip, let index = zipIndex[entry.name] {
+        if let index = zipIndex[entry.name] {
+            let zip = try archive()
             var first = entry.name == "content.pdf" && entry.compressionMethod != 0
             try zip.read(index: index, name: entry.name, expectedSize: entry.size) { chunk in
                 if first {
@@ -172,6 +225,7 @@ public final class DocumentReader {
     /// central headers, sizes, overlaps).
     @discardableResult
     public func verifyContents(pdfBytesChecked: Bool = false) throws -> DocumentMetadata {
+        if !zipIndex.isEmpty { _ = try archive() }
         for entry in entries where entry.name != "metadata.json" {
             if pdfBytesChecked, entry.name == "content.pdf" { continue }
             try readEntry(entry) { _ in }

@@ -40,7 +40,7 @@ extension DocumentReader {
         var raw: JSONValue? = nil
         do {
             let data = try metadataData()
-            raw = try? JSONDecoder().decode(JSONValue.self, from: data)
+            raw = try? JSONValue.decode(data)
             metadata = try self.metadata()
         } catch {
             metadataError = "\(error)"

@@ -9,9 +9,9 @@ enum MetadataRecovery {
     /// - Returns: the metadata and a note per key replaced or dropped; nil when the bytes
     ///   are not a JSON object (nothing to keep from them).
     static func recover(_ data: Data, fallback: DocumentMetadata, file: String) -> (DocumentMetadata, [String])? {
-        guard case .object(var object)? = try? JSONDecoder().decode(JSONValue.self, from: data),
+        guard case .object(var object)? = try? JSONValue.decode(data),
               let fallbackData = try? fallback.jsonData(),
-              case .object(let defaults)? = try? JSONDecoder().decode(JSONValue.self, from: fallbackData) else {
+              case .object(let defaults)? = try? JSONValue.decode(fallbackData) else {
             return nil
         }
         var notes: [String] = []
