@@ -55,6 +55,8 @@ public struct Arrival: Sendable {
     /// Why a file that reads `whole` (or not) is still arriving: one that does not read
     /// whole and changed just now, or any beside which a sync program's temporary file stands.
     public func stillArriving(_ url: URL, whole: Bool) -> Reason? {
+        // A whole file is arriving only when shadowed: no need to look at its times.
+        if whole { return window > 0 && shadowed.contains(url.path) ? .shadowed : nil }
         guard let reason = stillArriving(url) else { return nil }
         return !whole || reason == .shadowed ? reason : nil
     }

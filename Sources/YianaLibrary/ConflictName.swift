@@ -102,15 +102,23 @@ public struct ConflictName: Sendable, Equatable {
     /// marks from the outside in so that conflicts of conflicts unstack. Marks some services
     /// put after the extension (`Report.yianazip..path1`) come off first.
     public init(fileName: String) {
+        self.init(fileName: fileName, screened: true)
+    }
+
+    /// `screened: false` runs every pattern on every name, for tests that check the screen
+    /// (``Pattern/mightMatch(_:)``) never changes an answer.
+    init(fileName: String, screened: Bool) {
         var name = fileName
         var marks: [Mark] = []
-        while let (mark, rest) = Self.outermostMark(of: name, patterns: Self.afterExtension), !rest.isEmpty {
+        while let (mark, rest) = Self.outermostMark(of: name, patterns: Self.afterExtension, screened: screened), !rest.isEmpty {
             marks.append(mark)
             name = rest
         }
-        let ext = (name as NSString).pathExtension
+        // Nearly every name ends in the document extension, after at least one character:
+        // that extension, without bridging the name to NSString.
+        let ext = Library.endsInDocumentExtension(name) ? Library.documentExtension : (name as NSString).pathExtension
         var stem = ext.isEmpty ? name : String(name.dropLast(ext.count + 1))
-        while let (mark, rest) = Self.outermostMark(of: stem, patterns: Self.beforeExtension), !rest.isEmpty {
+        while let (mark, rest) = Self.outermostMark(of: stem, patterns: Self.beforeExtension, screened: screened), !rest.isEmpty {
             marks.append(mark)
             stem = rest
         }
@@ -127,13 +135,34 @@ public struct ConflictName: Sendable, Equatable {
     // @unchecked: an NSRegularExpression is immutable once made and safe to match from any thread.
     private struct Pattern: @unchecked Sendable {
         let regex: NSRegularExpression
+        /// A cheap test every name the pattern matches passes: it holds `literal` and ends in
+        /// one of `lastBytes`. Most names fail it for most patterns, and ICU's matching of
+        /// a pattern anchored at the end costs microseconds a name.
+        let literal: [UInt8]
+        /// Indexed by byte: true for the bytes a match can end in.
+        let lastBytes: [Bool]
         let make: @Sendable (_ group: (Int) -> String?) -> Mark?
 
-        init(_ regex: NSRegularExpression, _ make: @escaping @Sendable (_ group: (Int) -> String?) -> Mark?) {
+        init(_ regex: NSRegularExpression, needs literal: String, endsIn lastBytes: String,
+             _ make: @escaping @Sendable (_ group: (Int) -> String?) -> Mark?) {
             self.regex = regex
+            self.literal = Array(literal.utf8)
+            var ends = [Bool](repeating: false, count: 256)
+            for byte in lastBytes.utf8 { ends[Int(byte)] = true }
+            self.lastBytes = ends
             self.make = make
         }
+
+        func mightMatch(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard let last = utf8.last, lastBytes[Int(last)], utf8.count >= literal.count else { return false }
+            return (0...(utf8.count - literal.count)).contains { start in
+                literal.indices.allSatisfy { utf8[start + $0] == literal[$0] }
+            }
+        }
     }
+
+    private static let digits = "0123456789"
+    private static let capitals = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
     private static func regex(_ pattern: String, _ options: NSRegularExpression.Options = []) -> NSRegularExpression {
         try! NSRegularExpression(pattern: pattern, options: options)
@@ -141,45 +170,48 @@ public struct ConflictName: Sendable, Equatable {
 
     // Each pattern matches a mark at the very end of what is left of the name.
     private static let afterExtension: [Pattern] = [
-        Pattern(regex(#"\.(\.?path[12])$"#), { .rclone(side: $0(1)!.replacingOccurrences(of: ".", with: "")) }),
-        Pattern(regex(#"\.(conflict\d+)$"#), { .rclone(side: $0(1)!) }),
-        Pattern(regex(#"\.conflicted$"#), { _ in .pcloud }),
-        Pattern(regex(#"\.Conflict(\d*)$"#), { .resilio(Int($0(1)!)) }),
+        Pattern(regex(#"\.(\.?path[12])$"#), needs: "path", endsIn: "12", { .rclone(side: $0(1)!.replacingOccurrences(of: ".", with: "")) }),
+        Pattern(regex(#"\.(conflict\d+)$"#), needs: ".conflict", endsIn: digits, { .rclone(side: $0(1)!) }),
+        Pattern(regex(#"\.conflicted$"#), needs: ".conflicted", endsIn: "d", { _ in .pcloud }),
+        Pattern(regex(#"\.Conflict(\d*)$"#), needs: ".Conflict", endsIn: "t" + digits, { .resilio(Int($0(1)!)) }),
     ]
 
     private static let beforeExtension: [Pattern] = [
-        Pattern(regex(#"\.sync-conflict-(\d{8}-\d{6})(?:-([A-Z2-7]{0,7}))?$"#),
+        Pattern(regex(#"\.sync-conflict-(\d{8}-\d{6})(?:-([A-Z2-7]{0,7}))?$"#), needs: ".sync-conflict-", endsIn: digits + capitals + "-",
          { g in .syncthing(stamp: g(1)!, device: g(2).flatMap { $0.isEmpty ? nil : $0 }) }),
-        Pattern(regex(#" \(conflicted copy (?:(.+?) )?(\d{4}-\d{2}-\d{2} \d{6})\)$"#), { .nextcloud(user: $0(1), stamp: $0(2)!) }),
-        Pattern(regex(#" \(case clash from (\d{4}-\d{2}-\d{2} \d{6})\)$"#), { .nextcloud(user: nil, stamp: $0(1)!) }),
-        Pattern(regex(#"_conflict-(?:[^.]*?-)?(\d{8}-\d{6})$"#), { .nextcloudLegacy(stamp: $0(1)!) }),
-        Pattern(regex(#" \(conflict_on_(\d{4}-\d{2}-\d{2}[^()]*)\)$"#), { .unison(date: $0(1)!) }),
-        Pattern(regex(#" \(SFConflict (?:(.+?) )?(\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2})\)$"#), { .seafile(user: $0(1), stamp: $0(2)!) }),
+        Pattern(regex(#" \(conflicted copy (?:(.+?) )?(\d{4}-\d{2}-\d{2} \d{6})\)$"#), needs: " (conflicted copy ", endsIn: ")", { .nextcloud(user: $0(1), stamp: $0(2)!) }),
+        Pattern(regex(#" \(case clash from (\d{4}-\d{2}-\d{2} \d{6})\)$"#), needs: " (case clash from ", endsIn: ")", { .nextcloud(user: nil, stamp: $0(1)!) }),
+        Pattern(regex(#"_conflict-(?:[^.]*?-)?(\d{8}-\d{6})$"#), needs: "_conflict-", endsIn: digits, { .nextcloudLegacy(stamp: $0(1)!) }),
+        Pattern(regex(#" \(conflict_on_(\d{4}-\d{2}-\d{2}[^()]*)\)$"#), needs: " (conflict_on_", endsIn: ")", { .unison(date: $0(1)!) }),
+        Pattern(regex(#" \(SFConflict (?:(.+?) )?(\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2})\)$"#), needs: " (SFConflict ", endsIn: ")", { .seafile(user: $0(1), stamp: $0(2)!) }),
         // Dropbox's wording is translated by its clients ("conflicted copy", "Konfliktkopie",
         // "copie en conflit", "copia en conflicto", …): the bracket must hold a conflict word
         // in some language and end in a date, optionally with a counter.
-        Pattern(regex(#" \(((?:[^()]|\([^()]*\))*?(?:conflict|konflikt|conflit|conflitt|conflito|konflik|競合|冲突|衝突|충돌|конфликт)(?:[^()]|\([^()]*\))*?) (\d{4}-\d{2}-\d{2})(?: \((\d+)\)| (\d+))?\)$"#, [.caseInsensitive]),
+        Pattern(regex(#" \(((?:[^()]|\([^()]*\))*?(?:conflict|konflikt|conflit|conflitt|conflito|konflik|競合|冲突|衝突|충돌|конфликт)(?:[^()]|\([^()]*\))*?) (\d{4}-\d{2}-\d{2})(?: \((\d+)\)| (\d+))?\)$"#, [.caseInsensitive]), needs: " (", endsIn: ")",
          { g in
              let words = g(1) ?? ""
              let owner = words.range(of: "'s ").map { String(words[..<$0.lowerBound]) }
              return .dropbox(owner: owner, date: g(2)!, counter: (g(3) ?? g(4)).flatMap { Int($0) })
          }),
-        Pattern(regex(#"\.(\.?path[12])$"#), { .rclone(side: $0(1)!.replacingOccurrences(of: ".", with: "")) }),
-        Pattern(regex(#"\.(conflict\d+)$"#), { .rclone(side: $0(1)!) }),
-        Pattern(regex(#"\.conflicted$"#), { _ in .pcloud }),
-        Pattern(regex(#"\.Conflict(\d*)$"#), { .resilio(Int($0(1)!)) }),
-        Pattern(regex(#"-([^-./ ]+)-safeBackup-(\d{4})$"#), { .oneDrive(host: $0(1)!, backup: Int($0(2)!)) }),
-        Pattern(regex(#"_conf\((\d{1,4})\)$"#), { g in Int(g(1)!).map { .googleDrive($0) } }),
-        Pattern(regex(#" Copy(?: (\d{1,4}))?$"#), { .appCopy($0(1).flatMap { Int($0) }) }),
-        Pattern(regex(#" \((\d{1,4})\)$"#), { g in Int(g(1)!).flatMap { $0 >= 1 ? .parenthesized($0) : nil } }),
-        Pattern(regex(#" (\d{1,3})$"#), { g in Int(g(1)!).flatMap { $0 >= 1 ? .numbered($0) : nil } }),
+        Pattern(regex(#"\.(\.?path[12])$"#), needs: "path", endsIn: "12", { .rclone(side: $0(1)!.replacingOccurrences(of: ".", with: "")) }),
+        Pattern(regex(#"\.(conflict\d+)$"#), needs: ".conflict", endsIn: digits, { .rclone(side: $0(1)!) }),
+        Pattern(regex(#"\.conflicted$"#), needs: ".conflicted", endsIn: "d", { _ in .pcloud }),
+        Pattern(regex(#"\.Conflict(\d*)$"#), needs: ".Conflict", endsIn: "t" + digits, { .resilio(Int($0(1)!)) }),
+        Pattern(regex(#"-([^-./ ]+)-safeBackup-(\d{4})$"#), needs: "-safeBackup-", endsIn: digits, { .oneDrive(host: $0(1)!, backup: Int($0(2)!)) }),
+        Pattern(regex(#"_conf\((\d{1,4})\)$"#), needs: "_conf(", endsIn: ")", { g in Int(g(1)!).map { .googleDrive($0) } }),
+        Pattern(regex(#" Copy(?: (\d{1,4}))?$"#), needs: " Copy", endsIn: "y" + digits, { .appCopy($0(1).flatMap { Int($0) }) }),
+        Pattern(regex(#" \((\d{1,4})\)$"#), needs: " (", endsIn: ")", { g in Int(g(1)!).flatMap { $0 >= 1 ? .parenthesized($0) : nil } }),
+        Pattern(regex(#" (\d{1,3})$"#), needs: " ", endsIn: digits, { g in Int(g(1)!).flatMap { $0 >= 1 ? .numbered($0) : nil } }),
         // Windows computer names: upper case, letters and digits, up to 15, with a letter.
-        Pattern(regex(#"-((?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{1,14})$"#), { .oneDrive(host: $0(1)!, backup: nil) }),
+        Pattern(regex(#"-((?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{1,14})$"#), needs: "-", endsIn: digits + capitals + "-", { .oneDrive(host: $0(1)!, backup: nil) }),
     ]
 
-    private static func outermostMark(of text: String, patterns: [Pattern]) -> (Mark, String)? {
+    private static func outermostMark(of text: String, patterns: [Pattern], screened: Bool) -> (Mark, String)? {
+        var text = text
+        let candidates = text.withUTF8 { utf8 in patterns.filter { !screened || $0.mightMatch(utf8) } }
+        guard !candidates.isEmpty else { return nil }
         let range = NSRange(text.startIndex..., in: text)
-        for pattern in patterns {
+        for pattern in candidates {
             guard let match = pattern.regex.firstMatch(in: text, range: range) else { continue }
             func group(_ index: Int) -> String? {
                 let r = match.range(at: index)

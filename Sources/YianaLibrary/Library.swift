@@ -9,6 +9,13 @@ public struct Library: Sendable {
 
     /// The file extension of documents.
     public static let documentExtension = "yianazip"
+    private static let documentSuffix = Array(".\(documentExtension)".utf8)
+
+    /// True when `name` is something followed by `.yianazip` exactly (by its bytes: a test
+    /// that walks and scans make for every file).
+    static func endsInDocumentExtension(_ name: String) -> Bool {
+        name.utf8.count > documentSuffix.count && name.utf8.suffix(documentSuffix.count).elementsEqual(documentSuffix)
+    }
     /// The hidden folder at the root where the toolkit keeps its state (version store, sync).
     public static let stateFolderName = ".yiana"
     /// The environment variable naming the default library.

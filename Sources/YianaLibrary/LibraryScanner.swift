@@ -121,6 +121,16 @@ public struct LibraryScan: Sendable {
     /// Symbolic links not named like documents (to folders, say): not followed.
     public var unfollowedLinks: [String] = []
 
+    /// Adds what `other` found after what this scan found.
+    mutating func append(_ other: LibraryScan) {
+        items += other.items
+        leftoverTemps += other.leftoverTemps
+        foreign += other.foreign
+        shadowed.formUnion(other.shadowed)
+        irregular += other.irregular
+        unfollowedLinks += other.unfollowedLinks
+    }
+
     /// One sentence per kind of foreign entry that matters to a person ("Syncthing keeps 3
     /// old versions of documents in .stversions").
     public var notes: [String] {
@@ -186,7 +196,6 @@ public enum LibraryScanner {
         return scan
     }
 
-    private static let documentSuffix = Array(".\(Library.documentExtension)".utf8)
 
     /// The document file name a folder entry stands for, if it is one: `Name.yianazip` for
     /// itself, for a name a sync service mangled (`Name.yianazip..path1`, `.conflict1`,
@@ -264,21 +273,36 @@ public enum LibraryScanner {
             if isRoot { throw error }
             return
         }
-        for entry in entries {
-            guard let name = entry.name else {
-                // No String path reaches it: reported by its escaped name, never skipped in silence.
-                let lowered = entry.escapedName.lowercased()
-                if entry.kind == .folder || lowered.hasSuffix(".\(Library.documentExtension)") || lowered.contains(".\(Library.documentExtension).") {
-                    let folderPath = library.relativePath(of: folder) ?? folder.path
-                    let display = folderPath.isEmpty ? entry.escapedName : folderPath + "/" + entry.escapedName
-                    scan.irregular.append(IrregularEntry(
-                        path: display, code: .nameNotUTF8,
-                        reason: "its name is not valid UTF-8 (the bytes shown as \\x), so it cannot be read\(entry.kind == .folder ? ", nor anything in it" : ""); rename it to UTF-8 (e.g. `convmv -f latin1 -t utf8 --notest`, or `mv` with the name typed as $'…\\xFF…'), then run the command again"))
-                }
-                continue
-            }
-            add(name, kind: entry.kind, stamp: entry.stamp, in: folder, relativeFolder: relativeFolder, library: library, into: &scan, descend: true)
+        guard isRoot, entries.count > 1 else {
+            for entry in entries { visit(entry, in: folder, relativeFolder: relativeFolder, library: library, into: &scan) }
+            return
         }
+        // The root's entries (its folders, mostly) are walked on every core; their findings
+        // join in the root's order, so the scan reads as one walk in order would.
+        var parts = [LibraryScan](repeating: LibraryScan(), count: entries.count)
+        parts.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let parts = buffer
+            DispatchQueue.concurrentPerform(iterations: entries.count) { index in
+                visit(entries[index], in: folder, relativeFolder: relativeFolder, library: library, into: &parts[index])
+            }
+        }
+        for part in parts { scan.append(part) }
+    }
+
+    private static func visit(_ entry: DirectoryEntry, in folder: URL, relativeFolder: String?, library: Library, into scan: inout LibraryScan) {
+        guard let name = entry.name else {
+            // No String path reaches it: reported by its escaped name, never skipped in silence.
+            let lowered = entry.escapedName.lowercased()
+            if entry.kind == .folder || lowered.hasSuffix(".\(Library.documentExtension)") || lowered.contains(".\(Library.documentExtension).") {
+                let folderPath = library.relativePath(of: folder) ?? folder.path
+                let display = folderPath.isEmpty ? entry.escapedName : folderPath + "/" + entry.escapedName
+                scan.irregular.append(IrregularEntry(
+                    path: display, code: .nameNotUTF8,
+                    reason: "its name is not valid UTF-8 (the bytes shown as \\x), so it cannot be read\(entry.kind == .folder ? ", nor anything in it" : ""); rename it to UTF-8 (e.g. `convmv -f latin1 -t utf8 --notest`, or `mv` with the name typed as $'…\\xFF…'), then run the command again"))
+            }
+            return
+        }
+        add(name, kind: entry.kind, stamp: entry.stamp, in: folder, relativeFolder: relativeFolder, library: library, into: &scan, descend: true)
     }
 
     private static func add(_ name: String, kind type: FileKind, stamp: FileStamp? = nil, in folder: URL, relativeFolder: String? = nil,
@@ -294,8 +318,7 @@ public enum LibraryScanner {
         // Nearly every entry of a library: a plain document, which nothing below would take
         // for anything else (a stub, a temporary or foreign file all start with "." or end
         // otherwise). Tested first, by its bytes: walks of 100,000 documents stay fast.
-        if type == .regular, name.utf8.first != UInt8(ascii: "."),
-           name.utf8.count > documentSuffix.count, name.utf8.suffix(documentSuffix.count).elementsEqual(documentSuffix) {
+        if type == .regular, name.utf8.first != UInt8(ascii: "."), Library.endsInDocumentExtension(name) {
             scan.items.append(LibraryItem(kind: .document, url: url, documentURL: url, stamp: stamp, documentPath: relative(name), path: path))
             return
         }

@@ -72,7 +72,9 @@ public struct ConflictDetector: Sendable {
                        now: Date = Date()) async throws -> ConflictReport {
         let scan = try LibraryScanner.scan(library)
         let library = self.library
-        let facts = await boundedMap(scan.items, width: jobs) { DocumentFacts.read($0, in: library) }
+        // In runs of files: a task for each file would cost about what reading it does.
+        let runs = stride(from: 0, to: scan.items.count, by: 64).map { Array(scan.items[$0..<min($0 + 64, scan.items.count)]) }
+        let facts = await boundedMap(runs, width: jobs) { $0.map { DocumentFacts.read($0, in: library) } }.flatMap { $0 }
         var report = Self.classify(facts, now: now)
         let arrival = Arrival(scan: scan, now: now, window: settle)
         // Only files of groups and strays matter here: those are what resolve would touch. A
@@ -112,11 +114,15 @@ public struct ConflictDetector: Sendable {
             byOriginalName[key, default: []].append(fact)
         }
         var placed = Set<String>()
+        let waitingNames = Set(byOriginalName.values.joined().map(\.name.original))
 
         let taken = Set(facts.map(\.path))
         for (id, members) in Dictionary(grouping: facts.filter { $0.documentID != nil }, by: { $0.documentID! }) {
             let ordered = members.sorted { Self.originalRank($0) < Self.originalRank($1) }
             let original = ordered[0]
+            // Most documents are alone, with no placeholder or damaged file beside them and
+            // no sync mark: nothing more to work out (this loop runs once per document).
+            if ordered.count == 1, !waitingNames.contains(original.name.original), !original.name.isSyncConflict { continue }
             let plainName = (folderOf(original) as NSString).appendingPathComponent(original.name.original)
             var files = [ConflictReport.Copy(path: original.path, role: .original, marks: [], modified: original.modified, reason: nil)]
             for copy in ordered.dropFirst() {
@@ -131,8 +137,7 @@ public struct ConflictDetector: Sendable {
                 }
                 files.append(.init(path: copy.path, role: role, marks: copy.name.marks.map(\.description), modified: copy.modified, reason: nil))
             }
-            let key = (folderOf(original) as NSString).appendingPathComponent(original.name.original)
-            for other in byOriginalName[key] ?? [] where !other.name.marks.isEmpty {
+            for other in byOriginalName[plainName] ?? [] where !other.name.marks.isEmpty {
                 placed.insert(other.path)
                 switch other.state {
                 case .notDownloaded:
@@ -167,15 +172,20 @@ public struct ConflictDetector: Sendable {
                                             reason: "no document \(fact.name.original) with the same id beside it"))
         }
 
-        // Clocks: `modified` is only a tie-breaker, but a wrong one is worth saying.
-        for fact in facts {
-            guard let modified = fact.modified else { continue }
-            if modified > now.addingTimeInterval(300) {
-                report.clockSkew.append(.init(path: fact.path, problem: "modified \(modified) is in the future"))
-            } else if let created = fact.created, modified < created.addingTimeInterval(-1) {
-                report.clockSkew.append(.init(path: fact.path, problem: "modified \(modified) is before created \(created)"))
-            }
-        }
+        report.clockSkew = clockSkew(facts, now: now)
         return report
+    }
+
+    /// Clocks: `modified` is only a tie-breaker, but a wrong one is worth saying.
+    static func clockSkew(_ facts: [DocumentFacts], now: Date) -> [ConflictReport.ClockSkew] {
+        facts.compactMap { fact in
+            guard let modified = fact.modified else { return nil }
+            if modified > now.addingTimeInterval(300) {
+                return .init(path: fact.path, problem: "modified \(modified) is in the future")
+            } else if let created = fact.created, modified < created.addingTimeInterval(-1) {
+                return .init(path: fact.path, problem: "modified \(modified) is before created \(created)")
+            }
+            return nil
+        }
     }
 }

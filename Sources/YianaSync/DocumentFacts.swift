@@ -29,7 +29,7 @@ public struct DocumentFacts: Sendable {
 
     /// Reads the facts of `item`; never throws (an unreadable file is `.damaged`).
     public static func read(_ item: LibraryItem, in library: Library) -> DocumentFacts {
-        let path = library.relativePath(of: item.documentURL) ?? item.documentURL.path
+        let path = item.documentPath ?? library.relativePath(of: item.documentURL) ?? item.documentURL.path
         let name = ConflictName(fileName: item.documentURL.lastPathComponent)
         guard item.kind == .document else {
             return DocumentFacts(url: item.url, path: path, state: .notDownloaded, documentID: nil, title: nil,

@@ -71,6 +71,32 @@ struct ConflictNameTests {
         #expect(parsed.marks == marks, "\(name)")
     }
 
+    /// Each pattern is tried only on names that hold its literal and end as it can end: that
+    /// screen must never change what a name reads as, also for near misses and stacked marks.
+    @Test func screeningPatternsNeverChangesAnAnswer() {
+        let stems = ["Report", "Smith, J. (2019) Paper", "Invoice-2024 A", "Ω 測試 (draft)"]
+        let marks = [".sync-conflict-20260301-142233-AB", ".sync-conflict-20260301-142233-", " (Bob's conflicted copy 2026-03-01 (1))",
+                     " (Konfliktkopie von Anna 2026-03-01)", " (conflicted copy alice 2026-03-01 142233)", "_conflict-alice-20260301-142233",
+                     " (case clash from 2026-03-01 142233)", " (conflict_on_2026-11-23)", ".conflict2", " (SFConflict 2026-03-01-14-22-33)",
+                     ".Conflict", ".Conflict2", ".conflicted", "-DESKTOP-7K2L9QF", "-laptop-safeBackup-0001", "_conf(1)", " (1)", " (0)",
+                     " 2", " 1000", " Copy", " Copy 3", " copy", "-", " ", "()", ".path1", ""]
+        let outer = ["", " (1)", " 2", ".sync-conflict-20260302-101010-CD", " (Ann's conflicted copy 2026-03-02)", "-PC1"]
+        let afterExtension = ["", "..path1", ".path2", ".conflict1", ".conflicted"]
+        var names = 0
+        for stem in stems {
+            for inner in marks {
+                for second in outer {
+                    for after in afterExtension {
+                        let name = stem + inner + second + ".yianazip" + after
+                        #expect(ConflictName(fileName: name) == ConflictName(fileName: name, screened: false), "\(name)")
+                        names += 1
+                    }
+                }
+            }
+        }
+        #expect(names == stems.count * marks.count * outer.count * afterExtension.count)
+    }
+
     @Test func syncMarksAreToldFromTheAppsOwn() {
         #expect(ConflictName(fileName: "A (Bob's conflicted copy 2026-03-01).yianazip").isSyncConflict)
         #expect(!ConflictName(fileName: "A 2.yianazip").isSyncConflict)

@@ -7,6 +7,11 @@ public enum RegularFile {
     /// before any read).
     /// - Throws: ``ArchiveError`` `.fileNotFound`, `.notARegularFile` with the reason, or `.system`.
     public static func openForReading(_ path: String) throws(ArchiveError) -> Int32 {
+        try openForReadingWithSize(path).fd
+    }
+
+    /// ``openForReading(_:)``, with the file's size from the same `fstat`.
+    public static func openForReadingWithSize(_ path: String) throws(ArchiveError) -> (fd: Int32, size: UInt64) {
         let fd: Int32
         do {
             fd = try Sys.open(path, [.readOnly, .nonBlocking, .noFollow, .noControllingTerminal])
@@ -15,9 +20,11 @@ public enum RegularFile {
             if error.code == .loop, let reason = FileKind.at(path).refusal { throw ArchiveError(.notARegularFile(reason: reason), path: path) }
             throw ArchiveError(.system(error), path: path)
         }
-        let kind: FileKind
+        let kind: FileKind, size: UInt64
         do {
-            kind = try Sys.fstat(fd, path: path).kind
+            let status = try Sys.fstat(fd, path: path)
+            kind = status.kind
+            size = UInt64(status.st_size)
         } catch {
             Sys.close(fd)
             throw ArchiveError(.system(error), path: path)
@@ -28,6 +35,6 @@ public enum RegularFile {
         }
         // Reads of a regular file never block anyway; clear the flag all the same.
         Sys.setBlocking(fd)
-        return fd
+        return (fd, size)
     }
 }

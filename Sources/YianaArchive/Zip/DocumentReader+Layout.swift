@@ -3,10 +3,10 @@ import Foundation
 
 extension DocumentReader {
     /// Parses the ZIP structure and refuses anything a Yiana document never contains.
-    static func checkedLayout(fd: Int32, path: String) throws -> ZipLayout {
+    static func checkedLayout(fd: Int32, path: String, fileSize: UInt64, reader: ByteReader) throws -> ZipLayout {
         let layout: ZipLayout
         do {
-            layout = try ZipLayout.read(fd: fd, path: path)
+            layout = try ZipLayout.read(fd: fd, path: path, fileSize: fileSize, reader: reader)
         } catch let problem as ZipLayout.Problem {
             switch problem {
             case .noEndOfCentralDirectory:

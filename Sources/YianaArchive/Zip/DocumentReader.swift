@@ -35,6 +35,8 @@ public final class DocumentReader {
     /// libzip's view of the file, opened by ``archive()``; nil until then and for legacy files.
     private var zip: ZipArchive?
     private let zipIndex: [String: Int]
+    /// Reads the file (from memory where it was read whole).
+    private let bytes: ByteReader
 
     /// The largest `metadata.json` read; the app's, with OCR text of a long book, stays far below.
     public static let metadataLimit: UInt64 = 16 << 20
@@ -44,12 +46,18 @@ public final class DocumentReader {
     /// - Throws: ``ArchiveError`` naming the file and, for each kind of refusal, its own case.
     public init(path: String, checks: Checks = .full) throws {
         self.path = path
-        let fd = try RegularFile.openForReading(path)
+        let (fd, size) = try RegularFile.openForReadingWithSize(path)
         self.fd = fd
+        fileSize = size
         do {
-            let st = try Sys.fstat(fd, path: path)
-            fileSize = UInt64(st.st_size)
-            let head = try ByteReader(fd: fd, path: path).bytes(at: 0, count: 64)
+            // A document of up to 64 KiB is read whole, once: its headers and small entries
+            // then come from memory.
+            var reader = ByteReader(fd: fd, path: path)
+            if fileSize <= ZipLayout.tailLimit {
+                let whole = try reader.bytes(at: 0, count: Int(fileSize))
+                if whole.count == fileSize { reader.cache = (0, whole) }
+            }
+            let head = try reader.bytes(at: 0, count: Int(min(64, fileSize)))
             if let first = head.first(where: { !Self.isJSONWhitespace($0) }), first == UInt8(ascii: "{") {
                 let legacy = try Self.readLegacyLayout(fd: fd, path: path, fileSize: fileSize)
                 // Nothing after the separator: the app read no PDF (`pdfData = nil`), not an empty one.
@@ -65,13 +73,15 @@ public final class DocumentReader {
                 zip = nil
                 zipIndex = [:]
                 gaps = []
+                bytes = reader
                 return
             }
             if head.starts(with: Array("%PDF-".utf8)) { throw ArchiveError(.barePDF, path: path) }
             guard head.count >= 4 else {
                 throw ArchiveError(.notADocument(reason: head.isEmpty ? "the file is empty" : "the file is too short"), path: path)
             }
-            let layout = try Self.checkedLayout(fd: fd, path: path)
+            let layout = try Self.checkedLayout(fd: fd, path: path, fileSize: fileSize, reader: reader)
+            bytes = reader
             gaps = layout.gaps()
             var index: [String: Int] = [:]
             for (i, entry) in layout.entries.enumerated() { index[entry.name] = i }
@@ -120,11 +130,14 @@ public final class DocumentReader {
         guard let range = entry.byteRange, let expected = entry.crc32 else {
             return try archive().readSmall(index: index, name: entry.name, expectedSize: entry.size, limit: limit)
         }
-        var data = Data(count: Int(range.count))
-        let crc = try data.withUnsafeMutableBytes { buffer in
-            try readExactly(buffer, at: range.lowerBound, entry: entry.name)
-            return Checksum.update(Checksum.initial, buffer.baseAddress, buffer.count)
+        var data: Data
+        if let cached = bytes.cached(at: range.lowerBound, count: Int(range.count)) {
+            data = Data(cached)
+        } else {
+            data = Data(count: Int(range.count))
+            try data.withUnsafeMutableBytes { try readExactly($0, at: range.lowerBound, entry: entry.name) }
         }
+        let crc = data.withUnsafeBytes { Checksum.update(Checksum.initial, $0.baseAddress, $0.count) }
         guard crc == expected else { throw ArchiveError(.crcMismatch(entry: entry.name), path: path) }
         return data
     }

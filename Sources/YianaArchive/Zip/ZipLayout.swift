@@ -56,6 +56,8 @@ struct ZipLayout {
     /// The largest central directory read; a `.yianazip` has three entries, so a
     /// directory this large is hostile, and the limit keeps memory bounded.
     static let maximumCentralDirectorySize: UInt64 = 4 << 20
+    /// The end of a file the end record is looked for in: its 22 bytes and the longest comment.
+    static let tailLimit: UInt64 = 22 + 65_535
 
     enum Problem: Error, Equatable {
         case noEndOfCentralDirectory
@@ -68,14 +70,15 @@ struct ZipLayout {
 
     /// Reads the layout of the ZIP open as `fd`, without trusting any declared size
     /// beyond the file's real size.
-    static func read(fd: Int32, path: String) throws -> ZipLayout {
-        let fileSize = UInt64(try Sys.fstat(fd, path: path).st_size)
-        let reader = ByteReader(fd: fd, path: path)
+    /// `fileSize` is as `fstat` gave it; `reader` may hold bytes of the file already read.
+    static func read(fd: Int32, path: String, fileSize: UInt64, reader given: ByteReader) throws -> ZipLayout {
+        var reader = given
 
         // The end-of-central-directory record is in the last 22 + 65535 bytes.
-        let tailLength = min(fileSize, 22 + 65_535)
+        let tailLength = min(fileSize, tailLimit)
         let tailStart = fileSize - tailLength
         let tail = try reader.bytes(at: tailStart, count: Int(tailLength))
+        if reader.cache == nil { reader.cache = (tailStart, tail) }
         guard tail.count >= 22 else { throw Problem.noEndOfCentralDirectory }
         var eocdIndex: Int? = nil
         var index = tail.count - 22
@@ -224,9 +227,26 @@ struct ZipLayout {
 struct ByteReader {
     let fd: Int32
     let path: String
+    /// Bytes already read from `start`: reads inside them are served from memory (a small
+    /// document is read whole with its end record, and its headers then cost no more calls).
+    var cache: (start: UInt64, bytes: [UInt8])? = nil
+
+    init(fd: Int32, path: String) {
+        self.fd = fd
+        self.path = path
+    }
 
     func bytes(at offset: UInt64, count: Int) throws -> [UInt8] {
-        try Sys.pread(fd, count: count, at: offset, path: path)
+        if let bytes = cached(at: offset, count: count) { return bytes }
+        return try Sys.pread(fd, count: count, at: offset, path: path)
+    }
+
+    /// The bytes at `offset` if the cache holds all of them.
+    func cached(at offset: UInt64, count: Int) -> [UInt8]? {
+        guard let (start, bytes) = cache, offset >= start, count >= 0, offset - start <= UInt64(bytes.count),
+              UInt64(count) <= UInt64(bytes.count) - (offset - start) else { return nil }
+        let from = Int(offset - start)
+        return Array(bytes[from..<(from + count)])
     }
 }
 
