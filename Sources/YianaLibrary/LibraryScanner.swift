@@ -106,57 +106,6 @@ public struct IrregularEntry: Sendable, Equatable {
     public var message: String { "\(path): \(reason)." }
 }
 
-/// Everything a walk of a library found.
-public struct LibraryScan: Sendable {
-    /// Documents and placeholders, in a stable order.
-    public var items: [LibraryItem] = []
-    /// Temporary files of interrupted writes (the toolkit's, libzip's, the app's).
-    public var leftoverTemps: [URL] = []
-    /// What is not the library's: the toolkit's, the app's and sync programs' files.
-    public var foreign: [ForeignEntry] = []
-    /// Documents a sync program is still writing: its temporary file for them is there.
-    public var shadowed: Set<String> = []
-    /// What is named like a document but cannot be read as one (``IrregularEntry``).
-    public var irregular: [IrregularEntry] = []
-    /// Symbolic links not named like documents (to folders, say): not followed.
-    public var unfollowedLinks: [String] = []
-
-    /// Adds what `other` found after what this scan found.
-    mutating func append(_ other: LibraryScan) {
-        items += other.items
-        leftoverTemps += other.leftoverTemps
-        foreign += other.foreign
-        shadowed.formUnion(other.shadowed)
-        irregular += other.irregular
-        unfollowedLinks += other.unfollowedLinks
-    }
-
-    /// One sentence per kind of foreign entry that matters to a person ("Syncthing keeps 3
-    /// old versions of documents in .stversions").
-    public var notes: [String] {
-        linkNotes + Dictionary(grouping: foreign, by: \.kind).sorted { $0.key.rawValue < $1.key.rawValue }.compactMap { kind, entries in
-            let documents = entries.reduce(0) { $0 + $1.documents }
-            let places = entries.map(\.path).sorted().prefix(3).joined(separator: ", ") + (entries.count > 3 ? ", …" : "")
-            switch kind {
-            case .syncthingVersions, .appBackups, .megaDebris, .trash:
-                return documents == 0 ? nil : "\(places): \(kind.label) hold \(documents) old cop\(documents == 1 ? "y" : "ies") of documents; not part of the library, not checked."
-            case .syncthingTemp, .unisonTemp, .rclonePartial, .resilioTemp:
-                return "\(kind.label): \(entries.count) (\(places)); a sync is under way."
-            default:
-                return nil
-            }
-        }
-    }
-}
-
-extension LibraryScan {
-    private var linkNotes: [String] {
-        guard !unfollowedLinks.isEmpty else { return [] }
-        let places = unfollowedLinks.sorted().prefix(3).joined(separator: ", ") + (unfollowedLinks.count > 3 ? ", …" : "")
-        return ["\(unfollowedLinks.count) symbolic link\(unfollowedLinks.count == 1 ? "" : "s") not followed (\(places)): yiana never follows links; what they point to is not checked."]
-    }
-}
-
 /// The one walk of a library every command uses: documents and placeholders, and nothing
 /// inside the toolkit's, the app's or a sync program's folders (`.yiana`, `.ocr_results`,
 /// `.stversions`, …), which are reported by kind instead. Symlinks are not followed.
@@ -277,13 +226,24 @@ public enum LibraryScanner {
             for entry in entries { visit(entry, in: folder, relativeFolder: relativeFolder, library: library, into: &scan) }
             return
         }
-        // The root's entries (its folders, mostly) are walked on every core; their findings
-        // join in the root's order, so the scan reads as one walk in order would.
-        var parts = [LibraryScan](repeating: LibraryScan(), count: entries.count)
-        parts.withUnsafeMutableBufferPointer { buffer in
+        // The root's folders are walked on every core, each on its own, and each run of
+        // files between them as one piece; the findings join in the root's order, so the
+        // scan reads as one walk in order would.
+        var pieces: [Range<Int>] = []
+        for index in entries.indices {
+            if entries[index].kind != .folder, let last = pieces.last, last.upperBound == index, entries[last.lowerBound].kind != .folder {
+                pieces[pieces.count - 1] = last.lowerBound..<(index + 1)
+            } else {
+                pieces.append(index..<(index + 1))
+            }
+        }
+        var parts = [LibraryScan](repeating: LibraryScan(), count: pieces.count)
+        parts.withUnsafeMutableBufferPointer { [pieces] buffer in
             nonisolated(unsafe) let parts = buffer
-            DispatchQueue.concurrentPerform(iterations: entries.count) { index in
-                visit(entries[index], in: folder, relativeFolder: relativeFolder, library: library, into: &parts[index])
+            DispatchQueue.concurrentPerform(iterations: pieces.count) { piece in
+                for index in pieces[piece] {
+                    visit(entries[index], in: folder, relativeFolder: relativeFolder, library: library, into: &parts[piece])
+                }
             }
         }
         for part in parts { scan.append(part) }

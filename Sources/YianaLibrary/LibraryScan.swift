@@ -1,0 +1,52 @@
+import Foundation
+
+/// Everything a walk of a library found.
+public struct LibraryScan: Sendable {
+    /// Documents and placeholders, in a stable order.
+    public var items: [LibraryItem] = []
+    /// Temporary files of interrupted writes (the toolkit's, libzip's, the app's).
+    public var leftoverTemps: [URL] = []
+    /// What is not the library's: the toolkit's, the app's and sync programs' files.
+    public var foreign: [ForeignEntry] = []
+    /// Documents a sync program is still writing: its temporary file for them is there.
+    public var shadowed: Set<String> = []
+    /// What is named like a document but cannot be read as one (``IrregularEntry``).
+    public var irregular: [IrregularEntry] = []
+    /// Symbolic links not named like documents (to folders, say): not followed.
+    public var unfollowedLinks: [String] = []
+
+    /// Adds what `other` found after what this scan found.
+    mutating func append(_ other: LibraryScan) {
+        items += other.items
+        leftoverTemps += other.leftoverTemps
+        foreign += other.foreign
+        shadowed.formUnion(other.shadowed)
+        irregular += other.irregular
+        unfollowedLinks += other.unfollowedLinks
+    }
+
+    /// One sentence per kind of foreign entry that matters to a person ("Syncthing keeps 3
+    /// old versions of documents in .stversions").
+    public var notes: [String] {
+        linkNotes + Dictionary(grouping: foreign, by: \.kind).sorted { $0.key.rawValue < $1.key.rawValue }.compactMap { kind, entries in
+            let documents = entries.reduce(0) { $0 + $1.documents }
+            let places = entries.map(\.path).sorted().prefix(3).joined(separator: ", ") + (entries.count > 3 ? ", …" : "")
+            switch kind {
+            case .syncthingVersions, .appBackups, .megaDebris, .trash:
+                return documents == 0 ? nil : "\(places): \(kind.label) hold \(documents) old cop\(documents == 1 ? "y" : "ies") of documents; not part of the library, not checked."
+            case .syncthingTemp, .unisonTemp, .rclonePartial, .resilioTemp:
+                return "\(kind.label): \(entries.count) (\(places)); a sync is under way."
+            default:
+                return nil
+            }
+        }
+    }
+}
+
+extension LibraryScan {
+    private var linkNotes: [String] {
+        guard !unfollowedLinks.isEmpty else { return [] }
+        let places = unfollowedLinks.sorted().prefix(3).joined(separator: ", ") + (unfollowedLinks.count > 3 ? ", …" : "")
+        return ["\(unfollowedLinks.count) symbolic link\(unfollowedLinks.count == 1 ? "" : "s") not followed (\(places)): yiana never follows links; what they point to is not checked."]
+    }
+}
