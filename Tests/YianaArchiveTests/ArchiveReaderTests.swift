@@ -148,6 +148,31 @@ struct ArchiveReaderTests {
         #expect { try reader.readPDF { _ in } } throws: { ($0 as? ArchiveError)?.kind == refusal }
     }
 
+    /// A refusal after the reader is fully built (here: no metadata.json) must close its
+    /// descriptor once: a second close would shut whatever file another thread opened under
+    /// the same number in between.
+    @Test func aRefusedOpenClosesItsDescriptorOnce() throws {
+        var builder = ZipBuilder.document()
+        builder.entries.removeFirst()
+        let folder = try TemporaryFolder()
+        let refused = try write(builder.build(), in: folder)
+        let other = try write(ZipBuilder.document().build(), in: folder, name: "other.yianazip")
+        #expect(try openError(builder.build()) == .missingMetadata)
+        let failures = ManagedAtomicCounter()
+        let reader = Thread {
+            for _ in 0..<3000 {
+                let fd = open(other, O_RDONLY)
+                var byte: UInt8 = 0
+                for _ in 0..<20 where pread(fd, &byte, 1, 0) != 1 { failures.increment() }
+                close(fd)
+            }
+        }
+        reader.start()
+        for _ in 0..<3000 { _ = try? DocumentReader(path: refused) }
+        while !reader.isFinished { usleep(1000) }
+        #expect(failures.value == 0, "reads on another thread's file failed: its descriptor was closed under it")
+    }
+
     @Test func smallEntriesReadDirectlyAreCheckedAgainstTheirCRC() throws {
         var builder = ZipBuilder.document()
         builder.entries[2].crc = 0x1234_5678
@@ -295,4 +320,12 @@ struct ArchiveWriterTests {
         #expect(reader.pdf?.crc32 == TableCRC32.checksum(Array(pdf)))
         #expect(try runProcess(URL(fileURLWithPath: "/usr/bin/unzip"), ["-tq", path]).status == 0)
     }
+}
+
+/// A counter threads add to.
+final class ManagedAtomicCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
 }

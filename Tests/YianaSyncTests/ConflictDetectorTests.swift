@@ -39,7 +39,7 @@ struct ConflictDetectorTests {
             "Report Copy.yianazip": .duplicate,
             "Report.sync-conflict-20260301-101010-AB.yianazip": .notDownloaded,
             "Report (conflicted copy 2026-03-02 101010).yianazip": .damaged,
-        ])
+        ], "\(report.groups[0].files.map { "\($0.path): \($0.reason ?? "-")" })")
         #expect(report.groups[0].needsResolving)
         #expect(report.strayCopies.map(\.path) == ["Notes.sync-conflict-20260301-101010-CD.yianazip"])
         #expect(report.documentsScanned == 9)

@@ -49,6 +49,10 @@ public final class DocumentReader {
         let (fd, size) = try RegularFile.openForReadingWithSize(path)
         self.fd = fd
         fileSize = size
+        // Once every property is set, a throw runs deinit, which closes `fd`: the catch
+        // below must not close it too (a second close would shut whatever file another
+        // thread had opened under that number meanwhile).
+        var built = false
         do {
             // A document of up to 64 KiB is read whole, once: its headers and small entries
             // then come from memory.
@@ -92,12 +96,13 @@ public final class DocumentReader {
                               byteRange: entry.method == 0 ? entry.dataRange : nil)
             }
             format = .zip(formatVersion: 0, hasFormatFile: false)
+            built = true
             if checks == .full { _ = try archive() }
             guard index["metadata.json"] != nil else { throw ArchiveError(.missingMetadata, path: path) }
             let formatData = try entry("format.json").map { try smallEntry($0, limit: Self.formatLimit) }
             format = .zip(formatVersion: try Self.formatVersion(formatData, path: path), hasFormatFile: formatData != nil)
         } catch {
-            Sys.close(fd)
+            if !built { Sys.close(fd) }
             throw error
         }
     }
