@@ -3,10 +3,11 @@ import Foundation
 
 extension DocumentReader {
     /// Parses the ZIP structure and refuses anything a Yiana document never contains.
-    static func checkedLayout(fd: Int32, path: String, fileSize: UInt64, reader: ByteReader) throws -> ZipLayout {
+    static func checkedLayout(_ reader: ByteReader, fileSize: UInt64) throws -> ZipLayout {
+        let path = reader.path
         let layout: ZipLayout
         do {
-            layout = try ZipLayout.read(fd: fd, path: path, fileSize: fileSize, reader: reader)
+            layout = try ZipLayout.read(reader, fileSize: fileSize)
         } catch let problem as ZipLayout.Problem {
             switch problem {
             case .noEndOfCentralDirectory:

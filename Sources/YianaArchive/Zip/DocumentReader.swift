@@ -84,7 +84,7 @@ public final class DocumentReader {
             guard head.count >= 4 else {
                 throw ArchiveError(.notADocument(reason: head.isEmpty ? "the file is empty" : "the file is too short"), path: path)
             }
-            let layout = try Self.checkedLayout(fd: fd, path: path, fileSize: fileSize, reader: reader)
+            let layout = try Self.checkedLayout(reader, fileSize: fileSize)
             bytes = reader
             gaps = layout.gaps()
             var index: [String: Int] = [:]

@@ -68,10 +68,9 @@ struct ZipLayout {
         case multiDisk
     }
 
-    /// Reads the layout of the ZIP open as `fd`, without trusting any declared size
-    /// beyond the file's real size.
-    /// `fileSize` is as `fstat` gave it; `reader` may hold bytes of the file already read.
-    static func read(fd: Int32, path: String, fileSize: UInt64, reader given: ByteReader) throws -> ZipLayout {
+    /// Reads the layout of the ZIP that `reader` reads (and may hold bytes of already),
+    /// without trusting any declared size beyond `fileSize`, the file's real size.
+    static func read(_ given: ByteReader, fileSize: UInt64) throws -> ZipLayout {
         var reader = given
 
         // The end-of-central-directory record is in the last 22 + 65535 bytes.
