@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "YianaLibrary", targets: ["YianaLibrary"]),
         .library(name: "YianaSearch", targets: ["YianaSearch"]),
         .library(name: "YianaSync", targets: ["YianaSync"]),
+        .library(name: "YianaOCR", targets: ["YianaOCR"]),
         // Loaded with LD_PRELOAD by the crash and fault harness; nothing links it.
         .library(name: "FaultShim", type: .dynamic, targets: ["FaultShim"]),
     ],
@@ -43,6 +44,9 @@ let package = Package(
             pkgConfig: "libzip",
             providers: [.apt(["libzip-dev"]), .brew(["libzip"])]
         ),
+        // Loaded at run time by `yiana ocr` only (see their shim.h): headers only here.
+        .systemLibrary(name: "CTesseract", providers: [.apt(["libtesseract-dev", "tesseract-ocr-eng"])]),
+        .systemLibrary(name: "CQPDF", providers: [.apt(["libqpdf-dev"])]),
         .systemLibrary(
             name: "CPoppler",
             providers: [.apt(["libpoppler-glib-dev"]), .brew(["poppler"])]
@@ -73,11 +77,12 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        .target(name: "YianaOCR", dependencies: ["CTesseract", "CQPDF", "YianaSystem", "YianaArchive", "YianaPDF", "YianaLibrary"]),
         .target(name: "YianaSync", dependencies: ["YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF"]),
         .executableTarget(
             name: "yiana",
             dependencies: [
-                "YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF", "YianaSearch", "YianaSync",
+                "YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF", "YianaSearch", "YianaSync", "YianaOCR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -119,6 +124,7 @@ let package = Package(
         .testTarget(name: "YianaPDFTests", dependencies: ["YianaPDF"]),
         .testTarget(name: "YianaLibraryTests", dependencies: ["YianaLibrary", "YianaArchive", "YianaTestSupport"]),
         .testTarget(name: "YianaSearchTests", dependencies: ["YianaSearch", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
+        .testTarget(name: "YianaOCRTests", dependencies: ["YianaOCR", "YianaLibrary", "YianaArchive", "YianaPDF", "YianaSearch", "YianaTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "YianaSyncTests", dependencies: ["YianaSync", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
         .testTarget(name: "YianaCLITests", dependencies: ["yiana", "yiana-bench", "yiana-harness", "yiana-realsync", "YianaArchive", "YianaTestSupport"]),
     ],

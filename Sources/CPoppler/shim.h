@@ -31,7 +31,20 @@
     F(poppler_form_field_choice_get_item) \
     F(poppler_form_field_choice_is_item_selected) \
     F(poppler_form_field_choice_get_text) \
+    F(poppler_page_get_size) \
+    F(poppler_page_render) \
     F(poppler_error_quark) \
+    F(cairo_image_surface_create) \
+    F(cairo_image_surface_get_data) \
+    F(cairo_image_surface_get_stride) \
+    F(cairo_surface_status) \
+    F(cairo_surface_flush) \
+    F(cairo_surface_destroy) \
+    F(cairo_create) \
+    F(cairo_destroy) \
+    F(cairo_scale) \
+    F(cairo_set_source_rgb) \
+    F(cairo_paint) \
     F(g_free) \
     F(g_object_unref) \
     F(g_error_free) \
@@ -141,6 +154,48 @@ static inline gboolean yiana_poppler_form_field_choice_is_item_selected(PopplerF
 static inline gchar *yiana_poppler_form_field_choice_get_text(PopplerFormField *field) {
     return yiana_poppler()->poppler_form_field_choice_get_text(field);
 }
+/* Rendering: poppler draws a page on a cairo image surface (cairo is loaded with poppler-glib,
+   and dlsym on poppler-glib's handle finds it among the libraries it needs). */
+static inline void yiana_poppler_page_get_size(PopplerPage *page, double *width, double *height) {
+    yiana_poppler()->poppler_page_get_size(page, width, height);
+}
+static inline void yiana_poppler_page_render(PopplerPage *page, cairo_t *cairo) {
+    yiana_poppler()->poppler_page_render(page, cairo);
+}
+static inline cairo_surface_t *yiana_cairo_image_surface_create(cairo_format_t format, int width, int height) {
+    return yiana_poppler()->cairo_image_surface_create(format, width, height);
+}
+static inline unsigned char *yiana_cairo_image_surface_get_data(cairo_surface_t *surface) {
+    return yiana_poppler()->cairo_image_surface_get_data(surface);
+}
+static inline int yiana_cairo_image_surface_get_stride(cairo_surface_t *surface) {
+    return yiana_poppler()->cairo_image_surface_get_stride(surface);
+}
+static inline int yiana_cairo_surface_ok(cairo_surface_t *surface) {
+    return yiana_poppler()->cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS;
+}
+static inline void yiana_cairo_surface_flush(cairo_surface_t *surface) {
+    yiana_poppler()->cairo_surface_flush(surface);
+}
+static inline void yiana_cairo_surface_destroy(cairo_surface_t *surface) {
+    yiana_poppler()->cairo_surface_destroy(surface);
+}
+static inline cairo_t *yiana_cairo_create(cairo_surface_t *surface) {
+    return yiana_poppler()->cairo_create(surface);
+}
+static inline void yiana_cairo_destroy(cairo_t *cairo) {
+    yiana_poppler()->cairo_destroy(cairo);
+}
+static inline void yiana_cairo_scale(cairo_t *cairo, double sx, double sy) {
+    yiana_poppler()->cairo_scale(cairo, sx, sy);
+}
+static inline void yiana_cairo_set_source_rgb(cairo_t *cairo, double red, double green, double blue) {
+    yiana_poppler()->cairo_set_source_rgb(cairo, red, green, blue);
+}
+static inline void yiana_cairo_paint(cairo_t *cairo) {
+    yiana_poppler()->cairo_paint(cairo);
+}
+
 /* POPPLER_ERROR is a macro around a function call; Swift imports neither. */
 static inline GQuark yiana_poppler_error_quark(void) {
     return yiana_poppler()->poppler_error_quark();

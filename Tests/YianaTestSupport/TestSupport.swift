@@ -108,3 +108,43 @@ public func simplePDF(_ lines: [String]) -> Data {
 public func pagedPDF(_ pages: [[String]]) -> Data {
     PDFDocument.pdf(pages: pages)
 }
+
+/// An image-only PDF, as a scanner makes: each page of `pages` laid out as text (Helvetica
+/// 12 pt, A4), drawn to grey pixels at `dpi` by poppler, and stored as that one image with no
+/// text layer. For tests of OCR with known words.
+public func scannedPDF(_ pages: [[String]], dpi: Int = 200) throws -> Data {
+    let text = PDFDocument.pdf(pages: pages)
+    let document = try PDFDocument(data: text, source: "scan source")
+    var objects = ["<< /Type /Catalog /Pages 2 0 R >>", ""]
+    var kids: [String] = []
+    var streams: [Int: Data] = [:]
+    for index in 0..<document.pageCount {
+        let image = try document.renderGray(page: index, dpi: dpi)
+        let width = Double(image.width) * 72 / Double(image.dpi), height = Double(image.height) * 72 / Double(image.dpi)
+        let imageObject = objects.count + 1
+        objects.append("<< /Type /XObject /Subtype /Image /Width \(image.width) /Height \(image.height) /ColorSpace /DeviceGray /BitsPerComponent 8 /Length \(image.pixels.count) >>")
+        streams[imageObject] = Data(image.pixels)
+        let content = "q \(width) 0 0 \(height) 0 0 cm /Im1 Do Q"
+        objects.append("<< /Length \(content.utf8.count) >>")
+        streams[imageObject + 1] = Data(content.utf8)
+        kids.append("\(objects.count + 1) 0 R")
+        objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(width) \(height)] /Resources << /XObject << /Im1 \(imageObject) 0 R >> >> /Contents \(imageObject + 1) 0 R >>")
+    }
+    objects[1] = "<< /Type /Pages /Kids [\(kids.joined(separator: " "))] /Count \(kids.count) >>"
+    var pdf = Data("%PDF-1.4\n".utf8)
+    var offsets: [Int] = []
+    for (index, body) in objects.enumerated() {
+        offsets.append(pdf.count)
+        pdf += Data("\(index + 1) 0 obj\n\(body)\n".utf8)
+        if let stream = streams[index + 1] { pdf += Data("stream\n".utf8) + stream + Data("\nendstream\n".utf8) }
+        pdf += Data("endobj\n".utf8)
+    }
+    let xref = pdf.count
+    pdf += Data("xref\n0 \(objects.count + 1)\n0000000000 65535 f \n".utf8)
+    for offset in offsets {
+        let digits = String(offset)
+        pdf += Data((String(repeating: "0", count: 10 - digits.count) + digits + " 00000 n \n").utf8)
+    }
+    pdf += Data("trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n".utf8)
+    return pdf
+}

@@ -1,0 +1,132 @@
+import Foundation
+import YianaArchive
+import YianaLibrary
+import YianaPDF
+import YianaSystem
+
+extension OCRRunner {
+    /// The engine version written into results and metadata (`ocrEngineVersion`), and the
+    /// service's for text taken from the PDF itself.
+    static var engineVersion: String { "tesseract \(TesseractEngine.version ?? "5")" }
+    static let embeddedEngineVersion = "embedded-text"
+
+    /// The languages in the results' `options`: the two-letter codes of tesseract's
+    /// three-letter ones where known (the service writes `en-US`), else as given.
+    static func languageTags(_ languages: String) -> [String] {
+        let known = ["eng": "en", "deu": "de", "fra": "fr", "spa": "es", "ita": "it", "nld": "nl", "por": "pt",
+                     "pol": "pl", "swe": "sv", "dan": "da", "nor": "no", "fin": "fi", "ces": "cs", "rus": "ru"]
+        return languages.split(separator: "+").map { known[String($0)] ?? String($0) }
+    }
+
+    /// Writes the document with what was recognised: the PDF with the text layer, the
+    /// metadata keys the service sets, then the results files.
+    func write(_ prepared: PreparedDocument, recognized: [Int: RecognizedPage]) throws -> OCRDocumentResult {
+        let now = Date()
+        let result = makeResult(prepared, recognized: recognized, at: now)
+        let embeddedOnly = prepared.toRecognize.isEmpty
+
+        var pdfFile = prepared.pdf
+        var pdfHash = prepared.metadata.pdfHash
+        let layers = recognized.compactMapValues(\.textLayer)
+        if options.textLayer, !layers.isEmpty {
+            let layered = URL(fileURLWithPath: prepared.pdf.path + "-layered.pdf")
+            try TextLayer.overlay(prepared.pdf, layers: layers, to: layered)
+            let check = try PDFDocument(path: layered.path)
+            guard check.pageCount == prepared.pageCount else {
+                throw OCRError(.textLayer, "the PDF with its text layer has \(check.pageCount) pages, not \(prepared.pageCount); the document is left as it was")
+            }
+            pdfFile = layered
+            pdfHash = try FileHash.sha256(of: layered)
+        }
+
+        var metadata = prepared.metadata
+        metadata.ocrCompleted = true
+        metadata.fullText = result.fullText
+        metadata.ocrProcessedAt = now
+        metadata.ocrConfidence = result.confidence
+        metadata.ocrSource = embeddedOnly ? "embedded" : "service"
+        metadata.unknownFields["ocrEngineVersion"] = .string(result.engineVersion)
+        metadata.modified = now
+        metadata.pageCount = prepared.pageCount
+        metadata.pdfHash = pdfHash
+        metadata.pageProcessingStates = Self.pageStates(prepared.metadata, pageCount: prepared.pageCount, at: now)
+
+        options.beforeWrite?(prepared.url)
+        _ = try VersionStore(library: library).keep(prepared.url, reason: "before OCR")
+        try DocumentRewrite(library: library).write(metadata, pdfFile: pdfFile, to: prepared.url, replacing: true, expecting: prepared.identity)
+        if let key = try? DocumentReader(path: prepared.url.path).contentKey {
+            try? DocumentHistory(library: library).record(documentID: metadata.id.uuidString, key: key,
+                                                          parents: prepared.parent.map { [$0] } ?? [], what: "ocr")
+        }
+        try ResultFiles(library: library).write(result, hocrPages: recognized.mapValues(\.hocr), for: prepared.url)
+        return OCRDocumentResult(path: prepared.path, status: embeddedOnly ? .embedded : .recognized,
+                                 pagesRecognized: prepared.toRecognize.count, pagesWithText: prepared.ownText.count,
+                                 confidence: result.confidence)
+    }
+
+    /// Every page done, as the app marks pages when its own OCR completes (`needsOCR` false,
+    /// `ocrProcessedAt` now); `needsExtraction` and `addressExtractedAt` kept, as are keys of
+    /// newer app versions.
+    static func pageStates(_ metadata: DocumentMetadata, pageCount: Int, at now: Date) -> [PageProcessingState] {
+        let existing = Dictionary(metadata.pageProcessingStates.map { ($0.pageNumber, $0) }, uniquingKeysWith: { first, _ in first })
+        return (0..<pageCount).map { index in
+            var state = existing[index + 1] ?? PageProcessingState(pageNumber: index + 1, needsOCR: false, needsExtraction: false)
+            state.needsOCR = false
+            state.ocrProcessedAt = now
+            return state
+        }
+    }
+
+    func makeResult(_ prepared: PreparedDocument, recognized: [Int: RecognizedPage], at now: Date) -> OCRResult {
+        var pages: [OCRPage] = []
+        for number in 1...max(prepared.pageCount, 1) where number <= prepared.pageCount {
+            if let page = recognized[number]?.page {
+                pages.append(page)
+            } else if let text = prepared.ownText[number] {
+                pages.append(Self.embeddedPage(number, text: text))
+            }
+        }
+        let confidence = pages.isEmpty ? 0 : pages.map(\.confidence).reduce(0, +) / Double(pages.count)
+        let embeddedOnly = prepared.toRecognize.isEmpty
+        return OCRResult(
+            id: UUID(), processedAt: now, documentId: prepared.metadata.id,
+            engineVersion: embeddedOnly ? Self.embeddedEngineVersion : Self.engineVersion,
+            pages: pages, confidence: confidence,
+            metadata: ProcessingMetadata(
+                processingTime: now.timeIntervalSince(prepared.started), pageCount: prepared.pageCount,
+                detectedLanguages: embeddedOnly ? [] : Self.languageTags(options.languages), warnings: [],
+                options: ProcessingOptions(recognitionLevel: "accurate", languages: Self.languageTags(options.languages),
+                                           useLanguageCorrection: true, extractFormData: false, extractDemographics: false)))
+    }
+
+    /// A page whose text came from the PDF, as the service records one: one block and a line
+    /// per line of text, on the whole page, confidence 1.
+    static func embeddedPage(_ number: Int, text: String) -> OCRPage {
+        let lines = text.split(separator: "\n").map { TextLine(text: String($0), boundingBox: .page, words: []) }
+        return OCRPage(pageNumber: number, text: text,
+                       textBlocks: [TextBlock(text: text, boundingBox: .page, confidence: 1, lines: lines)], confidence: 1)
+    }
+
+    /// A document already done whose results files are missing (written by the app on a
+    /// device, or a run killed between the document and its results): written from the
+    /// PDF's text, as the service does (`generateMissingResultFiles`).
+    func writeMissingResults(for url: URL, metadata: DocumentMetadata, scratch: URL) throws {
+        let pdf = scratch.appendingPathComponent("ocr-\(UUID().uuidString).pdf")
+        try CoordinatedDocument.exportPDF(of: url.path, to: pdf.path, overwrite: false)
+        defer { Sys.removeIfPresent(pdf.path) }
+        let document = try PDFDocument(path: pdf.path)
+        var pages: [OCRPage] = []
+        for index in 0..<document.pageCount {
+            let text = document.text(ofPage: index).trimmingCharacters(in: .whitespacesAndNewlines)
+            if !text.isEmpty { pages.append(Self.embeddedPage(index + 1, text: text)) }
+        }
+        guard !pages.isEmpty else { return }
+        let result = OCRResult(
+            id: UUID(), processedAt: metadata.ocrProcessedAt ?? Date(), documentId: metadata.id,
+            engineVersion: Self.embeddedEngineVersion, pages: pages, confidence: 1,
+            metadata: ProcessingMetadata(processingTime: 0, pageCount: document.pageCount, detectedLanguages: [], warnings: [],
+                                         options: ProcessingOptions(recognitionLevel: "accurate", languages: Self.languageTags(options.languages),
+                                                                    useLanguageCorrection: true, extractFormData: false, extractDemographics: false)))
+        try ResultFiles(library: library).write(result, hocrPages: [:], for: url)
+    }
+}

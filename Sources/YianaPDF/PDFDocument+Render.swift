@@ -1,0 +1,81 @@
+internal import CPoppler
+
+/// A page drawn as 8-bit grey pixels, rows top to bottom, `width` bytes per row; 0 is black.
+public struct GrayImage: Sendable {
+    public let width: Int
+    public let height: Int
+    /// Pixels per inch it was drawn at.
+    public let dpi: Int
+    public var pixels: [UInt8]
+
+    public init(width: Int, height: Int, dpi: Int, pixels: [UInt8]) {
+        precondition(pixels.count == width * height, "a grey image has width × height pixels")
+        self.width = width
+        self.height = height
+        self.dpi = dpi
+        self.pixels = pixels
+    }
+}
+
+extension PDFDocument {
+    /// The size of page `index` (0-based) in points (1/72 inch), as poppler lays it out; nil
+    /// for a page that does not exist.
+    public func pageSize(_ index: Int) -> (width: Double, height: Double)? {
+        guard index >= 0, index < pageCount, let page = yiana_poppler_document_get_page(handle, Int32(index)) else { return nil }
+        defer { yiana_g_object_unref(UnsafeMutableRawPointer(page)) }
+        var width = 0.0, height = 0.0
+        yiana_poppler_page_get_size(page, &width, &height)
+        return (width, height)
+    }
+
+    /// The largest side, in pixels, a page is drawn at: a poster-sized page at 300 dpi would
+    /// need gigabytes; it is drawn at the resolution that fits instead.
+    public static let largestRenderedSide = 12_000
+
+    /// Page `index` (0-based) drawn on white at `dpi` (lowered so that neither side exceeds
+    /// ``largestRenderedSide``), as grey pixels. One document must not be used from two
+    /// threads at once.
+    /// - Throws: ``PDFError`` `.damaged` when the page does not exist or cannot be drawn.
+    public func renderGray(page index: Int, dpi requested: Int) throws -> GrayImage {
+        guard let size = pageSize(index), size.width > 0, size.height > 0,
+              let page = yiana_poppler_document_get_page(handle, Int32(index)) else {
+            throw PDFError(.damaged("page \(index + 1) has no size"), source: source)
+        }
+        defer { yiana_g_object_unref(UnsafeMutableRawPointer(page)) }
+        let longest = max(size.width, size.height) / 72
+        let dpi = max(1, min(requested, Int(Double(Self.largestRenderedSide) / longest)))
+        let scale = Double(dpi) / 72
+        let width = max(1, Int((size.width * scale).rounded())), height = max(1, Int((size.height * scale).rounded()))
+        guard let surface = yiana_cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)) else {
+            throw PDFError(.damaged("page \(index + 1) could not be drawn (no memory for \(width)×\(height) pixels)"), source: source)
+        }
+        defer { yiana_cairo_surface_destroy(surface) }
+        guard yiana_cairo_surface_ok(surface) != 0, let cairo = yiana_cairo_create(surface) else {
+            throw PDFError(.damaged("page \(index + 1) could not be drawn (no memory for \(width)×\(height) pixels)"), source: source)
+        }
+        yiana_cairo_set_source_rgb(cairo, 1, 1, 1)
+        yiana_cairo_paint(cairo)
+        yiana_cairo_scale(cairo, scale, scale)
+        yiana_poppler_page_render(page, cairo)
+        yiana_cairo_destroy(cairo)
+        yiana_cairo_surface_flush(surface)
+        guard let data = yiana_cairo_image_surface_get_data(surface) else {
+            throw PDFError(.damaged("page \(index + 1) could not be drawn"), source: source)
+        }
+        let stride = Int(yiana_cairo_image_surface_get_stride(surface))
+        // RGB24 is one 32-bit word per pixel, x8r8g8b8 in native order: bytes b, g, r, x here.
+        // Grey by the Rec. 601 weights, in integers (the weights sum to 256).
+        var pixels = [UInt8](repeating: 255, count: width * height)
+        pixels.withUnsafeMutableBufferPointer { out in
+            for y in 0..<height {
+                let row = data + y * stride
+                let base = y * width
+                for x in 0..<width {
+                    let p = row + 4 * x
+                    out[base + x] = UInt8((Int(p[0]) * 29 + Int(p[1]) * 150 + Int(p[2]) * 77) >> 8)
+                }
+            }
+        }
+        return GrayImage(width: width, height: height, dpi: dpi, pixels: pixels)
+    }
+}

@@ -1,0 +1,175 @@
+import ArgumentParser
+import Foundation
+import YianaLibrary
+import YianaOCR
+import YianaSystem
+
+extension Yiana {
+    struct OCR: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "ocr",
+            abstract: "Recognise the text of scanned pages with tesseract, as the app's OCR service does.",
+            discussion: """
+                For each document whose `ocrCompleted` is false (or every one, with --force): \
+                pages that have their own text keep it; the others are drawn at 300 dpi and \
+                recognised with tesseract, on --jobs workers across pages and documents. The \
+                document is then rewritten through the coordinated writer, the version read \
+                kept first in the version store (`yiana versions`), with what the app's service \
+                sets: ocrCompleted, fullText, ocrProcessedAt, ocrConfidence, ocrSource \
+                (service, or embedded when every page had text) and every page's \
+                pageProcessingStates. The PDF gains an invisible text layer on the recognised \
+                pages (qpdf), so any viewer can search and select the text; the page's own \
+                content is kept byte for byte. The results go beside the library where the \
+                service puts them: .ocr_results/<folder>/<name>.json, .xml and .hocr.
+
+                A document another device changes meanwhile is never overwritten: it is read \
+                and recognised again. A document that fails (encrypted, damaged, a page tesseract \
+                cannot read) is reported with the reason and, in --all runs, waits 5 minutes, \
+                then 15, then an hour before the next try, as the service does; documents named \
+                one by one are always tried. Evicted placeholders are left until downloaded.
+
+                Languages: eng is installed with tesseract-ocr-eng; for others install \
+                tesseract-ocr-<lang> (apt-get install tesseract-ocr-deu, -fra, -spa, -ita …) and \
+                give --lang eng+deu. $TESSDATA_PREFIX names another trained-data folder.
+
+                Exit code 1 when a document failed.
+
+                Examples:
+                  yiana ocr --all
+                  yiana ocr "Letters/Scan 2026-03-01" --lang eng+deu
+                  yiana ocr --all --dry-run --json
+                """
+        )
+
+        @OptionGroup var libraryOptions: LibraryOptions
+
+        @Flag(help: "Every document of the library (that is not done yet).")
+        var all = false
+
+        @Option(name: .customLong("lang"), help: ArgumentHelp("tesseract's languages, joined by +.", valueName: "eng+deu"))
+        var languages = "eng"
+
+        @OptionGroup var jobsOption: JobsOption
+
+        @Flag(help: "Recognise documents again even when ocrCompleted is already true.")
+        var force = false
+
+        @Flag(help: "Say what would be done; change nothing.")
+        var dryRun = false
+
+        @Flag(help: "Do not add the invisible text layer to the PDF (metadata and results files only).")
+        var noTextLayer = false
+
+        @Option(help: ArgumentHelp("The resolution pages are drawn at for recognition.", valueName: "dpi"))
+        var dpi = OCROptions.defaultDPI
+
+        @OptionGroup var arrivalOption: ArrivalOption
+
+        @Flag(help: "Print one JSON object (counts and every document's result) instead of text.")
+        var json = false
+
+        @Argument(help: ArgumentHelp("Documents or folders of the library.", valueName: "doc"))
+        var documents: [String] = []
+
+        func validate() throws {
+            guard all || !documents.isEmpty else { throw ValidationError("name documents or folders to recognise, or give --all.") }
+            guard !(all && !documents.isEmpty) else { throw ValidationError("give either --all or documents, not both.") }
+            guard (50...1200).contains(dpi) else { throw ValidationError("--dpi must be between 50 and 1200.") }
+            guard !languages.isEmpty, languages.split(separator: "+").allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0 == "_" } }) else {
+                throw ValidationError("--lang takes tesseract's language names joined by +, e.g. eng or eng+deu.")
+            }
+        }
+
+        func run() async throws {
+            let library = try libraryOptions.open()
+            var options = OCROptions()
+            options.languages = languages
+            options.jobs = jobsOption.jobs
+            options.force = force
+            options.dryRun = dryRun
+            options.textLayer = !noTextLayer
+            options.dpi = dpi
+
+            var items: [LibraryItem] = []
+            var missing: [OCRDocumentResult] = []
+            var folders: [URL] = []
+            for argument in documents {
+                let url = URL(fileURLWithPath: argument, relativeTo: library.root).standardizedFileURL
+                if FileKind.at(url.path) == .folder, library.relativePath(of: url) != nil || url == library.root.standardizedFileURL {
+                    folders.append(url)
+                    continue
+                }
+                switch library.locate(argument) {
+                case .document(let url): items.append(LibraryItem(kind: .document, url: url, documentURL: url))
+                case .placeholder(let stub, let document): items.append(LibraryItem(kind: .placeholder, url: stub, documentURL: document))
+                case .notFound:
+                    missing.append(OCRDocumentResult(path: argument, status: .failed, code: "not-found",
+                                                     error: "no document \"\(argument)\" in \(library.root.path)"))
+                }
+            }
+            var arrival: Arrival?
+            if all || !folders.isEmpty {
+                let scan = try LibraryScanner.scan(library, below: folders)
+                items += scan.items
+                arrival = Arrival(scan: scan, window: arrivalOption.settle)
+            }
+
+            let bar = ProgressBar(label: dryRun ? "Checking" : "Recognising")
+            let runner = OCRRunner(library: library, options: options)
+            var report: OCRReport
+            do {
+                report = try runner.run(items, named: !all && folders.isEmpty, arriving: { url in
+                    arrival?.stillArriving(url).map { "\($0)" }
+                }) { done, total in
+                    bar.update(completed: done, total: total, current: "")
+                }
+            } catch let error as OCRError {
+                bar.finish()
+                throw CommandFailure(error.description)
+            }
+            bar.finish()
+            report.documents = missing + report.documents
+            if json {
+                try Output.json(report)
+            } else {
+                render(report)
+            }
+            if report.failed { throw ExitCode.failure }
+        }
+
+        private func render(_ report: OCRReport) {
+            for document in report.documents {
+                switch document.status {
+                case .recognized:
+                    let confidence = document.confidence.map { String(format: ", confidence %.2f", $0) } ?? ""
+                    print("recognized     \(document.path): \(Output.count(document.pagesRecognized, "page")) recognised"
+                          + "\(document.pagesWithText > 0 ? ", \(document.pagesWithText) with their own text" : "")\(confidence)")
+                case .embedded:
+                    print("embedded       \(document.path): every page has its own text (\(Output.count(document.pagesWithText, "page")))")
+                case .wouldRecognize:
+                    print("would recognize \(document.path): \(Output.count(document.pagesRecognized, "page")) without text")
+                case .alreadyDone:
+                    if !all { print("already done   \(document.path) (--force to recognise it again)") }
+                case .notDownloaded, .arriving:
+                    print("\(document.status.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0)) \(document.path): \(document.error ?? "")")
+                case .backingOff:
+                    let when = document.retryAfter.map { " until \(ISO8601DateFormatter().string(from: $0))" } ?? ""
+                    print("backing off    \(document.path)\(when): failed before (\(document.error ?? ""))")
+                case .failed:
+                    Output.error("failed         \(document.path): \(document.error ?? "")"
+                                 + (document.retryAfter.map { " (next try after \(ISO8601DateFormatter().string(from: $0)))" } ?? ""))
+                }
+            }
+            let counts: [(OCRDocumentResult.Status, String)] = [
+                (.recognized, "recognised"), (.embedded, "had their own text"), (.alreadyDone, "already done"),
+                (.wouldRecognize, "would be recognised"), (.notDownloaded, "not downloaded"), (.arriving, "still arriving"),
+                (.backingOff, "backing off"), (.failed, "failed"),
+            ]
+            let summary = counts.compactMap { status, words in
+                let n = report.count(status)
+                return n > 0 ? "\(n) \(words)" : nil
+            }
+            print("\(Output.count(report.documents.count, "document")): \(summary.isEmpty ? "nothing to do" : summary.joined(separator: ", ")).")
+        }
+    }
+}
