@@ -7,8 +7,10 @@ grain, a grey cast and dust — with a fixed random seed, and stored as JPEG (cj
 libjpeg-turbo-progs, at a low quality: its blocking and ringing are part of the test).
 
     Scripts/make-scans.py [OUT_FOLDER] [--dpi 300] [--clean]
+    Scripts/make-scans.py --pages-of PDF FIRST LAST OUT [DPI]
 
 --clean: no skew, grain or JPEG (a clean scan at --dpi), for the accuracy bench.
+--pages-of: pages of a real PDF as clean image-only PDFs, the page's text layer as the truth.
 """
 import math, os, random, subprocess, sys, tempfile, zlib
 
@@ -162,8 +164,33 @@ def scan(text_pdf, out_pdf, dpi, seed, degrees, clean):
         image_pdf(out_pdf, width, height, dpi, jpeg, jpeg=True)
 
 
+def pages_of(pdf, first, last, out, dpi):
+    """Pages first..last of a real PDF as clean image-only PDFs (<stem> p<N>.pdf), with the
+    page's own text layer (pdftotext) as the truth beside each."""
+    stem = os.path.splitext(os.path.basename(pdf))[0]
+    for number in range(first, last + 1):
+        name = os.path.join(out, "%s p%d" % (stem, number))
+        text = subprocess.run(["pdftotext", "-f", str(number), "-l", str(number), "-enc", "UTF-8", pdf, "-"],
+                              check=True, capture_output=True).stdout.decode("utf-8", "replace")
+        if not text.strip():
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            subprocess.run(["pdftoppm", "-gray", "-r", str(dpi), "-f", str(number), "-l", str(number), "-singlefile", pdf,
+                            os.path.join(tmp, "page")], check=True)
+            width, height, pixels = read_pgm(os.path.join(tmp, "page.pgm"))
+            image_pdf(name + ".pdf", width, height, dpi, zlib.compress(bytes(pixels), 6), jpeg=False)
+        with open(name + ".txt", "w", encoding="utf-8") as f:
+            f.write(text)
+
+
 def main():
     args = sys.argv[1:]
+    if args and args[0] == "--pages-of":
+        # make-scans.py --pages-of PDF FIRST LAST OUT [DPI]
+        pdf, first, last, out = args[1], int(args[2]), int(args[3]), args[4]
+        os.makedirs(out, exist_ok=True)
+        pages_of(pdf, first, last, out, int(args[5]) if len(args) > 5 else 300)
+        return
     clean = "--clean" in args
     dpi = 300
     if "--dpi" in args:

@@ -24,10 +24,11 @@ public struct OCROptions: Sendable {
     /// device's change arriving meanwhile).
     package var beforeWrite: (@Sendable (URL) -> Void)?
 
-    /// 300 dpi: tesseract's models are trained on text of about 20–40 pixels x-height; at
-    /// 300 dpi a 10-point letter's x-height is about 20 pixels. Lower loses small print
-    /// (recall drops at 150 dpi, see Scripts/bench-ocr.sh), higher costs time and memory for
-    /// no gain on ordinary print.
+    /// 300 dpi, tesseract's own advice ("at least 300 dpi"): a 10-point letter's x-height is
+    /// then about 20 pixels, and small print (8-point footnotes, receipts) stays legible to it.
+    /// On ordinary 10–12-point print, Scripts/bench-ocr.sh measures the same recall at 150,
+    /// 200 and 300 dpi; 300 is kept for the small print, at the cost of time. (The app's
+    /// service draws pages at 3× their size in points, 216 dpi.)
     public static let defaultDPI = 300
 
     public init() {}
@@ -46,6 +47,8 @@ public struct OCRDocumentResult: Encodable, Sendable {
         case wouldRecognize = "would-recognize"
         /// Not downloaded (an evicted placeholder): it is done once it is downloaded.
         case notDownloaded = "not-downloaded"
+        /// A document without a PDF (metadata only): nothing to recognise.
+        case noPDF = "no-pdf"
         /// A sync program is still writing it: left for a later run.
         case arriving
         /// Failed earlier and waiting before the next try.
@@ -135,6 +138,7 @@ public final class OCRRunner {
             }
             switch preparation {
             case .done(let result):
+                if [.alreadyDone, .noPDF].contains(result.status) { failures.clear(path) }
                 while !inFlight.isEmpty { finishOldest() }  // keep the report in the order given
                 report.documents.append(result)
                 progress(report.documents.count, items.count)
@@ -173,7 +177,9 @@ public final class OCRRunner {
                 }
                 return .done(OCRDocumentResult(path: path, status: .alreadyDone))
             }
-            guard reader.pdf != nil else { throw OCRError(.recognition, "the document has no PDF") }
+            guard reader.pdf != nil else {
+                return .done(OCRDocumentResult(path: path, status: .noPDF, error: "the document has no PDF (metadata only): nothing to recognise"))
+            }
             let pdf = scratch.appendingPathComponent("ocr-\(UUID().uuidString).pdf")
             try CoordinatedDocument.exportPDF(of: url.path, to: pdf.path, overwrite: false)
             let prepared = try PreparedDocument(url: url, path: path, identity: identity, parent: reader.contentKey,

@@ -79,6 +79,11 @@ public final class TesseractEngine {
     /// Starts an engine for `languages` (tesseract's `eng+deu` form).
     /// - Throws: ``OCRError`` `.engineMissing` or `.languageMissing`, saying what to install.
     public init(languages: String) throws {
+        // The workers are the parallelism: tesseract's own OpenMP threads on top of them
+        // would put several threads on each core (tesseract's documentation advises the same
+        // for parallel runs). Read by libgomp when libtesseract first loads; a value the
+        // user set is kept.
+        setenv("OMP_THREAD_LIMIT", "1", 0)
         if let why = yiana_tesseract_load() {
             throw OCRError(.engineMissing, "tesseract cannot be loaded (\(String(cString: why))); install it: apt-get install libtesseract5 tesseract-ocr-eng")
         }

@@ -74,6 +74,7 @@ extension Yiana {
                     for document in problems {
                         print("\(document.status.rawValue): \(document.path)\(document.reason.map { " — \($0)" } ?? "")")
                     }
+                    OCRProblems.print(for: library)
                 } else if !problems.isEmpty {
                     let counts = Dictionary(grouping: problems, by: \.status).map { "\($0.value.count) \($0.key.rawValue)" }.sorted()
                     print("Not fully indexed: \(counts.joined(separator: ", ")) (see --problems).")

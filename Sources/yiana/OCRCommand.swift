@@ -150,7 +150,7 @@ extension Yiana {
                     print("would recognize \(document.path): \(Output.count(document.pagesRecognized, "page")) without text")
                 case .alreadyDone:
                     if !all { print("already done   \(document.path) (--force to recognise it again)") }
-                case .notDownloaded, .arriving:
+                case .notDownloaded, .arriving, .noPDF:
                     print("\(document.status.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0)) \(document.path): \(document.error ?? "")")
                 case .backingOff:
                     let when = document.retryAfter.map { " until \(ISO8601DateFormatter().string(from: $0))" } ?? ""
@@ -162,7 +162,7 @@ extension Yiana {
             }
             let counts: [(OCRDocumentResult.Status, String)] = [
                 (.recognized, "recognised"), (.embedded, "had their own text"), (.alreadyDone, "already done"),
-                (.wouldRecognize, "would be recognised"), (.notDownloaded, "not downloaded"), (.arriving, "still arriving"),
+                (.wouldRecognize, "would be recognised"), (.notDownloaded, "not downloaded"), (.noPDF, "without a PDF"), (.arriving, "still arriving"),
                 (.backingOff, "backing off"), (.failed, "failed"),
             ]
             let summary = counts.compactMap { status, words in

@@ -29,6 +29,7 @@ extension Yiana {
 
         func run() async throws {
             let library = try libraryOptions.open()
+            if !json { OCRProblems.print(for: library) }
             let report = try await CloudStore.status(of: library, paths: paths.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 })
             if json { return try Output.json(report) }
             for document in report.documents {
