@@ -46,11 +46,23 @@ say "Importing again skips every PDF the library already holds (by SHA-256):"
 run import --library "$laptop" SampleDocs/pdfs/Flow*.pdf
 run info --library "$laptop" "pdfs/Flow control paper"
 
+step "1b. Recognise scanned pages with tesseract, as the app's OCR service does"
+say "Three scans with no text layer (a letter, a receipt, a two-column page; skewed, grainy, JPEG):"
+run import --library "$laptop" SampleDocs/scans
+say "Pages with their own text keep it; the others are recognised, the document rewritten with the"
+say "service's metadata keys and an invisible text layer, the results in .ocr_results/ (--now: the"
+say "documents were just written, which a sync program's half-written file would look like)."
+run ocr --library "$laptop" --all --now
+say "Run again, nothing is left to do:"
+run ocr --library "$laptop" --all --now
+
 step "2. Index the text with poppler into SQLite FTS5, and search it"
 say "(The index lives outside the synced folder; here it is $index.)"
 run index --library "$laptop" --index "$index"
 run search --library "$laptop" --index "$index" flow control
 run search --library "$laptop" --index "$index" --tag sample "statement"
+say "A word that is only in a scan is found on its page:"
+run search --library "$laptop" --index "$index" cholesterol
 
 step "3. Evict a document to the (simulated) iCloud and download it through faults"
 run cloud init --library "$laptop" --device laptop "$cloud"
