@@ -138,26 +138,7 @@ private func documents(_ library: Library) throws -> [LibraryItem] {
         }
 
         // The service's results files, where it writes them.
-        let base = folder.url.appendingPathComponent(".ocr_results/Letters/Scan")
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        let result = try decoder.decode(ServiceResult.self, from: try Data(contentsOf: base.appendingPathExtension("json")))
-        #expect(result.documentId == metadata.id)
-        #expect(result.pages.map(\.pageNumber) == [1, 2])
-        #expect(result.metadata.pageCount == 2)
-        let words = result.pages.flatMap(\.textBlocks).flatMap(\.lines).flatMap(\.words)
-        #expect(words.contains { $0.text == "Tuesday" })
-        for word in words {
-            let box = word.boundingBox
-            #expect(box.x >= 0 && box.y >= 0 && box.width > 0 && box.height > 0 && box.x + box.width <= 1 && box.y + box.height <= 1)
-            #expect((0...1).contains(word.confidence))
-        }
-        let invoice = try #require(words.first { $0.text == "Invoice" })
-        #expect(invoice.boundingBox.y < 0.2, "boxes are measured from the top of the page")
-        let hocr = try String(contentsOf: base.appendingPathExtension("hocr"), encoding: .utf8)
-        #expect(hocr.contains("ocrx_word") && hocr.contains("Tuesday"))
-        let xml = try String(contentsOf: base.appendingPathExtension("xml"), encoding: .utf8)
-        #expect(xml.contains("<Page number=\"2\">") && xml.contains("<DocumentId>\(metadata.id)</DocumentId>"))
+        try checkResultFiles(folder.url.appendingPathComponent(".ocr_results/Letters/Scan"), documentID: metadata.id)
 
         // The version read was kept first.
         #expect(try VersionStore(library: library).records().count == 1)
@@ -172,6 +153,30 @@ private func documents(_ library: Library) throws -> [LibraryItem] {
         // Done: a second run leaves it alone.
         let again = try OCRRunner(library: library, options: options()).run(try documents(library), named: false)
         #expect(again.documents.map(\.status) == [.alreadyDone])
+    }
+
+    /// The `.json` (the service's shape: pages → blocks → lines → words, boxes within the
+    /// page, from its top), `.hocr` and `.xml` results at `base` of a scan of `page1` and `page2`.
+    private func checkResultFiles(_ base: URL, documentID: UUID) throws {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let result = try decoder.decode(ServiceResult.self, from: try Data(contentsOf: base.appendingPathExtension("json")))
+        #expect(result.documentId == documentID)
+        #expect(result.pages.map(\.pageNumber) == [1, 2])
+        #expect(result.metadata.pageCount == 2)
+        let words = result.pages.flatMap(\.textBlocks).flatMap(\.lines).flatMap(\.words)
+        #expect(words.contains { $0.text == "Tuesday" })
+        for word in words {
+            let box = word.boundingBox
+            #expect(box.x >= 0 && box.y >= 0 && box.width > 0 && box.height > 0 && box.x + box.width <= 1 && box.y + box.height <= 1)
+            #expect((0...1).contains(word.confidence))
+        }
+        let invoice = try #require(words.first { $0.text == "Invoice" })
+        #expect(invoice.boundingBox.y < 0.2, "boxes are measured from the top of the page")
+        let hocr = try String(contentsOf: base.appendingPathExtension("hocr"), encoding: .utf8)
+        #expect(hocr.contains("ocrx_word") && hocr.contains("Tuesday"))
+        let xml = try String(contentsOf: base.appendingPathExtension("xml"), encoding: .utf8)
+        #expect(xml.contains("<Page number=\"2\">") && xml.contains("<DocumentId>\(documentID)</DocumentId>"))
     }
 
     @Test func pagesWithTheirOwnTextAreKeptAndOnlyScannedPagesRecognised() throws {
