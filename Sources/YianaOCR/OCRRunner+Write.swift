@@ -78,13 +78,8 @@ extension OCRRunner {
     }
 
     func makeResult(_ prepared: PreparedDocument, recognized: [Int: RecognizedPage], at now: Date) -> OCRResult {
-        var pages: [OCRPage] = []
-        for number in 1...max(prepared.pageCount, 1) where number <= prepared.pageCount {
-            if let page = recognized[number]?.page {
-                pages.append(page)
-            } else if let text = prepared.ownText[number] {
-                pages.append(Self.embeddedPage(number, text: text))
-            }
+        let pages: [OCRPage] = (1..<prepared.pageCount + 1).compactMap { number in
+            recognized[number]?.page ?? prepared.ownText[number].map { Self.embeddedPage(number, text: $0) }
         }
         let confidence = pages.isEmpty ? 0 : pages.map(\.confidence).reduce(0, +) / Double(pages.count)
         let embeddedOnly = prepared.toRecognize.isEmpty
@@ -99,34 +94,23 @@ extension OCRRunner {
                                            useLanguageCorrection: true, extractFormData: false, extractDemographics: false)))
     }
 
+    /// A document already done whose results files are missing (written by the app on a
+    /// device, or a run killed between the document and its results): written from the
+    /// PDF's text, as the service does (`generateMissingResultFiles`). `prepared` is the
+    /// document as read; its pages with text are the results.
+    func writeMissingResults(_ prepared: PreparedDocument) throws {
+        guard !prepared.ownText.isEmpty else { return }
+        var result = makeResult(prepared, recognized: [:], at: prepared.metadata.ocrProcessedAt ?? Date())
+        result.engineVersion = Self.embeddedEngineVersion
+        result.confidence = 1
+        try ResultFiles(library: library).write(result, hocrPages: [:], for: prepared.url)
+    }
+
     /// A page whose text came from the PDF, as the service records one: one block and a line
     /// per line of text, on the whole page, confidence 1.
     static func embeddedPage(_ number: Int, text: String) -> OCRPage {
         let lines = text.split(separator: "\n").map { TextLine(text: String($0), boundingBox: .page, words: []) }
         return OCRPage(pageNumber: number, text: text,
                        textBlocks: [TextBlock(text: text, boundingBox: .page, confidence: 1, lines: lines)], confidence: 1)
-    }
-
-    /// A document already done whose results files are missing (written by the app on a
-    /// device, or a run killed between the document and its results): written from the
-    /// PDF's text, as the service does (`generateMissingResultFiles`).
-    func writeMissingResults(for url: URL, metadata: DocumentMetadata, scratch: URL) throws {
-        let pdf = scratch.appendingPathComponent("ocr-\(UUID().uuidString).pdf")
-        try CoordinatedDocument.exportPDF(of: url.path, to: pdf.path, overwrite: false)
-        defer { Sys.removeIfPresent(pdf.path) }
-        let document = try PDFDocument(path: pdf.path)
-        var pages: [OCRPage] = []
-        for index in 0..<document.pageCount {
-            let text = document.text(ofPage: index).trimmingCharacters(in: .whitespacesAndNewlines)
-            if !text.isEmpty { pages.append(Self.embeddedPage(index + 1, text: text)) }
-        }
-        guard !pages.isEmpty else { return }
-        let result = OCRResult(
-            id: UUID(), processedAt: metadata.ocrProcessedAt ?? Date(), documentId: metadata.id,
-            engineVersion: Self.embeddedEngineVersion, pages: pages, confidence: 1,
-            metadata: ProcessingMetadata(processingTime: 0, pageCount: document.pageCount, detectedLanguages: [], warnings: [],
-                                         options: ProcessingOptions(recognitionLevel: "accurate", languages: Self.languageTags(options.languages),
-                                                                    useLanguageCorrection: true, extractFormData: false, extractDemographics: false)))
-        try ResultFiles(library: library).write(result, hocrPages: [:], for: url)
     }
 }

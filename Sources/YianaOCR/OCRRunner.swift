@@ -124,7 +124,7 @@ public final class OCRRunner {
 
         func finishOldest() {
             let prepared = inFlight.removeFirst()
-            report.documents.append(complete(prepared))
+            report.documents.append(complete(prepared, workers: workers!))
             progress(report.documents.count, items.count)
         }
 
@@ -171,10 +171,8 @@ public final class OCRRunner {
             guard let identity = FileIdentity(path: url.path) else { throw ArchiveError(.fileNotFound, path: url.path) }
             let reader = try DocumentReader(path: url.path)
             let metadata = try reader.metadata()
-            if metadata.ocrCompleted && !options.force {
-                if !options.dryRun, !ResultFiles(library: library).exist(for: url), reader.pdf != nil {
-                    try writeMissingResults(for: url, metadata: metadata, scratch: scratch)
-                }
+            let done = metadata.ocrCompleted && !options.force
+            if done && (options.dryRun || ResultFiles(library: library).exist(for: url) || reader.pdf == nil) {
                 return .done(OCRDocumentResult(path: path, status: .alreadyDone))
             }
             guard reader.pdf != nil else {
@@ -184,6 +182,12 @@ public final class OCRRunner {
             try CoordinatedDocument.exportPDF(of: url.path, to: pdf.path, overwrite: false)
             let prepared = try PreparedDocument(url: url, path: path, identity: identity, parent: reader.contentKey,
                                                 metadata: metadata, pdf: pdf, options: options)
+            if done {
+                // Done, but its results files are missing: written from its text.
+                defer { prepared.discard() }
+                try writeMissingResults(prepared)
+                return .done(OCRDocumentResult(path: path, status: .alreadyDone))
+            }
             if options.dryRun {
                 prepared.discard()
                 let status: OCRDocumentResult.Status = prepared.toRecognize.isEmpty ? .embedded : .wouldRecognize
@@ -213,7 +217,7 @@ public final class OCRRunner {
 
     /// Waits for a prepared document's pages, then writes it; once more from the start when
     /// another process changed the document meanwhile.
-    private func complete(_ prepared: PreparedDocument) -> OCRDocumentResult {
+    private func complete(_ prepared: PreparedDocument, workers: PageWorkers) -> OCRDocumentResult {
         defer { prepared.discard() }
         let started = prepared.started
         do {
@@ -223,14 +227,14 @@ public final class OCRRunner {
             failures.clear(prepared.path)
             return result
         } catch let error as ArchiveError where error.kind == .documentChanged {
-            return again(prepared)
+            return again(prepared, workers: workers)
         } catch {
             return failure(prepared.path, error)
         }
     }
 
     /// The document changed while it was being recognised: recognise what is there now.
-    private func again(_ prepared: PreparedDocument) -> OCRDocumentResult {
+    private func again(_ prepared: PreparedDocument, workers: PageWorkers) -> OCRDocumentResult {
         guard prepared.attempt < 3 else {
             return failure(prepared.path, OCRError(.recognition, "the document kept changing while it was recognised (another device is editing it); it will be tried again"))
         }
@@ -242,10 +246,8 @@ public final class OCRRunner {
         case .done(let result): return result
         case .prepared(let next):
             next.attempt = prepared.attempt + 1
-            let workers = PageWorkers(count: options.jobs, languages: options.languages)
             next.submit(to: workers)
-            defer { workers.close() }
-            return complete(next)
+            return complete(next, workers: workers)
         }
     }
 }
