@@ -51,6 +51,11 @@ extension OCRRunner {
         metadata.pdfHash = pdfHash
         metadata.pageProcessingStates = Self.pageStates(prepared.metadata, pageCount: prepared.pageCount, at: now)
 
+        // The results files first, the document last: a run killed between the two leaves
+        // the document not done, and the next run recognises it again and writes both (the
+        // other order would leave a done document whose results must be made from its text,
+        // without the words' boxes).
+        try ResultFiles(library: library).write(result, hocrPages: recognized.mapValues(\.hocr), for: prepared.url)
         options.beforeWrite?(prepared.url)
         _ = try VersionStore(library: library).keep(prepared.url, reason: "before OCR")
         try DocumentRewrite(library: library).write(metadata, pdfFile: pdfFile, to: prepared.url, replacing: true, expecting: prepared.identity)
@@ -58,7 +63,6 @@ extension OCRRunner {
             try? DocumentHistory(library: library).record(documentID: metadata.id.uuidString, key: key,
                                                           parents: prepared.parent.map { [$0] } ?? [], what: "ocr")
         }
-        try ResultFiles(library: library).write(result, hocrPages: recognized.mapValues(\.hocr), for: prepared.url)
         return OCRDocumentResult(path: prepared.path, status: embeddedOnly ? .embedded : .recognized,
                                  pagesRecognized: prepared.toRecognize.count, pagesWithText: prepared.ownText.count,
                                  confidence: result.confidence)

@@ -1,4 +1,5 @@
 import Foundation
+import YianaArchive
 import YianaLibrary
 import YianaSystem
 
@@ -24,14 +25,21 @@ public struct ResultFiles: Sendable {
         return url.appendingPathComponent(name)
     }
 
-    /// True when the JSON results of `document` exist.
+    /// The three files' extensions.
+    public static let suffixes = ["json", "xml", "hocr"]
+
+    /// True when all three results files of `document` exist.
     public func exist(for document: URL) -> Bool {
         guard let base = base(for: document) else { return false }
-        return FileKind.at(base.path + ".json") == .regular
+        return Self.suffixes.allSatisfy { FileKind.at(base.path + "." + $0) == .regular }
     }
 
     /// Writes `result` as JSON, XML and hOCR (`hocrPages`: tesseract's hOCR of each page,
     /// by page number; a page without one is written from its text).
+    ///
+    /// The files of one document are written under a lock of their own (this machine's
+    /// processes take turns), so any temporary file of theirs found meanwhile was left by a
+    /// write that was killed, here or on a device that synced it here: it is removed.
     public func write(_ result: OCRResult, hocrPages: [Int: String], for document: URL) throws {
         guard let base = base(for: document) else { return }
         try FileManager.default.createDirectory(at: base.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -40,9 +48,20 @@ public struct ResultFiles: Sendable {
             ("xml", Data(Self.xml(result).utf8)),
             ("hocr", Data(Self.hocr(result, pages: hocrPages).utf8)),
         ]
+        let lock = try DocumentLock(document: base.path + ".ocr_results", mode: .exclusive, timeout: 60)
+        defer { lock.release() }
+        for stale in Self.leftoverTemps(of: base) { try? FileManager.default.removeItem(at: stale) }
         for (suffix, data) in files {
             try TemporaryFile.replace(base.path + "." + suffix, with: data)
         }
+    }
+
+    /// Temporary files of interrupted writes of the results at `base` (`.<name>.json.yiana-tmp-XXXXXXXX`).
+    static func leftoverTemps(of base: URL) -> [URL] {
+        let folder = base.deletingLastPathComponent()
+        let prefixes = suffixes.map { "." + base.lastPathComponent + "." + $0 + CoordinatedDocument.temporaryMarker }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { name in prefixes.contains { name.hasPrefix($0) } }.map { folder.appendingPathComponent($0) }
     }
 
     /// The service's `XMLExporter` layout (document id, time, engine, confidence, each page's

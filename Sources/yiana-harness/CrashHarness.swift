@@ -61,6 +61,7 @@ struct CrashHarness {
         guard clean.signal == nil, calls > 0 else { throw HarnessError("\(scenario.name): the clean run failed (\(clean.stderr))") }
         let afterClean = await Checks.afterRun(libraries: libraries, root: root, before: before)
         guard afterClean.clean else { throw HarnessError("\(scenario.name): the clean run fails the checks: \(afterClean.summary)") }
+        if let problem = scenario.finished?(libraries[0]) { throw HarnessError("\(scenario.name): after the clean run: \(problem)") }
         progress("\(scenario.name): clean run exits \(clean.status) in \(String(format: "%.2f", clean.seconds)) s with \(calls) I/O calls on its files")
 
         let kinds = ["eio", "enospc", "short"]
@@ -109,7 +110,8 @@ struct CrashHarness {
             }
             result.tally.record(findings, description)
 
-            try await recover(arguments, libraries: libraries, before: before, clean: clean, after: description, into: &result)
+            try await recover(arguments, libraries: libraries, before: before, clean: clean, after: description,
+                              finished: scenario.finished, into: &result)
         }
         return result
     }
@@ -118,7 +120,7 @@ struct CrashHarness {
     /// `yiana repair --remove-temps` must clear every leftover temporary file (keeping its
     /// bytes: the check that nothing is lost runs after it).
     private func recover(_ arguments: [String], libraries: [URL], before: [String: String], clean: Outcome, after description: String,
-                         into result: inout PathResult) async throws {
+                         finished: ((URL) -> String?)?, into result: inout PathResult) async throws {
         let again = try runner.run(arguments)
         var recovered = await Checks.afterRun(libraries: libraries, root: root, before: before)
         let leftTemps = recovered.temps > 0
@@ -137,6 +139,7 @@ struct CrashHarness {
             result.tempsRemoved += count - recovered.temps
             if recovered.temps > 0 { cleanup.append("\(recovered.temps) temporary files left after repair --remove-temps") }
         }
+        if let problem = finished?(libraries[0]) { cleanup.append("the job is not finished: \(problem)") }
         if again.signal == nil, again.status == clean.status || (leftTemps && again.status == 1), recovered.clean, cleanup.isEmpty {
             result.recovered += 1
         } else {

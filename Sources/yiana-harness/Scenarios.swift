@@ -14,6 +14,9 @@ struct Scenario: Sendable {
     let build: @Sendable (Context) throws -> [String]
     /// Words each indexed document must be found by after a run (index paths only).
     var indexWords: [String] = []
+    /// What must hold of the first library once a rerun has finished the job (nil: it holds;
+    /// else the problem in words).
+    var finished: (@Sendable (URL) -> String?)?
 }
 
 /// What a scenario's set-up works with.
@@ -182,5 +185,7 @@ enum Scenarios {
                      return ["index", "--library", context.path("lib"), "--index", context.path("index/index.sqlite")]
                  },
                  indexWords: ["i1", "i2", "i4", "i5", "i7", "i8"].map(word)),
+        Scenario(name: "ocr", libraries: ["lib"], what: "yiana ocr --all of 3 scans beside 2 documents with text",
+                 build: OCRCheck.build, finished: OCRCheck.finished),
     ]
 }
