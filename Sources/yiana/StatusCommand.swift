@@ -6,12 +6,15 @@ import YianaSync
 extension Yiana {
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show each document's download status.",
+            abstract: "Show each document's download status, and the documents OCR failed on.",
             discussion: """
                 Apple's statuses: notDownloaded (only a placeholder is here), downloaded (the \
                 local copy is older than the cloud's), current (the newest version is local); \
                 beside them whether a download is under way (with its progress), the last \
-                download error, changes not uploaded yet, and conflicts.
+                download error, changes not uploaded yet, and conflicts. Documents `yiana ocr` \
+                failed on are listed first (ocr-failed: path — reason, and when it is tried \
+                again). A library kept by another sync program (not attached with `yiana cloud \
+                init`) has no download status; its OCR failures are still shown.
 
                 Examples:
                   yiana status
@@ -27,11 +30,37 @@ extension Yiana {
         @Argument(help: ArgumentHelp("Documents or folders (default: the whole library).", valueName: "path"))
         var paths: [String] = []
 
+        /// What `--json` prints: the download status (nil fields when the library is not
+        /// attached to a cloud store) and the documents OCR failed on.
+        struct Report: Encodable {
+            let cloudAttached: Bool
+            let device: String?
+            let lastSync: Date?
+            let documents: [DocumentStatus]
+            let ocrFailures: [OCRProblems.Entry]
+        }
+
         func run() async throws {
             let library = try libraryOptions.open()
-            if !json { OCRProblems.print(for: library) }
-            let report = try await CloudStore.status(of: library, paths: paths.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 })
-            if json { return try Output.json(report) }
+            let failures = OCRProblems.entries(for: library)
+            let cloud: StatusReport?
+            do {
+                cloud = try await CloudStore.status(of: library, paths: paths.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 })
+            } catch CloudError.notAttached {
+                // A library another sync program keeps (Syncthing, Dropbox …): no download
+                // status here, but what yiana itself knows.
+                cloud = nil
+            }
+            if json {
+                return try Output.json(Report(cloudAttached: cloud != nil, device: cloud?.device, lastSync: cloud?.lastSync,
+                                              documents: cloud?.documents ?? [], ocrFailures: failures))
+            }
+            OCRProblems.print(failures)
+            guard let report = cloud else {
+                print("\(library.root.path) is not attached to the simulated cloud store: no download status (`yiana cloud init DIR` attaches it).")
+                if failures.isEmpty { print("No OCR failures.") }
+                return
+            }
             for document in report.documents {
                 var notes: [String] = []
                 if document.isDownloading, let progress = document.progress { notes.append("downloading \(Int(progress * 100))%") }

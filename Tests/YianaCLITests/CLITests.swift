@@ -9,10 +9,7 @@ struct CLITests {
     let yiana = Fixtures.productsFolder.appendingPathComponent("yiana")
 
     func run(_ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil) throws -> ProcessResult {
-        var env = ProcessInfo.processInfo.environment
-        env["YIANA_LIBRARY"] = nil
-        env.merge(environment) { $1 }
-        return try runProcess(yiana, arguments, environment: env, currentDirectory: folder)
+        try runYiana(arguments, environment: environment, in: folder)
     }
 
     func json(_ text: String) throws -> [String: Any] {

@@ -8,9 +8,7 @@ struct SearchCLITests {
     let yiana = Fixtures.productsFolder.appendingPathComponent("yiana")
 
     func run(_ arguments: [String]) throws -> ProcessResult {
-        var env = ProcessInfo.processInfo.environment
-        env["YIANA_LIBRARY"] = nil
-        return try runProcess(yiana, arguments, environment: env)
+        try runYiana(arguments)
     }
 
     func makeLibrary(documents: Int = 0) throws -> (TemporaryFolder, TemporaryFolder) {

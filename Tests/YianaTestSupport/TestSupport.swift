@@ -76,6 +76,15 @@ public func createFile(named name: [UInt8], in folder: URL, contents: Data) thro
 
 /// With `timeout`, a process still running after that many seconds is killed (status
 /// `SIGKILL`, 9, with `timedOut`), so a test of a hang fails instead of hanging.
+/// Runs the built `yiana` as a user would, with this process's environment less any
+/// `YIANA_LIBRARY` of the machine, plus `extra`.
+public func runYiana(_ arguments: [String], environment extra: [String: String] = [:], in folder: URL? = nil) throws -> ProcessResult {
+    var environment = ProcessInfo.processInfo.environment
+    environment["YIANA_LIBRARY"] = nil
+    environment.merge(extra) { $1 }
+    return try runProcess(Fixtures.productsFolder.appendingPathComponent("yiana"), arguments, environment: environment, currentDirectory: folder)
+}
+
 public func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
                 currentDirectory: URL? = nil, timeout: Double? = nil) throws -> ProcessResult {
     let process = Process()
