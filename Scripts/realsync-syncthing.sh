@@ -3,7 +3,9 @@
 # ROUNDS runs of the scenario (import, sync, a tag on one device and a new title on the
 # other while apart, reconnect, `conflicts resolve --strategy merge`, sync again) with two
 # Syncthing instances on 127.0.0.1 (discovery, relays, NAT, upgrades, reports off), then
-# with unison -copyonconflict. Prints one line per run and a summary; exits 1 if any failed.
+# with unison -copyonconflict; then the ocr scenario the same way (a scan recognised by
+# `yiana ocr` on both devices while apart; merge; the results' conflict copies settled).
+# Prints one line per run and a summary; exits 1 if any failed.
 #
 #   Scripts/realsync-syncthing.sh [ROUNDS]     (default 5)
 set -euo pipefail
@@ -14,10 +16,12 @@ swift build -c release --static-swift-stdlib --product yiana >/dev/null
 swift build -c release --product yiana-realsync >/dev/null
 bin=$(swift build -c release --show-bin-path)
 failed=0
-for program in syncthing unison; do
-    for ((i = 1; i <= rounds; i++)); do
-        if ! "$bin/yiana-realsync" --program "$program" --samples SampleDocs; then failed=$((failed + 1)); fi
+for scenario in edit ocr; do
+    for program in syncthing unison; do
+        for ((i = 1; i <= rounds; i++)); do
+            if ! "$bin/yiana-realsync" --program "$program" --scenario "$scenario" --samples SampleDocs; then failed=$((failed + 1)); fi
+        done
     done
 done
-echo "$((2 * rounds)) runs, $failed failed."
+echo "$((4 * rounds)) runs, $failed failed."
 [ "$failed" -eq 0 ]

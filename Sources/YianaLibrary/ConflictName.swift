@@ -97,6 +97,10 @@ public struct ConflictName: Sendable, Equatable {
     public let original: String
     /// The marks, outermost (added last) first.
     public let marks: [Mark]
+    /// The name with the sync services' marks taken off from the outside, up to the first
+    /// mark that is not one (`Letter 2.sync-conflict-20260301-142233-ABCDEF7.json` is a copy
+    /// of `Letter 2.json`, where ``original`` is `Letter.json`).
+    public let withoutSyncMarks: String
 
     /// Reads `fileName` (`Report (Bob's conflicted copy 2026-03-01).yianazip`), removing
     /// marks from the outside in so that conflicts of conflicts unstack. Marks some services
@@ -110,9 +114,11 @@ public struct ConflictName: Sendable, Equatable {
     init(fileName: String, screened: Bool) {
         var name = fileName
         var marks: [Mark] = []
+        var withoutSyncMarks = fileName
         while let (mark, rest) = Self.outermostMark(of: name, patterns: Self.afterExtension, screened: screened), !rest.isEmpty {
             marks.append(mark)
             name = rest
+            if marks.allSatisfy(\.isSyncConflict) { withoutSyncMarks = name }
         }
         // Nearly every name ends in the document extension, after at least one character:
         // that extension, without bridging the name to NSString.
@@ -121,9 +127,11 @@ public struct ConflictName: Sendable, Equatable {
         while let (mark, rest) = Self.outermostMark(of: stem, patterns: Self.beforeExtension, screened: screened), !rest.isEmpty {
             marks.append(mark)
             stem = rest
+            if marks.allSatisfy(\.isSyncConflict) { withoutSyncMarks = ext.isEmpty ? stem : "\(stem).\(ext)" }
         }
         original = ext.isEmpty ? stem : "\(stem).\(ext)"
         self.marks = marks
+        self.withoutSyncMarks = withoutSyncMarks
     }
 
     /// True when a sync service (not the app) made this name.

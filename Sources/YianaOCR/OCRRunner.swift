@@ -53,6 +53,8 @@ public struct OCRDocumentResult: Encodable, Sendable {
         case arriving
         /// Failed earlier and waiting before the next try.
         case backingOff = "backing-off"
+        /// A sync program's conflict copy: left as it is until the conflict is resolved.
+        case conflictCopy = "conflict-copy"
         case failed
     }
 
@@ -65,10 +67,12 @@ public struct OCRDocumentResult: Encodable, Sendable {
     public var error: String?
     /// When a document backing off will be tried again.
     public var retryAfter: Date?
+    /// Conflict copies of its results files a sync program made, removed once settled.
+    public var resultCopiesRemoved = 0
     public var seconds: Double?
 
     public init(path: String, status: Status, pagesRecognized: Int = 0, pagesWithText: Int = 0, confidence: Double? = nil,
-                code: String? = nil, error: String? = nil, retryAfter: Date? = nil) {
+                code: String? = nil, error: String? = nil, retryAfter: Date? = nil, resultCopiesRemoved: Int = 0) {
         self.path = path
         self.status = status
         self.pagesRecognized = pagesRecognized
@@ -77,6 +81,7 @@ public struct OCRDocumentResult: Encodable, Sendable {
         self.code = code
         self.error = error
         self.retryAfter = retryAfter
+        self.resultCopiesRemoved = resultCopiesRemoved
     }
 }
 
@@ -93,12 +98,14 @@ public struct OCRReport: Encodable, Sendable {
 /// and recognised, on `jobs` workers across pages and documents. The document is rewritten
 /// through the coordinated writer, replacing only the version that was read (a document
 /// another device changed meanwhile is read and recognised again, never overwritten), after
-/// that version is kept in the version store. Then the results files are written beside the
-/// library as the service writes them (``ResultFiles``).
+/// that version is kept in the version store. The results files are written beside the
+/// library as the service writes them (``ResultFiles``), just before the document.
 public final class OCRRunner {
     public let library: Library
     public let options: OCROptions
     private let failures: OCRFailures
+    /// Conflict copies of results files, per results folder, listed once per run.
+    private var resultConflicts: [String: [String: [String]]] = [:]
 
     public init(library: Library, options: OCROptions) {
         self.library = library
@@ -164,6 +171,11 @@ public final class OCRRunner {
                                            error: "not downloaded (an evicted placeholder): download it first (`yiana download \"\(path)\"`)"))
         }
         let url = item.documentURL
+        let conflict = ConflictName(fileName: url.lastPathComponent)
+        if conflict.isSyncConflict {
+            return .done(OCRDocumentResult(path: path, status: .conflictCopy,
+                                           error: "a sync program's conflict copy of \(conflict.withoutSyncMarks): left as it is until the conflict is resolved (`yiana conflicts resolve`), then the document is recognised"))
+        }
         if !named, !options.ignoreBackoff, let retry = failures.backingOff(path) {
             return .done(OCRDocumentResult(path: path, status: .backingOff, code: retry.code, error: retry.reason, retryAfter: retry.until))
         }
@@ -172,8 +184,9 @@ public final class OCRRunner {
             let reader = try DocumentReader(path: url.path)
             let metadata = try reader.metadata()
             let done = metadata.ocrCompleted && !options.force
+            let settled = done && !options.dryRun ? try settleResultConflicts(of: url, processedAt: metadata.ocrProcessedAt) : 0
             if done && (options.dryRun || ResultFiles(library: library).exist(for: url) || reader.pdf == nil) {
-                return .done(OCRDocumentResult(path: path, status: .alreadyDone))
+                return .done(OCRDocumentResult(path: path, status: .alreadyDone, resultCopiesRemoved: settled))
             }
             guard reader.pdf != nil else {
                 return .done(OCRDocumentResult(path: path, status: .noPDF, error: "the document has no PDF (metadata only): nothing to recognise"))
@@ -186,7 +199,7 @@ public final class OCRRunner {
                 // Done, but its results files are missing: written from its text.
                 defer { prepared.discard() }
                 try writeMissingResults(prepared)
-                return .done(OCRDocumentResult(path: path, status: .alreadyDone))
+                return .done(OCRDocumentResult(path: path, status: .alreadyDone, resultCopiesRemoved: settled))
             }
             if options.dryRun {
                 prepared.discard()
@@ -198,6 +211,16 @@ public final class OCRRunner {
         } catch {
             return .done(failure(path, error))
         }
+    }
+
+    /// Conflict copies a sync program made of `document`'s results files (two devices
+    /// recognised it while apart), settled on the files of the recognition it holds now.
+    private func settleResultConflicts(of document: URL, processedAt: Date?) throws -> Int {
+        let files = ResultFiles(library: library)
+        guard let folder = files.base(for: document)?.deletingLastPathComponent().path else { return 0 }
+        if resultConflicts[folder] == nil { resultConflicts[folder] = files.conflictCopies(besideResultsOf: document) }
+        let conflicts = files.conflicts(for: document, in: resultConflicts[folder]!)
+        return try files.settle(conflicts, for: document, processedAt: processedAt)
     }
 
     private func failure(_ path: String, _ error: Error) -> OCRDocumentResult {

@@ -24,7 +24,10 @@ public enum TextLayer {
         let joined = URL(fileURLWithPath: output.path + "-layers.pdf")
         defer { try? FileManager.default.removeItem(at: joined) }
         try run(["qpdf", "--empty", "--no-warn", "--warning-exit-0", "--pages"] + sorted.map(\.value.path) + ["--", joined.path], for: pdf)
-        try run(["qpdf", "--stream-data=preserve", "--no-warn", "--warning-exit-0", pdf.path,
+        // --deterministic-id: the file's /ID from its content, not at random, so that two
+        // devices recognising the same scan while apart write the same PDF, byte for byte
+        // (their conflict is then one of metadata only, which merges).
+        try run(["qpdf", "--stream-data=preserve", "--deterministic-id", "--no-warn", "--warning-exit-0", pdf.path,
                  "--overlay", joined.path, "--to=" + sorted.map { String($0.key) }.joined(separator: ","), "--from=1-\(sorted.count)", "--",
                  output.path], for: pdf)
     }

@@ -18,12 +18,23 @@ struct RealSyncCommand: AsyncParsableCommand {
             every kept version listed by `versions list` on both with its bytes, and nothing \
             but documents and the shared state (no lock, no scratch file) ever in the library.
 
+            --scenario ocr: a scan is imported and synced; while apart both devices run \
+            `yiana ocr --all`; they sync (the program conflict-copies the document and its \
+            .ocr_results files); on one, `conflicts resolve --strategy merge` and `yiana ocr \
+            --all` (which settles the results' copies); they sync again. Checked: nothing \
+            overruled, no conflict copy left anywhere, both devices the same, verify clean, the \
+            results files those of the recognition the document holds, and search finding the \
+            scan's word on its page on both.
+
             Exit status: 0 when every check passed, 1 otherwise.
             """
     )
 
     @Option(help: "unison or syncthing.")
     var program: String
+
+    @Option(help: "edit (edits on both devices, merged) or ocr (both devices recognise one scan).")
+    var scenario = "edit"
 
     @Option(help: "Work folder (default: a new folder in /tmp, removed when all is well).")
     var work: String?
@@ -36,6 +47,7 @@ struct RealSyncCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard ["unison", "syncthing"].contains(program) else { throw ValidationError("--program is unison or syncthing.") }
+        guard ["edit", "ocr"].contains(scenario) else { throw ValidationError("--scenario is edit or ocr.") }
     }
 
     func run() async throws {
@@ -52,29 +64,26 @@ struct RealSyncCommand: AsyncParsableCommand {
         let shell = Shell(scratch: workURL, environment: environment)
         let scenario = Scenario(shell: shell, yiana: bin.appendingPathComponent("yiana").path,
                                 samples: URL(fileURLWithPath: samples).standardizedFileURL, a: a, b: b)
-        var result: Scenario.Result
+        let play = { (program: inout any SyncProgram) async throws -> any Outcome in
+            self.scenario == "ocr" ? try await OCRScenario(base: scenario).run(&program) : try await scenario.run(&program)
+        }
+        let result: any Outcome
         if program == "unison" {
-            var unison = try Unison(shell: shell, work: workURL)
+            var unison: any SyncProgram = try Unison(shell: shell, work: workURL)
             try await unison.start(a: a, b: b)
-            result = try await scenario.run(&unison)
+            result = try await play(&unison)
         } else {
-            var syncthing = Syncthing(shell: shell, work: workURL)
+            var syncthing: any SyncProgram = Syncthing(shell: shell, work: workURL)
             defer { syncthing.stop() }
             try await syncthing.start(a: a, b: b)
-            result = try await scenario.run(&syncthing)
+            result = try await play(&syncthing)
         }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             print(String(decoding: try encoder.encode(result), as: UTF8.self))
         } else {
-            print("""
-                \(result.program): both edits kept \(result.bothEditsKept ? "yes" : "NO") (three-way \(result.mergedThreeWay ? "yes" : "NO")); \
-                conflict copies left: documents \(result.documentConflictCopiesLeft), toolkit files \(result.stateConflictCopiesLeft); \
-                converged \(result.converged ? "yes" : "NO"); verify clean \(result.verifyClean.map { $0 ? "yes" : "NO" }.joined(separator: "/")); \
-                versions listed \(result.versionsListed.map(String.init).joined(separator: "/")) of \(result.versionsKept) kept; \
-                files that travelled but must not: \(result.travelled.count); \(String(format: "%.1f", result.seconds)) s
-                """)
+            print(result.summary)
             for problem in result.problems { print("FAILED: \(problem)") }
         }
         if result.passed, work == nil { try? FileManager.default.removeItem(at: workURL) }
@@ -82,5 +91,38 @@ struct RealSyncCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("work folder kept: \(workURL.path)\n".utf8))
             throw ExitCode.failure
         }
+    }
+}
+
+/// What a scenario found, for the line printed and the exit status.
+protocol Outcome: Encodable {
+    var passed: Bool { get }
+    var problems: [String] { get }
+    /// One line for a person.
+    var summary: String { get }
+}
+
+extension Scenario.Result: Outcome {
+    var summary: String {
+        """
+        \(program): both edits kept \(bothEditsKept ? "yes" : "NO") (three-way \(mergedThreeWay ? "yes" : "NO")); \
+        conflict copies left: documents \(documentConflictCopiesLeft), toolkit files \(stateConflictCopiesLeft); \
+        converged \(converged ? "yes" : "NO"); verify clean \(verifyClean.map { $0 ? "yes" : "NO" }.joined(separator: "/")); \
+        versions listed \(versionsListed.map(String.init).joined(separator: "/")) of \(versionsKept) kept; \
+        files that travelled but must not: \(travelled.count); \(String(format: "%.1f", seconds)) s
+        """
+    }
+}
+
+extension OCRScenario.Result: Outcome {
+    var summary: String {
+        """
+        \(program), ocr on both devices: document conflicts \(documentConflictGroups), results copies made \(resultCopiesMade), \
+        settled \(resultCopiesSettled); overruled \(overruled.count); conflict copies left \(conflictCopiesLeft.count); \
+        converged \(converged ? "yes" : "NO"); verify clean \(verifyClean.map { $0 ? "yes" : "NO" }.joined(separator: "/")); \
+        results match \(resultsMatch.map { $0 ? "yes" : "NO" }.joined(separator: "/")); \
+        found on its page \(foundOnPage.map { $0 ? "yes" : "NO" }.joined(separator: "/")); \
+        files that travelled but must not: \(travelled.count); \(String(format: "%.1f", seconds)) s
+        """
     }
 }

@@ -35,13 +35,17 @@ enum Tree {
         }
     }
 
-    /// Files in the library the toolkit may write: documents, and in `.yiana/` only each
-    /// device's own logs and the content-addressed objects. Anything else (a lock, a
-    /// scratch file, a partial download, local state) would travel to the other device.
+    /// Files in the library the toolkit may write: documents, in `.yiana/` only each
+    /// device's own logs and the content-addressed objects, and in `.ocr_results/` the app's
+    /// results files (`.json`, `.xml`, `.hocr`, never a hidden temporary file). Anything else
+    /// (a lock, a scratch file, a partial download, local state) would travel to the other device.
     static func notAllowed(_ root: URL) -> [String] {
         files(root).filter { relative in
             if isSyncProgramsOwn(relative) { return false }
             let parts = relative.split(separator: "/").map(String.init)
+            if parts.first == ".ocr_results", let name = parts.last, !parts.dropFirst().contains(where: { $0.hasPrefix(".") }) {
+                return !["json", "xml", "hocr"].contains((name as NSString).pathExtension)
+            }
             if parts.first == Library.stateFolderName {
                 if parts.count == 4, parts[1] == "devices", LocalState.isDeviceID(parts[2]),
                    SharedState.Log(rawValue: parts[3]) != nil { return false }

@@ -20,13 +20,19 @@ extension Yiana {
                 pageProcessingStates. The PDF gains an invisible text layer on the recognised \
                 pages (qpdf), so any viewer can search and select the text; the page's own \
                 content is kept byte for byte. The results go beside the library where the \
-                service puts them: .ocr_results/<folder>/<name>.json, .xml and .hocr.
+                service puts them: .ocr_results/<folder>/<name>.json, .xml and .hocr. When two \
+                devices recognised a document while apart, the conflict copies their sync \
+                program made of these files are settled by the next run: the files of the \
+                recognition the document holds keep their names, the other copies are removed \
+                (the document's own conflict copy is left for `yiana conflicts resolve`, which \
+                keeps every version). Two devices with the same tesseract write the same PDF for the same scan.
 
                 A document another device changes meanwhile is never overwritten: it is read \
                 and recognised again. A document that fails (encrypted, damaged, a page tesseract \
                 cannot read) is reported with the reason and, in --all runs, waits 5 minutes, \
-                then 15, then an hour before the next try, as the service does; documents named \
-                one by one are always tried. Evicted placeholders are left until downloaded.
+                then 15, then an hour before the next try, as the service does (--retry tries them now); \
+                documents named one by one are always tried. Evicted placeholders are left until downloaded, and \
+                a sync program's conflict copy until the conflict is resolved.
 
                 Languages: eng is installed with tesseract-ocr-eng; for others install \
                 tesseract-ocr-<lang> (apt-get install tesseract-ocr-deu, -fra, -spa, -ita …) and \
@@ -54,6 +60,9 @@ extension Yiana {
         @Flag(help: "Recognise documents again even when ocrCompleted is already true.")
         var force = false
 
+        @Flag(help: "Try documents that failed before now, without waiting for their back-off to end.")
+        var retry = false
+
         @Flag(help: "Say what would be done; change nothing.")
         var dryRun = false
 
@@ -75,7 +84,7 @@ extension Yiana {
             guard all || !documents.isEmpty else { throw ValidationError("name documents or folders to recognise, or give --all.") }
             guard !(all && !documents.isEmpty) else { throw ValidationError("give either --all or documents, not both.") }
             guard (50...1200).contains(dpi) else { throw ValidationError("--dpi must be between 50 and 1200.") }
-            guard !languages.isEmpty, languages.split(separator: "+").allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0 == "_" } }) else {
+            guard !languages.isEmpty, languages.split(separator: "+", omittingEmptySubsequences: false).allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0 == "_" } }) else {
                 throw ValidationError("--lang takes tesseract's language names joined by +, e.g. eng or eng+deu.")
             }
         }
@@ -89,6 +98,7 @@ extension Yiana {
             options.dryRun = dryRun
             options.textLayer = !noTextLayer
             options.dpi = dpi
+            options.ignoreBackoff = retry
 
             var items: [LibraryItem] = []
             var missing: [OCRDocumentResult] = []
@@ -149,8 +159,12 @@ extension Yiana {
                 case .wouldRecognize:
                     print("would recognize \(document.path): \(Output.count(document.pagesRecognized, "page")) without text")
                 case .alreadyDone:
-                    if !all { print("already done   \(document.path) (--force to recognise it again)") }
-                case .notDownloaded, .arriving, .noPDF:
+                    if document.resultCopiesRemoved > 0 {
+                        print("already done   \(document.path): \(Output.count(document.resultCopiesRemoved, "conflict copy", "conflict copies")) of its results files settled (two devices recognised it)")
+                    } else if !all {
+                        print("already done   \(document.path) (--force to recognise it again)")
+                    }
+                case .notDownloaded, .arriving, .noPDF, .conflictCopy:
                     print("\(document.status.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0)) \(document.path): \(document.error ?? "")")
                 case .backingOff:
                     let when = document.retryAfter.map { " until \(ISO8601DateFormatter().string(from: $0))" } ?? ""
@@ -163,6 +177,7 @@ extension Yiana {
             let counts: [(OCRDocumentResult.Status, String)] = [
                 (.recognized, "recognised"), (.embedded, "had their own text"), (.alreadyDone, "already done"),
                 (.wouldRecognize, "would be recognised"), (.notDownloaded, "not downloaded"), (.noPDF, "without a PDF"), (.arriving, "still arriving"),
+                (.conflictCopy, "conflict copies left for resolving"),
                 (.backingOff, "backing off"), (.failed, "failed"),
             ]
             let summary = counts.compactMap { status, words in

@@ -9,8 +9,8 @@ import YianaTestSupport
 struct RealSyncTests {
     let tool = Fixtures.productsFolder.appendingPathComponent("yiana-realsync")
 
-    func scenario(_ program: String) throws -> [String: Any] {
-        let run = try runProcess(tool, ["--program", program, "--json", "--samples", Fixtures.sampleDocs.path])
+    func scenario(_ program: String, _ scenario: String = "edit") throws -> [String: Any] {
+        let run = try runProcess(tool, ["--program", program, "--scenario", scenario, "--json", "--samples", Fixtures.sampleDocs.path])
         let result = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)\(run.stderr)")
         #expect(run.status == 0, "\(result["problems"] ?? run.stderr)")
         return result
@@ -37,5 +37,20 @@ struct RealSyncTests {
 
     @Test func syncthing() throws {
         check(try scenario("syncthing"))
+    }
+
+    /// Both devices run `yiana ocr` on one scan while apart (Syncthing in Scripts/realsync-syncthing.sh).
+    @Test func ocrOnBothDevicesUnderUnison() throws {
+        let result = try scenario("unison", "ocr")
+        #expect(result["documentConflictGroups"] as? Int == 1, "the sync program made its conflict copy of the document")
+        #expect(result["resultCopiesMade"] as? Int ?? 0 >= 1, "and of the results files")
+        #expect(result["resultCopiesSettled"] as? Int == result["resultCopiesMade"] as? Int)
+        #expect((result["overruled"] as? [String])?.isEmpty == true)
+        #expect((result["conflictCopiesLeft"] as? [String])?.isEmpty == true)
+        #expect(result["converged"] as? Bool == true)
+        #expect(result["verifyClean"] as? [Bool] == [true, true])
+        #expect(result["resultsMatch"] as? [Bool] == [true, true])
+        #expect(result["foundOnPage"] as? [Bool] == [true, true])
+        #expect((result["travelled"] as? [String])?.isEmpty == true)
     }
 }

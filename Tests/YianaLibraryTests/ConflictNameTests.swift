@@ -108,6 +108,14 @@ struct ConflictNameTests {
         #expect(!ConflictName(fileName: "A (1).yianazip").isSyncConflict)
     }
 
+    @Test func onlyTheSyncMarksComeOffForTheNameACopyIsOf() {
+        #expect(ConflictName(fileName: "Letter 2.sync-conflict-20260301-142233-ABCDEF7.json").withoutSyncMarks == "Letter 2.json")
+        #expect(ConflictName(fileName: "Letter 2.sync-conflict-20260301-142233-ABCDEF7.json").original == "Letter.json")
+        #expect(ConflictName(fileName: "A (Bob's conflicted copy 2026-03-01).sync-conflict-20260301-142233-ABCDEF7.yianazip").withoutSyncMarks == "A.yianazip")
+        #expect(ConflictName(fileName: "A.yianazip..path1").withoutSyncMarks == "A.yianazip")
+        #expect(ConflictName(fileName: "A 2.yianazip").withoutSyncMarks == "A 2.yianazip")
+    }
+
     @Test func theScannerFindsDocumentsUnderNamesASyncServiceMangled() {
         #expect(LibraryScanner.documentName(of: "Report.yianazip..path1") == "Report.yianazip..path1")
         #expect(LibraryScanner.documentName(of: "Report.yianazip.conflict3") != nil)
