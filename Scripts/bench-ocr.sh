@@ -4,7 +4,8 @@
 # Accuracy: word recall and character error rate (Scripts/ocr-accuracy.py) against the known
 #   text: the SampleDocs scans (skewed, grainy, JPEG), clean 300-dpi scans of the same kind,
 #   and pages of real PDFs drawn to images (pdftoppm, 300 dpi) whose text layer is the truth;
-#   the real pages also at 150 and 200 dpi, for the choice of resolution.
+#   the real pages also at 150 and 200 dpi, for the choice of resolution; beside each set, the
+#   tesseract command's own text of the same pages (pdftoppm, 300 dpi), scored the same way.
 # Speed: pages per second of `yiana ocr --jobs 1` and `--jobs 2` (the whole job: drawing the
 #   page, recognition, text layer, rewrite, results files) against the tesseract command on
 #   the same pages as 300-dpi images (one process over a list for one core; two processes,
@@ -45,6 +46,22 @@ for set in samples clean real; do
     "$yiana" ocr --library "$lib" --all --jobs 2 >/dev/null || true
     echo "$set:"
     python3 Scripts/ocr-accuracy.py "$lib" "$sets/$set"
+done
+# The reference: the tesseract command itself on the same pages drawn at 300 dpi by
+# pdftoppm, its text scored the same way (what the engine and its model can do).
+for set in samples clean real; do
+    cli=$work/cli-$set
+    mkdir -p "$cli/.ocr_results"
+    for pdf in "$sets/$set"/*.pdf; do
+        stem=$(basename "$pdf" .pdf)
+        pdftoppm -gray -r 300 "$pdf" "$cli/page"
+        : > "$cli/text.txt"
+        for image in "$cli"/page-*.pgm; do tesseract "$image" - -l eng 2>/dev/null >> "$cli/text.txt"; done
+        rm -f "$cli"/page-*.pgm
+        python3 -c 'import json, sys; json.dump({"pages": [{"text": open(sys.argv[1]).read()}]}, open(sys.argv[2], "w"))' \
+            "$cli/text.txt" "$cli/.ocr_results/$stem.json"
+    done
+    echo "$set, the tesseract command on the same 300-dpi pages: $(python3 Scripts/ocr-accuracy.py "$cli" "$sets/$set" | tail -1)"
 done
 for dpi in 150 200; do
     for set in samples real; do

@@ -100,6 +100,10 @@ public final class TesseractEngine {
             api.TessBaseAPIDelete(handle)
             throw OCRError(.languageMissing, "tesseract could not load the trained data for '\(languages)' from \(Self.dataFolder() ?? "its default folder")")
         }
+        // The library's default layout is one uniform block of text (PSM_SINGLE_BLOCK), which
+        // reads across the columns of a two-column page; the tesseract command, and the app's
+        // service (Vision's reading order), find the columns and blocks first: PSM_AUTO.
+        api.TessBaseAPISetPageSegMode(handle, PSM_AUTO)
         self.handle = handle
         self.languages = languages
     }

@@ -79,4 +79,21 @@ import YianaTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: results.path).sorted()
                 == ["Letter 2.sync-conflict-20261123-101500-ABCDEF7.json", "Letter.hocr", "Letter.json", "Letter.xml"])
     }
+
+    /// A two-column scan (SampleDocs: skewed, grainy, JPEG) reads column by column, as the
+    /// tesseract command and the app's service read it, not across both columns.
+    @Test func aTwoColumnPageReadsColumnByColumn() throws {
+        let folder = try TemporaryFolder()
+        let library = try library(folder)
+        let url = folder.url.appendingPathComponent("Newsletter.yianazip")
+        let scan = try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("scans/Parish newsletter, two columns (scan).pdf")))
+        try CoordinatedDocument.create(at: url.path, metadata: DocumentMetadata(title: "Newsletter", pageCount: 1), pdf: .data(scan))
+        let report = try runner(library).run(try LibraryScanner.scan(library).items, named: false)
+        #expect(report.documents.map(\.status) == [.recognized])
+        let text = try #require(try DocumentReader(path: url.path).metadata().fullText)
+        #expect(text.contains("Rainfall in the upper valley\nwas measured at twelve sites"), "\(text)")
+        let leftEnd = try #require(text.range(of: "fences and drainage ditches."))
+        let rightStart = try #require(text.range(of: "The council will publish a"))
+        #expect(leftEnd.upperBound <= rightStart.lowerBound, "the left column comes whole before the right: \(text)")
+    }
 }
