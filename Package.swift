@@ -79,10 +79,12 @@ let package = Package(
         ),
         .target(name: "YianaOCR", dependencies: ["CTesseract", "CQPDF", "YianaSystem", "YianaArchive", "YianaPDF", "YianaLibrary"]),
         .target(name: "YianaSync", dependencies: ["YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF"]),
+        // `yiana watch`: inotify, passes of the index/OCR/conflict work, the event log and health.
+        .target(name: "YianaWatch", dependencies: ["YianaSystem", "YianaLibrary", "YianaSearch", "YianaSync", "YianaOCR"]),
         .executableTarget(
             name: "yiana",
             dependencies: [
-                "YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF", "YianaSearch", "YianaSync", "YianaOCR",
+                "YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF", "YianaSearch", "YianaSync", "YianaOCR", "YianaWatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

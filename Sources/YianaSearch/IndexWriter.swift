@@ -18,6 +18,7 @@ struct IndexWriter {
                        try Self.copyPagesAllowed(db, from: source) {
                         try apply(document, reusing: source, db)
                         reused += 1
+                        report.reusedPaths.insert(document.path)
                         continue
                     }
                     // The document that held these bytes changed meanwhile: extract after all.

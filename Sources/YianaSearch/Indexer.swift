@@ -54,7 +54,17 @@ public struct IndexReport: Codable, Sendable {
     /// that is not UTF-8): status `failed`, with the reason; not in the index.
     public var notIndexed: [Document] = []
 
+    /// The documents this run wrote to the index (extracted, reused, or with a new status),
+    /// in the order they were done: for `yiana watch`'s log; not in the JSON.
+    public var changed: [String] = []
+    /// Of those, the ones indexed by copying the pages of the same PDF, without extracting.
+    public var reusedPaths: Set<String> = []
+
     public var problems: [Document] { (documents + notIndexed).filter { $0.status.isProblem } }
+
+    enum CodingKeys: String, CodingKey {
+        case extracted, reused, unchanged, removed, documentCount, documents, notIndexed
+    }
 }
 
 /// Progress of an indexing run, after each document.
@@ -139,6 +149,7 @@ public struct Indexer: Sendable {
                     if seen.remove(document.path) != nil, known[document.path] != nil { knownSeen -= 1 }
                 } else {
                     pending.append(document)
+                    report.changed.append(document.path)
                 }
                 completed += 1
                 progress(IndexProgress(completed: completed, total: work.count, current: document.path))

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import YianaLibrary
 import YianaSync
+import YianaWatch
 
 extension Yiana {
     struct Status: AsyncParsableCommand {
@@ -38,11 +39,19 @@ extension Yiana {
             let lastSync: Date?
             let documents: [DocumentStatus]
             let ocrFailures: [OCRProblems.Entry]
+            let watcher: WatcherStatus?
+        }
+
+        /// `yiana watch`'s health, as its last heartbeat left it.
+        struct WatcherStatus: Encodable {
+            let running: Bool
+            let health: WatchHealth
         }
 
         func run() async throws {
             let library = try libraryOptions.open()
             let failures = OCRProblems.entries(for: library)
+            let watcher = WatchHealth.file(for: library).load().map { WatcherStatus(running: $0.isRunning, health: $0) }
             let cloud: StatusReport?
             do {
                 cloud = try await CloudStore.status(of: library, paths: paths.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 })
@@ -53,8 +62,9 @@ extension Yiana {
             }
             if json {
                 return try Output.json(Report(cloudAttached: cloud != nil, device: cloud?.device, lastSync: cloud?.lastSync,
-                                              documents: cloud?.documents ?? [], ocrFailures: failures))
+                                              documents: cloud?.documents ?? [], ocrFailures: failures, watcher: watcher))
             }
+            if let watcher { print(Self.describe(watcher)) }
             OCRProblems.print(failures)
             guard let report = cloud else {
                 print("\(library.root.path) is not attached to the simulated cloud store: no download status (`yiana cloud init DIR` attaches it).")
@@ -72,6 +82,20 @@ extension Yiana {
             let dates = DateFormatter()
             dates.dateFormat = "yyyy-MM-dd HH:mm:ss"
             print("device \(report.device); last sync: \(report.lastSync.map { dates.string(from: $0) } ?? "never")")
+        }
+
+        static func describe(_ watcher: WatcherStatus) -> String {
+            let health = watcher.health
+            let dates = ISO8601DateFormatter()
+            func when(_ date: Date?) -> String { date.map { dates.string(from: $0) } ?? "none yet" }
+            let error = health.lastError.map { "last error \(when(health.lastErrorAt)): \($0)" } ?? "no errors"
+            guard watcher.running else {
+                let why = health.stopped.map { "stopped \(when($0))" } ?? "its process \(health.pid) is gone; last heartbeat \(when(health.heartbeat))"
+                return "watcher: not running (\(why)); \(error)"
+            }
+            return "watcher: running (pid \(health.pid), since \(when(health.started))); last event \(when(health.lastEvent)), "
+                + "last pass \(when(health.lastPass)) (\(health.passes) passes), \(health.queued) changes queued, "
+                + "\(health.foldersWatched) folders watched; \(error)"
         }
     }
 }

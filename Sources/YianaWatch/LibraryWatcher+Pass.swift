@@ -1,0 +1,150 @@
+import Foundation
+import YianaLibrary
+import YianaOCR
+import YianaSearch
+import YianaSync
+
+/// A problem a pass found: reported once, cleared once it is gone.
+struct Problem {
+    let code: String
+    let path: String
+    let detail: String
+    var key: String { "\(code) \(path)" }
+}
+
+extension LibraryWatcher {
+    /// One pass over the library. Returns when the next one is due without any event
+    /// (documents still arriving, OCR backing off, a pass that failed), or nil.
+    func pass() async -> Date? {
+        health.passes += 1
+        health.lastPass = Date()
+        var problems: [Problem] = []
+        var next: Date?
+        do {
+            var indexOptions = IndexOptions(jobs: options.jobs)
+            indexOptions.settle = options.settle
+            let report = try await Indexer(library: library, index: index).run(options: indexOptions)
+            next = indexed(report, problems: &problems)
+            try await conflicts(&problems)
+            problems += try LibraryScanner.scan(library).leftoverTemps.map { url in
+                Problem(code: "leftover-temp-file", path: library.relativePath(of: url) ?? url.path,
+                        detail: "a temporary file left by an interrupted write (`yiana repair` offers it or removes it)")
+            }
+            if let ocr = options.ocr {
+                next = [next, try recognise(report, options: ocr)].compactMap { $0 }.min()
+            }
+        } catch {
+            record(.error, detail: "\(error)")
+            next = Date().addingTimeInterval(max(options.settle, 5))
+            return next  // what this pass did not see is not known to be gone
+        }
+        settle(problems)
+        return next
+    }
+
+    /// Logs what the index run changed and collects the documents' problems.
+    private func indexed(_ report: IndexReport, problems: inout [Problem]) -> Date? {
+        let documents = Dictionary(report.documents.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let present = Set(documents.keys)
+        for path in (known ?? present).subtracting(present).sorted() { record(.removed, path: path) }
+        known = present
+        for path in report.changed {
+            let document = documents[path]
+            let how = report.reusedPaths.contains(path) ? "reused the pages of the same PDF (moved, renamed or only its metadata changed)" : "extracted"
+            record(.indexed, path: path, code: document?.status.rawValue, detail: document.map { "\($0.pages) pages, \($0.textPages) with text; \(how)" })
+        }
+        var next: Date?
+        for document in report.documents + report.notIndexed {
+            switch document.status {
+            case .stillArriving:
+                next = Date().addingTimeInterval(max(options.settle, 0.5))
+            case .damaged, .encrypted, .failed, .notDownloaded:
+                problems.append(Problem(code: document.status.rawValue, path: document.path, detail: document.reason ?? document.status.rawValue))
+            case .noTextLayer where options.ocr == nil:
+                problems.append(Problem(code: document.status.rawValue, path: document.path,
+                                        detail: "scanned pages without text: `yiana ocr` (or `yiana watch --ocr`) makes them searchable"))
+            default:
+                break
+            }
+        }
+        return next
+    }
+
+    /// Conflict copies and stray copies; with `--resolve identical`, groups whose copies are
+    /// all identical to their document are collapsed (the copies kept in the version store).
+    private func conflicts(_ problems: inout [Problem]) async throws {
+        let report = try await ConflictDetector(library: library).detect(jobs: options.jobs, settle: options.settle)
+        for group in report.groups {
+            guard let original = group.files.first?.path else { continue }
+            let copies = group.files.dropFirst()
+            if options.resolveIdentical, !copies.isEmpty, copies.allSatisfy({ $0.role == .identicalCopy }) {
+                var resolve = ResolveOptions(strategy: .newest)
+                resolve.documents = [original]
+                resolve.settle = options.settle
+                let result = try await ConflictResolver(library: library).resolve(resolve)
+                for step in result.resolutions.flatMap(\.steps) {
+                    record(.action, path: step.path, code: step.action, detail: step.detail + (step.keptAs.map { " (kept as version \($0))" } ?? ""))
+                }
+                for failure in result.failed { record(.error, path: failure.path, detail: failure.reason) }
+                continue
+            }
+            for copy in copies where [.conflictCopy, .identicalCopy].contains(copy.role) {
+                let what = copy.role == .identicalCopy ? "identical to" : "a diverged copy of"
+                problems.append(Problem(code: copy.role.rawValue, path: copy.path,
+                                        detail: "\(what) \(original) (\(copy.marks.joined(separator: ", "))): `yiana conflicts resolve`"))
+            }
+        }
+        for stray in report.strayCopies {
+            problems.append(Problem(code: "stray-copy", path: stray.path, detail: stray.reason ?? "a copy whose document is not here"))
+        }
+    }
+
+    /// Reports the problems seen for the first time, and clears those that are gone.
+    private func settle(_ problems: [Problem]) {
+        var now: [String: Problem] = [:]
+        for problem in problems { now[problem.key] = problem }
+        for (key, problem) in now.sorted(by: { $0.key < $1.key }) where reported[key] != problem.detail {
+            if reported[key] == nil { record(.problem, path: problem.path, code: problem.code, detail: problem.detail) }
+            reported[key] = problem.detail
+        }
+        for key in reported.keys.sorted() where now[key] == nil {
+            let space = key.firstIndex(of: " ")!
+            record(.cleared, path: String(key[key.index(after: space)...]), code: String(key[..<space]))
+            reported[key] = nil
+        }
+    }
+
+    /// OCR of the documents this pass indexed (every document on the first pass), and of
+    /// those whose back-off has ended. Returns when the next back-off ends.
+    private func recognise(_ report: IndexReport, options ocr: OCROptions) throws -> Date? {
+        let firstPass = health.passes == 1
+        let now = Date()
+        var paths = Set(firstPass ? report.documents.map(\.path) : report.changed)
+        for (path, when) in ocrRetry where when <= now {
+            paths.insert(path)
+            ocrRetry[path] = nil
+        }
+        let statuses = Dictionary(report.documents.map { ($0.path, $0.status) }, uniquingKeysWith: { first, _ in first })
+        let items = paths.sorted().filter { [.ok, .noTextLayer].contains(statuses[$0]) }.map { path in
+            let url = library.root.appendingPathComponent(path)
+            return LibraryItem(kind: .document, url: url, documentURL: url)
+        }
+        guard !items.isEmpty else { return ocrRetry.values.min() }
+        let result = try OCRRunner(library: library, options: ocr).run(items, named: false)
+        for document in result.documents {
+            switch document.status {
+            case .recognized, .embedded:
+                record(.ocr, path: document.path, code: document.status.rawValue,
+                       detail: "\(document.pagesRecognized) pages recognised, \(document.pagesWithText) with their own text")
+            case .failed, .backingOff:
+                if document.status == .failed { record(.problem, path: document.path, code: "ocr-failed", detail: document.error) }
+                ocrRetry[document.path] = document.retryAfter ?? now.addingTimeInterval(OCRFailures.backoff(afterFailures: 1))
+            case .alreadyDone where document.resultCopiesRemoved > 0:
+                record(.action, path: document.path, code: "settle-ocr-results", detail: "\(document.resultCopiesRemoved) conflict copies of its results files settled")
+            default:
+                break
+            }
+        }
+        return ocrRetry.values.min()
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import YianaLibrary
+import YianaOCR
+import YianaSearch
+import YianaSystem
+
+/// How `yiana watch` works.
+public struct WatchOptions: Sendable {
+    /// The search index kept current.
+    public var index: String
+    /// Documents extracted (and pages recognised) at once.
+    public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    /// Seconds a file must have been left alone before it is acted on (``Arrival``): a sync
+    /// program writing it in place, or through its temporary names, is given that long.
+    public var settle = Arrival.defaultWindow
+    /// Seconds without a new event before changes are handled, so that a burst of events for
+    /// one file (or a thousand files) becomes one pass.
+    public var quiet = 0.5
+    /// The longest changes wait while events keep coming.
+    public var maxDelay = 5.0
+    /// Seconds between full scans: the safety net for changes inotify cannot see (a network
+    /// file system, a folder over the watch limit).
+    public var rescanEvery = 600.0
+    /// Recognise new documents that need it (`yiana ocr`'s options).
+    public var ocr: OCROptions?
+    /// Collapse copies identical to their document (kept in the version store).
+    public var resolveIdentical = false
+
+    public init(index: String) {
+        self.index = index
+    }
+}
+
+/// `yiana watch` on one library: inotify over the library's folders (not the toolkit's, the
+/// app's or a sync program's), a pass of the same incremental work as `yiana index` once
+/// events have been quiet for a moment, and a full scan at start, on an interval and when the
+/// kernel's queue overflows. Each pass keeps the index current, recognises new scans (with
+/// OCR), and reports problems the first time they are seen: damaged documents, conflict
+/// copies, evicted placeholders, leftover temporary files. Every event goes to the library's
+/// event log (``EventLog``) and to `emit`; the watcher's health to ``WatchHealth``.
+public final class LibraryWatcher {
+    public let library: Library
+    public let options: WatchOptions
+    public let log: EventLog
+    let emit: (WatchEvent) -> Void
+    let healthFile: StateFile<WatchHealth>
+    var health: WatchHealth
+    /// Problems reported and still present: key (`code path`) → what was said.
+    var reported: [String: String] = [:]
+    /// The documents in the index after the last pass.
+    var known: Set<String>?
+    /// Documents whose OCR backs off, and when to try them again.
+    var ocrRetry: [String: Date] = [:]
+    let index: SearchIndex
+    let waitQueue = DispatchQueue(label: "yiana.watch.wait")
+
+    public init(library: Library, options: WatchOptions, emit: @escaping (WatchEvent) -> Void = { _ in }) throws {
+        self.library = library
+        self.options = options
+        self.emit = emit
+        log = EventLog(library: library)
+        healthFile = WatchHealth.file(for: library)
+        health = WatchHealth(pid: ProcessInfo.processInfo.processIdentifier, started: Date(), heartbeat: Date())
+        index = try SearchIndex(path: options.index)
+    }
+
+    /// Logs and emits one event.
+    func record(_ kind: WatchEvent.Kind, path: String? = nil, code: String? = nil, detail: String? = nil) {
+        let event = WatchEvent(kind: kind, path: path, code: code, detail: detail)
+        log.append(event)
+        emit(event)
+        if kind == .error {
+            health.lastError = detail
+            health.lastErrorAt = event.time
+        }
+    }
+
+    func writeHealth() {
+        health.heartbeat = Date()
+        _ = try? healthFile.update(initial: health) { $0 = health }
+    }
+
+    /// A folder never watched: the toolkit's, the app's and the sync programs' own (and any
+    /// other hidden one), as the library scanner skips them.
+    static func skipFolder(_ path: String, root: String) -> Bool {
+        guard path != root, path.hasPrefix(root + "/") else { return false }
+        return path.dropFirst(root.count + 1).split(separator: "/").contains { LibraryScanner.foreign(String($0), isFolder: true) != nil }
+    }
+
+    /// Watches until `stop` is asked for (`wake` becomes readable then): the first pass at
+    /// once, then a pass after each quiet spell of events, a full scan every `rescanEvery`.
+    /// - Throws: when inotify cannot start; a failed pass is logged and the watcher goes on.
+    public func run(wake: Int32, shouldStop: () -> Bool) async throws {
+        let root = library.root.path
+        let inotify = try Inotify(skip: { Self.skipFolder($0, root: root) })
+        inotify.watchTree(root)
+        health.foldersWatched = inotify.count
+        record(.started, detail: "\(inotify.count) folders watched" + unwatchedNote(inotify))
+        var dirty = Set<String>()
+        var firstDirty: Date?
+        var due: Date? = Date()
+        var nextRescan = Date().addingTimeInterval(options.rescanEvery)
+        var lastBeat = Date.distantPast
+        while !shouldStop() {
+            let deadline = [due, nextRescan, lastBeat.addingTimeInterval(60)].compactMap { $0 }.min()!
+            let timeout = max(0, deadline.timeIntervalSinceNow)
+            // The wait blocks a thread of its own queue, never one of Swift's few shared ones.
+            let ready = await withCheckedContinuation { continuation in
+                waitQueue.async { continuation.resume(returning: inotify.wait(timeout: timeout, wake: wake)) }
+            }
+            if ready {
+                let batch = inotify.read()
+                if batch.overflowed {
+                    record(.rescan, detail: "the kernel's event queue overflowed; everything is scanned again")
+                    inotify.watchTree(root)
+                    due = Date()
+                }
+                if batch.foldersLost.contains(root) { record(.error, detail: "the library folder \(root) is gone") }
+                if !batch.events.isEmpty {
+                    let now = Date()
+                    dirty.formUnion(batch.events.map(\.path))
+                    health.lastEvent = now
+                    if firstDirty == nil { firstDirty = now }
+                    due = min(now.addingTimeInterval(options.quiet), firstDirty!.addingTimeInterval(options.maxDelay))
+                }
+            }
+            if shouldStop() { break }
+            if Date() >= nextRescan {
+                record(.rescan, detail: "every \(Int(options.rescanEvery)) s")
+                inotify.watchTree(root)
+                due = Date()
+                nextRescan = Date().addingTimeInterval(options.rescanEvery)
+            }
+            if let when = due, Date() >= when {
+                health.queued = dirty.count
+                dirty.removeAll()
+                firstDirty = nil
+                due = await pass()
+                health.foldersWatched = inotify.count
+                health.queued = dirty.count
+                writeHealth()
+                lastBeat = Date()
+            }
+            if Date().timeIntervalSince(lastBeat) >= 60 {
+                writeHealth()
+                lastBeat = Date()
+            }
+        }
+        health.stopped = Date()
+        record(.stopped, detail: "asked to stop")
+        writeHealth()
+    }
+
+    private func unwatchedNote(_ inotify: Inotify) -> String {
+        guard let first = inotify.unwatched.first else { return "" }
+        return "; \(inotify.unwatched.count) could not be (\(first.value)); raise fs.inotify.max_user_watches, the full scan every \(Int(options.rescanEvery)) s covers them meanwhile"
+    }
+}

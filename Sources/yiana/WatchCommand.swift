@@ -1,0 +1,153 @@
+import ArgumentParser
+import Foundation
+import YianaLibrary
+import YianaOCR
+import YianaSearch
+import YianaSystem
+import YianaWatch
+
+extension Yiana {
+    struct Watch: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Keep libraries healthy as sync delivers changes: index, OCR, and report problems as they arrive.",
+            discussion: """
+                Runs until stopped (Ctrl-C or SIGTERM: the current step finishes or is \
+                abandoned safely; a second Ctrl-C stops at once; kill -9 at any instant damages \
+                nothing, every write is the toolkit's crash-safe one).
+
+                It watches each library with inotify (every folder, including those made later; \
+                never the toolkit's, the app's or a sync program's own), scans everything at \
+                start, every --rescan seconds and whenever the kernel's event queue overflows. \
+                Once events have been quiet for half a second, a pass does what `yiana index` \
+                does (added, changed, moved, renamed, deleted and evicted documents; moves are \
+                followed without extracting again), with --ocr what `yiana ocr --all` does for \
+                the documents that changed (with its back-off), and reports, once each, what \
+                is wrong: damaged documents, conflict copies, evicted placeholders, leftover \
+                temporary files. With --resolve identical, copies identical to their document \
+                are collapsed (kept in the version store); nothing else is resolved unattended.
+
+                A file a sync program is still writing (in place, or through its own temporary \
+                names: .syncthing.*.tmp, .unison.*, rclone's .partial) is left until it has \
+                been still for $YIANA_SETTLE_SECONDS (default 5) and reads as a whole document: \
+                it is never reported as damaged, kept as a version or repaired meanwhile.
+
+                Each library's events go to a JSON-lines log on this machine \
+                (~/.local/state/yiana-tools/libraries/<library>/watch-events.jsonl), never into \
+                the synced folder; `yiana status` shows the watcher's health (running, last \
+                event, queue, last error).
+
+                As a service: Scripts/install.sh installs the systemd user unit \
+                yiana-watch@.service; `systemctl --user enable --now yiana-watch@$(systemd-escape \
+                --path ~/Yiana)` starts it now and at every login. Without systemd, run it under \
+                any supervisor, or in the background: `nohup yiana watch --library ~/Yiana &`.
+
+                Examples:
+                  yiana watch --library ~/Yiana
+                  yiana watch --library ~/Yiana --library ~/Work --ocr --resolve identical
+                  yiana watch --json | jq 'select(.kind == "problem")'
+                """
+        )
+
+        @Option(name: .customLong("library"), help: ArgumentHelp(
+            "A library folder (repeat for several).", discussion: "Default: $YIANA_LIBRARY, else the current folder.", valueName: "dir"))
+        var libraries: [String] = []
+
+        @OptionGroup var indexOptions: IndexOptionGroup
+
+        @Flag(help: "Recognise new scans with tesseract, as `yiana ocr` does (with its back-off).")
+        var ocr = false
+
+        @Option(name: .customLong("lang"), help: ArgumentHelp("tesseract's languages for --ocr, joined by +.", valueName: "eng+deu"))
+        var languages = "eng"
+
+        @Option(help: ArgumentHelp("What to resolve unattended: identical (copies identical to their document).", valueName: "what"))
+        var resolve: String?
+
+        @Option(help: ArgumentHelp("Seconds between full scans, the safety net for events inotify cannot see.", valueName: "seconds"))
+        var rescan = 600.0
+
+        @OptionGroup var jobsOption: JobsOption
+
+        @Flag(help: "Print each event as one JSON object per line instead of text.")
+        var json = false
+
+        func validate() throws {
+            guard resolve == nil || resolve == "identical" else {
+                throw ValidationError("--resolve takes identical: only copies identical to their document are resolved unattended.")
+            }
+            guard libraries.count <= 1 || indexOptions.path == nil else {
+                throw ValidationError("--index names one library's index: with several libraries each uses its own default index.")
+            }
+            guard rescan >= 1 else { throw ValidationError("--rescan must be at least 1 second.") }
+        }
+
+        func run() async throws {
+            let roots = libraries.isEmpty ? [nil] : libraries.map { Optional($0) }
+            let opened = try roots.map { root in
+                do { return try Library.resolve(explicit: root) } catch let error as LibraryError { throw ValidationError(error.description) }
+            }
+            var ocrOptions: OCROptions?
+            if ocr {
+                var options = OCROptions()
+                options.languages = languages
+                options.jobs = jobsOption.jobs
+                do { _ = try TesseractEngine(languages: languages) } catch let error as OCRError { throw CommandFailure(error.description) }
+                ocrOptions = options
+            }
+            let stop = try StopSignals()
+            let printer = EventPrinter(json: json, several: opened.count > 1)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for library in opened {
+                    var options = WatchOptions(index: indexOptions.location(for: library))
+                    options.jobs = jobsOption.jobs
+                    options.ocr = ocrOptions
+                    options.resolveIdentical = resolve == "identical"
+                    options.rescanEvery = rescan
+                    let name = library.root.lastPathComponent
+                    let watcher = try LibraryWatcher(library: library, options: options) { printer.print($0, library: name) }
+                    group.addTask { try await watcher.run(wake: stop.fd) { stop.requested } }
+                }
+                try await group.waitForAll()
+            }
+        }
+    }
+}
+
+/// Prints watcher events as they come, as text or JSON lines, one library's or several.
+final class EventPrinter: @unchecked Sendable {
+    // @unchecked: printing is serialised by `lock`.
+    let json: Bool
+    let several: Bool
+    private let lock = NSLock()
+    private let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+    private let dates = ISO8601DateFormatter()
+
+    init(json: Bool, several: Bool) {
+        self.json = json
+        self.several = several
+    }
+
+    func print(_ event: WatchEvent, library: String) {
+        var line: String
+        if json {
+            guard var object = (try? encoder.encode(event)).flatMap({ try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }) else { return }
+            if several { object["library"] = library }
+            guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+            line = String(decoding: data, as: UTF8.self)
+        } else {
+            let place = several ? "[\(library)] " : ""
+            let what = [event.path, event.code.map { "(\($0))" }, event.detail].compactMap { $0 }.joined(separator: " ")
+            line = "\(dates.string(from: event.time)) \(place)\(event.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(what)"
+        }
+        line += "\n"
+        // Written at once (not through stdout's buffer), so a pipe sees each event as it happens.
+        lock.lock()
+        FileHandle.standardOutput.write(Data(line.utf8))
+        lock.unlock()
+    }
+}
