@@ -124,11 +124,11 @@ struct GroupPlan {
         let id = original.metadata.id.uuidString
         resolution = .init(documentID: id, original: original.path, strategy: options.strategy.rawValue)
         parents = [original.key].compactMap { $0 }
-        if group.target != nil { addRestoreName(from: group.files[0].path, identity: original.sourceIdentity, to: original) }
+        if group.target != nil, !options.identicalOnly { addRestoreName(from: group.files[0].path, identity: original.sourceIdentity, to: original) }
         let kept = Set(((try? VersionStore(library: library).records()) ?? []).filter { $0.documentID == id }.compactMap(\.contentKey))
 
         var conflicts: [Snapshot] = []
-        for file in group.files.dropFirst() {
+        for file in group.files.dropFirst() where !options.identicalOnly || file.role == .identicalCopy {
             switch file.role {
             case .identicalCopy:
                 let copy = try Snapshot(file.path, library: library)

@@ -20,6 +20,9 @@ public struct ResolveOptions: Sendable {
     public var dryRun = false
     /// Give copies made by the app's Duplicate command an id of their own.
     public var reassignIDs = false
+    /// Collapse only the copies identical to their document (`yiana watch --resolve
+    /// identical`); diverged copies and duplicates are left as they are.
+    public var identicalOnly = false
     /// Download evicted copies (from the library's cloud store) so their groups can be resolved.
     public var downloadEvicted = false
     /// Only the groups these documents (paths relative to the library) belong to; empty: all.

@@ -77,18 +77,20 @@ extension LibraryWatcher {
         for group in report.groups {
             guard let original = group.files.first?.path else { continue }
             let copies = group.files.dropFirst()
-            if options.resolveIdentical, !copies.isEmpty, copies.allSatisfy({ $0.role == .identicalCopy }) {
+            var collapsed = Set<String>()
+            if options.resolveIdentical, copies.contains(where: { $0.role == .identicalCopy }) {
                 var resolve = ResolveOptions(strategy: .newest)
+                resolve.identicalOnly = true
                 resolve.documents = [original]
                 resolve.settle = options.settle
                 let result = try await ConflictResolver(library: library).resolve(resolve)
                 for step in result.resolutions.flatMap(\.steps) {
                     record(.action, path: step.path, code: step.action, detail: step.detail + (step.keptAs.map { " (kept as version \($0))" } ?? ""))
+                    collapsed.insert(step.path)
                 }
                 for failure in result.failed { record(.error, path: failure.path, detail: failure.reason) }
-                continue
             }
-            for copy in copies where [.conflictCopy, .identicalCopy].contains(copy.role) {
+            for copy in copies where [.conflictCopy, .identicalCopy].contains(copy.role) && !collapsed.contains(copy.path) {
                 let what = copy.role == .identicalCopy ? "identical to" : "a diverged copy of"
                 problems.append(Problem(code: copy.role.rawValue, path: copy.path,
                                         detail: "\(what) \(original) (\(copy.marks.joined(separator: ", "))): `yiana conflicts resolve`"))

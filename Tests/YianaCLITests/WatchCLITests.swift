@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+import YianaArchive
+import YianaTestSupport
+
+/// `yiana watch --json` running on a library while the test changes it, as a sync program
+/// would; its events read as they come.
+final class RunningWatcher: @unchecked Sendable {
+    // @unchecked: `lines` and `buffer` are touched only under `lock`.
+    let process = Process()
+    private let lock = NSLock()
+    private var lines: [[String: Any]] = []
+    private var buffer = Data()
+
+    init(_ arguments: [String], settle: String = "1") throws {
+        process.executableURL = Fixtures.productsFolder.appendingPathComponent("yiana")
+        process.arguments = ["watch", "--json"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["YIANA_LIBRARY"] = nil
+        environment["YIANA_SETTLE_SECONDS"] = settle
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        out.fileHandleForReading.readabilityHandler = { [weak self] handle in self?.take(handle.availableData) }
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    private func take(_ data: Data) {
+        lock.lock()
+        defer { lock.unlock() }
+        buffer.append(data)
+        while let newline = buffer.firstIndex(of: 0x0A) {
+            let line = buffer[buffer.startIndex..<newline]
+            buffer.removeSubrange(buffer.startIndex...newline)
+            if let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] { lines.append(object) }
+        }
+    }
+
+    var events: [[String: Any]] {
+        lock.lock()
+        defer { lock.unlock() }
+        return lines
+    }
+
+    /// The events of `kind` (about `path`, when given).
+    func events(_ kind: String, _ path: String? = nil) -> [[String: Any]] {
+        events.filter { $0["kind"] as? String == kind && (path == nil || $0["path"] as? String == path) }
+    }
+
+    /// Waits up to `seconds` for an event of `kind` about `path`; returns it.
+    @discardableResult
+    func wait(for kind: String, _ path: String? = nil, code: String? = nil, seconds: Double = 15) -> [String: Any]? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let found = events(kind, path).first(where: { code == nil || $0["code"] as? String == code }) { return found }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return nil
+    }
+
+    func stop() -> Int32 {
+        process.terminate()  // SIGTERM
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+@Suite("yiana watch")
+struct WatchCLITests {
+    func document(_ folder: TemporaryFolder, _ name: String, words: [String]) throws {
+        try CoordinatedDocument.create(at: folder.path(name), metadata: DocumentMetadata(title: name, pageCount: 1), pdf: .data(simplePDF(words)))
+    }
+
+    func search(_ library: TemporaryFolder, _ index: String, _ word: String) throws -> [String] {
+        let result = try runYiana(["search", "--library", library.url.path, "--index", index, "--json", word])
+        let hits = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]) ?? []
+        return hits.compactMap { $0["path"] as? String }
+    }
+
+    @Test func followsWhatArrivesMovesGoesAndIsWrittenSlowly() throws {
+        let library = try TemporaryFolder(), cache = try TemporaryFolder()
+        let index = cache.path("index.sqlite")
+        try document(library, "First.yianazip", words: ["first document", "marmoset"])
+        let watcher = try RunningWatcher(["--library", library.url.path, "--index", index])
+        #expect(watcher.wait(for: "started") != nil)
+        #expect(watcher.wait(for: "indexed", "First.yianazip") != nil)
+
+        // Added: indexed, and found.
+        try document(library, "Second.yianazip", words: ["second document", "quokka"])
+        let added = try #require(watcher.wait(for: "indexed", "Second.yianazip"))
+        #expect((added["detail"] as? String)?.contains("extracted") == true)
+        #expect(try search(library, index, "quokka") == ["Second.yianazip"])
+
+        // Renamed and moved into a folder made now: followed without extracting again.
+        try FileManager.default.createDirectory(at: library.url.appendingPathComponent("Letters/2026"), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: library.url.appendingPathComponent("Second.yianazip"),
+                                         to: library.url.appendingPathComponent("Letters/2026/Renamed.yianazip"))
+        let moved = try #require(watcher.wait(for: "indexed", "Letters/2026/Renamed.yianazip"))
+        #expect((moved["detail"] as? String)?.contains("reused") == true, "\(moved)")
+        #expect(watcher.wait(for: "removed", "Second.yianazip") != nil)
+        #expect(try search(library, index, "quokka") == ["Letters/2026/Renamed.yianazip"])
+
+        // Written in place slowly, over about 3 s: never damage; indexed once whole.
+        let bytes = try Data(contentsOf: library.url.appendingPathComponent("First.yianazip"))
+        try CoordinatedDocument.create(at: cache.path("slow.yianazip"), metadata: DocumentMetadata(title: "Slow", pageCount: 1),
+                                       pdf: .data(simplePDF(["slowly written", "pangolin"])))
+        let whole = try Data(contentsOf: URL(fileURLWithPath: cache.path("slow.yianazip")))
+        #expect(whole != bytes)
+        let slow = library.url.appendingPathComponent("Letters/Slow.yianazip")
+        #expect(FileManager.default.createFile(atPath: slow.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: slow)
+        let piece = max(1, whole.count / 8)
+        for start in stride(from: 0, to: whole.count, by: piece) {
+            try handle.write(contentsOf: whole[start..<min(start + piece, whole.count)])
+            Thread.sleep(forTimeInterval: 0.4)
+        }
+        try handle.close()
+        #expect(watcher.wait(for: "indexed", "Letters/Slow.yianazip", code: "ok") != nil)
+        #expect(watcher.events("problem", "Letters/Slow.yianazip").isEmpty, "a file still being written is never reported: \(watcher.events("problem"))")
+        #expect(try search(library, index, "pangolin") == ["Letters/Slow.yianazip"])
+
+        // Deleted.
+        try FileManager.default.removeItem(at: library.url.appendingPathComponent("First.yianazip"))
+        #expect(watcher.wait(for: "removed", "First.yianazip") != nil)
+        #expect(try search(library, index, "marmoset").isEmpty)
+
+        // Stopped with SIGTERM: exit 0, the stop logged, the health says so.
+        #expect(watcher.stop() == 0)
+        #expect(watcher.events("stopped").count == 1)
+        let status = try JSONSerialization.jsonObject(with: Data(try runYiana(["status", "--json", "--library", library.url.path]).stdout.utf8)) as? [String: Any]
+        let health = try #require(status?["watcher"] as? [String: Any])
+        #expect(health["running"] as? Bool == false)
+        #expect((health["health"] as? [String: Any])?["stopped"] != nil)
+    }
+
+    /// Conflict copies reported once; an identical copy collapsed with --resolve identical;
+    /// an evicted document kept by name as not downloaded; the kernel's queue overflowed
+    /// while the watcher was stopped (SIGSTOP, as a laptop's sleep): a rescan misses nothing.
+    @Test func reportsOnceResolvesIdenticalFollowsEvictionAndSurvivesOverflow() throws {
+        let library = try TemporaryFolder(), cache = try TemporaryFolder(), cloud = try TemporaryFolder()
+        let lib = library.url.path, index = cache.path("index.sqlite")
+        try document(library, "Kept.yianazip", words: ["kept document", "axolotl"])
+        try document(library, "Evicted.yianazip", words: ["evicted document", "narwhal"])
+        #expect(try runYiana(["cloud", "init", "--library", lib, cloud.url.path, "--device", "laptop"]).status == 0)
+        #expect(try runYiana(["sync", "--library", lib]).status == 0)
+        let watcher = try RunningWatcher(["--library", lib, "--index", index, "--resolve", "identical"])
+        #expect(watcher.wait(for: "indexed", "Evicted.yianazip") != nil)
+
+        // A diverged copy (Syncthing's name) is reported, once; an identical one (Dropbox's) is collapsed.
+        let diverged = "Kept.sync-conflict-20261123-101500-ABCDEF7.yianazip"
+        try FileManager.default.copyItem(at: library.url.appendingPathComponent("Kept.yianazip"), to: library.url.appendingPathComponent(diverged))
+        var metadata = try DocumentReader(path: library.path(diverged)).metadata()
+        metadata.tags = ["from the other device"]
+        try CoordinatedDocument.replace(at: library.path(diverged), metadata: metadata, pdf: .data(simplePDF(["kept document", "axolotl", "edited"])))
+        let identical = "Kept (Bob's conflicted copy 2026-11-23).yianazip"
+        try FileManager.default.copyItem(at: library.url.appendingPathComponent("Kept.yianazip"), to: library.url.appendingPathComponent(identical))
+        #expect(watcher.wait(for: "problem", diverged, code: "conflict-copy") != nil)
+        let collapsed = try #require(watcher.wait(for: "action", identical, code: "collapse-identical"))
+        #expect((collapsed["detail"] as? String)?.contains("kept as version") == true)
+        #expect(!FileManager.default.fileExists(atPath: library.path(identical)))
+        #expect(FileManager.default.fileExists(atPath: library.path(diverged)), "a diverged copy is never resolved unattended")
+
+        // Evicted: kept in the index by name, not downloaded, said once.
+        #expect(try runYiana(["evict", "--library", lib, "Evicted"]).status == 0)
+        #expect(watcher.wait(for: "problem", "Evicted.yianazip", code: "not-downloaded") != nil)
+        #expect(try search(library, index, "evicted") == ["Evicted.yianazip"])
+
+        // Stopped while more than the kernel's queue of events happens, then continued.
+        let limit = Int((try? String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 16384
+        let noise = library.url.appendingPathComponent("noise")
+        try FileManager.default.createDirectory(at: noise, withIntermediateDirectories: true)
+        try document(library, "noise/Before.yianazip", words: ["before the stop"])
+        #expect(watcher.wait(for: "indexed", "noise/Before.yianazip") != nil, "the new folder is watched")
+        kill(watcher.process.processIdentifier, SIGSTOP)
+        for n in 0..<(limit / 3 + 1000) {  // each file: created, modified, closed
+            #expect(FileManager.default.createFile(atPath: noise.appendingPathComponent("n\(n).txt").path, contents: Data("x".utf8)))
+        }
+        try document(library, "noise/During the overflow.yianazip", words: ["arrived while stopped", "okapi"])
+        kill(watcher.process.processIdentifier, SIGCONT)
+        #expect(watcher.wait(for: "rescan", seconds: 20).map { ($0["detail"] as? String)?.contains("overflowed") } == true)
+        #expect(watcher.wait(for: "indexed", "noise/During the overflow.yianazip", seconds: 20) != nil)
+        #expect(try search(library, index, "okapi") == ["noise/During the overflow.yianazip"])
+
+        // Later passes say nothing again about what was already said.
+        try document(library, "Later.yianazip", words: ["a later document"])
+        #expect(watcher.wait(for: "indexed", "Later.yianazip") != nil)
+        #expect(watcher.events("problem", diverged).count == 1 && watcher.events("problem", "Evicted.yianazip").count == 1)
+        #expect(watcher.stop() == 0)
+    }
+}
