@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs yiana for the current user (or into PREFIX): the release binary, a man page per
 # command generated from the CLI itself (swift-argument-parser's generate-manual plugin),
-# and shell completions for bash, zsh and fish (`yiana --generate-completion-script`).
+# shell completions for bash, zsh and fish (`yiana --generate-completion-script`), and the
+# systemd user unit of `yiana watch` (Scripts/systemd/yiana-watch@.service).
 # Usage: Scripts/install.sh [PREFIX]        (default ~/.local; needs no root for that)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +22,17 @@ install -m 0644 .build/plugins/GenerateManual/outputs/yiana/*.1 "$prefix/share/m
 "$bin/yiana" --generate-completion-script bash > "$prefix/share/bash-completion/completions/yiana"
 "$bin/yiana" --generate-completion-script zsh > "$prefix/share/zsh/site-functions/_yiana"
 "$bin/yiana" --generate-completion-script fish > "$prefix/share/fish/vendor_completions.d/yiana.fish"
+
+# The systemd user unit of `yiana watch`, one instance per library (see the file).
+units="${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user"
+mkdir -p "$units"
+sed "s|@BIN@|$prefix/bin|" Scripts/systemd/yiana-watch@.service > "$units/yiana-watch@.service"
+if command -v systemctl >/dev/null && systemctl --user daemon-reload 2>/dev/null; then
+    echo "installed the user unit yiana-watch@.service; to watch ~/Yiana now and at every login:"
+else
+    echo "installed the user unit yiana-watch@.service in $units (no user systemd is running here); once it is:"
+fi
+echo "  systemctl --user enable --now \"yiana-watch@\$(systemd-escape --path ~/Yiana).service\""
 
 echo "installed yiana in $prefix/bin, $(ls .build/plugins/GenerateManual/outputs/yiana/*.1 | wc -l) man pages in $prefix/share/man/man1,"
 echo "and completions for bash, zsh and fish. Try: man yiana; man yiana.repair"

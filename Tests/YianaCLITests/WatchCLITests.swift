@@ -193,4 +193,21 @@ struct WatchCLITests {
         #expect(watcher.events("problem", diverged).count == 1 && watcher.events("problem", "Evicted.yianazip").count == 1)
         #expect(watcher.stop() == 0)
     }
+
+    /// The systemd user unit Scripts/install.sh installs: systemd's own check passes on it,
+    /// with yiana where the install puts it (here, the build's).
+    @Test func theSystemdUnitVerifies() throws {
+        let analyze = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
+        try #require(FileManager.default.isExecutableFile(atPath: analyze.path), "systemd-analyze (package systemd) checks the unit")
+        let folder = try TemporaryFolder()
+        let text = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("Scripts/systemd/yiana-watch@.service"), encoding: .utf8)
+        #expect(text.contains("Restart=on-failure") && text.contains("ExecStart=@BIN@/yiana watch --library %f"))
+        // The man page is not installed here: the rest is checked.
+        let unit = text.replacingOccurrences(of: "@BIN@", with: Fixtures.productsFolder.path)
+            .split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("Documentation=") }.joined(separator: "\n")
+        let instance = folder.url.appendingPathComponent("yiana-watch@home-ann-Yiana.service")
+        try unit.write(to: instance, atomically: true, encoding: .utf8)
+        let check = try runProcess(analyze, ["verify", instance.path])
+        #expect(check.status == 0 && check.stderr.isEmpty, "\(check.stderr)")
+    }
 }
