@@ -17,7 +17,7 @@ public struct WatchOptions: Sendable {
     /// one file (or a thousand files) becomes one pass.
     public var quiet = 0.5
     /// The longest changes wait while events keep coming.
-    public var maxDelay = 5.0
+    public var maxDelay = 2.0
     /// Seconds between full scans: the safety net for changes inotify cannot see (a network
     /// file system, a folder over the watch limit).
     public var rescanEvery = 600.0
