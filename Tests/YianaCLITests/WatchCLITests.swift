@@ -95,6 +95,8 @@ struct WatchCLITests {
         let added = try #require(watcher.wait(for: "indexed", "Second.yianazip"))
         #expect((added["detail"] as? String)?.contains("extracted") == true)
         #expect(try search(library, index, "quokka") == ["Second.yianazip"])
+        let running = try JSONSerialization.jsonObject(with: Data(try runYiana(["status", "--json", "--library", library.url.path]).stdout.utf8)) as? [String: Any]
+        #expect((running?["watcher"] as? [String: Any])?["running"] as? Bool == true, "status sees the watcher running")
 
         // Renamed and moved into a folder made now: followed without extracting again.
         try FileManager.default.createDirectory(at: library.url.appendingPathComponent("Letters/2026"), withIntermediateDirectories: true)
@@ -165,6 +167,11 @@ struct WatchCLITests {
         #expect(!FileManager.default.fileExists(atPath: library.path(identical)))
         #expect(FileManager.default.fileExists(atPath: library.path(diverged)), "a diverged copy is never resolved unattended")
 
+        // A temporary file an interrupted write left: reported as such.
+        let temp = ".Kept.yianazip.yiana-tmp-0badf00d"
+        try Data("half a document".utf8).write(to: library.url.appendingPathComponent(temp))
+        #expect(watcher.wait(for: "problem", temp, code: "leftover-temp-file") != nil)
+
         // Evicted: kept in the index by name, not downloaded, said once.
         #expect(try runYiana(["evict", "--library", lib, "Evicted"]).status == 0)
         #expect(watcher.wait(for: "problem", "Evicted.yianazip", code: "not-downloaded") != nil)
@@ -209,5 +216,35 @@ struct WatchCLITests {
         try unit.write(to: instance, atomically: true, encoding: .utf8)
         let check = try runProcess(analyze, ["verify", instance.path])
         #expect(check.status == 0 && check.stderr.isEmpty, "\(check.stderr)")
+    }
+
+    /// With --ocr, two libraries at once: a scan arriving in either is recognised and found
+    /// by its words; each event names its library. A kill -9 in the middle of that damages
+    /// nothing, and the next start finishes the job.
+    @Test func recognisesScansInSeveralLibrariesAndSurvivesAKill() throws {
+        let one = try TemporaryFolder(), two = try TemporaryFolder()
+        #expect(try runYiana(["watch", "--library", one.url.path, "--library", two.url.path, "--index", one.path("i.sqlite")]).status == 2,
+                "--index names one library's index")
+        let first = try RunningWatcher(["--library", one.url.path, "--library", two.url.path, "--ocr", "--jobs", "1"])
+        #expect(first.wait(for: "started") != nil)
+        try CoordinatedDocument.create(at: one.path("Scan.yianazip"), metadata: DocumentMetadata(title: "Scan", pageCount: 1),
+                                       pdf: .data(scannedPDF([["Gardening club minutes", "rhubarb"]], dpi: 150)))
+        try CoordinatedDocument.create(at: two.path("Other scan.yianazip"), metadata: DocumentMetadata(title: "Other", pageCount: 1),
+                                       pdf: .data(scannedPDF([["Harbour tide tables", "seaweed"]], dpi: 150)))
+        let recognised = try #require(first.wait(for: "ocr", "Scan.yianazip", code: "recognized"))
+        #expect(recognised["library"] as? String == one.url.lastPathComponent)
+        // Killed while the other library's scan may be under way.
+        kill(first.process.processIdentifier, SIGKILL)
+        first.process.waitUntilExit()
+        for library in [one, two] {
+            #expect(try runYiana(["verify", "--library", library.url.path]).status == 0, "nothing damaged by the kill")
+        }
+        let second = try RunningWatcher(["--library", one.url.path, "--library", two.url.path, "--ocr", "--jobs", "1"])
+        #expect(second.wait(for: "indexed", "Other scan.yianazip", code: "ok", seconds: 20) != nil)
+        #expect(second.stop() == 0)
+        let found = try runYiana(["search", "--library", two.url.path, "--json", "seaweed"])
+        #expect(found.stdout.contains("Other scan.yianazip"), "\(found.stdout)")
+        #expect(try DocumentReader(path: two.path("Other scan.yianazip")).metadata().ocrCompleted)
+        #expect(try runYiana(["search", "--library", one.url.path, "--json", "rhubarb"]).stdout.contains("Scan.yianazip"))
     }
 }
