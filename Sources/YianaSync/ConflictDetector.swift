@@ -1,6 +1,7 @@
 import Foundation
 import YianaArchive
 import YianaLibrary
+import YianaSystem
 
 /// The conflicts, copies and duplicates in a library.
 public struct ConflictReport: Codable, Sendable {
@@ -68,13 +69,18 @@ public struct ConflictDetector: Sendable {
     /// Scans the library (metadata and central directories only, `jobs` files at once).
     /// - Throws: when the library folder cannot be listed.
     /// `settle`: seconds a file must have been left alone not to count as still arriving (``Arrival``).
+    /// `cache`: facts of earlier calls, reused for files whose size, time and inode are
+    /// unchanged (`yiana watch` passes one, so that a pass reads only what changed).
     public func detect(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, settle: Double = Arrival.defaultWindow,
-                       now: Date = Date()) async throws -> ConflictReport {
+                       now: Date = Date(), cache: FactsCache? = nil) async throws -> ConflictReport {
         let scan = try LibraryScanner.scan(library)
         let library = self.library
         // In runs of files: a task for each file would cost about what reading it does.
         let runs = stride(from: 0, to: scan.items.count, by: 64).map { Array(scan.items[$0..<min($0 + 64, scan.items.count)]) }
-        let facts = await boundedMap(runs, width: jobs) { $0.map { DocumentFacts.read($0, in: library) } }.flatMap { $0 }
+        let facts = await boundedMap(runs, width: jobs) { run in
+            run.map { item in cache?.facts(of: item) ?? DocumentFacts.read(item, in: library) }
+        }.flatMap { $0 }
+        cache?.keep(facts, of: scan.items)
         var report = Self.classify(facts, now: now)
         let arrival = Arrival(scan: scan, now: now, window: settle)
         // Only files of groups and strays matter here: those are what resolve would touch. A
@@ -187,5 +193,33 @@ public struct ConflictDetector: Sendable {
             }
             return nil
         }
+    }
+}
+
+/// Documents' facts by path, with the file stamp they were read at: what changed is read
+/// again, the rest reused. Holds only the files of the last scan.
+public final class FactsCache: @unchecked Sendable {
+    // @unchecked: `entries` is touched only under `lock`.
+    private let lock = NSLock()
+    private var entries: [String: (stamp: FileStamp, facts: DocumentFacts)] = [:]
+
+    public init() {}
+
+    func facts(of item: LibraryItem) -> DocumentFacts? {
+        guard let stamp = item.stamp else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        guard let entry = entries[item.path], entry.stamp == stamp, entry.facts.url == item.url else { return nil }
+        return entry.facts
+    }
+
+    func keep(_ facts: [DocumentFacts], of items: [LibraryItem]) {
+        var fresh: [String: (stamp: FileStamp, facts: DocumentFacts)] = [:]
+        for (item, fact) in zip(items, facts) {
+            if let stamp = item.stamp { fresh[item.path] = (stamp, fact) }
+        }
+        lock.lock()
+        entries = fresh
+        lock.unlock()
     }
 }

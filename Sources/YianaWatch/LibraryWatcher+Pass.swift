@@ -73,7 +73,7 @@ extension LibraryWatcher {
     /// Conflict copies and stray copies; with `--resolve identical`, groups whose copies are
     /// all identical to their document are collapsed (the copies kept in the version store).
     private func conflicts(_ problems: inout [Problem]) async throws {
-        let report = try await ConflictDetector(library: library).detect(jobs: options.jobs, settle: options.settle)
+        let report = try await ConflictDetector(library: library).detect(jobs: options.jobs, settle: options.settle, cache: factsCache)
         for group in report.groups {
             guard let original = group.files.first?.path else { continue }
             let copies = group.files.dropFirst()

@@ -2,6 +2,7 @@ import Foundation
 import YianaLibrary
 import YianaOCR
 import YianaSearch
+import YianaSync
 import YianaSystem
 
 /// How `yiana watch` works.
@@ -53,6 +54,8 @@ public final class LibraryWatcher {
     var ocrRetry: [String: Date] = [:]
     let index: SearchIndex
     let waitQueue = DispatchQueue(label: "yiana.watch.wait")
+    /// Documents' facts for conflict detection, read again only when a file changed.
+    let factsCache = FactsCache()
 
     public init(library: Library, options: WatchOptions, emit: @escaping (WatchEvent) -> Void = { _ in }) throws {
         self.library = library

@@ -45,6 +45,24 @@ struct ConflictDetectorTests {
         #expect(report.documentsScanned == 9)
     }
 
+    /// With a cache (as `yiana watch` keeps one): the same report, and a file replaced since
+    /// is read again.
+    @Test func aCacheGivesTheSameAnswersAndReadsWhatChanged() async throws {
+        let folder = try TemporaryFolder()
+        let library = try Library(root: folder.url)
+        try write(folder, "Scan.yianazip", id: a, title: "Scan", text: "mine")
+        try write(folder, "Scan 2.yianazip", id: a, title: "Scan", text: "theirs")
+        let cache = FactsCache()
+        let first = try await ConflictDetector(library: library).detect(cache: cache)
+        let again = try await ConflictDetector(library: library).detect(cache: cache)
+        #expect(first.groups.first?.files.map(\.role) == [.original, .conflictCopy])
+        #expect(again.groups.first?.files.map(\.role) == [.original, .conflictCopy])
+        try FileManager.default.removeItem(atPath: folder.path("Scan 2.yianazip"))
+        try FileManager.default.copyItem(atPath: folder.path("Scan.yianazip"), toPath: folder.path("Scan 2.yianazip"))
+        let after = try await ConflictDetector(library: library).detect(cache: cache)
+        #expect(after.groups.first?.files.map(\.role) == [.original, .identicalCopy], "the replaced copy was read again")
+    }
+
     @Test func iCloudNumberedConflictWithDivergedContent() async throws {
         let folder = try TemporaryFolder()
         try write(folder, "Scan.yianazip", id: a, title: "Scan", text: "mine")
