@@ -13,8 +13,9 @@ after the index's commit: searchable from then on), p50/p99; file-system operati
 second sustained; the
 watcher's RSS at start and at the end (sampled every 5 s), and its CPU while idle after the
 soak (30 s). Checked at the end: the watcher's index holds exactly what a fresh `yiana index`
-of the library holds (path, status, pages), `yiana verify` is clean, and every document each
-writer left is in the library with its bytes. Exits 1 if a check fails."""
+of the library holds (path, status, pages), `yiana verify` is clean, every document each
+writer left is in the library with its bytes, and the RSS at the end is within half again of
+the start's. Exits 1 if a check fails."""
 import json, os, random, shutil, signal, sqlite3, statistics, subprocess, sys, tempfile, threading, time, uuid, zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -169,6 +170,10 @@ def main():
                 problems.append("lost or changed: " + path)
     if code != 0:
         problems.append("the watcher exited %d on SIGTERM" % code)
+    # Flat: the end within half again of the start (plus 30 MB for SQLite's and the
+    # allocator's caches filling), whatever the length of the soak.
+    if rss[-1][1] > max(rss[0][1] * 1.5, rss[0][1] + 30 * 1024):
+        problems.append("RSS grew from %d MB to %d MB" % (rss[0][1] // 1024, rss[-1][1] // 1024))
     errors = [e for e in events if e["kind"] == "error"]
     if errors:
         problems.append("%d error events, the first: %s" % (len(errors), errors[0]))
