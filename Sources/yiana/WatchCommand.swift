@@ -18,7 +18,8 @@ extension Yiana {
                 It watches each library with inotify (every folder, including those made later; \
                 never the toolkit's, the app's or a sync program's own), scans everything at \
                 start, every --rescan seconds and whenever the kernel's event queue overflows. \
-                Once events have been quiet for half a second, a pass does what `yiana index` \
+                Once events have been quiet for half a second (2 s at most while they keep \
+                coming), a pass does what `yiana index` \
                 does (added, changed, moved, renamed, deleted and evicted documents; moves are \
                 followed without extracting again), with --ocr what `yiana ocr --all` does for \
                 the documents that changed (with its back-off), and reports, once each, what \
