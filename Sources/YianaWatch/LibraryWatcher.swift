@@ -154,6 +154,18 @@ public final class LibraryWatcher {
         writeHealth()
     }
 
+    /// One pass and no watching (`yiana watch --once`, for a timer instead of a running
+    /// watcher). Returns false when the pass logged an error.
+    public func runOnce() async -> Bool {
+        record(.started, detail: "one pass")
+        let before = health.lastErrorAt
+        _ = await pass()
+        health.stopped = Date()
+        record(.stopped, detail: "one pass done")
+        writeHealth()
+        return health.lastErrorAt == before
+    }
+
     private func unwatchedNote(_ inotify: Inotify) -> String {
         guard let first = inotify.unwatched.first else { return "" }
         return "; \(inotify.unwatched.count) could not be (\(first.value)); raise fs.inotify.max_user_watches, the full scan every \(Int(options.rescanEvery)) s covers them meanwhile"

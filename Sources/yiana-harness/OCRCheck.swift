@@ -59,3 +59,42 @@ enum OCRCheck {
         return problems.isEmpty ? nil : problems.joined(separator: "; ")
     }
 }
+
+/// What `yiana watch --once --ocr --resolve identical` must have left once a rerun finished.
+enum WatchCheck {
+    static let identical = "text1 (Bob's conflicted copy 2026-11-23).yianazip"
+    static let diverged = "text1.sync-conflict-20261123-101500-ABCDEF7.yianazip"
+
+    /// Two scans and two documents with text, an identical copy and a diverged one of the first.
+    static func build(_ context: Context) throws -> [String] {
+        try context.importPDFs(["text1", "text2"], into: "lib")
+        let scans = context.samples.appendingPathComponent("scans")
+        try context.runner.must(["import", "--library", context.path("lib"), scans.appendingPathComponent("Clinic letter (scan).pdf").path,
+                                 scans.appendingPathComponent("Hardware receipt (scan).pdf").path])
+        try FileManager.default.copyItem(at: context.url("lib/text1.yianazip"), to: context.url("lib/\(identical)"))
+        try FileManager.default.copyItem(at: context.url("lib/text1.yianazip"), to: context.url("lib/\(diverged)"))
+        try context.edit("lib/\(diverged)") { $0.tags = ["other device"] }
+        try context.folder("index")
+        return ["watch", "--once", "--ocr", "--resolve", "identical", "--jobs", "2", "--library", context.path("lib"),
+                "--index", context.path("index/index.sqlite")]
+    }
+
+    /// The identical copy collapsed, the diverged one left as it was, every other document
+    /// recognised, or its failure (an injected fault) recorded for the watcher's next try
+    /// after the back-off (the service's: it is not tried again at once).
+    static func finished(_ library: URL) -> String? {
+        var problems: [String] = []
+        let failuresFile = (try? Library(root: library)).map { LocalState(library: $0).folder.appendingPathComponent("ocr-failures.json") }
+        let failures = failuresFile.flatMap { FileManager.default.contents(atPath: $0.path) }
+            .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:]
+        if FileManager.default.fileExists(atPath: library.appendingPathComponent(identical).path) { problems.append("the identical copy is still there") }
+        let copy = library.appendingPathComponent(diverged)
+        if (try? DocumentReader(path: copy.path).metadata())?.tags != ["other device"] { problems.append("the diverged copy was changed or removed") }
+        for item in (try? LibraryScanner.scan(library)) ?? [] where item.url != copy {
+            if (try? DocumentReader(path: item.url.path).metadata())?.ocrCompleted != true, failures[item.url.lastPathComponent] == nil {
+                problems.append("\(item.url.lastPathComponent) neither recognised nor recorded as failed")
+            }
+        }
+        return problems.isEmpty ? nil : problems.joined(separator: "; ")
+    }
+}

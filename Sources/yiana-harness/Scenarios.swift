@@ -187,5 +187,7 @@ enum Scenarios {
                  indexWords: ["i1", "i2", "i4", "i5", "i7", "i8"].map(word)),
         Scenario(name: "ocr", libraries: ["lib"], what: "yiana ocr --all of 3 scans beside 2 documents with text",
                  build: OCRCheck.build, finished: OCRCheck.finished),
+        Scenario(name: "watch", libraries: ["lib"], what: "yiana watch --once --ocr --resolve identical: 2 scans, 2 documents, 2 copies",
+                 build: WatchCheck.build, finished: WatchCheck.finished),
     ]
 }

@@ -46,6 +46,7 @@ extension Yiana {
                   yiana watch --library ~/Yiana
                   yiana watch --library ~/Yiana --library ~/Work --ocr --resolve identical
                   yiana watch --json | jq 'select(.kind == "problem")'
+                  yiana watch --once --ocr        (one pass, from a timer or cron)
                 """
         )
 
@@ -68,6 +69,9 @@ extension Yiana {
         var rescan = 600.0
 
         @OptionGroup var jobsOption: JobsOption
+
+        @Flag(help: "Do one pass (index, OCR, problems) and exit, for a timer instead of a running watcher; exit 1 if it logged an error.")
+        var once = false
 
         @Flag(help: "Print each event as one JSON object per line instead of text.")
         var json = false
@@ -95,22 +99,41 @@ extension Yiana {
                 do { _ = try TesseractEngine(languages: languages) } catch let error as OCRError { throw CommandFailure(error.description) }
                 ocrOptions = options
             }
-            let stop = try StopSignals()
             let printer = EventPrinter(json: json, several: opened.count > 1)
+            if once {
+                var clean = true
+                for library in opened {
+                    let watcher = try LibraryWatcher(library: library, options: options(for: library, ocr: ocrOptions)) {
+                        printer.print($0, library: library.root.lastPathComponent)
+                    }
+                    if await !watcher.runOnce() { clean = false }
+                }
+                if !clean { throw ExitCode.failure }
+                return
+            }
+            let stop = try StopSignals()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for library in opened {
-                    var options = WatchOptions(index: indexOptions.location(for: library))
-                    options.jobs = jobsOption.jobs
-                    options.ocr = ocrOptions
-                    options.resolveIdentical = resolve == "identical"
-                    options.rescanEvery = rescan
                     let name = library.root.lastPathComponent
-                    let watcher = try LibraryWatcher(library: library, options: options) { printer.print($0, library: name) }
+                    let watcher = try LibraryWatcher(library: library, options: options(for: library, ocr: ocrOptions)) {
+                        printer.print($0, library: name)
+                    }
                     group.addTask { try await watcher.run(wake: stop.fd) { stop.requested } }
                 }
                 try await group.waitForAll()
             }
         }
+    }
+}
+
+extension Yiana.Watch {
+    func options(for library: Library, ocr: OCROptions?) -> WatchOptions {
+        var options = WatchOptions(index: indexOptions.location(for: library))
+        options.jobs = jobsOption.jobs
+        options.ocr = ocr
+        options.resolveIdentical = resolve == "identical"
+        options.rescanEvery = rescan
+        return options
     }
 }
 
