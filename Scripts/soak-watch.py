@@ -5,8 +5,9 @@ SECONDS while the watcher runs, the way sync programs deliver them, then everyth
 
 Each writer owns a folder of the library and, at random: brings a new document in (written
 beside it under a sync program's temporary name, then renamed: Syncthing's way), renames or
-moves one into a sub-folder, deletes one, rewrites one slowly in place (rclone's way, over about
-a second), or touches one. Each new document holds a word of its own.
+moves one into a sub-folder, deletes one (as often as one arrives, so the library keeps its
+size), rewrites one slowly in place (rclone's way, over about a second), or touches one. Each
+new document holds a word of its own.
 
 Measured: the latency from a document's arrival (its rename) to its `indexed` event (written
 after the index's commit: searchable from then on), p50/p99; file-system operations per
@@ -42,8 +43,10 @@ def writer(index, root, seconds, seed, out):
     docs, arrivals, operations, n = [], {}, 0, 0
     end = time.time() + seconds
     while time.time() < end:
+        # As many arrivals as deletions, so the library keeps its size and the RSS can be
+        # compared over the run.
         op = rng.random()
-        if op < 0.45 or len(docs) < 3:
+        if op < 0.25 or len(docs) < 3:
             n += 1
             word = "soakword%dx%d" % (index, n)
             name = os.path.join(mine, "Doc %d.yianazip" % n)
@@ -52,16 +55,16 @@ def writer(index, root, seconds, seed, out):
             os.rename(temp, name)
             arrivals[os.path.relpath(name, root)] = (time.time(), word)
             docs.append(name)
-        elif op < 0.6:
+        elif op < 0.4:
             old = rng.choice(docs)
             new = os.path.join(mine, "sub" if rng.random() < 0.5 else "", "Moved %d %s" % (rng.randrange(10**6), os.path.basename(old)))
             os.rename(old, new)
             docs[docs.index(old)] = new
-        elif op < 0.7:
+        elif op < 0.65:
             old = rng.choice(docs)
             os.remove(old)
             docs.remove(old)
-        elif op < 0.8:
+        elif op < 0.75:
             # Rewritten in place, slowly: a new version arriving the way rclone writes it.
             target = rng.choice(docs)
             n += 1
