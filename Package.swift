@@ -80,7 +80,7 @@ let package = Package(
         .target(name: "YianaOCR", dependencies: ["CTesseract", "CQPDF", "YianaSystem", "YianaArchive", "YianaPDF", "YianaLibrary"]),
         .target(name: "YianaSync", dependencies: ["YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF"]),
         // `yiana watch`: inotify, passes of the index/OCR/conflict work, the event log and health.
-        .target(name: "YianaWatch", dependencies: ["YianaSystem", "YianaLibrary", "YianaSearch", "YianaSync", "YianaOCR"]),
+        .target(name: "YianaWatch", dependencies: ["YianaSystem", "YianaArchive", "YianaLibrary", "YianaSearch", "YianaSync", "YianaOCR"]),
         .executableTarget(
             name: "yiana",
             dependencies: [

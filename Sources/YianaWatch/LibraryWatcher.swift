@@ -1,4 +1,5 @@
 import Foundation
+import YianaArchive
 import YianaLibrary
 import YianaOCR
 import YianaSearch
@@ -57,12 +58,24 @@ public final class LibraryWatcher {
     /// Documents' facts for conflict detection, read again only when a file changed.
     let factsCache = FactsCache()
 
+    /// Held while this watcher lives: one watcher per library on this machine.
+    private let lock: DocumentLock
+
+    /// - Throws: ``WatchError/alreadyWatched`` when another watcher of this machine has the
+    ///   library; when the index cannot be opened.
     public init(library: Library, options: WatchOptions, emit: @escaping (WatchEvent) -> Void = { _ in }) throws {
         self.library = library
         self.options = options
         self.emit = emit
-        log = EventLog(library: library)
         healthFile = WatchHealth.file(for: library)
+        do {
+            // A lock of this machine's (not a file in the library): the kernel drops it when the process dies.
+            lock = try DocumentLock(document: library.root.path + "/.yiana-watch", mode: .exclusive, timeout: 0)
+        } catch let error as ArchiveError {
+            guard case .lockTimeout = error.kind else { throw error }
+            throw WatchError.alreadyWatched(library.root.path, pid: healthFile.load()?.pid)
+        }
+        log = EventLog(library: library)
         health = WatchHealth(pid: ProcessInfo.processInfo.processIdentifier, started: Date(), heartbeat: Date())
         index = try SearchIndex(path: options.index)
     }
@@ -169,5 +182,16 @@ public final class LibraryWatcher {
     private func unwatchedNote(_ inotify: Inotify) -> String {
         guard let first = inotify.unwatched.first else { return "" }
         return "; \(inotify.unwatched.count) could not be (\(first.value)); raise fs.inotify.max_user_watches, the full scan every \(Int(options.rescanEvery)) s covers them meanwhile"
+    }
+}
+
+public enum WatchError: Error, CustomStringConvertible {
+    case alreadyWatched(String, pid: Int32?)
+
+    public var description: String {
+        switch self {
+        case .alreadyWatched(let path, let pid):
+            "\(path) is already watched by another yiana watch on this machine\(pid.map { " (pid \($0))" } ?? ""): see `yiana status`; stop it first (or let it do the work)"
+        }
     }
 }

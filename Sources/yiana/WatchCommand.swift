@@ -87,6 +87,14 @@ extension Yiana {
         }
 
         func run() async throws {
+            do {
+                try await watch()
+            } catch let error as WatchError {
+                throw CommandFailure(error.description)
+            }
+        }
+
+        private func watch() async throws {
             let roots = libraries.isEmpty ? [nil] : libraries.map { Optional($0) }
             let opened = try roots.map { root in
                 do { return try Library.resolve(explicit: root) } catch let error as LibraryError { throw ValidationError(error.description) }

@@ -97,6 +97,8 @@ struct WatchCLITests {
         #expect(try search(library, index, "quokka") == ["Second.yianazip"])
         let running = try JSONSerialization.jsonObject(with: Data(try runYiana(["status", "--json", "--library", library.url.path]).stdout.utf8)) as? [String: Any]
         #expect((running?["watcher"] as? [String: Any])?["running"] as? Bool == true, "status sees the watcher running")
+        let second = try runYiana(["watch", "--once", "--library", library.url.path, "--index", index])
+        #expect(second.status == 1 && second.stderr.contains("already watched by another yiana watch"), "\(second.stderr)")
 
         // Renamed and moved into a folder made now: followed without extracting again.
         try FileManager.default.createDirectory(at: library.url.appendingPathComponent("Letters/2026"), withIntermediateDirectories: true)
