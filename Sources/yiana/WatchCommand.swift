@@ -29,7 +29,7 @@ extension Yiana {
 
                 A file a sync program is still writing (in place, or through its own temporary \
                 names: .syncthing.*.tmp, .unison.*, rclone's .partial) is left until it has \
-                been still for $YIANA_SETTLE_SECONDS (default 5) and reads as a whole document: \
+                been still for --settle seconds (default 5) and reads as a whole document: \
                 it is never reported as damaged, kept as a version or repaired meanwhile.
 
                 Each library's events go to a JSON-lines log on this machine \
@@ -65,6 +65,10 @@ extension Yiana {
         @Option(help: ArgumentHelp("What to resolve unattended: identical (copies identical to their document).", valueName: "what"))
         var resolve: String?
 
+        @Option(help: ArgumentHelp("Seconds a file must have been still before it is acted on, if it does not read as a whole document.",
+                                   discussion: "Default: $YIANA_SETTLE_SECONDS, else 5.", valueName: "seconds"))
+        var settle: Double?
+
         @Option(help: ArgumentHelp("Seconds between full scans, the safety net for events inotify cannot see.", valueName: "seconds"))
         var rescan = 600.0
 
@@ -84,6 +88,7 @@ extension Yiana {
                 throw ValidationError("--index names one library's index: with several libraries each uses its own default index.")
             }
             guard rescan >= 1 else { throw ValidationError("--rescan must be at least 1 second.") }
+            guard (settle ?? 0) >= 0 else { throw ValidationError("--settle cannot be negative.") }
         }
 
         func run() async throws {
@@ -141,6 +146,7 @@ extension Yiana.Watch {
         options.ocr = ocr
         options.resolveIdentical = resolve == "identical"
         options.rescanEvery = rescan
+        options.settle = settle ?? Arrival.defaultWindow
         return options
     }
 }

@@ -86,7 +86,7 @@ struct WatchCLITests {
         let library = try TemporaryFolder(), cache = try TemporaryFolder()
         let index = cache.path("index.sqlite")
         try document(library, "First.yianazip", words: ["first document", "marmoset"])
-        let watcher = try RunningWatcher(["--library", library.url.path, "--index", index])
+        let watcher = try RunningWatcher(["--library", library.url.path, "--index", index, "--settle", "1"], settle: "0")
         #expect(watcher.wait(for: "started") != nil)
         #expect(watcher.wait(for: "indexed", "First.yianazip") != nil)
 
