@@ -47,7 +47,7 @@ extension ResultFiles {
     /// - Returns: how many copies were removed.
     public func settle(_ conflicts: Conflicts, for document: URL, processedAt: Date?) throws -> Int {
         guard let base = base(for: document), !conflicts.isEmpty else { return 0 }
-        let lock = try DocumentLock(document: base.path + ".ocr_results", mode: .exclusive, timeout: 60)
+        let lock = try Self.lock(base)
         defer { lock.release() }
         var removed = 0
         for (suffix, copies) in conflicts.copies {

@@ -48,12 +48,17 @@ public struct ResultFiles: Sendable {
             ("xml", Data(Self.xml(result).utf8)),
             ("hocr", Data(Self.hocr(result, pages: hocrPages).utf8)),
         ]
-        let lock = try DocumentLock(document: base.path + ".ocr_results", mode: .exclusive, timeout: 60)
+        let lock = try Self.lock(base)
         defer { lock.release() }
         for stale in Self.leftoverTemps(of: base) { try? FileManager.default.removeItem(at: stale) }
         for (suffix, data) in files {
             try TemporaryFile.replace(base.path + "." + suffix, with: data)
         }
+    }
+
+    /// The lock every writer of the results at `base` holds (this machine's processes take turns).
+    static func lock(_ base: URL) throws -> DocumentLock {
+        try DocumentLock(document: base.path + ".ocr_results", mode: .exclusive, timeout: 60)
     }
 
     /// Temporary files of interrupted writes of the results at `base` (`.<name>.json.yiana-tmp-XXXXXXXX`).
