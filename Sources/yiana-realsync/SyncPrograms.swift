@@ -2,11 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-// Glibc for sockets alone (`freePort`: the test asks the kernel for a free loopback port
-// for each Syncthing instance); the system layer has no sockets, the toolkit needs none.
-#if canImport(Glibc)
-import Glibc
-#endif
+import YianaSystem
 
 /// A real sync program carrying two folders of one machine, as two devices.
 protocol SyncProgram {
@@ -184,19 +180,7 @@ final class Syncthing: SyncProgram {
     }
 
     static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw RealSyncError("socket: \(errno)") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw RealSyncError("no free port on 127.0.0.1") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        do { return try Sys.freeLoopbackPort() } catch { throw RealSyncError("no free port on 127.0.0.1: \(error)") }
     }
 
     private func request(_ peer: Peer, _ method: String, _ path: String, _ body: Any?) async throws -> Data {
