@@ -120,12 +120,8 @@ uint32_t yiana_crc32(uint32_t crc, const void *buf, size_t len) {
     return len > 0 ? yiana_crc32_reference(crc, bytes, len) : crc;
 }
 
-long yiana_copy_file_range(int fd_in, int64_t *off_in, int fd_out, int64_t *off_out, size_t len) {
-    loff_t in = *off_in, out = *off_out;
-    ssize_t n = copy_file_range(fd_in, &in, fd_out, &out, len, 0);
-    *off_in = in;
-    *off_out = out;
-    return (long)n;
+int yiana_preallocate(int fd, int64_t length) {
+    return fallocate(fd, 0, 0, (off_t)length);
 }
 
 int yiana_start_writeback(int fd, int64_t offset, int64_t length) {

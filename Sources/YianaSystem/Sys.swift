@@ -200,6 +200,20 @@ package enum Sys {
         try result.get()
     }
 
+    /// Reserves disk space for the first `length` bytes of the file now (`fallocate`), so a
+    /// full disk or quota shows before anything is written, and the writes that follow find
+    /// their blocks allocated. Where the file system cannot (or will not) reserve space,
+    /// nothing happens: the writes allocate as usual.
+    package static func preallocate(_ fd: Int32, _ length: UInt64, path: String) throws(SystemError) {
+        while yiana_preallocate(fd, Int64(length)) != 0 {
+            switch Glibc.errno {
+            case EINTR: continue
+            case ENOSPC, EDQUOT, EIO: throw lastError("reserve space", path)
+            default: return
+            }
+        }
+    }
+
     package static func ftruncate(_ fd: Int32, _ length: UInt64, path: String) throws(SystemError) {
         while Glibc.ftruncate(fd, off_t(length)) != 0 {
             if Glibc.errno != EINTR { throw lastError("truncate", path) }
@@ -210,21 +224,15 @@ package enum Sys {
         if Glibc.fchmod(fd, mode) != 0 { throw lastError("chmod", path) }
     }
 
-    /// Copies up to `count` bytes in the kernel (`copy_file_range`); returns how many, 0 at
-    /// the end of the source. Offsets advance by what was copied.
-    package static func copyFileRange(from source: Int32, at sourceOffset: inout Int64, to target: Int32, at targetOffset: inout Int64,
-                                      count: Int, path: String) throws(SystemError) -> Int {
-        while true {
-            let n = yiana_copy_file_range(source, &sourceOffset, target, &targetOffset, count)
-            if n >= 0 { return n }
-            if Glibc.errno != EINTR { throw lastError("copy", path) }
-        }
-    }
-
     /// Starts writing a range of the file back to disk, without waiting (`sync_file_range`);
     /// a hint: failures are ignored, the final `fsync` is what counts.
     package static func startWriteback(_ fd: Int32, offset: UInt64, length: UInt64) {
         _ = yiana_start_writeback(fd, Int64(offset), Int64(length))
+    }
+
+    /// True when the `count` bytes at `a` and at `b` are the same (`memcmp`).
+    package static func sameBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+        memcmp(a, b, count) == 0
     }
 
     // MARK: Names

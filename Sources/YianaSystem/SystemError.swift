@@ -54,6 +54,7 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let isADirectory = Code(rawValue: EISDIR)
         public static let invalidArgument = Code(rawValue: EINVAL)
         public static let noSpace = Code(rawValue: ENOSPC)
+        public static let quotaExceeded = Code(rawValue: EDQUOT)
         public static let tooManyLinks = Code(rawValue: EMLINK)
         public static let noSuchSystemCall = Code(rawValue: ENOSYS)
         public static let loop = Code(rawValue: ELOOP)

@@ -115,11 +115,12 @@ struct CoordinatedDocumentTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
-    /// Import's one read: the PDF's SHA-256 is computed during the copy (here over several
-    /// of its 1 MiB blocks and a part block) and recorded as `pdfHash`; the rest is as given.
+    /// Import's one read: the PDF's SHA-256 is computed during the copy (here over more of
+    /// its 1 MiB blocks than the copy's ring of buffers holds, and a part block) and
+    /// recorded as `pdfHash`; the rest is as given.
     @Test func aCreateThatHashesThePDFRecordsItsSHA256() throws {
         let folder = try TemporaryFolder()
-        let bytes = Data((0..<(3 << 20) + 4321).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) })
+        let bytes = Data((0..<(11 << 20) + 4321).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) })
         let expected = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
         try bytes.write(to: URL(fileURLWithPath: folder.path("in.pdf")))
         let fd = open(folder.path("in.pdf"), O_RDONLY)
@@ -142,15 +143,20 @@ struct CoordinatedDocumentTests {
         #expect(try DocumentReader(path: folder.path("Small.yianazip")).verifyContents() == small)
     }
 
-    @Test(arguments: [false, true])
-    func aSourceThatChangesDuringTheWriteIsCaught(hashing: Bool) throws {
+    /// Another program appends to the source, or cuts it short, after it was first looked at.
+    @Test(arguments: [false, true], [false, true])
+    func aSourceThatChangesDuringTheWriteIsCaught(hashing: Bool, shrinks: Bool) throws {
         let folder = try TemporaryFolder()
         let pdfPath = folder.path("in.pdf")
-        try Data("%PDF-1.4\nfirst".utf8).write(to: URL(fileURLWithPath: pdfPath))
+        try Data("%PDF-1.4\nfirst".utf8 + Data(repeating: 7, count: 3 << 20)).write(to: URL(fileURLWithPath: pdfPath))
         let fd = open(pdfPath, O_RDWR)
         defer { close(fd) }
         let source = try SourceFile(fd: fd, path: pdfPath)
-        _ = "more".withCString { write(fd, $0, 4) }  // another program appends after the hash was taken
+        if shrinks {
+            #expect(ftruncate(fd, (2 << 20) + 5) == 0)
+        } else {
+            _ = "more".withCString { pwrite(fd, $0, 4, off_t(source.size)) }
+        }
         let path = folder.path("New.yianazip")
         #expect {
             try CoordinatedDocument.create(at: path, metadata: metadata, pdf: .file(source), hashingPDF: hashing)

@@ -19,8 +19,9 @@ uint32_t yiana_crc32_reference(uint32_t crc, const void *buf, size_t len);
 /* 1 when yiana_crc32 folds with PCLMULQDQ on this CPU, 0 when it is zlib's alone. */
 int yiana_crc32_accelerated(void);
 
-/* copy_file_range(2): copies in the kernel (or shares blocks, on file systems that can). */
-long yiana_copy_file_range(int fd_in, int64_t *off_in, int fd_out, int64_t *off_out, size_t len);
+/* fallocate(2), mode 0: reserves the first `length` bytes of the file (never glibc's
+   posix_fallocate, which writes zeros where the file system cannot reserve). */
+int yiana_preallocate(int fd, int64_t length);
 
 /* sync_file_range(2) with SYNC_FILE_RANGE_WRITE: starts writeback of a range, does not wait. */
 int yiana_start_writeback(int fd, int64_t offset, int64_t length);

@@ -259,6 +259,8 @@ public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible 
             return "\(path): format version \(version) is newer than this toolkit knows (2); update yiana-tools. The file is left unchanged."
         case .metadata(let error):
             return error.description
+        case .system(let error) where error.code == .noSpace || error.code == .quotaExceeded:
+            return "\(path): not enough free space on the disk (\(error.code)); nothing was written. Free some space and try again."
         case .system(let error):
             return error.description
         case .lockTimeout(let seconds):

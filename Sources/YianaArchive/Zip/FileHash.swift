@@ -8,41 +8,18 @@ public enum FileHash {
     /// The lower-case hex SHA-256 of the whole file open as `fd`, read from offset 0.
     /// - Throws: ``SystemError`` on a read error.
     public static func sha256(fd: Int32, path: String) throws -> String {
-        try sha256(fd: fd, path: path, readableBeyond: { _ in .max })
-    }
-
-    /// The lower-case hex SHA-256 of the bytes of `fd` from offset 0, read as ``read(fd:path:readableBeyond:observing:)``
-    /// reads them; `observe` sees each block too.
-    /// - Throws: ``SystemError`` on a read error.
-    static func sha256(fd: Int32, path: String, readableBeyond readable: (UInt64) -> UInt64?,
-                       observing observe: (UnsafeRawBufferPointer) -> Void = { _ in }) throws -> String {
+        let size = 1 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 64)
+        defer { buffer.deallocate() }
         var hasher = SHA256()
-        try read(fd: fd, path: path, readableBeyond: readable) { block in
-            hasher.update(bufferPointer: block)
-            observe(block)
+        var offset: UInt64 = 0
+        while true {
+            let n = try Sys.pread(fd, buffer.baseAddress!, size, offset, path: path)
+            if n == 0 { break }
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            offset += UInt64(n)
         }
         return hex(hasher.finalize())
-    }
-
-    /// Reads the bytes of `fd` from offset 0 in 1 MiB blocks, passing each to `observe`, as
-    /// far as `readable(bytesRead)` allows each time it is asked: up to the offset it returns,
-    /// or to the end of the file; nil stops the reading where it is. For following a copy of
-    /// the file block by block.
-    /// - Throws: ``SystemError`` on a read error.
-    static func read(fd: Int32, path: String, readableBeyond readable: (UInt64) -> UInt64?,
-                     observing observe: (UnsafeRawBufferPointer) -> Void) throws {
-        let size = 1 << 20
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
-        defer { buffer.deallocate() }
-        var offset: UInt64 = 0
-        while let end = readable(offset) {
-            while offset < end {
-                let n = try Sys.pread(fd, buffer.baseAddress!, Int(min(UInt64(size), end - offset)), offset, path: path)
-                if n == 0 { return }
-                observe(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-                offset += UInt64(n)
-            }
-        }
     }
 
     /// A string as long as every hex SHA-256, for laying out a file before the hash is known.

@@ -1,0 +1,145 @@
+import Crypto
+import Foundation
+import YianaSystem
+
+/// Copies a source file into an archive being written, reading the source once, and proves
+/// every copied byte by reading it back from the new file.
+///
+/// The file's space is reserved first (a full disk shows at once, and the writes need not
+/// allocate block by block). Then two threads, one per core:
+/// - the **copier** reads the source in 1 MiB blocks into a small ring of buffers, writes
+///   each block from its buffer into the new file, reads it back from the file through a
+///   descriptor of its own, compares it byte for byte with the buffer, computes the CRC-32
+///   of what it read back, and lets the kernel start writing the block to disk, so that the
+///   final `fsync` finds little left to do;
+/// - the **hasher**, when asked, computes the SHA-256 of the same buffers (the app's
+///   `pdfHash`, the longest single job, so nothing else runs on its thread).
+///
+/// So one read of the source gives the copy, the hash and the CRC: the file's bytes are
+/// proven equal to the bytes that were hashed, and the CRC in the ZIP is that of the file's
+/// own bytes. A source that changes meanwhile fails here (it ends early) or at the writer's
+/// final check that it is unchanged. Memory: the ring and one read-back buffer, whatever the
+/// file's size.
+enum CheckedCopy {
+    static let blockSize = 1 << 20
+
+    /// Copies the whole of `file` into `fd` at `offset` (the temporary file at `path`);
+    /// returns the CRC-32 of the copy and, when `hashing`, the source's lower-case hex SHA-256.
+    /// - Throws: ``SystemError`` on a read or write error, ``ArchiveError`` `.sourceChanged`
+    ///   or `.verificationFailed`.
+    static func run(_ file: SourceFile, to fd: Int32, at offset: UInt64, path: String,
+                    hashing: Bool) throws -> (crc: UInt32, sha256: String?) {
+        let ring = BlockRing(slots: 8, blockSize: blockSize)
+        defer { ring.deallocate() }
+        let hasher = BackgroundWork<String?> {
+            var sha256 = hashing ? SHA256() : nil
+            while let block = ring.nextFilled() {
+                sha256?.update(bufferPointer: block)
+                ring.release()
+            }
+            return sha256.map { FileHash.hex($0.finalize()) }
+        }
+        let copied = Result { try copyAndCheck(file, to: fd, at: offset, path: path, ring: ring) }
+        ring.end()
+        // The hasher reads the ring until here, so it is waited for before anything is thrown.
+        let hash = try hasher.wait()
+        return (try copied.get(), hash)
+    }
+
+    /// The copier: reads, writes, reads back and compares every block, handing each to the
+    /// hasher; returns the copy's CRC-32.
+    private static func copyAndCheck(_ file: SourceFile, to fd: Int32, at offset: UInt64, path: String,
+                                     ring: BlockRing) throws -> UInt32 {
+        try Sys.preallocate(fd, offset + file.size, path: path)
+        let readBackFD = try Sys.open(path, .readOnly)
+        defer { Sys.close(readBackFD) }
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: ring.blockSize, alignment: 64)
+        defer { buffer.deallocate() }
+        var crc = Checksum.initial
+        var done: UInt64 = 0
+        while done < file.size {
+            let count = Int(min(UInt64(ring.blockSize), file.size - done))
+            let slot = ring.slotToFill()
+            guard try Sys.pread(file.fd, slot, count, done, path: file.path) == count else {
+                throw ArchiveError(.sourceChanged(file.path), path: path)
+            }
+            ring.publish(count)
+            try Sys.pwriteAll(fd, slot, count, offset + done, path: path)
+            let n = try Sys.pread(readBackFD, buffer, count, offset + done, path: path)
+            guard n == count, Sys.sameBytes(buffer, slot, count) else {
+                throw ArchiveError(.verificationFailed("content.pdf read back from the new file differs from \(file.path) at byte \(done)"), path: path)
+            }
+            crc = Checksum.update(crc, buffer, count)
+            Sys.startWriteback(fd, offset: offset + done, length: UInt64(count))
+            done += UInt64(count)
+        }
+        return crc
+    }
+}
+
+/// A few block buffers the copier fills in order and the hasher reads in the same order; a
+/// buffer is filled again only once the hasher is done with it.
+private final class BlockRing: @unchecked Sendable {
+    // @unchecked: the counters are read and written only while holding `condition`; a slot's
+    // bytes are written by the copier before it is published and not again until the hasher
+    // has released it, and the lock orders the two.
+    let blockSize: Int
+    private let slots: Int
+    private let memory: UnsafeMutableRawPointer
+    private let condition = NSCondition()
+    private var lengths: [Int]
+    private var filled = 0, released = 0
+    private var ended = false
+
+    init(slots: Int, blockSize: Int) {
+        self.slots = slots
+        self.blockSize = blockSize
+        memory = UnsafeMutableRawPointer.allocate(byteCount: slots * blockSize, alignment: 64)
+        lengths = Array(repeating: 0, count: slots)
+    }
+
+    /// Frees the buffers; call once both threads are done.
+    func deallocate() { memory.deallocate() }
+
+    /// Copier: the buffer for the next block, once the hasher is done with it.
+    func slotToFill() -> UnsafeMutableRawPointer {
+        condition.lock()
+        defer { condition.unlock() }
+        while filled - released >= slots { condition.wait() }
+        return memory + (filled % slots) * blockSize
+    }
+
+    /// Copier: the next block is in its buffer, `count` bytes.
+    func publish(_ count: Int) {
+        condition.lock()
+        lengths[filled % slots] = count
+        filled += 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Copier: no more blocks will come (the copy is done, or failed).
+    func end() {
+        condition.lock()
+        ended = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Hasher: the next block in order; nil once the copier has ended and every block is read.
+    func nextFilled() -> UnsafeRawBufferPointer? {
+        condition.lock()
+        defer { condition.unlock() }
+        while filled <= released && !ended { condition.wait() }
+        guard filled > released else { return nil }
+        return UnsafeRawBufferPointer(start: memory + (released % slots) * blockSize, count: lengths[released % slots])
+    }
+
+    /// Hasher: done with the block ``nextFilled()`` gave.
+    func release() {
+        condition.lock()
+        released += 1
+        condition.broadcast()
+        condition.unlock()
+    }
+}
