@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import YianaPDF
 
 @main
 struct Yiana: AsyncParsableCommand {
@@ -20,6 +21,7 @@ struct Yiana: AsyncParsableCommand {
 
     /// Runs the command; usage errors exit with 2 (not ArgumentParser's 64), as documented.
     static func main() async {
+        let poppler = PopplerPreload(for: CommandLine.arguments)
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -27,12 +29,37 @@ struct Yiana: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            poppler?.wait()
         } catch {
+            poppler?.wait()
             if exitCode(for: error) == .validationFailure {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
                 Foundation.exit(2)
             }
             exit(withError: error)
         }
+    }
+}
+
+/// `import` opens a PDF first thing, and loading poppler takes about 10 ms: it is loaded on a
+/// thread of its own while the command line is parsed and the library opened. The process
+/// waits for it before it exits, so it never exits in the middle of the load.
+final class PopplerPreload: @unchecked Sendable {
+    // @unchecked: nothing is shared but the semaphore.
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Starts the load when the command is one that needs poppler at once; nil otherwise.
+    init?(for arguments: [String]) {
+        guard arguments.dropFirst().first == "import" else { return nil }
+        let thread = Thread { [done] in
+            PDFDocument.prepareForConcurrentUse()
+            done.signal()
+        }
+        thread.start()
+    }
+
+    /// Waits for the load to end; call it once.
+    func wait() {
+        done.wait()
     }
 }
