@@ -5,7 +5,8 @@
 #      (reindex - no-op) / 50, at each size                                        flat in size
 #   3. a no-op `index` vs a `find -printf` stat walk of the library                <= 4x; 100k < 1 s
 # for 2,500, 10,000 and 20,000 generated one-page documents (and 100,000 for the no-op),
-# then one line per measure on how its cost grows with the library's size.
+# then one line per measure on how its cost grows with the library's size, and the peak
+# memory of indexing the largest library afresh (anonymous and file-backed apart).
 # Usage: Scripts/bench-scale.sh [RUNS] [SIZES]   (default 3 alternating runs; "2500 10000 20000")
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +34,11 @@ for n in "${sizes[@]}" "$noop_only"; do
         [ "$n" = "$noop_only" ] && break
         full+=("$(seconds "$yiana" index --library "$lib" --index "$idx" --jobs 2 --full)")
     done
+    if [ "$n" = "${sizes[-1]}" ]; then
+        memory=$(python3 Scripts/peak-memory.py "index of $n documents into a fresh index, --jobs 2" -- \
+            "$yiana" index --library "$lib" --index "$work/memory.sqlite" --jobs 2)
+        rm -f "$work/memory.sqlite"*
+    fi
     noop=(); walk=()
     for _ in $(seq 5); do
         noop+=("$(seconds "$yiana" index --library "$lib" --index "$idx")")
@@ -74,3 +80,4 @@ echo "  --full / fresh ratio:      ${full_ratio[$first]}x -> ${full_ratio[$last]
 echo "  per changed document:      ${per_doc[$first]} ms -> ${per_doc[$last]} ms ($(grow "${per_doc[$first]}" "${per_doc[$last]}")x)"
 printf '  no-op:                     %.3f s -> %.3f s at %s (%sx for %sx the size)\n' "${noop_time[$first]}" "${noop_time[$noop_only]}" "$noop_only" \
     "$(grow "${noop_time[$first]}" "${noop_time[$noop_only]}")" "$(grow "$first" "$noop_only")"
+echo "$memory"
