@@ -100,6 +100,9 @@ extension Yiana {
         }
 
         private func watch() async throws {
+            // Taken first, so that a stop asked for while the libraries and tesseract are
+            // still being opened is a clean stop too (exit 0), not death by the signal.
+            let stop = once ? nil : try StopSignals()
             let roots = libraries.isEmpty ? [nil] : libraries.map { Optional($0) }
             let opened = try roots.map { root in
                 do { return try Library.resolve(explicit: root) } catch let error as LibraryError { throw ValidationError(error.description) }
@@ -124,7 +127,7 @@ extension Yiana {
                 if !clean { throw ExitCode.failure }
                 return
             }
-            let stop = try StopSignals()
+            guard let stop else { return }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for library in opened {
                     let name = library.root.lastPathComponent

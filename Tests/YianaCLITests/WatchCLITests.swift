@@ -238,15 +238,35 @@ struct WatchCLITests {
         // Killed while the other library's scan may be under way.
         kill(first.process.processIdentifier, SIGKILL)
         first.process.waitUntilExit()
+        // Nothing damaged: a kill during a document's rewrite may leave the writer's hidden
+        // temporary file beside it (by design never deleted unasked), but no document is harmed.
         for library in [one, two] {
-            #expect(try runYiana(["verify", "--library", library.url.path]).status == 0, "nothing damaged by the kill")
+            let verify = try runYiana(["verify", "--json", "--library", library.url.path])
+            let files = (try JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [String: Any])?["files"] as? [[String: Any]] ?? []
+            #expect(!files.isEmpty, "\(verify.stdout)")
+            for file in files {
+                let codes = (file["problems"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+                #expect(codes.allSatisfy { $0 == "leftover-temp-file" }, "nothing damaged by the kill: \(file)")
+            }
         }
+        // The next start finishes whatever the kill cut short (the other scan may have been
+        // done before it, or not begun): wait for the outcome, not for an event.
         let second = try RunningWatcher(["--library", one.url.path, "--library", two.url.path, "--ocr", "--jobs", "1"])
-        #expect(second.wait(for: "indexed", "Other scan.yianazip", code: "ok", seconds: 20) != nil)
+        #expect(second.wait(for: "started") != nil)
+        let finished = Date().addingTimeInterval(20)
+        func done() throws -> Bool {
+            try DocumentReader(path: two.path("Other scan.yianazip")).metadata().ocrCompleted
+                && runYiana(["search", "--library", two.url.path, "--json", "seaweed"]).stdout.contains("Other scan.yianazip")
+        }
+        while try !done(), Date() < finished { Thread.sleep(forTimeInterval: 0.2) }
+        #expect(try done(), "the other scan recognised and found after the restart: \(second.events)")
         #expect(second.stop() == 0)
-        let found = try runYiana(["search", "--library", two.url.path, "--json", "seaweed"])
-        #expect(found.stdout.contains("Other scan.yianazip"), "\(found.stdout)")
-        #expect(try DocumentReader(path: two.path("Other scan.yianazip")).metadata().ocrCompleted)
         #expect(try runYiana(["search", "--library", one.url.path, "--json", "rhubarb"]).stdout.contains("Scan.yianazip"))
+        // What the kill left is put away by the repair made for it; then all is clean.
+        for library in [one, two] {
+            #expect(try runYiana(["repair", "--remove-temps", "--library", library.url.path]).status == 0)
+            let verify = try runYiana(["verify", "--library", library.url.path])
+            #expect(verify.status == 0, "\(verify.stdout)")
+        }
     }
 }
