@@ -6,12 +6,14 @@ import YianaSync
 extension Yiana {
     struct Cloud: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "cloud",
             abstract: "Attach the library to a simulated cloud store.",
             subcommands: [Init.self]
         )
 
         struct Init: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "init",
                 abstract: "Attach the library to the cloud store in DIR (created if needed).",
                 discussion: """
                     A cloud store is a folder that behaves like iCloud Drive toward every \

@@ -6,6 +6,7 @@ import YianaSync
 extension Yiana {
     struct Conflicts: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "conflicts",
             abstract: "Find the conflict copies sync services made.",
             subcommands: [List.self, Resolve.self]
         )
@@ -15,6 +16,7 @@ extension Yiana {
 extension Yiana.Conflicts {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List conflict copies, identical copies and duplicate ids, grouped by document.",
             discussion: """
                 Files are grouped by their metadata id; names are read as iCloud Drive, \
@@ -83,6 +85,7 @@ extension ResolveStrategy: ExpressibleByArgument {}
 extension Yiana.Conflicts {
     struct Resolve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "resolve",
             abstract: "Resolve conflict copies, keeping every version.",
             discussion: """
                 Strategies:

@@ -7,6 +7,7 @@ import YianaSync
 extension Yiana {
     struct Diff: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "diff",
             abstract: "Show how two documents differ.",
             discussion: """
                 Metadata is compared field by field (keys the toolkit does not know \

@@ -6,6 +6,7 @@ import YianaSync
 extension Yiana {
     struct Download: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "download",
             abstract: "Download evicted documents from the simulated cloud.",
             discussion: """
                 The transfer is simulated with the bandwidth and latency given, resumes from \

@@ -5,6 +5,7 @@ import YianaLibrary
 extension Yiana {
     struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Change documents' titles and tags, as the app would.",
             discussion: """
                 Each document is rewritten through the coordinated writer with its PDF unchanged \

@@ -6,6 +6,7 @@ import YianaSync
 extension Yiana {
     struct Evict: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "evict",
             abstract: "Evict documents to the cloud, leaving placeholders.",
             discussion: """
                 The cloud store is given each document's current bytes first; then the local \

@@ -6,6 +6,7 @@ import YianaLibrary
 extension Yiana {
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write a document's PDF out.",
             discussion: """
                 Every byte is checked against the archive's CRC as it is copied; a damaged PDF \

@@ -5,6 +5,7 @@ import YianaLibrary
 extension Yiana {
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Import PDFs into the library as new documents.",
             discussion: """
                 Each PDF becomes one document named after the file (\"/\" and \":\" become \"-\"; \

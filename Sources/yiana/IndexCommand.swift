@@ -19,6 +19,7 @@ struct IndexOptionGroup: ParsableArguments {
 extension Yiana {
     struct Index: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "index",
             abstract: "Build or update the search index of a library.",
             discussion: """
                 Extracts the text of every page with poppler (for a page without a text layer, \

@@ -6,6 +6,7 @@ import YianaLibrary
 extension Yiana {
     struct Info: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "info",
             abstract: "Show a document's metadata, format and entries.",
             discussion: """
                 Reads metadata.json only; the PDF is not read. DOC is a path, or a path inside \

@@ -5,6 +5,7 @@ import YianaLibrary
 extension Yiana {
     struct Repair: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "repair",
             abstract: "Repair damaged documents from the evidence they hold.",
             discussion: """
                 Runs verify, then for each document with problems: keeps the original in the \

@@ -7,6 +7,7 @@ import YianaSystem
 extension Yiana {
     struct Search: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "search",
             abstract: "Search the library's documents.",
             discussion: """
                 Type words as you would anywhere: all of them must occur. "Quoted words" \

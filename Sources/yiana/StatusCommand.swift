@@ -7,6 +7,7 @@ import YianaWatch
 extension Yiana {
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract: "Show each document's download status, and the documents OCR failed on.",
             discussion: """
                 Apple's statuses: notDownloaded (only a placeholder is here), downloaded (the \

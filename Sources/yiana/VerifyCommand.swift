@@ -5,6 +5,7 @@ import YianaLibrary
 extension Yiana {
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "verify",
             abstract: "Check documents strictly, and name every problem.",
             discussion: """
                 Each file is read once, in constant memory: ZIP structure, every CRC, the \

@@ -6,6 +6,7 @@ import YianaLibrary
 extension Yiana {
     struct Versions: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "versions",
             abstract: "List, restore and prune the versions the toolkit kept.",
             discussion: """
                 Every document yiana replaces, repairs, resolves away or deletes is kept first \
@@ -34,6 +35,7 @@ extension Yiana.Versions {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List the kept versions of a document, newest first.",
             discussion: """
                 DOC may be a document that no longer exists: its kept versions are listed by \
@@ -72,6 +74,7 @@ extension Yiana.Versions {
 
     struct Restore: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "restore",
             abstract: "Put a kept version of a document back in place.",
             discussion: """
                 The document there now is kept first, so a restore can itself be undone. The \
@@ -107,6 +110,7 @@ extension Yiana.Versions {
 
     struct Prune: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "prune",
             abstract: "Remove old versions from the store.",
             discussion: """
                 For each document path, the newest --keep-last versions and all versions \

@@ -9,6 +9,7 @@ import YianaWatch
 extension Yiana {
     struct Watch: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "watch",
             abstract: "Keep libraries healthy as sync delivers changes: index, OCR, and report problems as they arrive.",
             discussion: """
                 Runs until stopped (Ctrl-C or SIGTERM: the current step finishes or is \
