@@ -39,11 +39,8 @@ let package = Package(
     ],
     targets: [
         // C libraries, each imported by exactly one Swift module.
-        .systemLibrary(
-            name: "CZip",
-            pkgConfig: "libzip",
-            providers: [.apt(["libzip-dev"]), .brew(["libzip"])]
-        ),
+        // libzip is loaded at run time, on first use (see its shim.h): headers only here.
+        .systemLibrary(name: "CZip", providers: [.apt(["libzip-dev"]), .brew(["libzip"])]),
         // Loaded at run time by `yiana ocr` only (see their shim.h): headers only here.
         .systemLibrary(name: "CTesseract", providers: [.apt(["libtesseract-dev", "tesseract-ocr-eng"])]),
         .systemLibrary(name: "CQPDF", providers: [.apt(["libqpdf-dev"])]),

@@ -2,10 +2,7 @@
 #define YIANA_CPOPPLER_SHIM_H
 
 #include <poppler.h>
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stddef.h>
-#include <string.h>
+#include "../CYiana/lazy_library.h"
 
 /* poppler-glib is loaded when the first PDF is opened, not when the process starts. It brings
    some forty libraries (poppler, cairo, NSS, glib, fontconfig, X11 …) whose loading and
@@ -52,59 +49,7 @@
     F(g_bytes_unref) \
     F(g_filename_to_uri)
 
-#define YIANA_POPPLER_FIELD(name) __typeof__(name) *name;
-struct yiana_poppler_table {
-    YIANA_POPPLER_FUNCTIONS(YIANA_POPPLER_FIELD)
-    /* poppler's C++ setter of its error callback, or NULL (see yiana_poppler_set_error_callback). */
-    void (*set_error_callback)(void (*)(int, long long, const char *));
-    /* Why the library could not be loaded, or NULL. */
-    const char *failure;
-};
-#undef YIANA_POPPLER_FIELD
-
-static inline void yiana_poppler_resolve(struct yiana_poppler_table *table) {
-    /* The soname of Debian's libpoppler-glib8, then the development link to whatever is
-       installed. RTLD_LOCAL: poppler's symbols stay out of the global scope. */
-    void *library = dlopen("libpoppler-glib.so.8", RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) library = dlopen("libpoppler-glib.so", RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        /* dlerror's text lives in a buffer of this thread: keep a copy of our own. */
-        const char *why = dlerror();
-        table->failure = strdup(why != NULL ? why : "libpoppler-glib.so.8 could not be loaded");
-        return;
-    }
-    /* dlsym on the library's handle searches it and the libraries it needs (glib, gobject). */
-#define YIANA_POPPLER_RESOLVE(name) \
-    table->name = (__typeof__(name) *)dlsym(library, #name); \
-    if (table->name == NULL) { table->failure = "libpoppler-glib lacks " #name; return; }
-    YIANA_POPPLER_FUNCTIONS(YIANA_POPPLER_RESOLVE)
-#undef YIANA_POPPLER_RESOLVE
-    table->set_error_callback =
-        (void (*)(void (*)(int, long long, const char *)))dlsym(library, "_Z16setErrorCallbackPFv13ErrorCategoryxPKcE");
-}
-
-/* The functions, looked up on first use from any thread. The table is a static of this
-   inline function, so each file that calls it has its own copy, filled once (dlopen hands
-   every copy the same library); nothing here needs a definition outside this header. */
-static inline const struct yiana_poppler_table *yiana_poppler(void) {
-    static struct yiana_poppler_table table;
-    static int ready;
-    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-    if (__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) return &table;
-    pthread_mutex_lock(&lock);
-    if (!ready) {
-        yiana_poppler_resolve(&table);
-        __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
-    }
-    pthread_mutex_unlock(&lock);
-    return &table;
-}
-
-/* Loads poppler-glib (once); NULL when it is loaded, else why it is not. The functions below
-   may be called only once this has returned NULL. */
-static inline const char *yiana_poppler_load(void) {
-    return yiana_poppler()->failure;
-}
+YIANA_LAZY_LIBRARY(poppler, "libpoppler-glib.so.8", "libpoppler-glib.so", YIANA_POPPLER_FUNCTIONS)
 
 static inline PopplerDocument *yiana_poppler_document_new_from_file(const char *uri, const char *password, GError **error) {
     return yiana_poppler()->poppler_document_new_from_file(uri, password, error);
@@ -225,8 +170,16 @@ static inline gchar *yiana_g_filename_to_uri(const gchar *filename, const gchar 
 typedef void (*yiana_poppler_error_fn)(int category, long long position, const char *message);
 
 static inline int yiana_poppler_set_error_callback(yiana_poppler_error_fn callback) {
-    if (yiana_poppler_load() != NULL || yiana_poppler()->set_error_callback == NULL) return 0;
-    yiana_poppler()->set_error_callback(callback);
+    if (yiana_poppler_load() != NULL) return 0;
+    /* The library is loaded: RTLD_NOLOAD hands back its handle, whose dlsym also searches
+       libpoppler, where the setter lives. */
+    void *library = dlopen("libpoppler-glib.so.8", RTLD_NOW | RTLD_NOLOAD);
+    if (library == NULL) library = dlopen("libpoppler-glib.so", RTLD_NOW | RTLD_NOLOAD);
+    if (library == NULL) return 0;
+    void (*set)(yiana_poppler_error_fn) = (void (*)(yiana_poppler_error_fn))dlsym(library, "_Z16setErrorCallbackPFv13ErrorCategoryxPKcE");
+    dlclose(library);  /* only the reference NOLOAD took: the library stays */
+    if (set == NULL) return 0;
+    set(callback);
     return 1;
 }
 

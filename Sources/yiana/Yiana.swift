@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import YianaArchive
 import YianaPDF
 
 @main
@@ -42,8 +43,9 @@ struct Yiana: AsyncParsableCommand {
 }
 
 /// `import` opens a PDF first thing, and loading poppler takes about 10 ms: it is loaded on a
-/// thread of its own while the command line is parsed and the library opened. The process
-/// waits for it before it exits, so it never exits in the middle of the load.
+/// thread of its own while the command line is parsed and the library opened, and libzip
+/// after it (the new document is checked with it before it is put in place). The process
+/// waits for the thread before it exits, so it never exits in the middle of a load.
 final class PopplerPreload: @unchecked Sendable {
     // @unchecked: nothing is shared but the semaphore.
     private let done = DispatchSemaphore(value: 0)
@@ -53,6 +55,7 @@ final class PopplerPreload: @unchecked Sendable {
         guard arguments.dropFirst().first == "import" else { return nil }
         let thread = Thread { [done] in
             PDFDocument.prepareForConcurrentUse()
+            ZipLibrary.preload()  // the new document is checked with libzip before it is put in place
             done.signal()
         }
         thread.start()

@@ -120,6 +120,27 @@ struct CLITests {
         #expect(try run(["import", "--library", try TemporaryFolder().url.path, "--into", "../out", Fixtures.sample("pdfs")]).status == 2)
         #expect(try run(["frobnicate"]).status == 2)
     }
+
+    /// The libraries of documents (libzip with libcrypto, poppler, tesseract, qpdf) load on
+    /// first use, not with the program: a command that opens no document starts without them,
+    /// as the dynamic linker itself reports (LD_DEBUG=libs lists each library it starts).
+    @Test func librariesOfDocumentsLoadOnlyWhenADocumentIsOpened() throws {
+        func started(_ arguments: [String]) throws -> [String] {
+            let result = try run(arguments, environment: ["LD_DEBUG": "libs"])
+            return result.stderr.split(separator: "\n").filter { $0.contains("calling init:") }
+                .map { String($0.split(separator: "/").last ?? "") }
+        }
+        let documentLibraries = ["libzip", "libcrypto", "libpoppler", "libtesseract", "libqpdf"]
+        let library = try TemporaryFolder()
+        for arguments in [["--version"], ["status", "--library", library.url.path], ["search", "--library", library.url.path, "word"]] {
+            let loaded = try started(arguments)
+            #expect(loaded.contains { $0.hasPrefix("libc.so") }, "LD_DEBUG works here: \(loaded)")
+            #expect(loaded.allSatisfy { name in !documentLibraries.contains { name.hasPrefix($0) } }, "\(arguments): \(loaded)")
+        }
+        // And a command that does open one loads what it needs.
+        let verify = try started(["verify", "--library", Fixtures.sample("archives")])
+        #expect(verify.contains { $0.hasPrefix("libzip") } && verify.contains { $0.hasPrefix("libpoppler-glib") }, "\(verify)")
+    }
 }
 
 @Suite("shell completions")

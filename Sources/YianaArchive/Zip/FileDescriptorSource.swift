@@ -27,23 +27,23 @@ final class FileDescriptorSource {
             let size = UInt64(try Sys.fstat(fd, path: path).st_size)
             self.length = size > offset ? size - offset : 0
         }
-        zip_error_init(&error)
+        yiana_zip_error_init(&error)
     }
 
     deinit {
-        zip_error_fini(&error)
+        yiana_zip_error_fini(&error)
     }
 
     /// Wraps this object in a `zip_source_t`; libzip keeps it alive until it frees the source.
     func makeSource() throws(ArchiveError) -> OpaquePointer {
         let retained = Unmanaged.passRetained(self)
         var openError = zip_error_t()
-        zip_error_init(&openError)
-        defer { zip_error_fini(&openError) }
-        guard let source = zip_source_function_create(fileDescriptorSourceCallback, retained.toOpaque(), &openError) else {
+        yiana_zip_error_init(&openError)
+        defer { yiana_zip_error_fini(&openError) }
+        guard let source = yiana_zip_source_function_create(fileDescriptorSourceCallback, retained.toOpaque(), &openError) else {
             retained.release()
-            throw ArchiveError(.zip(ZipErrorCode(rawValue: zip_error_code_zip(&openError)),
-                                    message: String(cString: zip_error_strerror(&openError))), path: path)
+            throw ArchiveError(.zip(ZipErrorCode(rawValue: yiana_zip_error_code_zip(&openError)),
+                                    message: String(cString: yiana_zip_error_strerror(&openError))), path: path)
         }
         return source
     }
@@ -65,12 +65,12 @@ final class FileDescriptorSource {
             case ZIP_SOURCE_STAT:
                 guard let data, len >= UInt64(MemoryLayout<zip_stat_t>.size) else { return fail(ZIP_ER_INVAL) }
                 let stat = data.assumingMemoryBound(to: zip_stat_t.self)
-                zip_stat_init(stat)
+                yiana_zip_stat_init(stat)
                 stat.pointee.size = length
                 stat.pointee.valid |= UInt64(ZIP_STAT_SIZE)
                 return Int64(MemoryLayout<zip_stat_t>.size)
             case ZIP_SOURCE_ERROR:
-                return zip_error_to_data(&error, data, len)
+                return yiana_zip_error_to_data(&error, data, len)
             case ZIP_SOURCE_SEEK:
                 guard let target = seekTarget(data, len, current: readPosition) else { return fail(ZIP_ER_INVAL) }
                 readPosition = target
@@ -84,13 +84,13 @@ final class FileDescriptorSource {
             }
         } catch {
             failure = error
-            zip_error_set(&self.error, ZIP_ER_READ, error.errno)
+            yiana_zip_error_set(&self.error, ZIP_ER_READ, error.errno)
             return -1
         }
     }
 
     private func fail(_ code: Int32) -> Int64 {
-        zip_error_set(&error, code, 0)
+        yiana_zip_error_set(&error, code, 0)
         return -1
     }
 

@@ -11,30 +11,33 @@ final class ZipArchive {
     /// Opens the ZIP held by `fd` (which the caller keeps open for the archive's life).
     init(fd: Int32, path: String) throws {
         self.path = path
+        if let failure = yiana_zip_load() {
+            throw ArchiveError(.zip(.open, message: "the ZIP library could not be loaded (\(String(cString: failure))); install libzip4"), path: path)
+        }
         reader = try FileDescriptorSource(readingFD: fd, path: path)
         let source = try reader.makeSource()
         var error = zip_error_t()
-        zip_error_init(&error)
-        defer { zip_error_fini(&error) }
-        guard let archive = zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error) else {
-            zip_source_free(source)
+        yiana_zip_error_init(&error)
+        defer { yiana_zip_error_fini(&error) }
+        guard let archive = yiana_zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error) else {
+            yiana_zip_source_free(source)
             // A read that failed (an I/O error) is said as such, never as damage.
             if let failure = reader.failure { throw ArchiveError(.system(failure), path: path) }
-            throw ArchiveError(.zip(ZipErrorCode(rawValue: zip_error_code_zip(&error)),
-                                    message: String(cString: zip_error_strerror(&error))), path: path)
+            throw ArchiveError(.zip(ZipErrorCode(rawValue: yiana_zip_error_code_zip(&error)),
+                                    message: String(cString: yiana_zip_error_strerror(&error))), path: path)
         }
         handle = archive
     }
 
     deinit {
         // Read-only: nothing to write, so discard rather than close.
-        zip_discard(handle)
+        yiana_zip_discard(handle)
     }
 
-    var entryCount: Int { Int(zip_get_num_entries(handle, 0)) }
+    var entryCount: Int { Int(yiana_zip_get_num_entries(handle, 0)) }
 
     func name(at index: Int) -> String? {
-        guard let name = zip_get_name(handle, UInt64(index), ZIP_FL_ENC_RAW) else { return nil }
+        guard let name = yiana_zip_get_name(handle, UInt64(index), ZIP_FL_ENC_RAW) else { return nil }
         return String(cString: name)
     }
 
@@ -42,16 +45,16 @@ final class ZipArchive {
     /// that it checks the CRC (libzip 1.7 checks it only there), and checks the length.
     func read(index: Int, name: String, expectedSize: UInt64, chunkSize: Int = 1 << 20,
               _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        guard let file = zip_fopen_index(handle, UInt64(index), 0) else {
-            throw zipError(zip_get_error(handle), entry: name)
+        guard let file = yiana_zip_fopen_index(handle, UInt64(index), 0) else {
+            throw zipError(yiana_zip_get_error(handle), entry: name)
         }
-        defer { zip_fclose(file) }
+        defer { yiana_zip_fclose(file) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         var total: UInt64 = 0
         while true {
-            let n = zip_fread(file, buffer.baseAddress, UInt64(chunkSize))
-            if n < 0 { throw zipError(zip_file_get_error(file), entry: name) }
+            let n = yiana_zip_fread(file, buffer.baseAddress, UInt64(chunkSize))
+            if n < 0 { throw zipError(yiana_zip_file_get_error(file), entry: name) }
             if n == 0 { break }
             total += UInt64(n)
             guard total <= expectedSize else { throw ArchiveError(.damagedStructure("\(name) is longer than declared"), path: path) }
@@ -75,7 +78,7 @@ final class ZipArchive {
 
     private func zipError(_ error: UnsafeMutablePointer<zip_error_t>?, entry: String) -> ArchiveError {
         guard let error else { return ArchiveError(.zip(.read, message: "unknown libzip error"), path: path) }
-        let code = ZipErrorCode(rawValue: zip_error_code_zip(error))
+        let code = ZipErrorCode(rawValue: yiana_zip_error_code_zip(error))
         // Whatever libzip makes of it (a short entry, a CRC it could not finish), a read
         // that failed is an I/O error, never damage.
         if let failure = reader.failure {
@@ -84,7 +87,15 @@ final class ZipArchive {
         switch code {
         case .crc: return ArchiveError(.crcMismatch(entry: entry), path: path)
         case .prematureEOF: return ArchiveError(.entryTruncated(entry), path: path)
-        default: return ArchiveError(.zip(code, message: "\(entry): \(String(cString: zip_error_strerror(error)))"), path: path)
+        default: return ArchiveError(.zip(code, message: "\(entry): \(String(cString: yiana_zip_error_strerror(error)))"), path: path)
         }
+    }
+}
+
+/// libzip, which is loaded the first time an archive is opened for a full check.
+public enum ZipLibrary {
+    /// Loads it now (once), for a command that will need it soon and has a core to spare.
+    public static func preload() {
+        _ = yiana_zip_load()
     }
 }
