@@ -7,8 +7,9 @@ import YianaSystem
 ///
 /// The file's space is reserved first (a full disk shows at once, and the writes need not
 /// allocate block by block). Then two threads, one per core:
-/// - the **copier** reads the source in 1 MiB blocks into a small ring of buffers, writes
-///   each block from its buffer into the new file, reads it back from the file through a
+/// - the **copier** reads the source in 1 MiB blocks into a small ring of buffers (running
+///   ahead of its own writes as far as the ring allows), writes each block from its buffer
+///   into the new file, reads it back from the file through a
 ///   descriptor of its own, compares it byte for byte with the buffer, computes the CRC-32
 ///   of what it read back, and lets the kernel start writing the block to disk, so that the
 ///   final `fsync` finds little left to do;
@@ -47,7 +48,9 @@ enum CheckedCopy {
     }
 
     /// The copier: reads, writes, reads back and compares every block, handing each to the
-    /// hasher; returns the copy's CRC-32.
+    /// hasher as soon as it is read; returns the copy's CRC-32. Its reads run ahead of its
+    /// writes as far as the ring allows, so the hasher (the longest job) is not kept waiting
+    /// while a write or a read-back takes its time.
     private static func copyAndCheck(_ file: SourceFile, to fd: Int32, at offset: UInt64, path: String,
                                      ring: BlockRing) throws -> UInt32 {
         try Sys.preallocate(fd, offset + file.size, path: path)
@@ -55,36 +58,49 @@ enum CheckedCopy {
         defer { Sys.close(readBackFD) }
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: ring.blockSize, alignment: 64)
         defer { buffer.deallocate() }
+        let blockSize = UInt64(ring.blockSize)
+        let blocks = Int((file.size + blockSize - 1) / blockSize)
+        func extent(_ block: Int) -> (start: UInt64, count: Int) {
+            let start = UInt64(block) * blockSize
+            return (start, Int(min(blockSize, file.size - start)))
+        }
         var crc = Checksum.initial
-        var done: UInt64 = 0
-        while done < file.size {
-            let count = Int(min(UInt64(ring.blockSize), file.size - done))
-            let slot = ring.slotToFill()
-            guard try Sys.pread(file.fd, slot, count, done, path: file.path) == count else {
-                throw ArchiveError(.sourceChanged(file.path), path: path)
+        var read = 0, written = 0
+        while written < blocks {
+            // Read on while a buffer is free (the hasher is done with it and so is the copy);
+            // wait for one only when there is nothing to write meanwhile.
+            while read < blocks, read - written < ring.slots, let slot = ring.slotToFill(wait: read == written) {
+                let (start, count) = extent(read)
+                guard try Sys.pread(file.fd, slot, count, start, path: file.path) == count else {
+                    throw ArchiveError(.sourceChanged(file.path), path: path)
+                }
+                ring.publish(count)
+                read += 1
             }
-            ring.publish(count)
-            try Sys.pwriteAll(fd, slot, count, offset + done, path: path)
-            let n = try Sys.pread(readBackFD, buffer, count, offset + done, path: path)
+            let (start, count) = extent(written)
+            let slot = ring.slot(written)
+            try Sys.pwriteAll(fd, slot, count, offset + start, path: path)
+            let n = try Sys.pread(readBackFD, buffer, count, offset + start, path: path)
             guard n == count, Sys.sameBytes(buffer, slot, count) else {
-                throw ArchiveError(.verificationFailed("content.pdf read back from the new file differs from \(file.path) at byte \(done)"), path: path)
+                throw ArchiveError(.verificationFailed("content.pdf read back from the new file differs from \(file.path) at byte \(start)"), path: path)
             }
             crc = Checksum.update(crc, buffer, count)
-            Sys.startWriteback(fd, offset: offset + done, length: UInt64(count))
-            done += UInt64(count)
+            Sys.startWriteback(fd, offset: offset + start, length: UInt64(count))
+            written += 1
         }
         return crc
     }
 }
 
 /// A few block buffers the copier fills in order and the hasher reads in the same order; a
-/// buffer is filled again only once the hasher is done with it.
+/// buffer is filled again only once the hasher is done with it (and the copier with its
+/// write, which the copier knows itself).
 private final class BlockRing: @unchecked Sendable {
     // @unchecked: the counters are read and written only while holding `condition`; a slot's
     // bytes are written by the copier before it is published and not again until the hasher
     // has released it, and the lock orders the two.
     let blockSize: Int
-    private let slots: Int
+    let slots: Int
     private let memory: UnsafeMutableRawPointer
     private let condition = NSCondition()
     private var lengths: [Int]
@@ -101,12 +117,22 @@ private final class BlockRing: @unchecked Sendable {
     /// Frees the buffers; call once both threads are done.
     func deallocate() { memory.deallocate() }
 
-    /// Copier: the buffer for the next block, once the hasher is done with it.
-    func slotToFill() -> UnsafeMutableRawPointer {
+    /// Copier: the buffer for the next block once the hasher is done with it; with `wait`
+    /// false, nil when it is not done yet.
+    func slotToFill(wait: Bool) -> UnsafeMutableRawPointer? {
         condition.lock()
         defer { condition.unlock() }
-        while filled - released >= slots { condition.wait() }
-        return memory + (filled % slots) * blockSize
+        while filled - released >= slots {
+            guard wait else { return nil }
+            condition.wait()
+        }
+        return slot(filled)
+    }
+
+    /// The buffer of block `block` (the copier's, from its filling until the hasher has
+    /// released it and the copier has written and compared it).
+    func slot(_ block: Int) -> UnsafeMutableRawPointer {
+        memory + (block % slots) * blockSize
     }
 
     /// Copier: the next block is in its buffer, `count` bytes.
