@@ -1,7 +1,5 @@
 import ArgumentParser
 import Foundation
-import YianaArchive
-import YianaPDF
 
 @main
 struct Yiana: AsyncParsableCommand {
@@ -22,7 +20,6 @@ struct Yiana: AsyncParsableCommand {
 
     /// Runs the command; usage errors exit with 2 (not ArgumentParser's 64), as documented.
     static func main() async {
-        let poppler = PopplerPreload(for: CommandLine.arguments)
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -30,39 +27,12 @@ struct Yiana: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-            poppler?.wait()
         } catch {
-            poppler?.wait()
             if exitCode(for: error) == .validationFailure {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
                 Foundation.exit(2)
             }
             exit(withError: error)
         }
-    }
-}
-
-/// `import` opens a PDF first thing, and loading poppler takes about 10 ms: it is loaded on a
-/// thread of its own while the command line is parsed and the library opened, and libzip
-/// after it (the new document is checked with it before it is put in place). The process
-/// waits for the thread before it exits, so it never exits in the middle of a load.
-final class PopplerPreload: @unchecked Sendable {
-    // @unchecked: nothing is shared but the semaphore.
-    private let done = DispatchSemaphore(value: 0)
-
-    /// Starts the load when the command is one that needs poppler at once; nil otherwise.
-    init?(for arguments: [String]) {
-        guard arguments.dropFirst().first == "import" else { return nil }
-        let thread = Thread { [done] in
-            PDFDocument.prepareForConcurrentUse()
-            ZipLibrary.preload()  // the new document is checked with libzip before it is put in place
-            done.signal()
-        }
-        thread.start()
-    }
-
-    /// Waits for the load to end; call it once.
-    func wait() {
-        done.wait()
     }
 }

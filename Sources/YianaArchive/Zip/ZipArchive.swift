@@ -91,11 +91,3 @@ final class ZipArchive {
         }
     }
 }
-
-/// libzip, which is loaded the first time an archive is opened for a full check.
-public enum ZipLibrary {
-    /// Loads it now (once), for a command that will need it soon and has a core to spare.
-    public static func preload() {
-        _ = yiana_zip_load()
-    }
-}
