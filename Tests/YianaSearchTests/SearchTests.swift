@@ -40,6 +40,17 @@ struct SearchTests {
         #expect(hit.pages[0].snippet.contains("\(SearchHit.markOpen)balance\(SearchHit.markClose)"))
     }
 
+    /// A prefix's snippets are made apart from the index (its pages copied into a table in
+    /// memory): the same pages, scores and marked words as the word itself gives.
+    @Test func aPrefixGivesTheSnippetsOfTheWordsItMatches() async throws {
+        let word = try await search("balance"), prefix = try await search("balanc*")
+        #expect(!prefix.isEmpty && prefix.map(\.path) == word.map(\.path))
+        for (a, b) in zip(word, prefix) {
+            #expect(b.pages.map(\.number) == a.pages.map(\.number) && b.pages.map(\.snippet) == a.pages.map(\.snippet), "\(b.path)")
+        }
+        #expect(prefix.first?.pages.first?.snippet.contains("\(SearchHit.markOpen)balance\(SearchHit.markClose)") == true)
+    }
+
     /// A title match outranks a body that repeats the word: proof that bm25's weights land
     /// on the right columns (the UNINDEXED ones take places in its argument list too).
     @Test func titlesWeighMoreThanBodyText() async throws {
