@@ -9,10 +9,9 @@ import YianaSystem
 /// allocate block by block). Then two threads, one per core:
 /// - the **copier** reads the source in 1 MiB blocks into a small ring of buffers (running
 ///   ahead of its own writes as far as the ring allows), writes each block from its buffer
-///   into the new file, reads it back from the file through a
-///   descriptor of its own, compares it byte for byte with the buffer, computes the CRC-32
-///   of what it read back, and lets the kernel start writing the block to disk, so that the
-///   final `fsync` finds little left to do;
+///   into the new file, reads it back through a descriptor of its own, compares it byte for
+///   byte with the buffer, computes the CRC-32 of what it read back, and lets the kernel
+///   start writing the block to disk, so that the final `fsync` finds little left to do;
 /// - the **hasher**, when asked, computes the SHA-256 of the same buffers (the app's
 ///   `pdfHash`, the longest single job, so nothing else runs on its thread).
 ///
@@ -129,8 +128,8 @@ private final class BlockRing: @unchecked Sendable {
         return slot(filled)
     }
 
-    /// The buffer of block `block` (the copier's, from its filling until the hasher has
-    /// released it and the copier has written and compared it).
+    /// The buffer of block `block` (in use from its filling until the hasher has released it
+    /// and the copier has written and compared it).
     func slot(_ block: Int) -> UnsafeMutableRawPointer {
         memory + (block % slots) * blockSize
     }
@@ -158,7 +157,7 @@ private final class BlockRing: @unchecked Sendable {
         defer { condition.unlock() }
         while filled <= released && !ended { condition.wait() }
         guard filled > released else { return nil }
-        return UnsafeRawBufferPointer(start: memory + (released % slots) * blockSize, count: lengths[released % slots])
+        return UnsafeRawBufferPointer(start: slot(released), count: lengths[released % slots])
     }
 
     /// Hasher: done with the block ``nextFilled()`` gave.
