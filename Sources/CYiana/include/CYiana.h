@@ -9,14 +9,20 @@
 #include <stdint.h>
 
 /* CRC-32 as ZIP and zlib define it: `crc` (start from 0) continued over `len` bytes. On
-   x86-64 CPUs with PCLMULQDQ and SSE4.1 the bulk is folded by carry-less multiplication;
-   zlib's crc32 does the rest, and everything elsewhere. */
+   x86-64 CPUs the bulk is folded by carry-less multiplication: 512 bits at a time with
+   VPCLMULQDQ and AVX-512F, else 128 with PCLMULQDQ and SSE4.1; zlib's crc32 does the rest,
+   and everything elsewhere. */
 uint32_t yiana_crc32(uint32_t crc, const void *buf, size_t len);
 
-/* zlib's crc32 alone: the reference the fast path is tested against. */
+/* yiana_crc32 with the folding held to `level` or below (0 zlib alone, 1 128-bit, 2
+   512-bit), so that each path can be tested on a CPU that has a wider one. */
+uint32_t yiana_crc32_using(int level, uint32_t crc, const void *buf, size_t len);
+
+/* zlib's crc32 alone: the reference the fast paths are tested against. */
 uint32_t yiana_crc32_reference(uint32_t crc, const void *buf, size_t len);
 
-/* 1 when yiana_crc32 folds with PCLMULQDQ on this CPU, 0 when it is zlib's alone. */
+/* The widest folding this CPU allows yiana_crc32: 2 (VPCLMULQDQ and AVX-512F), 1
+   (PCLMULQDQ and SSE4.1) or 0 (zlib's alone). */
 int yiana_crc32_accelerated(void);
 
 /* fallocate(2), mode 0: reserves the first `length` bytes of the file (never glibc's
