@@ -105,12 +105,7 @@ extension Yiana {
         /// A date option: YYYY-MM-DD (local time; --until includes the whole day) or ISO 8601.
         static func date(_ text: String?, option: String, endOfDay: Bool) throws -> Date? {
             guard let text else { return nil }
-            let day = DateFormatter()
-            day.dateFormat = "yyyy-MM-dd"
-            day.locale = Locale(identifier: "en_US_POSIX")
-            if let date = day.date(from: text) {
-                return endOfDay ? Calendar.current.date(byAdding: .day, value: 1, to: date) : date
-            }
+            if let day = SearchDate.day(text, endOfDay: endOfDay) { return day }
             if let date = ISO8601DateFormatter().date(from: text) { return date }
             throw ValidationError("\(option) \(text): not a date; use YYYY-MM-DD or ISO 8601 (2026-03-01T10:00:00Z).")
         }

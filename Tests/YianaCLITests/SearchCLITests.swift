@@ -49,6 +49,12 @@ struct SearchCLITests {
             #expect(result.status == 0 || result.status == 1, "\(odd)")
         }
         #expect(try run(["search", "--library", library.url.path, "--index", index, "--since", "yesterday", "x"]).status == 2)
+        #expect(try run(["search", "--library", library.url.path, "--index", index, "--since", "2026-02-30", "x"]).status == 2)
+        // The documents were all made today: since a day long past, until then, and until tomorrow.
+        let tomorrow = Date(timeIntervalSinceNow: 86_400).formatted(.iso8601.year().month().day().dateSeparator(.dash))
+        #expect(try run(["search", "--library", library.url.path, "--index", index, "--since", "2001-01-01", "balance"]).status == 0)
+        #expect(try run(["search", "--library", library.url.path, "--index", index, "--until", "2001-01-01", "balance"]).status == 1)
+        #expect(try run(["search", "--library", library.url.path, "--index", index, "--until", tomorrow, "balance"]).status == 0)
     }
 
     @Test func searchWithoutAnIndexSaysWhatToDo() throws {
