@@ -24,7 +24,13 @@ public final class SearchIndex: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         pool = try DatabasePool(path: path, configuration: configuration)
+        let applied = try pool.read { db in try Self.migrator.appliedIdentifiers(db) }
         try Self.migrator.migrate(pool)
+        // Carrying the pages into a new table left the old one's pages free inside the file,
+        // as much again as the index: give them back.
+        if !applied.isEmpty, !applied.contains(Self.twoLetterPrefixes) {
+            try pool.vacuum()
+        }
     }
 
     /// Opens an existing index to search it: read-only, and without touching its schema.
@@ -36,7 +42,11 @@ public final class SearchIndex: Sendable {
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
         pool = try DatabasePool(path: path, configuration: configuration)
-        guard try pool.read({ try Self.migrator.hasCompletedMigrations($0) }) else {
+        // An index the next `yiana index` only speeds up (``optimizations``) is searched as
+        // it is: its results are the same.
+        guard try pool.read({ db in
+            try Set(Self.migrator.completedMigrations(db)).isSuperset(of: Self.migrationsSearchNeeds)
+        }) else {
             throw SearchError.indexNeedsUpdate
         }
     }
@@ -94,7 +104,10 @@ public final class SearchIndex: Sendable {
             // pages have the rowids of its range (``pageRowids(of:)``), which FTS5 looks up
             // directly. The pages are carried over as they are.
             try db.execute(sql: """
-                CREATE VIRTUAL TABLE page_v2 USING fts5(\(pageColumns));
+                CREATE VIRTUAL TABLE page_v2 USING fts5(
+                    title, body, tags, folder, document UNINDEXED, number UNINDEXED, source UNINDEXED,
+                    tokenize = 'porter unicode61 remove_diacritics 2'
+                );
                 INSERT INTO page_v2 (rowid, title, body, tags, folder, document, number, source)
                     SELECT (document << \(pageBits)) + (row_number() OVER (PARTITION BY document ORDER BY rowid) - 1),
                            title, body, tags, folder, document, number, source
@@ -103,13 +116,39 @@ public final class SearchIndex: Sendable {
                 ALTER TABLE page_v2 RENAME TO page;
                 """)
         }
+        migrator.registerMigration(twoLetterPrefixes) { db in
+            // A prefix query (`re*`) made FTS5 merge the position lists of every word it stands
+            // for before ranking a page: 31 ms for `re*` in 10,000 documents. With the
+            // two-letter prefixes indexed as words of their own it reads one list (15 ms), for
+            // about 3% more time to index and a fifth more file. The pages are carried over.
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE page_v3 USING fts5(\(pageColumns));
+                INSERT INTO page_v3 (rowid, title, body, tags, folder, document, number, source)
+                    SELECT rowid, title, body, tags, folder, document, number, source FROM page;
+                DROP TABLE page;
+                ALTER TABLE page_v3 RENAME TO page;
+                """)
+        }
         return migrator
     }
 
-    /// The FTS5 table of pages: its columns and tokenizer.
+    /// The migration that adds the two-letter prefix index (``pageColumns``).
+    static let twoLetterPrefixes = "v3: two-letter prefixes"
+
+    /// The migrations whose absence only makes searching slower: an index without them is
+    /// searched as it is, and the next `yiana index` applies them.
+    static let optimizations: Set<String> = [twoLetterPrefixes]
+
+    /// What an index must have been brought to before it can be searched at all.
+    static var migrationsSearchNeeds: Set<String> {
+        Set(migrator.migrations).subtracting(optimizations)
+    }
+
+    /// The FTS5 table of pages: its columns, tokenizer, and the two-letter prefixes indexed
+    /// for prefix queries.
     static let pageColumns = """
         title, body, tags, folder, document UNINDEXED, number UNINDEXED, source UNINDEXED,
-        tokenize = 'porter unicode61 remove_diacritics 2'
+        tokenize = 'porter unicode61 remove_diacritics 2', prefix = '2'
         """
 
     /// A document's pages have the rowids `id << pageBits` onward, one per page in order:

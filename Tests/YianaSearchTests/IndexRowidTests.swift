@@ -75,4 +75,67 @@ struct IndexRowidTests {
         #expect(numbers == [1, 2, 1, 2, 1, 2])
         #expect(try index.search("word2x2").first?.pages.first?.number == 2)
     }
+
+    /// The page table's definition as SQLite keeps it.
+    static func pageTableSQL(_ path: String) throws -> String {
+        try DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'page'") ?? "" }
+    }
+
+    /// An index of the version before the two-letter prefixes is searched as it is (same
+    /// results), and the next writer gives it the prefixes, every page kept; one of version 1
+    /// must be brought up first.
+    @Test func aVersion2IndexIsSearchedAsItIsThenGivenItsPrefixes() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("v2.sqlite"), v1 = folder.path("v1.sqlite")
+        try SearchIndex.migrator.migrate(try DatabasePool(path: v1), upTo: "v1")
+        #expect(throws: SearchError.self) { try SearchIndex(readingAt: v1) }
+        do {
+            let pool = try DatabasePool(path: path)
+            try SearchIndex.migrator.migrate(pool, upTo: "v2: pages by rowid range")
+            try await pool.write { db in
+                for id: Int64 in 1...3 {
+                    try db.execute(sql: """
+                        INSERT INTO document (id, path, folder, title, tags, fileSize, fileModified, fileInode, status, pageCount, textPages)
+                        VALUES (?, ?, '', ?, '[]', 1, 1, ?, 'ok', 2, 2)
+                        """, arguments: [id, "d\(id).yianazip", "Doc \(id)", id])
+                    for number: Int64 in 1...2 {
+                        try db.execute(sql: "INSERT INTO page (rowid, title, body, tags, folder, document, number, source) VALUES (?, ?, ?, '', '', ?, ?, 'pdf')",
+                                       arguments: [SearchIndex.pageRowids(of: id).lowerBound + number - 1, "Doc \(id)",
+                                                   "receipt refund repair word\(id)x\(number)", id, number])
+                    }
+                }
+                // A long document of other words, so that the table is most of the file.
+                try db.execute(sql: """
+                    INSERT INTO document (id, path, folder, title, tags, fileSize, fileModified, fileInode, status, pageCount, textPages)
+                    VALUES (4, 'long.yianazip', '', 'Long', '[]', 1, 1, 4, 'ok', 400, 400)
+                    """)
+                for number: Int64 in 1...400 {
+                    let words: [String] = (Int64(0)..<80).map { (k: Int64) -> String in "filler" + String((number * 7 + k * 13) % 997) }
+                    let text = words.joined(separator: " ")
+                    try db.execute(sql: "INSERT INTO page (rowid, title, body, tags, folder, document, number, source) VALUES (?, 'Long', ?, '', '', 4, ?, 'pdf')",
+                                   arguments: [SearchIndex.pageRowids(of: 4).lowerBound + number - 1, text, number])
+                }
+            }
+        }
+        let sqlBefore = try Self.pageTableSQL(path)
+        #expect(!sqlBefore.contains("prefix"))
+        func results(_ index: SearchIndex) throws -> [String] {
+            try ["re*", "word2*", "wo*", "receipt", "\"refund repair\""].flatMap { query in
+                try index.search(query).map { hit in "\(query) \(hit.path) \(hit.pages.map { "\($0.number) \($0.snippet)" })" }
+            }
+        }
+        let before = try results(SearchIndex(readingAt: path))
+        let expected = 5 * 3 - 2  // word2* finds one document of the three
+        #expect(before.count == expected)
+        let sizeBefore = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        _ = try SearchIndex(path: path)  // the writer's open migrates, and gives back the old table's space
+        let sizeAfter = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(sizeAfter < sizeBefore * 3 / 2, "\(sizeBefore) -> \(sizeAfter) bytes")
+        let sqlAfter = try Self.pageTableSQL(path)
+        #expect(sqlAfter.contains("prefix = '2'"))
+        let after = try SearchIndex(readingAt: path)
+        let afterResults = try results(after)
+        #expect(afterResults == before)
+        #expect(try Self.pagesAreInTheirRanges(after))
+    }
 }
