@@ -27,9 +27,11 @@ public final class SearchIndex: Sendable {
         let applied = try pool.read { db in try Self.migrator.appliedIdentifiers(db) }
         try Self.migrator.migrate(pool)
         // Carrying the pages into a new table left the old one's pages free inside the file,
-        // as much again as the index: give them back.
+        // as much again as the index: give them back. Only space is at stake (SQLite reuses
+        // free pages anyway), so a vacuum that fails, for want of room for its copy, say,
+        // does not stop the run.
         if !applied.isEmpty, !applied.contains(Self.twoLetterPrefixes) {
-            try pool.vacuum()
+            try? pool.vacuum()
         }
     }
 
