@@ -182,7 +182,7 @@ extension SearchIndex {
         let rows: [Row]
         if match.contains("*") {
             rows = try DatabaseQueue().write { scratch in
-                try scratch.execute(sql: "CREATE VIRTUAL TABLE page USING fts5(\(pageColumns))")
+                try scratch.execute(sql: "CREATE VIRTUAL TABLE page USING fts5(\(columnsAndTokenizer))")
                 let insert = try scratch.makeStatement(sql: """
                     INSERT INTO page (rowid, title, body, tags, folder, document, number, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """)

@@ -106,10 +106,7 @@ public final class SearchIndex: Sendable {
             // pages have the rowids of its range (``pageRowids(of:)``), which FTS5 looks up
             // directly. The pages are carried over as they are.
             try db.execute(sql: """
-                CREATE VIRTUAL TABLE page_v2 USING fts5(
-                    title, body, tags, folder, document UNINDEXED, number UNINDEXED, source UNINDEXED,
-                    tokenize = 'porter unicode61 remove_diacritics 2'
-                );
+                CREATE VIRTUAL TABLE page_v2 USING fts5(\(columnsAndTokenizer));
                 INSERT INTO page_v2 (rowid, title, body, tags, folder, document, number, source)
                     SELECT (document << \(pageBits)) + (row_number() OVER (PARTITION BY document ORDER BY rowid) - 1),
                            title, body, tags, folder, document, number, source
@@ -146,12 +143,13 @@ public final class SearchIndex: Sendable {
         Set(migrator.migrations).subtracting(optimizations)
     }
 
-    /// The FTS5 table of pages: its columns, tokenizer, and the two-letter prefixes indexed
-    /// for prefix queries.
-    static let pageColumns = """
+    /// The FTS5 table of pages: its columns and tokenizer (what a match and a snippet depend
+    /// on), and the two-letter prefixes indexed for prefix queries (``pageColumns``).
+    static let columnsAndTokenizer = """
         title, body, tags, folder, document UNINDEXED, number UNINDEXED, source UNINDEXED,
-        tokenize = 'porter unicode61 remove_diacritics 2', prefix = '2'
+        tokenize = 'porter unicode61 remove_diacritics 2'
         """
+    static let pageColumns = columnsAndTokenizer + ", prefix = '2'"
 
     /// A document's pages have the rowids `id << pageBits` onward, one per page in order:
     /// up to a million pages per document, and a range FTS5 finds without a scan.

@@ -306,7 +306,14 @@ struct ArchiveWriterTests {
     @Test func aPDFFromAFileIsCopiedExactly() throws {
         let folder = try TemporaryFolder()
         let source = folder.path("in.pdf")
-        let pdf = Data("%PDF-1.4\n".utf8) + Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) })
+        // More 1 MiB blocks than the copier's ring holds, so that its buffers are reused; no
+        // two blocks alike, so that one out of place would show.
+        var body = Data(count: 12_000_000)
+        body.withUnsafeMutableBytes { raw in
+            let words = raw.bindMemory(to: UInt64.self)
+            for i in words.indices { words[i] = UInt64(i) &* 0x9E37_79B9_7F4A_7C15 }
+        }
+        let pdf = Data("%PDF-1.4\n".utf8) + body
         try pdf.write(to: URL(fileURLWithPath: source))
         let fd = open(source, O_RDONLY)
         defer { close(fd) }

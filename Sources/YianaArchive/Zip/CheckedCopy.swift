@@ -13,7 +13,8 @@ import YianaSystem
 ///   byte with the buffer, computes the CRC-32 of what it read back, and lets the kernel
 ///   start writing the block to disk, so that the final `fsync` finds little left to do;
 /// - the **hasher**, when asked, computes the SHA-256 of the same buffers (the app's
-///   `pdfHash`, the longest single job, so nothing else runs on its thread).
+///   `pdfHash`, the longest single job, so nothing else runs on its thread). Without a hash
+///   to compute there is no hasher: the copier frees each buffer itself once it is written.
 ///
 /// So one read of the source gives the copy, the hash and the CRC: the file's bytes are
 /// proven equal to the bytes that were hashed, and the CRC in the ZIP is that of the file's
@@ -31,27 +32,28 @@ enum CheckedCopy {
                     hashing: Bool) throws -> (crc: UInt32, sha256: String?) {
         let ring = BlockRing(slots: 8, blockSize: blockSize)
         defer { ring.deallocate() }
-        let hasher = BackgroundWork<String?> {
-            var sha256 = hashing ? SHA256() : nil
+        let hasher = hashing ? BackgroundWork<String> {
+            var sha256 = SHA256()
             while let block = ring.nextFilled() {
-                sha256?.update(bufferPointer: block)
+                sha256.update(bufferPointer: block)
                 ring.release()
             }
-            return sha256.map { FileHash.hex($0.finalize()) }
-        }
-        let copied = Result { try copyAndCheck(file, to: fd, at: offset, path: path, ring: ring) }
+            return FileHash.hex(sha256.finalize())
+        } : nil
+        let copied = Result { try copyAndCheck(file, to: fd, at: offset, path: path, ring: ring, releasing: !hashing) }
         ring.end()
         // The hasher reads the ring until here, so it is waited for before anything is thrown.
-        let hash = try hasher.wait()
+        let hash = try hasher?.wait()
         return (try copied.get(), hash)
     }
 
     /// The copier: reads, writes, reads back and compares every block, handing each to the
     /// hasher as soon as it is read; returns the copy's CRC-32. Its reads run ahead of its
     /// writes as far as the ring allows, so the hasher (the longest job) is not kept waiting
-    /// while a write or a read-back takes its time.
+    /// while a write or a read-back takes its time. With `releasing` (no hasher), it frees
+    /// each buffer itself once the block is written and checked.
     private static func copyAndCheck(_ file: SourceFile, to fd: Int32, at offset: UInt64, path: String,
-                                     ring: BlockRing) throws -> UInt32 {
+                                     ring: BlockRing, releasing: Bool) throws -> UInt32 {
         try Sys.preallocate(fd, offset + file.size, path: path)
         let readBackFD = try Sys.open(path, .readOnly)
         defer { Sys.close(readBackFD) }
@@ -85,6 +87,7 @@ enum CheckedCopy {
             }
             crc = Checksum.update(crc, buffer, count)
             Sys.startWriteback(fd, offset: offset + start, length: UInt64(count))
+            if releasing { ring.release() }
             written += 1
         }
         return crc
@@ -92,8 +95,8 @@ enum CheckedCopy {
 }
 
 /// A few block buffers the copier fills in order and the hasher reads in the same order; a
-/// buffer is filled again only once the hasher is done with it (and the copier with its
-/// write, which the copier knows itself).
+/// buffer is filled again only once the hasher is done with it (or, without a hasher, once
+/// the copier has released it) and the copier with its write, which the copier knows itself.
 private final class BlockRing: @unchecked Sendable {
     // @unchecked: the counters are read and written only while holding `condition`; a slot's
     // bytes are written by the copier before it is published and not again until the hasher
@@ -160,7 +163,7 @@ private final class BlockRing: @unchecked Sendable {
         return UnsafeRawBufferPointer(start: slot(released), count: lengths[released % slots])
     }
 
-    /// Hasher: done with the block ``nextFilled()`` gave.
+    /// Hasher (or, without one, the copier): done with the oldest block in use.
     func release() {
         condition.lock()
         released += 1
