@@ -26,6 +26,9 @@ struct ImportTests {
         #expect(Set(report.failed.map(\.code)) == ["encrypted-pdf", "damaged-pdf"])
         #expect(report.failed.allSatisfy { $0.reason.contains($0.source) })
         #expect(report.hasFailures)
+        // Nothing is left of the two refused: no document, no temporary file.
+        let left = try FileManager.default.contentsOfDirectory(atPath: library.root.appendingPathComponent("pdfs").path)
+        #expect(left.sorted() == report.imported.map { ($0.document as NSString).lastPathComponent }.sorted())
 
         let paper = try #require(report.imported.first { $0.title == "Flow control paper" })
         let reader = try DocumentReader(path: library.root.appendingPathComponent(paper.document).path)

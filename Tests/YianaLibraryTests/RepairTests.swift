@@ -327,9 +327,10 @@ struct RepairTests {
         var changed = bytes
         switch damage {
         case "not-a-zip": return Array("this is no zip at all".utf8)
-        case "truncated": return Array(bytes.prefix(bytes.count / 2))
+        // Both inside the PDF's bytes, found by their header wherever the layout puts them.
+        case "truncated": return Array(bytes.prefix(offset(of: Array("%PDF-".utf8)) + pdf.count / 2))
         case "local-header-mismatch": changed[10] ^= 0xFF
-        case "crc-mismatch": changed[offset(of: [0x50, 0x4B, 0x03, 0x04], after: 4) + 600] ^= 0x01
+        case "crc-mismatch": changed[offset(of: Array("%PDF-".utf8)) + 600] ^= 0x01
         case "overlapping-entries": return with { $0.entries[2].centralOffset = 0; $0.entries[2].data = $0.entries[0].data }
         case "duplicate-names": return with { $0.entries.insert(.init(name: "metadata.json", data: [1]), at: 0) }
         case "unsafe-entry-name": return with { $0.entries.append(.init(name: "../evil", data: [1])) }

@@ -55,7 +55,7 @@ struct VerifyTests {
         #expect(try await codes(mismatch) == ["local-header-mismatch"])
 
         var crc = bytes
-        crc[pdfHeader + 600] ^= 0x01
+        crc[offset(of: Array("%PDF-".utf8), in: bytes) + 600] ^= 0x01  // inside the PDF's bytes
         #expect(try await codes(crc) == ["crc-mismatch"])
     }
 

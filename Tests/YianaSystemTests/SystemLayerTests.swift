@@ -103,3 +103,22 @@ struct SystemLayerTests {
         }
     }
 }
+
+@Suite("local time")
+struct LocalTimeTests {
+    /// ZIP headers record local time; it comes from the C library, not ICU, and must agree
+    /// with Foundation's calendar in this machine's zone.
+    @Test func localTimeAgreesWithFoundationsCalendar() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        // Every 7 hours, 13 minutes and 7 seconds over two years from 2025: every month, day,
+        // hour and second, both sides of any clock change.
+        for seconds in stride(from: 1_735_689_600, to: 1_735_689_600 + 2 * 366 * 86_400, by: 7 * 3_600 + 13 * 60 + 7) {
+            let local = LocalTime(secondsSince1970: seconds)
+            let expected = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second],
+                                                   from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+            #expect([local.year, local.month, local.day, local.hour, local.minute, local.second]
+                    == [expected.year, expected.month, expected.day, expected.hour, expected.minute, expected.second])
+        }
+    }
+}

@@ -126,12 +126,14 @@ struct DOSTimestamp {
     let time: UInt16
     let date: UInt16
 
-    static var now: DOSTimestamp {
-        let local = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute, .second], from: Date())
-        let year = max(0, (local.year ?? 1980) - 1980)
-        return DOSTimestamp(
-            time: UInt16(local.hour ?? 0) << 11 | UInt16(local.minute ?? 0) << 5 | UInt16((local.second ?? 0) / 2),
-            date: UInt16(min(year, 127)) << 9 | UInt16(local.month ?? 1) << 5 | UInt16(local.day ?? 1))
+    static var now: DOSTimestamp { DOSTimestamp(LocalTime.now) }
+
+    /// Seconds to even ones (the format's precision); years before 1980 as 1980, after
+    /// 2107 as 2107.
+    init(_ local: LocalTime) {
+        let year = min(max(0, local.year - 1980), 127)
+        time = UInt16(local.hour) << 11 | UInt16(local.minute) << 5 | UInt16(min(local.second, 59) / 2)
+        date = UInt16(year) << 9 | UInt16(local.month) << 5 | UInt16(local.day)
     }
 }
 
