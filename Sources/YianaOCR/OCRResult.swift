@@ -1,4 +1,5 @@
 import Foundation
+import YianaSystem
 
 /// The results file the app's OCR service writes for a document
 /// (`.ocr_results/<folder>/<name>.json`; lh/Yiana, `YianaOCRService/…/Models/OCRResult.swift`):
@@ -21,14 +22,14 @@ public struct OCRResult: Codable, Sendable, Equatable {
     /// The service's `JSONExporter`: ISO-8601 dates, pretty-printed, keys sorted.
     public func encoded() throws -> Data {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .internetTime
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return try encoder.encode(self)
     }
 
     public static func decode(_ data: Data) throws -> OCRResult {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .internetTime
         return try decoder.decode(OCRResult.self, from: data)
     }
 }

@@ -53,7 +53,7 @@ public final class EventLog: @unchecked Sendable {
     private var size = 0
     private let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .internetTime
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
@@ -95,7 +95,7 @@ public final class EventLog: @unchecked Sendable {
     public static func read(_ url: URL) -> [WatchEvent] {
         guard let data = FileManager.default.contents(atPath: url.path) else { return [] }
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .internetTime
         return data.split(separator: 0x0A).compactMap { try? decoder.decode(WatchEvent.self, from: Data($0)) }
     }
 }

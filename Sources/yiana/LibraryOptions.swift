@@ -78,7 +78,7 @@ enum Output {
     static func json<T: Encodable>(_ value: T) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .internetTime
         print(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 

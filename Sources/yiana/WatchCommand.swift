@@ -163,7 +163,7 @@ final class EventPrinter: @unchecked Sendable {
     private let lock = NSLock()
     private let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .internetTime
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()

@@ -122,3 +122,57 @@ struct LocalTimeTests {
         }
     }
 }
+
+@Suite("internet time")
+struct InternetTimeTests {
+    struct Stamp: Codable, Equatable { let at: Date }
+
+    func foundation() -> (JSONEncoder, JSONDecoder) {
+        let encoder = JSONEncoder(), decoder = JSONDecoder()
+        encoder.dateEncodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .iso8601
+        return (encoder, decoder)
+    }
+
+    func ours() -> (JSONEncoder, JSONDecoder) {
+        let encoder = JSONEncoder(), decoder = JSONDecoder()
+        encoder.dateEncodingStrategy = .internetTime
+        decoder.dateDecodingStrategy = .internetTime
+        return (encoder, decoder)
+    }
+
+    /// Byte for byte what Foundation writes, from 1906 to 2096 with fractions of seconds
+    /// (rounded down, before 1970 too), and the years it writes some other way.
+    @Test func datesAreWrittenAsFoundationWritesThem() throws {
+        let (theirs, mine) = (foundation().0, ours().0)
+        var seconds = -2_000_000_000.0
+        while seconds < 4_000_000_000 {
+            let stamp = Stamp(at: Date(timeIntervalSince1970: seconds))
+            #expect(try mine.encode(stamp) == theirs.encode(stamp), "\(seconds)")
+            seconds += 7_654_321.123
+        }
+        // Year 1, the Julian calendar's last day (1582), 1600, and the last second of 9999 and
+        // the first of 10000.
+        for extreme in [-62_135_596_800.0, -12_219_379_200, -11_676_096_000, 253_402_300_799, 253_402_300_800] {
+            let stamp = Stamp(at: Date(timeIntervalSince1970: extreme))
+            #expect(try mine.encode(stamp) == theirs.encode(stamp), "\(extreme)")
+        }
+    }
+
+    /// The same texts read as the same dates, and the same ones refused.
+    @Test func datesAreReadAsFoundationReadsThem() throws {
+        let (theirs, mine) = (foundation().1, ours().1)
+        let texts = ["2026-11-23T21:39:35Z", "1970-01-01T00:00:00Z", "1969-12-31T23:59:59Z", "2024-02-29T12:00:00Z",
+                     "2023-02-29T12:00:00Z", "2026-04-31T00:00:00Z", "2026-13-01T00:00:00Z", "2026-11-23T24:00:00Z",
+                     "2026-11-23T21:60:00Z", "2026-11-23T21:39:60Z", "2026-11-23T21:39:35+01:00", "2026-11-23T21:39:35.5Z",
+                     "2026-11-23 21:39:35Z", "2026-11-23T21:39:35z", "0000-01-01T00:00:00Z", "1582-10-04T00:00:00Z",
+                     "1600-01-01T00:00:00Z", "9999-12-31T23:59:59Z",
+                     "2026-11-23", "yesterday", "", "２０２６-11-23T21:39:35Z"]
+        for text in texts {
+            let json = Data(#"{"at":"\#(text)"}"#.utf8)
+            let expected = try? theirs.decode(Stamp.self, from: json)
+            #expect((try? mine.decode(Stamp.self, from: json)) == expected, "\(text)")
+        }
+        #expect(throws: DecodingError.self) { try mine.decode(Stamp.self, from: Data(#"{"at":"yesterday"}"#.utf8)) }
+    }
+}

@@ -20,7 +20,7 @@ public struct StateFile<Value: Codable & Sendable>: Sendable {
         guard let data = FileManager.default.contents(atPath: url.path) ?? legacy.flatMap({ FileManager.default.contents(atPath: $0.path) })
         else { return nil }
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .internetTime
         return try? decoder.decode(Value.self, from: data)
     }
 
@@ -35,7 +35,7 @@ public struct StateFile<Value: Codable & Sendable>: Sendable {
         try change(&value)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .internetTime
         let data = try encoder.encode(value)
         do { try TemporaryFile.replace(url.path, with: data) } catch {
             throw VersionStoreError.unwritable(url.path, error.code.description)

@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Dates as the toolkit's JSON files hold them: RFC 3339 text in UTC to the second,
+/// `2026-11-23T21:39:35Z`, byte for byte what Foundation's `.iso8601` strategies write and
+/// read, from the C library's `gmtime_r` and `timegm`. Foundation's strategies load ICU's
+/// calendar on first use, about a millisecond of every process that writes a state file or
+/// a log line; text in any other form Foundation accepts (an offset such as `+01:00`) is
+/// still read by Foundation's own parser.
+package enum InternetTime {
+    /// Where the C library's calendar is Foundation's: Foundation's Gregorian calendar is
+    /// Julian before October 1582, and years past 9999 are written another way.
+    static let years = 1600...9999
+
+    /// `date` in UTC, its seconds rounded down as Foundation's formatter does.
+    package static func string(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var fields = tm()
+        _ = gmtime_r(&seconds, &fields)
+        let year = Int(fields.tm_year) + 1900
+        guard Self.years.contains(year) else { return date.formatted(.iso8601) }
+        var text = [UInt8]()
+        text.reserveCapacity(20)
+        func digits(_ value: Int, _ count: Int) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            while divisor > 0 {
+                text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
+        }
+        digits(year, 4); text.append(UInt8(ascii: "-"))
+        digits(Int(fields.tm_mon) + 1, 2); text.append(UInt8(ascii: "-"))
+        digits(Int(fields.tm_mday), 2); text.append(UInt8(ascii: "T"))
+        digits(Int(fields.tm_hour), 2); text.append(UInt8(ascii: ":"))
+        digits(Int(fields.tm_min), 2); text.append(UInt8(ascii: ":"))
+        digits(Int(fields.tm_sec), 2); text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The date `text` names, or nil when it is no RFC 3339 date and time.
+    package static func date(_ text: String) -> Date? {
+        if let seconds = utcSeconds(Array(text.utf8)) { return Date(timeIntervalSince1970: TimeInterval(seconds)) }
+        return try? Date.ISO8601FormatStyle().parse(text)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` with every field in range (``years``), as seconds since 1970;
+    /// nil for anything else (left to Foundation).
+    private static func utcSeconds(_ text: [UInt8]) -> Int? {
+        guard text.count == 20, text[4] == UInt8(ascii: "-"), text[7] == UInt8(ascii: "-"), text[10] == UInt8(ascii: "T"),
+              text[13] == UInt8(ascii: ":"), text[16] == UInt8(ascii: ":"), text[19] == UInt8(ascii: "Z") else { return nil }
+        func number(_ start: Int, _ count: Int) -> Int? {
+            var value = 0
+            for byte in text[start..<(start + count)] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+              years.contains(year), (1...12).contains(month), hour < 24, minute < 60, second < 60 else { return nil }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard (1...days).contains(day) else { return nil }
+        var fields = tm()
+        fields.tm_year = Int32(year - 1900)
+        fields.tm_mon = Int32(month - 1)
+        fields.tm_mday = Int32(day)
+        fields.tm_hour = Int32(hour)
+        fields.tm_min = Int32(minute)
+        fields.tm_sec = Int32(second)
+        return Int(timegm(&fields))
+    }
+}
+
+extension JSONEncoder.DateEncodingStrategy {
+    /// Foundation's `.iso8601`, byte for byte, without its calendar (``InternetTime``).
+    package static var internetTime: Self {
+        .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(InternetTime.string(date))
+        }
+    }
+}
+
+extension JSONDecoder.DateDecodingStrategy {
+    /// Foundation's `.iso8601`: the same dates accepted and refused, the usual ones
+    /// without its calendar (``InternetTime``).
+    package static var internetTime: Self {
+        .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = InternetTime.date(text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "Expected date string to be ISO8601-formatted.")
+            }
+            return date
+        }
+    }
+}
