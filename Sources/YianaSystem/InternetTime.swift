@@ -18,11 +18,14 @@ package enum InternetTime {
 
     /// `date` in UTC, its seconds rounded down as Foundation's formatter does.
     package static func string(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        // 1600-01-01 to the end of 9999 (``years``); anything else, NaN and the infinities
+        // too, is Foundation's to write.
+        let whole = date.timeIntervalSince1970.rounded(.down)
+        guard whole >= -11_676_096_000, whole < 253_402_300_800 else { return date.formatted(.iso8601) }
+        var seconds = time_t(whole)
         var fields = tm()
         _ = gmtime_r(&seconds, &fields)
         let year = Int(fields.tm_year) + 1900
-        guard Self.years.contains(year) else { return date.formatted(.iso8601) }
         var text = [UInt8]()
         text.reserveCapacity(20)
         func digits(_ value: Int, _ count: Int) {

@@ -151,9 +151,10 @@ struct InternetTimeTests {
             #expect(try mine.encode(stamp) == theirs.encode(stamp), "\(seconds)")
             seconds += 7_654_321.123
         }
-        // Year 1, the Julian calendar's last day (1582), 1600, and the last second of 9999 and
-        // the first of 10000.
-        for extreme in [-62_135_596_800.0, -12_219_379_200, -11_676_096_000, 253_402_300_799, 253_402_300_800] {
+        // Year 1, the Julian calendar's last day (1582), a second either side of 1600, the last
+        // second of 9999 and the first of 10000, and dates no calendar holds (hostile metadata).
+        for extreme in [-62_135_596_800.0, -12_219_379_200, -11_676_096_001, -11_676_096_000, 253_402_300_799,
+                        253_402_300_800, 1e300, -1e300, .greatestFiniteMagnitude] {
             let stamp = Stamp(at: Date(timeIntervalSince1970: extreme))
             #expect(try mine.encode(stamp) == theirs.encode(stamp), "\(extreme)")
         }
