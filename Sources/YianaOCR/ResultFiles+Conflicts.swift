@@ -78,7 +78,7 @@ extension ResultFiles {
                 text[open.upperBound...].range(of: "</ProcessedAt>").map { String(text[open.upperBound..<$0.lowerBound]) }
             }
         }
-        return value.flatMap { ISO8601DateFormatter().date(from: $0) }
+        return value.flatMap(InternetTime.date)
     }
 
     /// True when `file` records the recognition of `processedAt` (to the second: the files

@@ -76,7 +76,7 @@ public struct ResultFiles: Sendable {
             <?xml version="1.0" encoding="UTF-8"?>
             <OCRResult>
                 <DocumentId>\(result.documentId)</DocumentId>
-                <ProcessedAt>\(ISO8601DateFormatter().string(from: result.processedAt))</ProcessedAt>
+                <ProcessedAt>\(InternetTime.string(result.processedAt))</ProcessedAt>
                 <EngineVersion>\(escape(result.engineVersion))</EngineVersion>
                 <Confidence>\(result.confidence)</Confidence>
                 <Pages>

@@ -167,11 +167,11 @@ extension Yiana {
                 case .notDownloaded, .arriving, .noPDF, .conflictCopy:
                     print("\(document.status.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0)) \(document.path): \(document.error ?? "")")
                 case .backingOff:
-                    let when = document.retryAfter.map { " until \(ISO8601DateFormatter().string(from: $0))" } ?? ""
+                    let when = document.retryAfter.map { " until \(InternetTime.string($0))" } ?? ""
                     print("backing off    \(document.path)\(when): failed before (\(document.error ?? ""))")
                 case .failed:
                     Output.error("failed         \(document.path): \(document.error ?? "")"
-                                 + (document.retryAfter.map { " (next try after \(ISO8601DateFormatter().string(from: $0)))" } ?? ""))
+                                 + (document.retryAfter.map { " (next try after \(InternetTime.string($0)))" } ?? ""))
                 }
             }
             let counts: [(OCRDocumentResult.Status, String)] = [

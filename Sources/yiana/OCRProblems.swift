@@ -1,4 +1,5 @@
 import Foundation
+import YianaSystem
 import YianaLibrary
 import YianaOCR
 
@@ -25,9 +26,8 @@ enum OCRProblems {
     }
 
     static func print(_ entries: [Entry]) {
-        let dates = ISO8601DateFormatter()
         for entry in entries {
-            let when = entry.retryAfter > Date() ? "next try after \(dates.string(from: entry.retryAfter))" : "will be tried on the next run"
+            let when = entry.retryAfter > Date() ? "next try after \(InternetTime.string(entry.retryAfter))" : "will be tried on the next run"
             Swift.print("ocr-failed: \(entry.path) — \(entry.reason) (\(Output.count(entry.failures, "failure")), \(when))")
         }
     }

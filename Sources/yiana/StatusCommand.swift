@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import YianaSystem
 import YianaLibrary
 import YianaSync
 import YianaWatch
@@ -87,8 +88,7 @@ extension Yiana {
 
         static func describe(_ watcher: WatcherStatus) -> String {
             let health = watcher.health
-            let dates = ISO8601DateFormatter()
-            func when(_ date: Date?) -> String { date.map { dates.string(from: $0) } ?? "none yet" }
+            func when(_ date: Date?) -> String { date.map(InternetTime.string) ?? "none yet" }
             let error = health.lastError.map { "last error \(when(health.lastErrorAt)): \($0)" } ?? "no errors"
             guard watcher.running else {
                 let why = health.stopped.map { "stopped \(when($0))" } ?? "its process \(health.pid) is gone; last heartbeat \(when(health.heartbeat))"

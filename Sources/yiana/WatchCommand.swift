@@ -167,7 +167,6 @@ final class EventPrinter: @unchecked Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
-    private let dates = ISO8601DateFormatter()
 
     init(json: Bool, several: Bool) {
         self.json = json
@@ -184,7 +183,7 @@ final class EventPrinter: @unchecked Sendable {
         } else {
             let place = several ? "[\(library)] " : ""
             let what = [event.path, event.code.map { "(\($0))" }, event.detail].compactMap { $0 }.joined(separator: " ")
-            line = "\(dates.string(from: event.time)) \(place)\(event.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(what)"
+            line = "\(InternetTime.string(event.time)) \(place)\(event.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(what)"
         }
         line += "\n"
         // Written at once (not through stdout's buffer), so a pipe sees each event as it happens.

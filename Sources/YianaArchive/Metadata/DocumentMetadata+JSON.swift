@@ -1,4 +1,5 @@
 import Foundation
+import YianaSystem
 
 extension DocumentMetadata {
     /// Decodes `metadata.json` bytes.
@@ -199,7 +200,7 @@ final class FieldReader {
     }
 
     static func isoString(_ date: Date) -> String {
-        ISO8601DateFormatter().string(from: date)
+        InternetTime.string(date)
     }
 
     static func plain(_ seconds: Double) -> String {

@@ -59,7 +59,6 @@ extension Repairer {
     func offers(for temps: [LeftoverTemp]) -> [RepairAction] {
         let newestValid = Dictionary(grouping: temps.filter(\.valid)) { $0.document?.path ?? $0.url.path }
             .compactMapValues { $0.max { ($0.modified, $0.path) < ($1.modified, $1.path) } }
-        let formatter = ISO8601DateFormatter()
         return temps.map { temp in
             let target = temp.document.map { library.relativePath(of: $0) ?? $0.path }
             guard temp.valid else {
@@ -73,11 +72,11 @@ extension Repairer {
             }
             var existing = "which does not exist now"
             if let document = temp.document, let date = (try? FileManager.default.attributesOfItem(atPath: document.path)[.modificationDate]) as? Date {
-                existing = "last written \(formatter.string(from: date))"
+                existing = "last written \(InternetTime.string(date))"
             }
             let into = target.map { "\($0) (\(existing))" } ?? "a new document (no document with its id is here)"
             return RepairAction(path: temp.path, action: .offerTemp,
-                                detail: "a complete document written \(formatter.string(from: temp.modified)) for \(into); to put it in place: `yiana repair --take-temp '\(temp.path)'` (what it replaces is kept in the version store)")
+                                detail: "a complete document written \(InternetTime.string(temp.modified)) for \(into); to put it in place: `yiana repair --take-temp '\(temp.path)'` (what it replaces is kept in the version store)")
         }
     }
 

@@ -5,26 +5,29 @@ import Darwin
 #endif
 import Foundation
 
+// Time from the C library (`localtime_r`, `gmtime_r`, `timegm`) rather than Foundation's
+// calendars, whose first use loads ICU's calendar and zone data: a millisecond or more of
+// every process that writes a document, a state file or a log line.
+
 /// Dates as the toolkit's JSON files hold them: RFC 3339 text in UTC to the second,
 /// `2026-11-23T21:39:35Z`, byte for byte what Foundation's `.iso8601` strategies write and
-/// read, from the C library's `gmtime_r` and `timegm`. Foundation's strategies load ICU's
-/// calendar on first use, about a millisecond of every process that writes a state file or
-/// a log line; text in any other form Foundation accepts (an offset such as `+01:00`) is
-/// still read by Foundation's own parser.
+/// read, from the C library's `gmtime_r` and `timegm`. Text in any other form Foundation
+/// accepts (an offset such as `+01:00`) is still read by Foundation's own parser.
 package enum InternetTime {
     /// Where the C library's calendar is Foundation's: Foundation's Gregorian calendar is
     /// Julian before October 1582, and years past 9999 are written another way.
     static let years = 1600...9999
+    /// The seconds since 1970 of those years, from the first of 1600 to the last of 9999.
+    private static let seconds = Double(utcSeconds(year: years.lowerBound))..<Double(utcSeconds(year: years.upperBound + 1))
 
     /// `date` in UTC, its seconds rounded down as Foundation's formatter does.
     package static func string(_ date: Date) -> String {
-        // 1600-01-01 to the end of 9999 (``years``); anything else, NaN and the infinities
-        // too, is Foundation's to write.
+        // Outside ``years`` (NaN and the infinities too), Foundation writes it.
         let whole = date.timeIntervalSince1970.rounded(.down)
-        guard whole >= -11_676_096_000, whole < 253_402_300_800 else { return date.formatted(.iso8601) }
-        var seconds = time_t(whole)
+        guard Self.seconds.contains(whole) else { return date.formatted(.iso8601) }
+        var clock = time_t(whole)
         var fields = tm()
-        _ = gmtime_r(&seconds, &fields)
+        _ = gmtime_r(&clock, &fields)
         let year = Int(fields.tm_year) + 1900
         var text = [UInt8]()
         text.reserveCapacity(20)
@@ -70,6 +73,11 @@ package enum InternetTime {
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
         guard (1...days).contains(day) else { return nil }
+        return utcSeconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+    }
+
+    /// `timegm` of a UTC date and time.
+    private static func utcSeconds(year: Int, month: Int = 1, day: Int = 1, hour: Int = 0, minute: Int = 0, second: Int = 0) -> Int {
         var fields = tm()
         fields.tm_year = Int32(year - 1900)
         fields.tm_mon = Int32(month - 1)
@@ -104,4 +112,34 @@ extension JSONDecoder.DateDecodingStrategy {
             return date
         }
     }
+}
+
+/// A wall-clock time in this machine's time zone, as the C library's `localtime_r` gives
+/// it (from `TZ` or /etc/localtime, as Foundation's `TimeZone.current` is): what ZIP
+/// headers record.
+package struct LocalTime: Sendable, Equatable {
+    package let year: Int
+    /// 1 to 12.
+    package let month: Int
+    package let day: Int
+    package let hour: Int
+    package let minute: Int
+    /// 0 to 60 (a leap second).
+    package let second: Int
+
+    /// The time `secondsSince1970` (Unix time) in the local time zone.
+    package init(secondsSince1970: Int) {
+        var seconds = time_t(secondsSince1970)
+        var fields = tm()
+        _ = localtime_r(&seconds, &fields)
+        year = Int(fields.tm_year) + 1900
+        month = Int(fields.tm_mon) + 1
+        day = Int(fields.tm_mday)
+        hour = Int(fields.tm_hour)
+        minute = Int(fields.tm_min)
+        second = Int(fields.tm_sec)
+    }
+
+    /// Now, in the local time zone.
+    package static var now: LocalTime { LocalTime(secondsSince1970: Int(time(nil))) }
 }
