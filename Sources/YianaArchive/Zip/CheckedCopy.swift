@@ -11,7 +11,8 @@ import YianaSystem
 ///   ahead of its own writes as far as the ring allows), writes each block from its buffer
 ///   into the new file, reads it back through a descriptor of its own, compares it byte for
 ///   byte with the buffer, computes the CRC-32 of what it read back, and lets the kernel
-///   start writing the block to disk, so that the final `fsync` finds little left to do;
+///   start writing each 8 MiB to disk once they are done, so that the final `fsync` finds
+///   little left to do;
 /// - the **hasher**, when asked, computes the SHA-256 of the same buffers (the app's
 ///   `pdfHash`, the longest single job, so nothing else runs on its thread). Without a hash
 ///   to compute there is no hasher: the copier frees each buffer itself once it is written.
@@ -23,6 +24,10 @@ import YianaSystem
 /// file's size.
 enum CheckedCopy {
     static let blockSize = 1 << 20
+    /// Blocks copied between requests to start writing them to disk: 8 MiB a request cost
+    /// 1.4–3.7 ms less on a 200 MB import than a request per block (three interleaved runs
+    /// of 25; 4 and 16 blocks were measured beside them and did less well).
+    static let writebackBlocks = 8
 
     /// Copies the whole of `file` into `fd` at `offset` (the temporary file at `path`);
     /// returns the CRC-32 of the copy and, when `hashing`, the source's lower-case hex SHA-256.
@@ -86,7 +91,12 @@ enum CheckedCopy {
                 throw ArchiveError(.verificationFailed("content.pdf read back from the new file differs from \(file.path) at byte \(start)"), path: path)
             }
             crc = Checksum.update(crc, buffer, count)
-            Sys.startWriteback(fd, offset: offset + start, length: UInt64(count))
+            // Writeback starts every `writebackBlocks` blocks (and after the last one) over
+            // the blocks written since: fewer, larger requests to the disk.
+            if (written + 1) % writebackBlocks == 0 || written == blocks - 1 {
+                let from = UInt64(written - written % writebackBlocks) * blockSize
+                Sys.startWriteback(fd, offset: offset + from, length: start + UInt64(count) - from)
+            }
             if releasing { ring.release() }
             written += 1
         }
