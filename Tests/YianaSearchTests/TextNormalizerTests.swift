@@ -23,4 +23,28 @@ struct TextNormalizerTests {
         #expect(TextNormalizer.normalize("Smith-\nJones") == "Smith-\nJones")
         #expect(TextNormalizer.normalize("ends with -\n") == "ends with -\n")
     }
+
+    @Test func aHyphenBeforeACarriageReturnOrElsewhereIsLeftAlone() {
+        #expect(TextNormalizer.normalize("docu-\r\nment") == "docu-\r\nment")
+        #expect(TextNormalizer.normalize("well-known\nterm") == "well-known\nterm")
+        #expect(TextNormalizer.normalize("caf\u{00E9}-\nterrasse") == "caf\u{00E9}terrasse caf\u{00E9}-terrasse")
+    }
+
+    /// The byte search that decides whether to look for split words finds exactly the texts
+    /// whose scalars have a hyphen right before a line feed, over random texts of the
+    /// scalars that matter and multi-byte neighbours.
+    @Test func theLineEndHyphenSearchMatchesTheScalars() {
+        let alphabet: [Unicode.Scalar] = ["-", "\u{2010}", "\u{2011}", "\n", "\r", "a", "A", " ", "\u{00E9}", "\u{20AC}", "\u{1F600}", "\u{0A10}"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5_000 {
+            var scalars = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 0...12, using: &generator) {
+                scalars.append(alphabet.randomElement(using: &generator)!)
+            }
+            let text = String(scalars)
+            let units = Array(text.unicodeScalars)
+            let expected = zip(units, units.dropFirst()).contains { ($0 == "-" || $0 == "\u{2010}") && $1 == "\n" }
+            #expect(TextNormalizer.hasHyphenAtLineEnd(text) == expected, "\(text.debugDescription)")
+        }
+    }
 }
