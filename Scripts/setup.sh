@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what yiana-tools needs that this Debian machine lacks: the C libraries it builds
-# against (libzip, poppler-glib, SQLite, pkg-config, tesseract, qpdf) plus any extra packages named as
+# against (libzip, poppler-glib, SQLite, pkg-config, tesseract, qpdf, mimalloc) plus any extra packages named as
 # arguments (the benchmark adds its reference tools). Safe to run again: it installs only
 # what is missing.
 set -euo pipefail
@@ -8,7 +8,8 @@ set -euo pipefail
 # unzip: the tests cross-check written archives with a second ZIP implementation.
 # libtesseract-dev, tesseract-ocr-eng, libqpdf-dev: `yiana ocr` (tesseract and its English
 # trained data, qpdf for the text layer).
-packages=(libzip-dev libpoppler-glib-dev libsqlite3-dev pkg-config unzip libtesseract-dev tesseract-ocr-eng libqpdf-dev "$@")
+# libmimalloc-dev: the allocator `yiana` is linked with (Package.swift).
+packages=(libzip-dev libpoppler-glib-dev libsqlite3-dev pkg-config unzip libtesseract-dev tesseract-ocr-eng libqpdf-dev libmimalloc-dev "$@")
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

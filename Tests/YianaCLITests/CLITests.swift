@@ -47,6 +47,14 @@ struct CLITests {
         }
     }
 
+    /// Every allocation of the process, poppler's included, goes to mimalloc (Package.swift):
+    /// a link order that let glibc's `malloc` win would cost extraction 6–7% unseen.
+    @Test func allocationsGoToMimalloc() throws {
+        let result = try run(["--version"], environment: ["MIMALLOC_VERBOSE": "1"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("mimalloc: process init"), "\(result.stderr)")
+    }
+
     @Test func importReportsAsJSONAndExitsNonZeroWhenSomeFail() throws {
         let library = try TemporaryFolder()
         let result = try run(["import", "--library", library.url.path, "--json", "--jobs", "2", Fixtures.sample("pdfs")])
