@@ -1,4 +1,5 @@
 import Testing
+import YianaLibrary
 @testable import YianaSearch
 
 @Suite("text normalisation")
@@ -35,7 +36,7 @@ struct TextNormalizerTests {
     /// scalars that matter and multi-byte neighbours.
     @Test func theLineEndHyphenSearchMatchesTheScalars() {
         let alphabet: [Unicode.Scalar] = ["-", "\u{2010}", "\u{2011}", "\n", "\r", "a", "A", " ", "\u{00E9}", "\u{20AC}", "\u{1F600}", "\u{0A10}"]
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(seed: 2010)
         for _ in 0..<5_000 {
             var scalars = String.UnicodeScalarView()
             for _ in 0..<Int.random(in: 0...12, using: &generator) {
