@@ -78,8 +78,8 @@ let package = Package(
         .target(name: "YianaSync", dependencies: ["YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF"]),
         // `yiana watch`: inotify, passes of the index/OCR/conflict work, the event log and health.
         .target(name: "YianaWatch", dependencies: ["YianaSystem", "YianaArchive", "YianaLibrary", "YianaSearch", "YianaSync", "YianaOCR"]),
-        // Linked against mimalloc (libmimalloc-dev), which then serves every malloc of the
-        // process, poppler's included: `index --full` takes 6–7% less time than with
+        // Linked on Linux against mimalloc (libmimalloc-dev), which then serves every malloc
+        // of the process, poppler's included: `index --full` takes 6–7% less time than with
         // glibc's allocator, whose tunables made no difference (README, Performance).
         .executableTarget(
             name: "yiana",
@@ -87,7 +87,7 @@ let package = Package(
                 "YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF", "YianaSearch", "YianaSync", "YianaOCR", "YianaWatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            linkerSettings: [.linkedLibrary("mimalloc")]
+            linkerSettings: [.linkedLibrary("mimalloc", .when(platforms: [.linux]))]
         ),
         // Drives many concurrent writers/readers of one document; used by the
         // coordination test and by the soak scripts in Scripts/.
