@@ -1,4 +1,5 @@
 import Foundation
+import YianaSystem
 
 /// Everything a walk of a library found.
 public struct LibraryScan: Sendable {
@@ -14,6 +15,8 @@ public struct LibraryScan: Sendable {
     public var irregular: [IrregularEntry] = []
     /// Symbolic links not named like documents (to folders, say): not followed.
     public var unfollowedLinks: [String] = []
+    /// The app's companion files (`.addresses/`, `.letters/`, the work list), in walk order.
+    public var companions: [ScannedCompanion] = []
 
     /// Adds what `other` found after what this scan found.
     mutating func append(_ other: LibraryScan) {
@@ -23,6 +26,7 @@ public struct LibraryScan: Sendable {
         shadowed.formUnion(other.shadowed)
         irregular += other.irregular
         unfollowedLinks += other.unfollowedLinks
+        companions += other.companions
     }
 
     /// One sentence per kind of foreign entry that matters to a person ("Syncthing keeps 3
@@ -40,6 +44,18 @@ public struct LibraryScan: Sendable {
                 return nil
             }
         }
+    }
+}
+
+/// A companion file as the walk found it.
+public struct ScannedCompanion: Sendable, Equatable {
+    public let file: CompanionFile
+    /// Its size, time and inode (nil when not known).
+    public let stamp: FileStamp?
+
+    public init(file: CompanionFile, stamp: FileStamp?) {
+        self.file = file
+        self.stamp = stamp
     }
 }
 

@@ -124,6 +124,15 @@ public enum LibraryScanner {
             try walk(library.root, library: library, into: &scan, isRoot: true)
         } else {
             for url in below {
+                // A companion named on the command line (`.addresses/X.json`) is checked as one.
+                if let relative = library.relativePath(of: url), let companion = CompanionFile.classify(relative),
+                   relative.hasPrefix(CompanionFile.addressesFolder + "/") || relative.hasPrefix(CompanionFile.lettersFolder + "/")
+                    || CompanionFile.isRootCompanion(relative, isFolder: false) {
+                    if FileKind.at(url.path) == .regular {
+                        scan.companions.append(ScannedCompanion(file: companion, stamp: nil))
+                        continue
+                    }
+                }
                 let kind = FileKind.at(url.path)
                 if kind == .folder, documentName(of: url.lastPathComponent) == nil {
                     try walk(url, library: library, into: &scan, isRoot: false)
@@ -290,7 +299,23 @@ public enum LibraryScanner {
             if !descend { scan.items.append(LibraryItem(kind: .document, url: url, documentURL: url)) }  // named, reported as not found
             return
         }
+        // The app's own files at the root: `.addresses/`, `.letters/`, the work lists and
+        // their conflict copies (never documents, never junk).
+        if descend, relativeFolder == "", CompanionFile.isRootCompanion(name, isFolder: type == .folder) {
+            if type == .folder {
+                walkCompanions(url, relative: name, into: &scan)
+            } else if type == .regular, let companion = CompanionFile.classify(name) {
+                scan.companions.append(ScannedCompanion(file: companion, stamp: stamp))
+            }
+            return
+        }
         if type == .regular, isLeftoverTemp(name) {
+            // `<UUID>.tmp` at the root is the app's temporary file of a document or, when it
+            // holds JSON, of the work list.
+            if descend, relativeFolder == "", name.hasSuffix(".tmp"), startsLikeJSON(path), let companion = CompanionFile.classify(name) {
+                scan.companions.append(ScannedCompanion(file: companion, stamp: stamp))
+                return
+            }
             scan.leftoverTemps.append(url)
             return
         }
@@ -320,6 +345,39 @@ public enum LibraryScanner {
                 scan.irregular.append(IrregularEntry(path: display, code: .notARegularFile, reason: refusal))
             }
         }
+    }
+
+    /// Every file below a companion folder (`.addresses`, `.letters`), as companions.
+    private static func walkCompanions(_ folder: URL, relative: String, into scan: inout LibraryScan) {
+        guard let entries = try? DirectoryEntry.list(folder.path) else { return }
+        for entry in entries {
+            guard let name = entry.name else { continue }
+            let path = relative + "/" + name
+            // A sync program's temporary file: the companion it is for is still arriving.
+            if entry.kind == .regular, let (kind, shadows) = foreign(name, isFolder: false), ![.hidden, .systemFile].contains(kind) {
+                scan.foreign.append(ForeignEntry(kind: kind, path: path))
+                if let shadows { scan.shadowed.insert(folder.appendingPathComponent(shadows).path) }
+                continue
+            }
+            switch entry.kind {
+            case .folder:
+                walkCompanions(folder.appendingPathComponent(name, isDirectory: true), relative: path, into: &scan)
+            case .regular:
+                if let companion = CompanionFile.classify(path) {
+                    scan.companions.append(ScannedCompanion(file: companion, stamp: entry.stamp))
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    /// True when the file's first byte other than white space is `{`.
+    private static func startsLikeJSON(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 64)) ?? Data()
+        return head.first { ![0x20, 0x0A, 0x0D, 0x09].contains($0) } == UInt8(ascii: "{")
     }
 
     private static func countDocuments(in folder: URL) -> Int {

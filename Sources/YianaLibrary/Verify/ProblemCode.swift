@@ -60,6 +60,13 @@ public struct ProblemCode: StableCode {
     // Beside the document
     public static let leftoverTempFile = ProblemCode(rawValue: "leftover-temp-file")
 
+    // The app's companion files (.addresses, .letters, the work list)
+    public static let companionNotJSON = ProblemCode(rawValue: "companion-not-json")
+    public static let companionAppRefuses = ProblemCode(rawValue: "companion-app-refuses")
+    public static let companionConflictCopy = ProblemCode(rawValue: "companion-conflict-copy")
+    public static let companionOrphan = ProblemCode(rawValue: "orphan")
+    public static let injectNameUnreadable = ProblemCode(rawValue: "inject-name-unreadable")
+
     // Notices: not damage
     public static let stillArriving = ProblemCode(rawValue: "still-arriving")
     public static let notDownloaded = ProblemCode(rawValue: "not-downloaded")

@@ -11,6 +11,9 @@ public struct VerifyProblem: Codable, Sendable, Equatable {
     public let message: String
     /// True for what is not damage (an evicted placeholder): it does not fail `verify`.
     public var isNotice = false
+    /// For a companion file: the key the app's decoder stops at (`overrides[2].page_number`),
+    /// or the document an orphan names.
+    public var key: String? = nil
 }
 
 /// The verification of one file.
@@ -55,6 +58,8 @@ public struct Verifier: Sendable {
         var report = VerifyReport(files: files)
         report.notes = scan.notes + SharedState.notes(library)
         markDuplicateIDs(&report, targets: targets)
+        // The app's companion files (.addresses, .letters, the work list), as the app reads them.
+        report.files += CompanionCheck(library: library).check(scan, wholeLibrary: paths.isEmpty, arrival: arrival)
         // Named like documents, never opened: a link, a FIFO, a folder, a name that is not UTF-8.
         report.files += scan.irregular.map { VerifiedFile(path: $0.path, problems: [VerifyProblem(code: $0.code, message: $0.message)]) }
         report.files.sort { $0.path < $1.path }
