@@ -56,6 +56,8 @@ public struct ConflictReport: Codable, Sendable {
     /// Files a sync program is still writing (relative paths): their groups wait.
     public var arriving: [String] = []
     public var documentsScanned = 0
+    /// The app's companion files (`.addresses`, `.letters`, the work list) with conflict copies.
+    public var companions: [CompanionGroup] = []
 }
 
 /// Finds conflict copies by metadata id and file name.
@@ -91,6 +93,7 @@ public struct ConflictDetector: Sendable {
         report.arriving = facts.filter { fact in
             listed.contains(fact.path) && fact.state != .notDownloaded && arrival.stillArriving(fact.url, whole: fact.state == .document) != nil
         }.map(\.path)
+        report.companions = CompanionConflicts.detect(scan, library: library)
         return report
     }
 

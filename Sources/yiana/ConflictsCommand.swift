@@ -27,8 +27,11 @@ extension Yiana.Conflicts {
                 `Name.yianazip..path1` and `..path2`) the group is resolved back under the \
                 plain name. Files a sync program is still writing are listed as such. Only \
                 metadata and ZIP directories are read, never the PDFs. `Name 2` with its own id \
-                is the app's numbering, not a conflict, and is not listed. Exit code 1 when a \
-                conflict copy needs resolving.
+                is the app's numbering, not a conflict, and is not listed. The app's own files \
+                beside the documents (.addresses/, .letters/, .worklist.json) are listed \
+                with their conflict copies too, under the document or library they belong \
+                to: the app reads only their plain names. Exit code 1 when a conflict copy \
+                needs resolving.
 
                 Examples:
                   yiana conflicts list
@@ -50,7 +53,8 @@ extension Yiana.Conflicts {
             } else {
                 render(report)
             }
-            if report.groups.contains(where: \.needsResolving) || report.strayCopies.contains(where: { $0.role == .conflictCopy }) {
+            if report.groups.contains(where: \.needsResolving) || report.strayCopies.contains(where: { $0.role == .conflictCopy })
+                || report.companions.contains(where: \.needsResolving) {
                 throw ExitCode.failure
             }
         }
@@ -66,6 +70,14 @@ extension Yiana.Conflicts {
             for group in report.groups where group.target != nil {
                 print("  resolves to     \(group.target!)  — the plain name a sync service took away")
             }
+            for group in report.companions {
+                let owner = group.document.map { "of \($0)" } ?? group.key.map { "of \"\($0)\"" } ?? "of the library"
+                print("\(group.plainPath)  (\(group.kind.label) \(owner))\(group.files.contains { $0.role == .original } ? "" : "  — the plain name is missing")")
+                for file in group.files where file.role != .original {
+                    let what = file.marks.isEmpty ? "" : "  [\(file.marks.joined(separator: "; "))]"
+                    print("  \(file.role.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)) \(file.path)\(what)")
+                }
+            }
             for path in report.arriving { print("still arriving: \(path)  — a sync program is writing it; resolved on a later run") }
             for stray in report.strayCopies {
                 print("stray \(stray.role.rawValue): \(stray.path)  — \(stray.reason ?? "")")
@@ -74,8 +86,9 @@ extension Yiana.Conflicts {
                 print("clock skew: \(skew.path): \(skew.problem)")
             }
             let conflicts = report.groups.filter(\.needsResolving).count
+            let companions = report.companions.isEmpty ? "" : ", \(Output.count(report.companions.count, "companion file")) of the app with copies"
             print("\(Output.count(report.documentsScanned, "file")) scanned: \(Output.count(report.groups.count, "document")) with copies, \(conflicts) needing resolution, "
-                  + "\(Output.count(report.strayCopies.count, "stray copy", "stray copies")), \(Output.count(report.clockSkew.count, "clock problem")).")
+                  + "\(Output.count(report.strayCopies.count, "stray copy", "stray copies")), \(Output.count(report.clockSkew.count, "clock problem"))\(companions).")
         }
     }
 }
@@ -93,6 +106,14 @@ extension Yiana.Conflicts {
                   keep-both  every conflict copy becomes its own document, with a new id
                   merge      a three-way merge of the metadata; a PDF changed on both sides
                              is never dropped: the other becomes its own document
+
+                The app's companion files are settled by their kind, whatever the strategy: \
+                address corrections merged (every correction of every device kept once; \
+                three-way against the last merge, so a deleted one stays deleted), the work \
+                list merged by id as the app merges it, drafts and the letterhead three-way \
+                by key (else the newer stays), extraction results the newest (corrections \
+                inside older ones carried over). Rendered and injected PDFs that differ are \
+                left for a person.
 
                 Always: identical copies are collapsed, and a copy that is only an older \
                 version of the document (by the toolkit's history or version store) is \
@@ -153,11 +174,14 @@ extension Yiana.Conflicts {
                 for step in resolution.steps {
                     print("  \(dryRun ? "would " : "")\(step.action)  \(step.path)  — \(step.detail)\(step.keptAs.map { "  [kept as \($0)]" } ?? "")")
                 }
-                for note in resolution.overruled { print("  overruled: \(note)") }
+                let isCompanion = CompanionFile.classify(resolution.original) != nil
+                for note in resolution.overruled { print("  \(isCompanion ? "note" : "overruled"): \(note)") }
             }
             for skipped in report.skipped { print("skipped \(skipped.path): \(skipped.reason)") }
             for failed in report.failed { Output.error("failed  \(failed.path): \(failed.reason)") }
-            print("\(Output.count(report.resolutions.count, "document")) \(dryRun ? "would be " : "")resolved, \(report.skipped.count) skipped\(report.failed.isEmpty ? "" : ", \(report.failed.count) failed").")
+            let companions = report.resolutions.filter { CompanionFile.classify($0.original) != nil }.count
+            let resolved = Output.count(report.resolutions.count - companions, "document") + (companions == 0 ? "" : " and \(Output.count(companions, "companion file"))")
+            print("\(resolved) \(dryRun ? "would be " : "")resolved, \(report.skipped.count) skipped\(report.failed.isEmpty ? "" : ", \(report.failed.count) failed").")
             if !report.failed.isEmpty { throw ExitCode.failure }
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import YianaSystem
 
 extension CoordinatedDocument {
@@ -43,6 +44,25 @@ extension CoordinatedDocument {
             } catch let error as ArchiveError where error.path == tempPath {
                 throw ArchiveError(.verificationFailed(error.description), path: path)
             }
+        }
+    }
+}
+
+extension CoordinatedDocument {
+    /// Replaces (or creates) the file at `path`, which is not a document (one of the app's
+    /// companion files), with `data`, crash-safely and under the same lock, only if it is
+    /// still the version `expecting` (``FileIdentity/absent`` when it must not exist yet);
+    /// `verify` reads the written copy back before it takes the name.
+    /// - Throws: ``ArchiveError`` (`.documentChanged` when another process wrote it meanwhile).
+    public static func replace(at path: String, with data: Data, expecting: FileIdentity?,
+                               timeout: Double = defaultLockTimeout, verify: (String) throws -> Void) throws {
+        try atomicWrite(to: path, replacing: true, expecting: expecting, timeout: timeout) { fd, tempPath in
+            try data.withUnsafeBytes { bytes in
+                guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+                try Sys.pwriteAll(fd, base, bytes.count, 0, path: tempPath)
+            }
+        } verify: { tempPath in
+            try verify(tempPath)
         }
     }
 }

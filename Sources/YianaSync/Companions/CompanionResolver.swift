@@ -1,0 +1,141 @@
+import Foundation
+import YianaArchive
+import YianaLibrary
+import YianaSystem
+
+/// Settles the conflict copies of companion files by their kind's rule (``CompanionMerge``):
+/// identical copies collapse; corrections, the work list, drafts and the letterhead merge;
+/// extraction results keep the newest. Every file written over or removed is kept in the
+/// version store first, the merged result too (the base of the next three-way merge), and
+/// every decision goes to the resolutions log.
+public struct CompanionResolver: Sendable {
+    public let library: Library
+
+    public init(library: Library) {
+        self.library = library
+    }
+
+    /// Why the version store holds a merged result: the base the next merge of that file starts from.
+    public static let mergedResultReason = "merged result of conflict copies"
+
+    /// Resolves `groups` into `report` (as ``ConflictResolver`` does for documents).
+    public func resolve(_ groups: [CompanionGroup], options: ResolveOptions, arrival: Arrival, now: Date, into report: inout ResolveReport) {
+        for group in groups where group.needsResolving {
+            let arriving = group.files.filter { file in
+                let url = library.root.appendingPathComponent(file.path)
+                let whole = CompanionShape.of(group.kind) == nil || (try? CompanionContent.json(at: url).get()) != nil
+                return arrival.stillArriving(url, whole: whole) != nil
+            }
+            guard arriving.isEmpty else {
+                report.skipped += arriving.map { .init(path: $0.path, reason: "still arriving (a sync program is writing it): resolved on a later run, or now with --now") }
+                continue
+            }
+            do {
+                if let resolution = try resolve(group, options: options, now: now, skipped: &report.skipped) {
+                    report.resolutions.append(resolution)
+                }
+            } catch {
+                report.failed.append(.init(path: group.plainPath, reason: "\(error)"))
+            }
+        }
+    }
+
+    private func resolve(_ group: CompanionGroup, options: ResolveOptions, now: Date,
+                         skipped: inout [ResolveReport.Skipped]) throws -> ResolveReport.Resolution? {
+        let plainURL = library.root.appendingPathComponent(group.plainPath)
+        let identities = Dictionary(uniqueKeysWithValues: group.files.map { ($0.path, FileIdentity.current(at: library.root.appendingPathComponent($0.path).path)) })
+        var resolution = ResolveReport.Resolution(documentID: group.key ?? "library", original: group.plainPath, strategy: "identical")
+        var steps: [(step: ResolveReport.Step, run: () throws -> VersionRecord?)] = []
+        let rewrite = DocumentRewrite(library: library)
+        func removal(_ path: String, _ action: String, _ detail: String) {
+            let url = library.root.appendingPathComponent(path)
+            steps.append((.init(action: action, path: path, detail: detail), {
+                try rewrite.keepAndRemove(url, reason: "resolved away (\(action)): \(detail)", expecting: identities[path])
+            }))
+        }
+        for file in group.files where file.role == .identicalCopy {
+            removal(file.path, "collapse-identical", "the same content as \(group.plainPath)")
+        }
+        let diverged = group.files.filter { $0.role == .conflictCopy }
+        if !diverged.isEmpty, options.identicalOnly {
+            skipped += diverged.map { .init(path: $0.path, reason: "differs from \(group.plainPath): resolved by `yiana conflicts resolve`") }
+        } else if !diverged.isEmpty {
+            let members = group.files.filter { $0.role != .identicalCopy }
+            guard let versions = read(members, kind: group.kind, skipped: &skipped),
+                  let merged = CompanionMerge.merge(group.kind, versions, base: base(of: group), now: now) else {
+                if CompanionShape.of(group.kind) == nil {
+                    skipped += diverged.map { .init(path: $0.path, reason: "a different file than \(group.plainPath) (\(group.kind.label)); left as it is: compare them and keep what you want") }
+                }
+                return steps.isEmpty ? nil : try run(&resolution, steps, options: options)
+            }
+            resolution = ResolveReport.Resolution(documentID: group.key ?? "library", original: group.plainPath, strategy: merged.rule, winner: merged.winner)
+            resolution.overruled = merged.notes
+            let data = try CompanionMerge.encode(merged.value)
+            let shape = CompanionShape.of(group.kind)
+            let plainIdentity = identities[group.plainPath] ?? .absent
+            let library = self.library
+            steps.append((.init(action: "merge-into", path: group.plainPath, detail: "\(merged.rule) of \(members.count) version(s)"), {
+                var record: VersionRecord?
+                if plainIdentity != .absent {
+                    record = try VersionStore(library: library).keep(plainURL, reason: "replaced by the merge of its conflict copies")
+                }
+                try CoordinatedDocument.replace(at: plainURL.path, with: data, expecting: plainIdentity) { written in
+                    // What the app will read must decode as the app's model.
+                    let value = try CompanionContent.json(at: URL(fileURLWithPath: written)).get()
+                    if let failure = shape?.failures(value).first { throw ArchiveError(.verificationFailed("\(failure.key): \(failure.reason)"), path: plainURL.path) }
+                }
+                try VersionStore(library: library).keep(plainURL, reason: Self.mergedResultReason)
+                return record
+            }))
+            for file in diverged { removal(file.path, "remove-copy", "merged into \(group.plainPath)") }
+        }
+        return steps.isEmpty ? nil : try run(&resolution, steps, options: options)
+    }
+
+    private func run(_ resolution: inout ResolveReport.Resolution, _ steps: [(step: ResolveReport.Step, run: () throws -> VersionRecord?)],
+                     options: ResolveOptions) throws -> ResolveReport.Resolution {
+        resolution.steps = steps.map(\.step)
+        guard !options.dryRun else { return resolution }
+        var kept: [String: String] = [:]
+        for index in steps.indices {
+            if let record = try steps[index].run() {
+                resolution.steps[index].keptAs = record.shortID
+                kept[steps[index].step.path] = record.shortID
+            }
+        }
+        var entry = ResolutionLogEntry(time: Date(), documentID: "companion:\(resolution.original)", copies: resolution.steps.map(\.path),
+                                       strategy: resolution.strategy, winner: resolution.winner, kept: kept)
+        entry.overruled = resolution.overruled
+        try ResolutionLogEntry.log(library).append(entry)
+        return resolution
+    }
+
+    /// Every member's JSON, or nil (and why, in `skipped`) when one is not JSON the app reads.
+    private func read(_ files: [CompanionGroup.File], kind: CompanionKind, skipped: inout [ResolveReport.Skipped]) -> [CompanionVersion]? {
+        guard let shape = CompanionShape.of(kind) else { return nil }
+        var versions: [CompanionVersion] = []
+        for file in files {
+            let url = library.root.appendingPathComponent(file.path)
+            switch CompanionContent.json(at: url) {
+            case .success(let value) where shape.failures(value).isEmpty:
+                versions.append(CompanionVersion(path: file.path, value: value, modified: file.modified ?? .distantPast))
+            case .success(let value):
+                let failure = shape.failures(value)[0]
+                skipped.append(.init(path: file.path, reason: "the app cannot decode it (\(failure.key): \(failure.reason)); its group waits until it is mended (`yiana verify` names the key)"))
+                return nil
+            case .failure(let failure):
+                skipped.append(.init(path: file.path, reason: "\(failure.reason); its group waits until it is mended or removed"))
+                return nil
+            }
+        }
+        return versions
+    }
+
+    /// The last merged result of this file both devices may have had: the base of a three-way merge.
+    private func base(of group: CompanionGroup) -> JSONValue? {
+        let store = VersionStore(library: library)
+        guard let record = (try? store.records())?.last(where: { $0.originalPath == group.plainPath && $0.reason == Self.mergedResultReason }),
+              store.contains(record) else { return nil }
+        return try? CompanionContent.json(at: store.objectURL(record)).get()
+    }
+}
