@@ -148,7 +148,9 @@ public struct CompanionFile: Codable, Sendable, Equatable, Hashable {
         case 2 where parts[0] == addressesFolder: return addressFile(name, path: path, inFolder: inFolder)
         case 3 where parts[0] == lettersFolder: return letterFile(parts[1], name, path: path, inFolder: inFolder)
         case 4... where parts[0] == lettersFolder && parts[1] == "rendered":
-            return CompanionFile(path: path, kind: .renderedLetter, key: parts[2], plainPath: path)
+            let conflict = ConflictName(fileName: name)
+            return CompanionFile(path: path, kind: .renderedLetter, key: parts[2], plainPath: inFolder(conflict.withoutSyncMarks),
+                                 marks: conflict.marks.filter(\.isSyncConflict).map(\.description))
         default: return nil
         }
     }
@@ -212,11 +214,13 @@ public struct CompanionFile: Codable, Sendable, Equatable, Hashable {
             guard name == "sender.json" || conflict.original == "sender.json" || conflict.withoutSyncMarks == "sender.json" else { return nil }
             return CompanionFile(path: path, kind: .senderConfig, key: nil, plainPath: inFolder("sender.json"),
                                  marks: name == "sender.json" ? [] : conflict.marks.map(\.description))
-        case "inject":
-            let claim = name.hasSuffix(".processing") ? String(name.dropLast(".processing".count)) : name
-            return CompanionFile(path: path, kind: .injectLetter, key: InjectName(claim)?.target, plainPath: path)
-        case "unmatched":
-            return CompanionFile(path: path, kind: .unmatchedLetter, key: InjectName(name)?.target, plainPath: path)
+        case "inject", "unmatched":
+            // Only a sync program's marks: a target is a title, which may end like another's.
+            let plain = conflict.withoutSyncMarks
+            let marks = conflict.marks.filter(\.isSyncConflict).map(\.description)
+            let claim = plain.hasSuffix(".processing") ? String(plain.dropLast(".processing".count)) : plain
+            return CompanionFile(path: path, kind: sub == "inject" ? .injectLetter : .unmatchedLetter, key: InjectName(claim)?.target,
+                                 plainPath: inFolder(plain), marks: marks)
         default:
             return nil
         }
