@@ -39,7 +39,9 @@ extension Yiana.Versions {
             abstract: "List the kept versions of a document, newest first.",
             discussion: """
                 DOC may be a document that no longer exists: its kept versions are listed by \
-                its path, and by its metadata id while it exists.
+                its path, and by its metadata id while it exists. The kept versions of the \
+                app's files about it (.addresses/<title>.json and .overrides.json) are listed \
+                with it, and `versions restore` puts one back under its plain name.
 
                 Examples:
                   yiana versions list "Letters/Bank statement"
@@ -99,6 +101,12 @@ extension Yiana.Versions {
             let store = VersionStore(library: library)
             do {
                 let record = try store.version(version, of: url)
+                if record.originalPath != library.relativePath(of: url), record.documentID == nil, CompanionFile.classify(record.originalPath) != nil {
+                    // A version of one of the document's companion files: back under its plain name.
+                    let (path, replaced) = try store.restoreCompanion(record)
+                    print("restored version \(record.shortID) to \(path)" + (replaced.map { "; the replaced file is kept as \($0.shortID)" } ?? ""))
+                    return
+                }
                 let replaced = try store.restore(record, to: url)
                 print("restored version \(record.shortID) to \(library.relativePath(of: url) ?? url.path)"
                       + (replaced.map { "; the replaced document is kept as \($0.shortID)" } ?? ""))

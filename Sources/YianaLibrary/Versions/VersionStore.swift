@@ -84,11 +84,35 @@ public struct VersionStore: Sendable {
     }
 
     /// The versions of the document at `url` (kept from its path, or carrying its
-    /// metadata id), newest first.
+    /// metadata id), and of the app's companion files that belong to it (its address files
+    /// and corrections, named by its title or file name), newest first.
     public func versions(of url: URL) throws -> [VersionRecord] {
         let path = library.relativePath(of: url) ?? url.path
-        let id = (try? DocumentReader(path: url.path).metadata())?.id.uuidString
-        return try records().filter { $0.originalPath == path || (id != nil && $0.documentID == id) }.reversed()
+        let metadata = try? DocumentReader(path: url.path).metadata()
+        let id = metadata?.id.uuidString
+        let keys = Set([url.deletingPathExtension().lastPathComponent] + (metadata.map { [$0.title] } ?? []))
+        return try records().filter { record in
+            if record.originalPath == path || (id != nil && record.documentID == id) { return true }
+            guard let companion = CompanionFile.classify(record.originalPath), companion.kind.scope == .document else { return false }
+            return companion.key.map(keys.contains) ?? false
+        }.reversed()
+    }
+
+    /// Puts a kept version of a companion file (`record.originalPath` names one) back under
+    /// the plain name the app reads, after keeping what is there now.
+    /// - Returns: the record of the replaced file, if there was one.
+    /// - Throws: ``VersionStoreError``, ``ArchiveError`` (another process wrote it meanwhile).
+    @discardableResult
+    public func restoreCompanion(_ record: VersionRecord) throws -> (path: String, replaced: VersionRecord?) {
+        guard let companion = CompanionFile.classify(record.originalPath) else { throw VersionStoreError.noSuchVersion(record.shortID) }
+        let object = objectURL(record)
+        guard let data = FileManager.default.contents(atPath: object.path) else { throw VersionStoreError.missingObject(record.shortID) }
+        let url = library.root.appendingPathComponent(companion.plainPath)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let current = FileIdentity.current(at: url.path)
+        let replaced = current == .absent ? nil : try keep(url, reason: "replaced by restoring version \(record.shortID)")
+        try CoordinatedDocument.replace(at: url.path, with: data, expecting: current) { _ in }
+        return (companion.plainPath, replaced)
     }
 
     /// The version of `url` whose id starts with `prefix`.
