@@ -26,6 +26,14 @@ struct RealSyncCommand: AsyncParsableCommand {
             results files those of the recognition the document holds, and search finding the \
             scan's word on its page on both.
 
+            --scenario companions: while apart, each device makes address corrections to one \
+            document (the same page on both, and another page), changes the work list and \
+            edits one letter draft, as the app writes them; they sync (the program \
+            conflict-copies those files); `conflicts resolve --strategy merge` on one; they \
+            sync twice. Checked: every correction and work-list item of both devices in the \
+            plain files on both, which the app's decoders read; no conflict copy left; every \
+            byte from before resolving retrievable from the version store on both; verify clean.
+
             Exit status: 0 when every check passed, 1 otherwise.
             """
     )
@@ -33,7 +41,7 @@ struct RealSyncCommand: AsyncParsableCommand {
     @Option(help: "unison or syncthing.")
     var program: String
 
-    @Option(help: "edit (edits on both devices, merged) or ocr (both devices recognise one scan).")
+    @Option(help: "edit (edits on both devices, merged), ocr (both devices recognise one scan) or companions (the app's corrections, work list and draft changed on both).")
     var scenario = "edit"
 
     @Option(help: "Work folder (default: a new folder in /tmp, removed when all is well).")
@@ -47,7 +55,7 @@ struct RealSyncCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard ["unison", "syncthing"].contains(program) else { throw ValidationError("--program is unison or syncthing.") }
-        guard ["edit", "ocr"].contains(scenario) else { throw ValidationError("--scenario is edit or ocr.") }
+        guard ["edit", "ocr", "companions"].contains(scenario) else { throw ValidationError("--scenario is edit, ocr or companions.") }
     }
 
     func run() async throws {
@@ -65,7 +73,11 @@ struct RealSyncCommand: AsyncParsableCommand {
         let scenario = Scenario(shell: shell, yiana: bin.appendingPathComponent("yiana").path,
                                 samples: URL(fileURLWithPath: samples).standardizedFileURL, a: a, b: b)
         let play = { (program: inout any SyncProgram) async throws -> any Outcome in
-            self.scenario == "ocr" ? try await OCRScenario(base: scenario).run(&program) : try await scenario.run(&program)
+            switch self.scenario {
+            case "ocr": try await OCRScenario(base: scenario).run(&program)
+            case "companions": try await CompanionScenario(base: scenario).run(&program)
+            default: try await scenario.run(&program)
+            }
         }
         let result: any Outcome
         if program == "unison" {
@@ -109,6 +121,21 @@ extension Scenario.Result: Outcome {
         conflict copies left: documents \(documentConflictCopiesLeft), toolkit files \(stateConflictCopiesLeft); \
         converged \(converged ? "yes" : "NO"); verify clean \(verifyClean.map { $0 ? "yes" : "NO" }.joined(separator: "/")); \
         versions listed \(versionsListed.map(String.init).joined(separator: "/")) of \(versionsKept) kept; \
+        files that travelled but must not: \(travelled.count); \(String(format: "%.1f", seconds)) s
+        """
+    }
+}
+
+extension CompanionScenario.Result: Outcome {
+    var summary: String {
+        """
+        \(program), the app's files changed on both devices: conflict copies made \(companionCopiesMade); \
+        corrections kept \(correctionsKept.map(String.init).joined(separator: "/")) of \(correctionsMade); \
+        work-list items kept \(workListItemsKept.map(String.init).joined(separator: "/")) of \(workListItemsMade); \
+        conflict copies left \(conflictCopiesLeft.count); bytes from before retrievable \
+        \(versionsRetrievable.map(String.init).joined(separator: "/")) of \(versionsNeeded); \
+        versions listed for the document \(versionsListed.map(String.init).joined(separator: "/")); \
+        converged \(converged ? "yes" : "NO"); verify clean \(verifyClean.map { $0 ? "yes" : "NO" }.joined(separator: "/")); \
         files that travelled but must not: \(travelled.count); \(String(format: "%.1f", seconds)) s
         """
     }

@@ -43,6 +43,8 @@ enum Tree {
         files(root).filter { relative in
             if isSyncProgramsOwn(relative) { return false }
             let parts = relative.split(separator: "/").map(String.init)
+            // The app's own files (not their temporary files): they are the user's and travel.
+            if let companion = CompanionFile.classify(relative), !companion.isTemp { return false }
             if parts.first == ".ocr_results", let name = parts.last, !parts.dropFirst().contains(where: { $0.hasPrefix(".") }) {
                 return !["json", "xml", "hocr"].contains((name as NSString).pathExtension)
             }

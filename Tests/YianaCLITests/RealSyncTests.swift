@@ -53,4 +53,24 @@ struct RealSyncTests {
         #expect(result["foundOnPage"] as? [Bool] == [true, true])
         #expect((result["travelled"] as? [String])?.isEmpty == true)
     }
+
+    /// Corrections, the work list and a draft changed on both devices while apart (Syncthing
+    /// in Scripts/realsync-syncthing.sh): every correction and item of both devices kept in
+    /// the plain files, which the app's decoders read; no conflict copy left; every byte from
+    /// before resolving retrievable on both; verify clean.
+    @Test func companionFilesChangedOnBothDevicesUnderUnison() throws {
+        let result = try scenario("unison", "companions")
+        #expect(result["companionCopiesMade"] as? Int ?? 0 >= 3, "unison conflict-copied the corrections, work list and draft")
+        let made = result["correctionsMade"] as? Int ?? 0
+        #expect(made == 4 && result["correctionsKept"] as? [Int] == [made, made])
+        #expect(result["workListItemsKept"] as? [Int] == [3, 3])
+        #expect(result["appDecodes"] as? [Bool] == [true, true])
+        #expect((result["conflictCopiesLeft"] as? [String])?.isEmpty == true)
+        let needed = result["versionsNeeded"] as? Int ?? 0
+        #expect(needed > 0 && result["versionsRetrievable"] as? [Int] == [needed, needed])
+        #expect(result["versionsListed"] as? [Int] == [3, 3])
+        #expect(result["converged"] as? Bool == true)
+        #expect(result["verifyClean"] as? [Bool] == [true, true])
+        #expect((result["travelled"] as? [String])?.isEmpty == true)
+    }
 }
