@@ -134,6 +134,20 @@ public struct ConflictName: Sendable, Equatable {
         self.withoutSyncMarks = withoutSyncMarks
     }
 
+    /// False when no sync service's mark can end `fileName` (by the patterns' cheap screens
+    /// alone, no regular expression run): its ``withoutSyncMarks`` is then the name itself,
+    /// as for most names a walk meets. A true answer only means ``init(fileName:)`` must look.
+    public static func mayCarrySyncMark(_ fileName: String) -> Bool {
+        var name = fileName
+        return name.withUTF8 { utf8 in
+            if afterExtension.contains(where: { $0.mightMatch(utf8) }) { return true }
+            // The stem: up to the last `.` that does not begin the name (as `pathExtension`).
+            let dot = utf8.lastIndex(of: UInt8(ascii: ".")).flatMap { $0 > 0 ? $0 : nil } ?? utf8.count
+            let stem = UnsafeBufferPointer(rebasing: utf8[..<dot])
+            return beforeExtension.contains { $0.sync && $0.mightMatch(stem) }
+        }
+    }
+
     /// True when a sync service (not the app) made this name.
     public var isSyncConflict: Bool { marks.contains { $0.isSyncConflict } }
 
@@ -150,10 +164,13 @@ public struct ConflictName: Sendable, Equatable {
         /// Indexed by byte: true for the bytes a match can end in.
         let lastBytes: [Bool]
         let make: @Sendable (_ group: (Int) -> String?) -> Mark?
+        /// False for the marks a title may end in too (` 2`, ` (1)`, ` Copy`, `-HOST`).
+        let sync: Bool
 
-        init(_ regex: NSRegularExpression, needs literal: String, endsIn lastBytes: String,
+        init(_ regex: NSRegularExpression, needs literal: String, endsIn lastBytes: String, sync: Bool = true,
              _ make: @escaping @Sendable (_ group: (Int) -> String?) -> Mark?) {
             self.regex = regex
+            self.sync = sync
             self.literal = Array(literal.utf8)
             var ends = [Bool](repeating: false, count: 256)
             for byte in lastBytes.utf8 { ends[Int(byte)] = true }
@@ -207,11 +224,11 @@ public struct ConflictName: Sendable, Equatable {
         Pattern(regex(#"\.Conflict(\d*)$"#), needs: ".Conflict", endsIn: "t" + digits, { .resilio(Int($0(1)!)) }),
         Pattern(regex(#"-([^-./ ]+)-safeBackup-(\d{4})$"#), needs: "-safeBackup-", endsIn: digits, { .oneDrive(host: $0(1)!, backup: Int($0(2)!)) }),
         Pattern(regex(#"_conf\((\d{1,4})\)$"#), needs: "_conf(", endsIn: ")", { g in Int(g(1)!).map { .googleDrive($0) } }),
-        Pattern(regex(#" Copy(?: (\d{1,4}))?$"#), needs: " Copy", endsIn: "y" + digits, { .appCopy($0(1).flatMap { Int($0) }) }),
-        Pattern(regex(#" \((\d{1,4})\)$"#), needs: " (", endsIn: ")", { g in Int(g(1)!).flatMap { $0 >= 1 ? .parenthesized($0) : nil } }),
-        Pattern(regex(#" (\d{1,3})$"#), needs: " ", endsIn: digits, { g in Int(g(1)!).flatMap { $0 >= 1 ? .numbered($0) : nil } }),
+        Pattern(regex(#" Copy(?: (\d{1,4}))?$"#), needs: " Copy", endsIn: "y" + digits, sync: false, { .appCopy($0(1).flatMap { Int($0) }) }),
+        Pattern(regex(#" \((\d{1,4})\)$"#), needs: " (", endsIn: ")", sync: false, { g in Int(g(1)!).flatMap { $0 >= 1 ? .parenthesized($0) : nil } }),
+        Pattern(regex(#" (\d{1,3})$"#), needs: " ", endsIn: digits, sync: false, { g in Int(g(1)!).flatMap { $0 >= 1 ? .numbered($0) : nil } }),
         // Windows computer names: upper case, letters and digits, up to 15, with a letter.
-        Pattern(regex(#"-((?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{1,14})$"#), needs: "-", endsIn: digits + capitals + "-", { .oneDrive(host: $0(1)!, backup: nil) }),
+        Pattern(regex(#"-((?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{1,14})$"#), needs: "-", endsIn: digits + capitals + "-", sync: false, { .oneDrive(host: $0(1)!, backup: nil) }),
     ]
 
     private static func outermostMark(of text: String, patterns: [Pattern], screened: Bool) -> (Mark, String)? {

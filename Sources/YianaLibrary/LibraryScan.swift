@@ -1,5 +1,4 @@
 import Foundation
-import YianaSystem
 
 /// Everything a walk of a library found.
 public struct LibraryScan: Sendable {
@@ -15,8 +14,8 @@ public struct LibraryScan: Sendable {
     public var irregular: [IrregularEntry] = []
     /// Symbolic links not named like documents (to folders, say): not followed.
     public var unfollowedLinks: [String] = []
-    /// The app's companion files (`.addresses/`, `.letters/`, the work list), in walk order.
-    public var companions: [ScannedCompanion] = []
+    /// The app's companion files (`.addresses/`, `.letters/`, the work list), in no particular order.
+    public var companions: [CompanionFile] = []
 
     /// Adds what `other` found after what this scan found.
     mutating func append(_ other: LibraryScan) {
@@ -44,18 +43,6 @@ public struct LibraryScan: Sendable {
                 return nil
             }
         }
-    }
-}
-
-/// A companion file as the walk found it.
-public struct ScannedCompanion: Sendable, Equatable {
-    public let file: CompanionFile
-    /// Its size, time and inode (nil when not known).
-    public let stamp: FileStamp?
-
-    public init(file: CompanionFile, stamp: FileStamp?) {
-        self.file = file
-        self.stamp = stamp
     }
 }
 

@@ -125,13 +125,10 @@ public enum LibraryScanner {
         } else {
             for url in below {
                 // A companion named on the command line (`.addresses/X.json`) is checked as one.
-                if let relative = library.relativePath(of: url), let companion = CompanionFile.classify(relative),
-                   relative.hasPrefix(CompanionFile.addressesFolder + "/") || relative.hasPrefix(CompanionFile.lettersFolder + "/")
-                    || CompanionFile.isRootCompanion(relative, isFolder: false) {
-                    if FileKind.at(url.path) == .regular {
-                        scan.companions.append(ScannedCompanion(file: companion, stamp: nil))
-                        continue
-                    }
+                if let relative = library.relativePath(of: url), FileKind.at(url.path) == .regular,
+                   let companion = companion(at: relative, path: url.path) {
+                    scan.companions.append(companion)
+                    continue
                 }
                 let kind = FileKind.at(url.path)
                 if kind == .folder, documentName(of: url.lastPathComponent) == nil {
@@ -299,23 +296,20 @@ public enum LibraryScanner {
             if !descend { scan.items.append(LibraryItem(kind: .document, url: url, documentURL: url)) }  // named, reported as not found
             return
         }
-        // The app's own files at the root: `.addresses/`, `.letters/`, the work lists and
-        // their conflict copies (never documents, never junk).
-        if descend, relativeFolder == "", CompanionFile.isRootCompanion(name, isFolder: type == .folder) {
-            if type == .folder {
-                walkCompanions(url, relative: name, into: &scan)
-            } else if type == .regular, let companion = CompanionFile.classify(name) {
-                scan.companions.append(ScannedCompanion(file: companion, stamp: stamp))
-            }
-            return
-        }
-        if type == .regular, isLeftoverTemp(name) {
-            // `<UUID>.tmp` at the root is the app's temporary file of a document or, when it
-            // holds JSON, of the work list.
-            if descend, relativeFolder == "", name.hasSuffix(".tmp"), startsLikeJSON(path), let companion = CompanionFile.classify(name) {
-                scan.companions.append(ScannedCompanion(file: companion, stamp: stamp))
+        // The app's own files at the root: `.addresses/`, `.letters/`, the work lists, their
+        // conflict copies and temporary files (never documents, never junk).
+        if descend, relativeFolder == "" {
+            if type == .folder, CompanionFile.folders.contains(name) {
+                walkCompanions(path, relative: [name], into: &scan)
                 return
             }
+            if type == .regular, name.hasPrefix(".worklist") || name.hasPrefix(".yiana-worklist") || name.hasSuffix(".tmp"),
+               let companion = companion(at: name, path: path) {
+                scan.companions.append(companion)
+                return
+            }
+        }
+        if type == .regular, isLeftoverTemp(name) {
             scan.leftoverTemps.append(url)
             return
         }

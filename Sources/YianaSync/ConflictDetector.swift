@@ -94,6 +94,7 @@ public struct ConflictDetector: Sendable {
             listed.contains(fact.path) && fact.state != .notDownloaded && arrival.stillArriving(fact.url, whole: fact.state == .document) != nil
         }.map(\.path)
         report.companions = CompanionConflicts.detect(scan, library: library)
+        report.arriving += CompanionConflicts.arriving(report.companions, library: library, arrival: arrival)
         return report
     }
 

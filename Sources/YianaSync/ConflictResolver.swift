@@ -85,13 +85,10 @@ public struct ConflictResolver: Sendable {
             again = changed
             found = try await ConflictDetector(library: library).detect(settle: options.settle, now: now)
         }
-        // The app's companion files, after the documents they belong to.
-        let scan = try LibraryScanner.scan(library)
-        let companions = CompanionConflicts.detect(scan, library: library).filter { group in
-            wanted.isEmpty || group.document.map(wanted.contains) == true
-        }
-        CompanionResolver(library: library).resolve(companions, options: options, arrival: Arrival(scan: scan, now: now, window: options.settle),
-                                                    now: now, into: &report)
+        // The app's companion files, after the documents they belong to (which resolving
+        // documents never touches).
+        let companions = found.companions.filter { wanted.isEmpty || $0.document.map(wanted.contains) == true }
+        CompanionResolver(library: library).resolve(companions, options: options, arriving: Set(found.arriving), now: now, into: &report)
         return report
     }
 

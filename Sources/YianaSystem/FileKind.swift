@@ -31,6 +31,20 @@ public enum FileKind: Sendable, Equatable {
         }
     }
 
+    /// The kind a folder entry's `d_type` says, or nil when it does not say (`DT_UNKNOWN`:
+    /// some file systems leave it to `stat`).
+    init?(directoryType: UInt8) {
+        switch Int32(directoryType) {
+        case Int32(DT_REG): self = .regular
+        case Int32(DT_DIR): self = .folder
+        case Int32(DT_FIFO): self = .fifo
+        case Int32(DT_SOCK): self = .socket
+        case Int32(DT_LNK): self = .symlink(target: nil, loops: false)
+        case Int32(DT_CHR), Int32(DT_BLK): self = .device
+        default: return nil
+        }
+    }
+
     /// What is at `path` now (`lstat`: a link is a link, whatever it points to).
     public static func at(_ path: String) -> FileKind {
         guard let st = try? Sys.lstat(path) else { return .missing }
@@ -95,8 +109,12 @@ public struct DirectoryEntry: Sendable {
     }
 
     /// The entries of the folder at `path` (less `.` and `..`), in byte order of their names.
+    /// `stamps: false` takes each entry's kind from the folder itself (`d_type`) and `stat`s
+    /// only where the file system does not say it: no ``stamp``; `sorted: false` leaves them
+    /// in the order the file system gives. Both together take a fraction of the time for a
+    /// folder of thousands of small files.
     /// - Throws: ``SystemError`` when the folder cannot be opened.
-    public static func list(_ path: String) throws(SystemError) -> [DirectoryEntry] {
+    public static func list(_ path: String, stamps: Bool = true, sorted: Bool = true) throws(SystemError) -> [DirectoryEntry] {
         guard let folder = opendir(path) else { throw Sys.lastError("open folder", path) }
         defer { closedir(folder) }
         let folderFD = dirfd(folder)
@@ -106,6 +124,10 @@ public struct DirectoryEntry: Sendable {
                 Array(raw.prefix { $0 != 0 })
             }
             if bytes == [0x2E] || bytes == [0x2E, 0x2E] { continue }
+            if !stamps, let kind = FileKind(directoryType: entry.pointee.d_type) {
+                entries.append(DirectoryEntry(bytes: bytes, name: String(validating: bytes, as: UTF8.self), kind: kind, stamp: nil))
+                continue
+            }
             var st = stat()
             let found: Bool = withUnsafePointer(to: entry.pointee.d_name) { pointer in
                 pointer.withMemoryRebound(to: CChar.self, capacity: bytes.count + 1) { name in
@@ -115,7 +137,8 @@ public struct DirectoryEntry: Sendable {
             entries.append(DirectoryEntry(bytes: bytes, name: String(validating: bytes, as: UTF8.self),
                                           kind: found ? FileKind(mode: st.st_mode) : .missing, stamp: found ? FileStamp(st) : nil))
         }
-        return entries.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+        if sorted { entries.sort { $0.bytes.lexicographicallyPrecedes($1.bytes) } }
+        return entries
     }
 }
 

@@ -70,10 +70,7 @@ struct CompanionScenario {
         let started = Date()
         let a = base.a, b = base.b
         var travelled = Set<String>()
-        func sync() async throws {
-            try await program.sync()
-            for (side, root) in [("a", a), ("b", b)] { travelled.formUnion(Tree.notAllowed(root).map { "\(side): \($0)" }) }
-        }
+        func sync() async throws { try await base.sync(program, noting: &travelled) }
         let doc = Self.document, draftPath = ".letters/drafts/\(Self.letter).json"
         try base.yiana(["import", "--library", a.path, base.samples.appendingPathComponent("pdfs/\(doc).pdf").path])
         let first = Self.correction(page: 1, type: "patient", date: "2026-03-01T10:00:00Z", name: "Jane Smyth")
@@ -103,8 +100,8 @@ struct CompanionScenario {
         var before = Set<String>()
         for root in [a, b] {
             for companion in (try LibraryScanner.scan(Library(root: root))).companions {
-                result.companionCopiesMade += companion.file.isConflictCopy && root == a ? 1 : 0
-                if let data = FileManager.default.contents(atPath: root.appendingPathComponent(companion.file.path).path) { before.insert(Self.sha(data)) }
+                result.companionCopiesMade += companion.isConflictCopy && root == a ? 1 : 0
+                if let data = FileManager.default.contents(atPath: root.appendingPathComponent(companion.path).path) { before.insert(Self.sha(data)) }
             }
         }
         result.versionsNeeded = before.count
@@ -121,10 +118,10 @@ struct CompanionScenario {
             result.workListItemsKept[index] = Set(items.compactMap { $0["id"] as? String }).intersection(["W0", "WA", "WB"]).count
             let library = try Library(root: root)
             let companions = try LibraryScanner.scan(library).companions
-            result.conflictCopiesLeft += companions.filter { $0.file.isConflictCopy || $0.file.isTemp }.map { "\(index == 0 ? "a" : "b"): \($0.file.path)" }
+            result.conflictCopiesLeft += companions.filter { $0.isConflictCopy || $0.isTemp }.map { "\(index == 0 ? "a" : "b"): \($0.path)" }
             result.appDecodes[index] = companions.allSatisfy { companion in
-                guard let shape = CompanionShape.of(companion.file.kind) else { return true }
-                guard case .success(let value) = CompanionContent.json(at: root.appendingPathComponent(companion.file.path)) else { return false }
+                guard let shape = CompanionShape.of(companion.kind) else { return true }
+                guard case .success(let value) = CompanionContent.json(at: root.appendingPathComponent(companion.path)) else { return false }
                 return shape.failures(value).isEmpty
             }
             result.verifyClean[index] = try base.shell.run(base.yiana, ["verify", "--library", root.path]).status == 0

@@ -34,10 +34,7 @@ struct OCRScenario {
         let started = Date()
         let a = base.a, b = base.b
         var travelled = Set<String>()
-        func sync() async throws {
-            try await program.sync()
-            for (side, root) in [("a", a), ("b", b)] { travelled.formUnion(Tree.notAllowed(root).map { "\(side): \($0)" }) }
-        }
+        func sync() async throws { try await base.sync(program, noting: &travelled) }
         try base.yiana(["import", "--library", a.path, base.samples.appendingPathComponent("scans/\(Self.document).pdf").path])
         try await sync()
         try await program.disconnect()

@@ -97,14 +97,18 @@ struct Scenario {
         try shell.must(yiana, arguments, allowed: allowed)
     }
 
+    /// Waits until `program` has both devices in step, noting every file in either that must
+    /// stay on one machine (``Tree/notAllowed(_:)``).
+    func sync(_ program: some SyncProgram, noting travelled: inout Set<String>) async throws {
+        try await program.sync()
+        for (side, root) in [("a", a), ("b", b)] { travelled.formUnion(Tree.notAllowed(root).map { "\(side): \($0)" }) }
+    }
+
     func run(_ program: inout some SyncProgram) async throws -> Result {
         var result = Result(program: program.name)
         let started = Date()
         var travelled = Set<String>()
-        func sync() async throws {
-            try await program.sync()
-            for (side, root) in [("a", a), ("b", b)] { travelled.formUnion(Tree.notAllowed(root).map { "\(side): \($0)" }) }
-        }
+        func sync() async throws { try await self.sync(program, noting: &travelled) }
         let document = "Flow control paper"
         try yiana(["import", "--library", a.path, samples.appendingPathComponent("pdfs/Flow control paper.pdf").path,
                    samples.appendingPathComponent("pdfs/Bank statement reminder.pdf").path])

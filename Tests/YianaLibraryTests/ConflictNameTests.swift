@@ -89,6 +89,11 @@ struct ConflictNameTests {
                     for after in afterExtension {
                         let name = stem + inner + second + ".yianazip" + after
                         #expect(ConflictName(fileName: name) == ConflictName(fileName: name, screened: false), "\(name)")
+                        // The companion walk's quick test never misses a sync mark that comes off
+                        // (with another extension too, as the app's `.json` files have).
+                        for each in [name, stem + inner + second + ".json" + after] where ConflictName(fileName: each).withoutSyncMarks != each {
+                            #expect(ConflictName.mayCarrySyncMark(each), "\(each)")
+                        }
                         names += 1
                     }
                 }

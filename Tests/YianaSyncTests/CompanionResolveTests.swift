@@ -110,7 +110,7 @@ struct CompanionResolveTests {
         try write(F.draft(letter, target: key, body: "one"), ".letters/drafts/\(letter).json", in: folder)
         try write(F.draft(letter, target: key, body: "two", modified: "2026-03-05T10:00:00Z"), ".letters/drafts/\(letter) (conflict_on_2026-11-24).json", in: folder)
         let library = try Library(root: folder.url)
-        let before = try LibraryScanner.scan(library).companions.map { ($0.file.path, try Data(contentsOf: folder.url.appendingPathComponent($0.file.path))) }
+        let before = try LibraryScanner.scan(library).companions.map { ($0.path, try Data(contentsOf: folder.url.appendingPathComponent($0.path))) }
 
         let listed = try await ConflictDetector(library: library).detect()
         #expect(listed.companions.map(\.plainPath) == [corrections, ".letters/config/sender.json", ".letters/drafts/\(letter).json", ".worklist.json"])
@@ -120,7 +120,7 @@ struct CompanionResolveTests {
         let report = try await ConflictResolver(library: library).resolve(ResolveOptions(strategy: .merge))
         #expect(report.failed.isEmpty && report.resolutions.count == 4, "\(report)")
         let after = try LibraryScanner.scan(library)
-        #expect(after.companions.allSatisfy { !$0.file.isConflictCopy })
+        #expect(after.companions.allSatisfy { !$0.isConflictCopy })
         #expect(after.companions.count == 4)
         // Every byte from before is in the version store.
         let store = VersionStore(library: library)

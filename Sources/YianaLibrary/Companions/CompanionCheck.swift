@@ -16,7 +16,7 @@ public struct CompanionCheck: Sendable {
     /// `wholeLibrary`: only then can a document be said to be missing).
     public func check(_ scan: LibraryScan, wholeLibrary: Bool, arrival: Arrival) -> [VerifiedFile] {
         let documents = wholeLibrary ? DocumentKeys(scan: scan) : nil
-        return scan.companions.map { check($0.file, documents: documents, arrival: arrival) }
+        return scan.companions.map { check($0, documents: documents, arrival: arrival) }
     }
 
     func check(_ file: CompanionFile, documents: DocumentKeys?, arrival: Arrival) -> VerifiedFile {
@@ -44,7 +44,7 @@ public struct CompanionCheck: Sendable {
             notice.isNotice = true
             problems.append(notice)
         }
-        if let documents, let owner = owner(of: file, content: content), !documents.contains(owner) {
+        if let documents, let owner = owner(of: file, content: content), documents.document(named: owner) == nil {
             var notice = VerifyProblem(code: .companionOrphan, message: "\(file.path): no document \"\(owner)\" is in the library (\(file.kind.label)); kept as it is: the document may be elsewhere or renamed.")
             notice.isNotice = true
             notice.key = owner
@@ -86,27 +86,33 @@ public struct CompanionCheck: Sendable {
     }
 }
 
-/// The names a companion may call a document by: its file name without `.yianazip`, its
-/// title, or its id. Titles are read once, and only when a key is not a file name.
-final class DocumentKeys {
-    private let stems: Set<String>
+/// The documents of one scan by the names a companion may call them: the file name without
+/// `.yianazip`, the title (the app keys address files by it), or the id. Titles are read
+/// once, and only when a key is not a file name. For one thread at a time.
+public final class DocumentKeys {
+    private let byFileName: [String: String]
     private let items: [LibraryItem]
 
-    init(scan: LibraryScan) {
+    public init(scan: LibraryScan) {
         items = scan.items
-        stems = Set(scan.items.map { ($0.documentURL.lastPathComponent as NSString).deletingPathExtension })
+        byFileName = Dictionary(scan.items.map { (($0.documentURL.lastPathComponent as NSString).deletingPathExtension, $0.documentPath ?? $0.path) },
+                                uniquingKeysWith: { first, _ in first })
     }
 
-    func contains(_ key: String) -> Bool {
-        stems.contains(key) || titlesAndIDs.contains(key)
+    /// True when a document's file name (without `.yianazip`) is `key`: no file is read.
+    public func isFileName(_ key: String) -> Bool { byFileName[key] != nil }
+
+    /// The document (relative to the library) `key` names, if any.
+    public func document(named key: String) -> String? {
+        byFileName[key] ?? byTitleAndID[key]
     }
 
-    private lazy var titlesAndIDs: Set<String> = {
-        var keys = Set<String>()
+    private lazy var byTitleAndID: [String: String] = {
+        var keys: [String: String] = [:]
         for item in items where item.kind == .document {
             guard let metadata = try? DocumentReader(path: item.url.path).metadata() else { continue }
-            keys.insert(metadata.title)
-            keys.insert(metadata.id.uuidString)
+            keys[metadata.title] = keys[metadata.title] ?? item.documentPath ?? item.path
+            keys[metadata.id.uuidString] = item.documentPath ?? item.path
         }
         return keys
     }()

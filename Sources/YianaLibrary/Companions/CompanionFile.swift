@@ -122,37 +122,50 @@ public struct CompanionFile: Codable, Sendable, Equatable, Hashable {
     public static let workListName = ".worklist.json"
     public static let legacyWorkListName = ".yiana-worklist.json"
 
-    /// True for a name at the library's root that holds companions (the folders) or is one
-    /// (the work lists and their conflict copies).
-    public static func isRootCompanion(_ name: String, isFolder: Bool) -> Bool {
-        if isFolder { return name == addressesFolder || name == lettersFolder }
-        guard name.hasPrefix(".worklist") || name.hasPrefix(".yiana-worklist") else { return false }
-        return classify(name) != nil
-    }
+    /// The folders at the library's root that hold companions.
+    public static let folders: Set<String> = [addressesFolder, lettersFolder]
 
     /// What the file at `path` (relative to the library) is, or nil when it is none of the
     /// app's companions (a system file in `.addresses`, say).
     public static func classify(_ path: String) -> CompanionFile? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        guard let name = parts.last, !isSystemFile(name) else { return nil }
-        let folder = parts.dropLast().joined(separator: "/")
-        func inFolder(_ plainName: String) -> String { folder.isEmpty ? plainName : folder + "/" + plainName }
+        guard let name = parts.last else { return nil }
+        return classify(name, in: Array(parts.dropLast()), path: path)
+    }
+
+    /// What the file `name` in the folder `folder` (its parts below the library's root) is;
+    /// `path` is the two joined (a walk has it already).
+    static func classify(_ name: String, in folder: [String], path: String) -> CompanionFile? {
+        guard !isSystemFile(name) else { return nil }
+        let folderPath = String(decoding: path.utf8.dropLast(name.utf8.count), as: UTF8.self)  // with its trailing slash
+        func inFolder(_ plainName: String) -> String { folderPath + plainName }
         // Temporary files: the app's `X.json.tmp` and, beside the work list, `<UUID>.tmp`;
         // the toolkit's `.X.yiana-tmp-XXXXXXXX`.
-        if let temp = tempTarget(name, folder: parts.dropLast().map { $0 }) {
-            guard let target = classify(inFolder(temp)) else { return nil }
+        if let temp = tempTarget(name, folder: folder) {
+            guard let target = classify(temp, in: folder, path: inFolder(temp)) else { return nil }
             return CompanionFile(path: path, kind: target.kind, key: target.key, plainPath: target.plainPath, isTemp: true)
         }
-        switch parts.count {
-        case 1: return rootFile(name, path: path)
-        case 2 where parts[0] == addressesFolder: return addressFile(name, path: path, inFolder: inFolder)
-        case 3 where parts[0] == lettersFolder: return letterFile(parts[1], name, path: path, inFolder: inFolder)
-        case 4... where parts[0] == lettersFolder && parts[1] == "rendered":
+        switch folder.count {
+        case 0: return rootFile(name, path: path)
+        case 1 where folder[0] == addressesFolder: return addressFile(name, path: path, inFolder: inFolder)
+        case 2 where folder[0] == lettersFolder: return letterFile(folder[1], name, path: path, inFolder: inFolder)
+        case 3... where folder[0] == lettersFolder && folder[1] == "rendered":
             let conflict = ConflictName(fileName: name)
-            return CompanionFile(path: path, kind: .renderedLetter, key: parts[2], plainPath: inFolder(conflict.withoutSyncMarks),
+            return CompanionFile(path: path, kind: .renderedLetter, key: folder[2], plainPath: inFolder(conflict.withoutSyncMarks),
                                  marks: conflict.marks.filter(\.isSyncConflict).map(\.description))
         default: return nil
         }
+    }
+
+    // By bytes, not characters: tests a walk makes for each of thousands of files.
+    private static func bytes(of name: String, endWith suffix: String) -> Bool {
+        name.utf8.count >= suffix.utf8.count && name.utf8.suffix(suffix.utf8.count).elementsEqual(suffix.utf8)
+    }
+
+    private static func bytes(of name: String, contain part: String) -> Bool {
+        let part = Array(part.utf8), name = Array(name.utf8)
+        guard name.count >= part.count else { return false }
+        return (0...(name.count - part.count)).contains { start in part.indices.allSatisfy { name[start + $0] == part[$0] } }
     }
 
     private static func isSystemFile(_ name: String) -> Bool {
@@ -173,9 +186,10 @@ public struct CompanionFile: Codable, Sendable, Equatable, Hashable {
     }
 
     private static func rootFile(_ name: String, path: String) -> CompanionFile? {
+        let lists = [(workListName, CompanionKind.workList), (legacyWorkListName, .legacyWorkList)]
+        if let (plain, kind) = lists.first(where: { $0.0 == name }) { return CompanionFile(path: path, kind: kind, key: nil, plainPath: plain) }
         let conflict = ConflictName(fileName: name)
-        for (plain, kind) in [(workListName, CompanionKind.workList), (legacyWorkListName, .legacyWorkList)] {
-            if name == plain { return CompanionFile(path: path, kind: kind, key: nil, plainPath: plain) }
+        for (plain, kind) in lists {
             if conflict.original == plain || conflict.withoutSyncMarks == plain {
                 return CompanionFile(path: path, kind: kind, key: nil, plainPath: plain, marks: conflict.marks.map(\.description))
             }
@@ -184,6 +198,17 @@ public struct CompanionFile: Codable, Sendable, Equatable, Hashable {
     }
 
     private static func addressFile(_ name: String, path: String, inFolder: (String) -> String) -> CompanionFile? {
+        // Nearly every file here has its plain name: no mark follows `.overrides`, and an
+        // extraction file's name is a title plus `.json` (only a sync program's mark is
+        // taken off one; a name holding `.overrides` with a mark after it is a copy of
+        // corrections), so no pattern need run on the thousands a walk meets.
+        let overrides = ".overrides.json"
+        if bytes(of: name, endWith: overrides), name.utf8.count > overrides.utf8.count {
+            return CompanionFile(path: path, kind: .addressCorrections, key: String(name.dropLast(overrides.count)), plainPath: inFolder(name))
+        }
+        if bytes(of: name, endWith: ".json"), name.utf8.count > 5, !bytes(of: name, contain: ".overrides"), !ConflictName.mayCarrySyncMark(name) {
+            return CompanionFile(path: path, kind: .addressExtraction, key: String(name.dropLast(5)), plainPath: inFolder(name))
+        }
         let conflict = ConflictName(fileName: name)
         // Corrections: any mark after `.overrides` is a sync program's (no title ends there).
         for candidate in [conflict.original, conflict.withoutSyncMarks, name] where candidate.hasSuffix(".overrides.json") {

@@ -65,7 +65,7 @@ public enum CompanionMerge {
             }
         }
         let ordered = merged.enumerated().sorted { (date($0.element), $0.offset) < (date($1.element), $1.offset) }.map(\.element)
-        if base == nil, Set(lists.map(\.count)).count > 1 || lists.contains(where: { $0 != lists[0] }) {
+        if base == nil, lists.contains(where: { $0 != lists[0] }) {
             notes.append("no common version is known: every correction of every copy is kept (a correction deleted on one device comes back; delete it again in the app)")
         }
         var value = newestObject(versions)

@@ -19,13 +19,10 @@ public struct CompanionResolver: Sendable {
     public static let mergedResultReason = "merged result of conflict copies"
 
     /// Resolves `groups` into `report` (as ``ConflictResolver`` does for documents).
-    public func resolve(_ groups: [CompanionGroup], options: ResolveOptions, arrival: Arrival, now: Date, into report: inout ResolveReport) {
+    /// `arriving`: paths a sync program is still writing (``ConflictReport/arriving``): their groups wait.
+    public func resolve(_ groups: [CompanionGroup], options: ResolveOptions, arriving: Set<String>, now: Date, into report: inout ResolveReport) {
         for group in groups where group.needsResolving {
-            let arriving = group.files.filter { file in
-                let url = library.root.appendingPathComponent(file.path)
-                let whole = CompanionShape.of(group.kind) == nil || (try? CompanionContent.json(at: url).get()) != nil
-                return arrival.stillArriving(url, whole: whole) != nil
-            }
+            let arriving = group.files.filter { arriving.contains($0.path) }
             guard arriving.isEmpty else {
                 report.skipped += arriving.map { .init(path: $0.path, reason: "still arriving (a sync program is writing it): resolved on a later run, or now with --now") }
                 continue
