@@ -69,6 +69,10 @@ public struct ResolveReport: Codable, Sendable {
     /// disk error): what was done before it is kept; running resolve again goes on.
     public var failed: [Skipped] = []
     public var dryRun = false
+
+    public init(dryRun: Bool = false) {
+        self.dryRun = dryRun
+    }
 }
 
 /// One line of the resolutions log (each device's `.yiana/devices/<id>/resolutions.jsonl`):

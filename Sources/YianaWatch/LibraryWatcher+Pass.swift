@@ -3,6 +3,7 @@ import YianaLibrary
 import YianaOCR
 import YianaSearch
 import YianaSync
+import YianaSystem
 
 /// A problem a pass found: reported once, cleared once it is gone.
 struct Problem {
@@ -26,10 +27,12 @@ extension LibraryWatcher {
             let report = try await Indexer(library: library, index: index).run(options: indexOptions)
             next = indexed(report, problems: &problems)
             try await conflicts(&problems)
-            problems += try LibraryScanner.scan(library).leftoverTemps.map { url in
+            let scan = try LibraryScanner.scan(library)
+            problems += scan.leftoverTemps.map { url in
                 Problem(code: "leftover-temp-file", path: library.relativePath(of: url) ?? url.path,
                         detail: "a temporary file left by an interrupted write (`yiana repair` offers it or removes it)")
             }
+            problems += companionProblems(scan)
             if let ocr = options.ocr {
                 next = [next, try recognise(report, options: ocr)].compactMap { $0 }.min()
             }
@@ -98,6 +101,42 @@ extension LibraryWatcher {
         }
         for stray in report.strayCopies {
             problems.append(Problem(code: "stray-copy", path: stray.path, detail: stray.reason ?? "a copy whose document is not here"))
+        }
+        // The app's companion files: identical copies collapse here; the rest are reported
+        // with the other companion problems (``companionProblems(_:)``).
+        let identical = report.companions.filter { $0.files.contains { $0.role == .identicalCopy } }
+        if options.resolveIdentical, !identical.isEmpty {
+            var resolve = ResolveOptions(strategy: .merge)
+            resolve.identicalOnly = true
+            var result = ResolveReport()
+            CompanionResolver(library: library).resolve(identical, options: resolve, arriving: Set(report.arriving), now: Date(), into: &result)
+            for step in result.resolutions.flatMap(\.steps) {
+                record(.action, path: step.path, code: step.action, detail: step.detail + (step.keptAs.map { " (kept as version \($0))" } ?? ""))
+            }
+            for failure in result.failed { record(.error, path: failure.path, detail: failure.reason) }
+        }
+    }
+
+    /// What is wrong with the app's companion files (a conflict copy the app never reads, a
+    /// file it cannot decode, its leftover temporary file), each file read again only when
+    /// it changed since the last pass.
+    private func companionProblems(_ scan: LibraryScan) -> [Problem] {
+        let check = CompanionCheck(library: library)
+        let arrival = Arrival(scan: scan, window: options.settle)
+        var checked: [String: (identity: FileIdentity, problems: [VerifyProblem])] = [:]
+        for file in scan.companions {
+            let identity = FileIdentity.current(at: library.root.appendingPathComponent(file.path).path)
+            if let last = companionChecks[file.path], last.identity == identity {
+                checked[file.path] = last
+                continue
+            }
+            let problems = check.check(file, arrival: arrival).problems
+            // A file still arriving is looked at again on the next pass.
+            if !problems.contains(where: { $0.code == .stillArriving }) { checked[file.path] = (identity, problems) }
+        }
+        companionChecks = checked
+        return checked.sorted { $0.key < $1.key }.flatMap { path, entry in
+            entry.problems.filter { !$0.isNotice }.map { Problem(code: $0.code.rawValue, path: path, detail: $0.message) }
         }
     }
 

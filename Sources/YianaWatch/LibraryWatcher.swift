@@ -38,7 +38,8 @@ public struct WatchOptions: Sendable {
 /// events have been quiet for a moment, and a full scan at start, on an interval and when the
 /// kernel's queue overflows. Each pass keeps the index current, recognises new scans (with
 /// OCR), and reports problems the first time they are seen: damaged documents, conflict
-/// copies, evicted placeholders, leftover temporary files. Every event goes to the library's
+/// copies, evicted placeholders, leftover temporary files, and the app's companion files
+/// that sync conflict-copied or that the app cannot decode. Every event goes to the library's
 /// event log (``EventLog``) and to `emit`; the watcher's health to ``WatchHealth``.
 public final class LibraryWatcher {
     public let library: Library
@@ -53,6 +54,8 @@ public final class LibraryWatcher {
     var known: Set<String>?
     /// Documents whose OCR backs off, and when to try them again.
     var ocrRetry: [String: Date] = [:]
+    /// The app's companion files as last checked: read again only when a file changed.
+    var companionChecks: [String: (identity: FileIdentity, problems: [VerifyProblem])] = [:]
     let index: SearchIndex
     let waitQueue = DispatchQueue(label: "yiana.watch.wait")
     /// Documents' facts for conflict detection, read again only when a file changed.
@@ -96,11 +99,15 @@ public final class LibraryWatcher {
         _ = try? healthFile.update(initial: health) { $0 = health }
     }
 
-    /// A folder never watched: the toolkit's, the app's and the sync programs' own (and any
-    /// other hidden one), as the library scanner skips them.
+    /// A folder never watched: the toolkit's, the app's OCR results and the sync programs' own
+    /// (and any other hidden one), as the library scanner skips them; the app's companion
+    /// folders at the root (`.addresses`, `.letters`) are watched.
     static func skipFolder(_ path: String, root: String) -> Bool {
         guard path != root, path.hasPrefix(root + "/") else { return false }
-        return path.dropFirst(root.count + 1).split(separator: "/").contains { LibraryScanner.foreign(String($0), isFolder: true) != nil }
+        let parts = path.dropFirst(root.count + 1).split(separator: "/").map(String.init)
+        return parts.enumerated().contains { index, part in
+            !(index == 0 && CompanionFile.folders.contains(part)) && LibraryScanner.foreign(part, isFolder: true) != nil
+        }
     }
 
     /// Watches until `stop` is asked for (`wake` becomes readable then): the first pass at

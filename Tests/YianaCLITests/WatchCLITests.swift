@@ -203,6 +203,49 @@ struct WatchCLITests {
         #expect(watcher.stop() == 0)
     }
 
+    /// The app's companion files: the watcher sees changes inside `.addresses` and `.letters`,
+    /// reports a conflict copy the app never reads and a file it cannot decode once each,
+    /// collapses an identical copy (kept in the version store), and never touches a
+    /// companion whose document is gone.
+    @Test func reportsTheAppsCompanionFilesAsTheyArrive() throws {
+        let library = try TemporaryFolder(), cache = try TemporaryFolder()
+        let lib = library.url.path, index = cache.path("index.sqlite")
+        try document(library, "Smith_Jane_010180.yianazip", words: ["clinic letter"])
+        let corrections = ".addresses/Smith_Jane_010180.overrides.json"
+        let correctionsText = CompanionFixtures.corrections("Smith_Jane_010180", [CompanionFixtures.correction(page: 1, date: "2026-03-01T10:00:00Z")])
+        try CompanionFixtures.write(correctionsText, corrections, in: library.url)
+        try CompanionFixtures.write(CompanionFixtures.workList([]), ".worklist.json", in: library.url)
+        let watcher = try RunningWatcher(["--library", lib, "--index", index, "--resolve", "identical"])
+        #expect(watcher.wait(for: "indexed", "Smith_Jane_010180.yianazip") != nil)
+
+        // Written inside .addresses only, as a sync program would: the folder is watched.
+        let copy = ".addresses/Smith_Jane_010180.overrides.sync-conflict-20261124-101010-ABCDEF7.json"
+        try CompanionFixtures.write(CompanionFixtures.corrections("Smith_Jane_010180", [CompanionFixtures.correction(page: 2, date: "2026-03-02T10:00:00Z")]),
+                                    copy, in: library.url)
+        #expect(watcher.wait(for: "problem", copy, code: "companion-conflict-copy") != nil)
+        let identical = ".worklist.json..path1"
+        try CompanionFixtures.write(CompanionFixtures.workList([]), identical, in: library.url)
+        let collapsed = try #require(watcher.wait(for: "action", identical, code: "collapse-identical"))
+        #expect((collapsed["detail"] as? String)?.contains("kept as version") == true)
+        #expect(!FileManager.default.fileExists(atPath: library.path(identical)))
+        let sender = ".letters/config/sender.json"
+        try CompanionFixtures.write(CompanionFixtures.sender().replacingOccurrences(of: "\"email\" : \"a.consultant@example.org\",", with: ""), sender, in: library.url)
+        let refused = try #require(watcher.wait(for: "problem", sender, code: "companion-app-refuses"))
+        #expect((refused["detail"] as? String)?.contains("email") == true)
+        try CompanionFixtures.write(CompanionFixtures.sender(), sender, in: library.url)
+        #expect(watcher.wait(for: "cleared", sender) != nil)
+
+        // The document goes; its corrections stay as they are.
+        try FileManager.default.removeItem(atPath: library.path("Smith_Jane_010180.yianazip"))
+        #expect(watcher.wait(for: "removed", "Smith_Jane_010180.yianazip") != nil)
+        try document(library, "Later.yianazip", words: ["a later document"])
+        #expect(watcher.wait(for: "indexed", "Later.yianazip") != nil)
+        #expect(try String(contentsOfFile: library.path(corrections), encoding: .utf8) == correctionsText)
+        #expect(FileManager.default.fileExists(atPath: library.path(copy)), "a diverged copy is never resolved unattended")
+        #expect(watcher.events("problem", copy).count == 1 && watcher.events("problem", sender).count == 1)
+        #expect(watcher.stop() == 0)
+    }
+
     /// The systemd user unit Scripts/install.sh installs: systemd's own check passes on it,
     /// with yiana where the install puts it (here, the build's).
     @Test func theSystemdUnitVerifies() throws {

@@ -19,7 +19,9 @@ public struct CompanionCheck: Sendable {
         return scan.companions.map { check($0, documents: documents, arrival: arrival) }
     }
 
-    func check(_ file: CompanionFile, documents: DocumentKeys?, arrival: Arrival) -> VerifiedFile {
+    /// One companion file checked; with `documents`, one whose document is not among them is
+    /// an orphan (a notice).
+    public func check(_ file: CompanionFile, documents: DocumentKeys? = nil, arrival: Arrival) -> VerifiedFile {
         let url = library.root.appendingPathComponent(file.path)
         var problems: [VerifyProblem] = []
         if file.isTemp {
