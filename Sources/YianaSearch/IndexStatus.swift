@@ -29,4 +29,7 @@ public enum TextSource: String, Codable, Sendable {
     case ocr
     /// No text (title, tags and folder only).
     case none
+    /// The names, addresses and postcodes in the app's address files for the document
+    /// (extraction and corrections, as the app resolves them): not a page of the PDF.
+    case addresses
 }

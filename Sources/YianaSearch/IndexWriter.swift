@@ -112,8 +112,9 @@ struct IndexWriter {
             let from = SearchIndex.pageRowids(of: source)
             try db.execute(sql: """
                 INSERT INTO page (rowid, title, body, tags, folder, document, number, source)
-                SELECT ? + (rowid - ?), ?, body, ?, ?, ?, number, source FROM page WHERE rowid BETWEEN ? AND ?
-                """, arguments: [rowids.lowerBound, from.lowerBound, document.title, tags, folder, id, from.lowerBound, from.upperBound])
+                SELECT ? + (rowid - ?), ?, body, ?, ?, ?, number, source FROM page WHERE rowid BETWEEN ? AND ? AND source != ?
+                """, arguments: [rowids.lowerBound, from.lowerBound, document.title, tags, folder, id, from.lowerBound, from.upperBound,
+                                 TextSource.addresses.rawValue])
             let copied = try Row.fetchOne(db, sql: "SELECT textPages, ocrPages, pageCount FROM document WHERE id = ?", arguments: [source])
             try db.execute(sql: "UPDATE document SET textPages = ?, ocrPages = ?, pageCount = ? WHERE id = ?",
                            arguments: [copied?["textPages"] ?? 0, copied?["ocrPages"] ?? 0, copied?["pageCount"] ?? 0, id])
@@ -131,10 +132,12 @@ struct IndexWriter {
         }
     }
 
-    /// Deletes document `id`'s pages: a rowid range, which FTS5 finds without a scan.
+    /// Deletes document `id`'s pages: a rowid range, which FTS5 finds without a scan. Its
+    /// addresses row goes with them, and is written again after the run (``AddressIndex``).
     private static func deletePages(of id: Int64, _ db: Database) throws {
         let pages = SearchIndex.pageRowids(of: id)
         try db.execute(sql: "DELETE FROM page WHERE rowid BETWEEN ? AND ?", arguments: [pages.lowerBound, pages.upperBound])
+        try db.execute(sql: "DELETE FROM document_addresses WHERE document = ?", arguments: [id])
     }
 
     /// Removes every document whose path is not in `paths`; returns how many.

@@ -45,6 +45,8 @@ public struct IndexReport: Codable, Sendable {
     public var unchanged = 0
     /// Index entries removed because their document is gone.
     public var removed = 0
+    /// Documents whose people (from the app's address files) were indexed again.
+    public var addresses = 0
     /// How many documents the index holds after the run.
     public var documentCount = 0
     /// Every document in the index after the run (only those with a problem when the run's
@@ -63,7 +65,7 @@ public struct IndexReport: Codable, Sendable {
     public var problems: [Document] { (documents + notIndexed).filter { $0.status.isProblem } }
 
     enum CodingKeys: String, CodingKey {
-        case extracted, reused, unchanged, removed, documentCount, documents, notIndexed
+        case extracted, reused, unchanged, removed, addresses, documentCount, documents, notIndexed
     }
 }
 
@@ -165,10 +167,16 @@ public struct Indexer: Sendable {
         try writer.commit(pending, extractor: extractor, report: &report)
         // Nothing can have gone when every path the index knows was seen: then no row is read again.
         report.removed = options.full ? known.count - knownSeen : knownSeen == known.count ? 0 : try writer.removeAll(except: seen)
+        try await finish(&report, scan: scan, options: options)
+        return report
+    }
+
+    /// The people of the app's address files, then the index's state, into `report`.
+    private func finish(_ report: inout IndexReport, scan: LibraryScan, options: IndexOptions) async throws {
+        report.addresses = try AddressIndex(library: library, pool: index.pool).update(scan, changed: report.changed)
         report.documents = try statuses(onlyProblems: !options.listEveryDocument)
         report.documentCount = try await index.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM document") ?? 0 }
         report.notIndexed = scan.irregular.map { IndexReport.Document(path: $0.path, status: .failed, reason: $0.reason, pages: 0, textPages: 0, ocrPages: 0) }
-        return report
     }
 
     /// The status of every document in the index (or of those with a problem), by path.

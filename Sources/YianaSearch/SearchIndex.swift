@@ -128,15 +128,30 @@ public final class SearchIndex: Sendable {
                 ALTER TABLE page_v3 RENAME TO page;
                 """)
         }
+        migrator.registerMigration(addresses) { db in
+            // Which address files each document's addresses row (``AddressIndex``) was made from.
+            try db.execute(sql: """
+                CREATE TABLE document_addresses (
+                    document INTEGER PRIMARY KEY REFERENCES document(id) ON DELETE CASCADE,
+                    fingerprint TEXT NOT NULL           -- the address files' paths, sizes, times and inodes
+                );
+                CREATE TABLE index_state (
+                    key TEXT PRIMARY KEY,
+                    value TEXT NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 
     /// The migration that adds the two-letter prefix index (``pageColumns``).
     static let twoLetterPrefixes = "v3: two-letter prefixes"
+    /// The migration that adds the people of the app's address files (``AddressIndex``).
+    static let addresses = "v4: the people in the app's address files"
 
-    /// The migrations whose absence only makes searching slower: an index without them is
-    /// searched as it is, and the next `yiana index` applies them.
-    static let optimizations: Set<String> = [twoLetterPrefixes]
+    /// The migrations whose absence only makes searching slower or finds less: an index
+    /// without them is searched as it is, and the next `yiana index` applies them.
+    static let optimizations: Set<String> = [twoLetterPrefixes, addresses]
 
     /// What an index must have been brought to before it can be searched at all.
     static var migrationsSearchNeeds: Set<String> {
@@ -165,6 +180,8 @@ public final class SearchIndex: Sendable {
     static func clear(_ db: Database) throws {
         try db.execute(sql: """
             DELETE FROM document_tag;
+            DELETE FROM document_addresses;
+            DELETE FROM index_state;
             DELETE FROM document;
             DROP TABLE page;
             CREATE VIRTUAL TABLE page USING fts5(\(pageColumns));

@@ -69,7 +69,8 @@ extension Yiana {
                 try Output.json(report)
             } else {
                 print("\(Output.count(report.documentCount, "document")) in the index: \(report.extracted) extracted, \(report.reused) reused, "
-                      + "\(report.unchanged) unchanged, \(report.removed) removed.")
+                      + "\(report.unchanged) unchanged, \(report.removed) removed"
+                      + (report.addresses == 0 ? "." : "; the people of \(Output.count(report.addresses, "document"))'s address files indexed again."))
                 let problems = report.problems
                 if self.problems {
                     for document in problems {

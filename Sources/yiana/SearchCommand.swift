@@ -14,7 +14,10 @@ extension Yiana {
                 match as a phrase, inv* matches a prefix, and codes like A-1312/B, e-mail or \
                 10:30 match as written. Titles weigh most, then tags, folder names and page \
                 text. Each document is listed once, with its matching pages, best first. \
-                Exit code 1 when nothing matches. Run `yiana index` first.
+                The people the app found in a document and the corrections made to them \
+                (.addresses/) are searched with it: such a match is listed as `addresses` \
+                (source "addresses" in --json), not as a page. Exit code 1 when nothing \
+                matches. Run `yiana index` first.
 
                 Examples:
                   yiana search bank statement
@@ -92,7 +95,12 @@ extension Yiana {
                 print("\(hit.path) — \(hit.title)\(hit.status == .ok ? "" : " (\(hit.status.rawValue))")")
                 for page in hit.pages.prefix(3) {
                     let snippet = Self.mark(page.snippet, open: open, close: close).replacingOccurrences(of: "\n", with: " ")
-                    print("    \(page.number == 0 ? (page.source == .ocr ? "OCR" : "title") : "p.\(page.number)")  \(snippet)")
+                    let place = switch page.source {
+                    case .addresses: "addresses"
+                    case .ocr where page.number == 0: "OCR"
+                    default: page.number == 0 ? "title" : "p.\(page.number)"
+                    }
+                    print("    \(place)  \(snippet)")
                 }
                 if hit.pages.count > 3 { print("    … and \(Output.count(hit.pages.count - 3, "more page"))") }
             }

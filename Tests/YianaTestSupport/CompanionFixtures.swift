@@ -232,10 +232,11 @@ public enum CompanionFixtures {
         }
         """
 
-    /// Writes `text` at `path` below `root`, making its folders.
+    /// Writes `text` at `path` below `root`, making its folders, as the app and sync programs
+    /// write: through a temporary name, renamed into place.
     public static func write(_ text: String, _ path: String, in root: URL) throws {
         let url = root.appendingPathComponent(path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: url)
+        try Data(text.utf8).write(to: url, options: .atomic)
     }
 }

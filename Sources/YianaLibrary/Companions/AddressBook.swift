@@ -1,0 +1,98 @@
+import Foundation
+import YianaArchive
+
+/// The people and addresses the app shows for a document, from its address files as the app
+/// resolves them (AddressRepository: `resolveAddresses`): each extracted page with the newest
+/// correction of its page and address type laid over it, dismissed ones left out, and the
+/// manual addresses (page 0) that no page took, the newest of each type. The corrections
+/// file replaces the extraction file's own `overrides` when it holds any.
+public struct AddressBook: Sendable, Equatable {
+    /// One address as the app shows it.
+    public struct Entry: Sendable, Equatable {
+        public let page: Int
+        public let type: String
+        /// Names, address lines, postcodes, practices: the words a person searches for.
+        public let words: [String]
+    }
+
+    public let entries: [Entry]
+
+    /// - Parameters:
+    ///   - extraction: `.addresses/<key>.json`, if there is one that reads.
+    ///   - corrections: `.addresses/<key>.overrides.json`, if there is one that reads.
+    public init(extraction: JSONValue?, corrections: JSONValue?) {
+        let separate = corrections.map { Self.array($0, "overrides") } ?? []
+        let overrides = separate.isEmpty ? extraction.map { Self.array($0, "overrides") } ?? [] : separate
+        var used = Set<Int>()
+        var entries: [Entry] = []
+        for page in extraction.map({ Self.array($0, "pages") }) ?? [] {
+            let number = Self.int(page, "page_number") ?? 0
+            let type = Self.string(page, "address_type") ?? "patient"
+            let newest = overrides.enumerated()
+                .filter { Self.int($0.element, "page_number") == number && Self.string($0.element, "match_address_type") == type }
+                .max { (Self.string($0.element, "override_date") ?? "") < (Self.string($1.element, "override_date") ?? "") }
+            if let newest { used.insert(newest.offset) }
+            if newest.map({ Self.bool($0.element, "is_dismissed") }) == true { continue }
+            entries.append(Entry(page: number, type: newest.flatMap { Self.string($0.element, "address_type") } ?? type,
+                                 words: Self.words(newest?.element, over: page)))
+        }
+        var manual: [String: JSONValue] = [:]
+        for (offset, entry) in overrides.enumerated() where !used.contains(offset) && Self.int(entry, "page_number") == 0 {
+            let type = Self.string(entry, "match_address_type") ?? ""
+            if let kept = manual[type], (Self.string(kept, "override_date") ?? "") >= (Self.string(entry, "override_date") ?? "") { continue }
+            manual[type] = entry
+        }
+        for (type, entry) in manual.sorted(by: { $0.key < $1.key }) where !Self.bool(entry, "is_dismissed") {
+            entries.append(Entry(page: 0, type: Self.string(entry, "address_type") ?? type, words: Self.words(entry, over: nil)))
+        }
+        self.entries = entries.filter { !$0.words.isEmpty }
+    }
+
+    /// Every entry's words, one entry a line: what the search index holds for the document.
+    public var text: String {
+        entries.map { $0.words.joined(separator: ", ") }.joined(separator: "\n")
+    }
+
+    /// The searchable words of a correction laid over an extracted page: each part (patient,
+    /// address, GP) from the correction when it has one, else from the page.
+    private static func words(_ correction: JSONValue?, over page: JSONValue?) -> [String] {
+        func part(_ key: String) -> JSONValue? { correction.flatMap { object($0)[key] } ?? page.flatMap { object($0)[key] } }
+        var words: [String] = []
+        if let patient = part("patient") { words += strings(patient, ["full_name", "date_of_birth", "mrn"]) }
+        if let address = part("address") { words += strings(address, ["line_1", "line_2", "city", "county", "postcode"]) }
+        if let gp = part("gp") { words += strings(gp, ["name", "practice", "address", "postcode", "official_name"]) }
+        if let specialist = (correction.flatMap { string($0, "specialist_name") } ?? page.flatMap { string($0, "specialist_name") }) {
+            words.append(specialist)
+        }
+        return words.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+    }
+
+    private static func object(_ value: JSONValue) -> [String: JSONValue] {
+        if case .object(let object) = value { return object }
+        return [:]
+    }
+
+    private static func array(_ value: JSONValue, _ key: String) -> [JSONValue] {
+        if case .array(let items)? = object(value)[key] { return items }
+        return []
+    }
+
+    private static func string(_ value: JSONValue, _ key: String) -> String? {
+        if case .string(let text)? = object(value)[key] { return text }
+        return nil
+    }
+
+    private static func int(_ value: JSONValue, _ key: String) -> Int? {
+        if case .integer(let number)? = object(value)[key] { return Int(number) }
+        return nil
+    }
+
+    private static func bool(_ value: JSONValue, _ key: String) -> Bool {
+        if case .bool(true)? = object(value)[key] { return true }
+        return false
+    }
+
+    private static func strings(_ value: JSONValue, _ keys: [String]) -> [String] {
+        keys.compactMap { string(value, $0) }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import YianaArchive
+import YianaLibrary
+import YianaTestSupport
+@testable import YianaSearch
+
+@Suite("the people in the app's address files")
+struct AddressSearchTests {
+    typealias F = CompanionFixtures
+
+    func json(_ text: String) throws -> JSONValue { try CompanionContent.json(Data(text.utf8)).get() }
+
+    /// A page as the app's extraction writes it.
+    func page(_ number: Int, _ type: String, name: String) -> String {
+        let part = type == "gp" ? "\"gp\" : {\"name\" : \"\(name)\"}" : "\"patient\" : {\"full_name\" : \"\(name)\"}"
+        return "{\"page_number\" : \(number), \"address_type\" : \"\(type)\", \(part)}"
+    }
+
+    func extraction(_ key: String, pages: [String], overrides: [String] = []) -> String {
+        """
+        {"schema_version" : 1, "document_id" : "\(key)", "extracted_at" : "2026-03-01T09:00:00Z", "page_count" : 2,
+         "pages" : [\(pages.joined(separator: ","))], "overrides" : [\(overrides.joined(separator: ","))]}
+        """
+    }
+
+    // MARK: As the app resolves them
+
+    @Test func theNewestCorrectionOfEachPageAndTypeIsWhatTheAppShows() throws {
+        let pages = [page(1, "patient", name: "Jane Smyht"), page(2, "gp", name: "Dr Broun")]
+        let corrections = F.corrections("X", [
+            F.correction(page: 1, date: "2026-03-01T10:00:00Z", name: "Jane Smithe"),
+            F.correction(page: 1, date: "2026-03-02T10:00:00Z", name: "Jane Smith"),
+            F.correction(page: 0, type: "specialist", date: "2026-03-01T10:00:00Z", name: "Dr Older Manual"),
+            F.correction(page: 0, type: "specialist", date: "2026-03-03T10:00:00Z", name: "Dr Manual"),
+        ])
+        let book = AddressBook(extraction: try json(extraction("X", pages: pages)), corrections: try json(corrections))
+        #expect(book.entries.map(\.page) == [1, 2, 0])
+        #expect(book.text.contains("Jane Smith,") && !book.text.contains("Smyht") && !book.text.contains("Smithe"))
+        #expect(book.text.contains("Dr Broun") && book.text.contains("Dr Manual") && !book.text.contains("Older"))
+        // A dismissed address is not shown.
+        let dismissed = #"{"page_number" : 2, "match_address_type" : "gp", "override_date" : "2026-03-04T10:00:00Z", "is_dismissed" : true}"#
+        let hidden = AddressBook(extraction: try json(extraction("X", pages: pages)), corrections: try json(F.corrections("X", [dismissed])))
+        #expect(!hidden.text.contains("Broun") && hidden.text.contains("Smyht"))
+        // Corrections kept inside an older extraction file count when there is no corrections file.
+        let inFile = AddressBook(extraction: try json(extraction("X", pages: pages, overrides: [F.correction(page: 1, date: "2026-03-01T10:00:00Z", name: "Jane Inside")])),
+                                 corrections: nil)
+        #expect(inFile.text.contains("Jane Inside") && !inFile.text.contains("Smyht"))
+    }
+
+    // MARK: In the index
+
+    func document(_ folder: TemporaryFolder, _ name: String, title: String, words: [String]) throws {
+        try CoordinatedDocument.create(at: folder.path(name), metadata: DocumentMetadata(title: title, pageCount: 1), pdf: .data(simplePDF(words)))
+    }
+
+    @Test func searchFindsThePeopleAsAddressesAndFollowsTheirFiles() async throws {
+        let folder = try TemporaryFolder(), indexFolder = try TemporaryFolder()
+        let library = try Library(root: folder.url)
+        let index = try SearchIndex(path: indexFolder.path("index.sqlite"))
+        func run() async throws -> IndexReport { try await Indexer(library: library, index: index).run(options: IndexOptions(jobs: 1)) }
+        func found(_ word: String) throws -> [String] {
+            (try? index.search(word))?.flatMap { hit in hit.pages.filter { $0.source == .addresses }.map { _ in hit.path } } ?? []
+        }
+        // The app keys address files by the document's title; a file name may differ from it.
+        try document(folder, "Clinic letter.yianazip", title: "Smith_Jane_010180", words: ["Dear Dr Brown, I saw Mrs Smyht today"])
+        try document(folder, "Other.yianazip", title: "Other", words: ["Dear Dr Brown, I saw Mrs Smyht today"])  // the same PDF
+        try F.write(extraction("Smith_Jane_010180", pages: [page(1, "patient", name: "Jane Smyht")]), ".addresses/Smith_Jane_010180.json", in: folder.url)
+        try F.write(F.corrections("Smith_Jane_010180", [F.correction(page: 1, date: "2026-03-02T10:00:00Z", name: "Jane Smith", postcode: "LS6 1AA")]),
+                    ".addresses/Smith_Jane_010180.overrides.json", in: folder.url)
+        #expect(try await run().addresses == 1)
+        #expect(try found("Smith") == ["Clinic letter.yianazip"], "the corrected name, on the document only")
+        #expect(try found("LS6") == ["Clinic letter.yianazip"])
+        let hit = try #require(try index.search("Smith").first)
+        #expect(hit.pages.first?.source == .addresses && hit.pages.first?.number == 0)
+        #expect(try await run().addresses == 0, "nothing changed: nothing read again")
+        // A later document with the same PDF reuses its pages, never its people.
+        try document(folder, "Copy.yianazip", title: "Copy", words: ["Dear Dr Brown, I saw Mrs Smyht today"])
+        let copied = try await run()
+        #expect(copied.reused == 1)
+        #expect(try found("Smith") == ["Clinic letter.yianazip"])
+
+        // A new correction on another device arrives: found at once, the old one gone.
+        try F.write(F.corrections("Smith_Jane_010180", [F.correction(page: 1, date: "2026-03-05T10:00:00Z", name: "Janet Smithson")]),
+                    ".addresses/Smith_Jane_010180.overrides.json", in: folder.url)
+        #expect(try await run().addresses == 1)
+        #expect(try found("Smithson") == ["Clinic letter.yianazip"] && (try found("Smith")).isEmpty)
+
+        // The document's PDF changes: its pages are extracted again, its people stay found.
+        try CoordinatedDocument.replace(at: folder.path("Clinic letter.yianazip"), metadata: DocumentMetadata(title: "Smith_Jane_010180", pageCount: 1),
+                                        pdf: .data(simplePDF(["A new letter"])))
+        _ = try await run()
+        #expect(try found("Smithson") == ["Clinic letter.yianazip"])
+
+        // The corrections go: the extraction's name is what the app shows again.
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent(".addresses/Smith_Jane_010180.overrides.json"))
+        #expect(try await run().addresses == 1)
+        #expect(try found("Smyht") == ["Clinic letter.yianazip"] && (try found("Smithson")).isEmpty)
+
+        // Rewritten in place under its own name (older rclone): the folder does not change;
+        // `--full` (or the hourly look at every file) finds it.
+        let inPlace = extraction("Smith_Jane_010180", pages: [page(1, "patient", name: "Jane Okonkwo")])
+        try Data(inPlace.utf8).write(to: folder.url.appendingPathComponent(".addresses/Smith_Jane_010180.json"))
+        _ = try await Indexer(library: library, index: index).run(options: IndexOptions(jobs: 1, full: true))
+        #expect(try found("Okonkwo") == ["Clinic letter.yianazip"])
+    }
+}
