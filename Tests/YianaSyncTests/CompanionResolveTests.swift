@@ -91,6 +91,7 @@ struct CompanionResolveTests {
         #expect(merged.winner == "new")
         #expect(CompanionMerge.string(merged.value, "extracted_at") == "2026-03-01T09:00:00Z")
         #expect(CompanionMerge.entries(merged.value, "overrides") == [try json(correction)])
+        #expect(merged.notes.contains { $0.hasPrefix("old is an older extraction: kept in the version store") })
     }
 
     // MARK: Resolving a library

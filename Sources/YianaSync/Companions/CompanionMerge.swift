@@ -120,7 +120,9 @@ public enum CompanionMerge {
         for version in versions where version.path != newest.path {
             for entry in entries(version.value, "overrides") where !carried.contains(entry) { carried.append(entry) }
         }
-        var notes: [String] = []
+        var notes = versions.filter { $0.path != newest.path }.map {
+            "\($0.path) is an older extraction: kept in the version store (`yiana versions list`), the app makes it again"
+        }
         if carried.count > before {
             value["overrides"] = .array(carried)
             notes.append("\(carried.count - before) correction(s) kept inside an older extraction file carried over")
