@@ -41,6 +41,27 @@ struct CompanionResolveTests {
         #expect(CompanionShape.of(.addressCorrections)!.failures(merged.value).isEmpty)
     }
 
+    /// Keys a newer app writes and this toolkit does not know survive every merge.
+    @Test func unknownKeysAreKeptOnEveryRewrite() throws {
+        func withUnknown(_ text: String) -> String { text.replacingOccurrences(of: "\"added\" :", with: "\"colour\" : \"red\",\n      \"added\" :") }
+        let entry = F.correction(page: 1, date: "2026-03-02T10:00:00Z").replacingOccurrences(of: "\"is_prime\"", with: "\"confidence_note\" : \"checked\", \"is_prime\"")
+        let corrections = F.corrections(key, [entry]).replacingOccurrences(of: "\"schema_version\"", with: "\"app_build\" : 412, \"schema_version\"")
+        let merged = CompanionMerge.corrections([try version("a", corrections, 10), try version("b", F.corrections(key, []), 0)], base: nil)
+        guard case .object(let top) = merged.value, case .object(let first)? = CompanionMerge.entries(merged.value, "overrides").first else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(top["app_build"] == .integer(412) && first["confidence_note"] == .string("checked"))
+        let list = CompanionMerge.workList([try version("w", withUnknown(F.workList([F.workItem("A", surname: "S", added: "x")])))],
+                                           listKey: "items", now: Date())
+        #expect(CompanionMerge.entries(list.value, "items").first.map { CompanionMerge.string($0, "colour") } == "red")
+        let draft = F.draft(letter, target: key).replacingOccurrences(of: "\"body\"", with: "\"signature\" : \"AC\", \"body\"")
+        let base = try json(F.draft(letter, target: key).replacingOccurrences(of: "\"body\"", with: "\"signature\" : \"AC\", \"body\""))
+        let byKey = CompanionMerge.byKey([try version("d1", draft, 0), try version("d2", draft.replacingOccurrences(of: "Dear Dr Brown,", with: "Dear Dr Grey,"), 5)],
+                                         base: base, kind: .letterDraft)
+        #expect(CompanionMerge.string(byKey.value, "signature") == "AC" && CompanionMerge.string(byKey.value, "body") == "Dear Dr Grey,")
+    }
+
     @Test func aCorrectionDeletedOnOneDeviceSinceTheLastMergeStaysDeleted() throws {
         let old = F.correction(page: 0, date: "2026-02-01T10:00:00Z", name: "Manual")
         let kept = F.correction(page: 1, date: "2026-02-02T10:00:00Z")
