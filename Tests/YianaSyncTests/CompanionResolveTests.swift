@@ -165,6 +165,24 @@ struct CompanionResolveTests {
         #expect(CompanionMerge.entries(third, "overrides") == [mergedEntries[1]])
     }
 
+    /// An older extraction file's own corrections, when the document has a corrections file
+    /// the app reads instead: merged into that file too, so the app shows them.
+    @Test func correctionsInsideAnOlderExtractionReachTheCorrectionsFile() async throws {
+        let folder = try TemporaryFolder()
+        let inside = F.correction(page: 3, date: "2026-01-05T10:00:00Z", name: "Inside Old File")
+        let own = F.correction(page: 1, date: "2026-03-02T10:00:00Z")
+        try write(F.extraction(key, extractedAt: "2026-03-09T09:00:00Z"), ".addresses/\(key).json", in: folder)
+        try write(F.extraction(key, extractedAt: "2026-01-01T09:00:00Z", overrides: inside), ".addresses/\(key) (conflict_on_2026-11-24).json", in: folder)
+        try write(F.corrections(key, [own]), ".addresses/\(key).overrides.json", in: folder)
+        let library = try Library(root: folder.url)
+        let report = try await ConflictResolver(library: library).resolve(ResolveOptions(strategy: .merge))
+        #expect(report.failed.isEmpty && report.resolutions.count == 1)
+        let corrections = try CompanionContent.json(at: folder.url.appendingPathComponent(".addresses/\(key).overrides.json")).get()
+        #expect(CompanionMerge.entries(corrections, "overrides") == [try json(own), try json(inside)])
+        #expect(CompanionShape.of(.addressCorrections)!.failures(corrections).isEmpty)
+        #expect(await Verifier(library: library).verify().clean)
+    }
+
     @Test func identicalOnlyLeavesDivergedCopiesAndPDFsThatDifferAreLeftForAPerson() async throws {
         let folder = try TemporaryFolder()
         try write(F.workList([]), ".worklist.json", in: folder)

@@ -39,7 +39,6 @@ public struct CompanionResolver: Sendable {
 
     private func resolve(_ group: CompanionGroup, options: ResolveOptions, now: Date,
                          skipped: inout [ResolveReport.Skipped]) throws -> ResolveReport.Resolution? {
-        let plainURL = library.root.appendingPathComponent(group.plainPath)
         let identities = Dictionary(uniqueKeysWithValues: group.files.map { ($0.path, FileIdentity.current(at: library.root.appendingPathComponent($0.path).path)) })
         var resolution = ResolveReport.Resolution(documentID: group.key ?? "library", original: group.plainPath, strategy: "identical")
         var steps: [(step: ResolveReport.Step, run: () throws -> VersionRecord?)] = []
@@ -67,26 +66,58 @@ public struct CompanionResolver: Sendable {
             }
             resolution = ResolveReport.Resolution(documentID: group.key ?? "library", original: group.plainPath, strategy: merged.rule, winner: merged.winner)
             resolution.overruled = merged.notes
-            let data = try CompanionMerge.encode(merged.value)
-            let shape = CompanionShape.of(group.kind)
-            let plainIdentity = identities[group.plainPath] ?? .absent
-            let library = self.library
-            steps.append((.init(action: "merge-into", path: group.plainPath, detail: "\(merged.rule) of \(members.count) version(s)"), {
-                var record: VersionRecord?
-                if plainIdentity != .absent {
-                    record = try VersionStore(library: library).keep(plainURL, reason: "replaced by the merge of its conflict copies")
-                }
-                try CoordinatedDocument.replace(at: plainURL.path, with: data, expecting: plainIdentity) { written in
-                    // What the app will read must decode as the app's model.
-                    let value = try CompanionContent.json(at: URL(fileURLWithPath: written)).get()
-                    if let failure = shape?.failures(value).first { throw ArchiveError(.verificationFailed("\(failure.key): \(failure.reason)"), path: plainURL.path) }
-                }
-                try VersionStore(library: library).keep(plainURL, reason: Self.mergedResultReason)
-                return record
-            }))
+            steps.append(try write(merged.value, to: group.plainPath, kind: group.kind, expecting: identities[group.plainPath] ?? .absent,
+                                   detail: "\(merged.rule) of \(members.count) version(s)"))
+            if group.kind == .addressExtraction, let (path, value, identity) = correctionsToCarry(merged.value, into: group) {
+                // The app reads a non-empty corrections file instead of the extraction's own
+                // corrections: those carried from an older file go there too, to be seen.
+                resolution.overruled.append("corrections kept inside an older extraction file merged into \(path)")
+                steps.append(try write(value, to: path, kind: .addressCorrections, expecting: identity, detail: "corrections carried from an older extraction file"))
+            }
             for file in diverged { removal(file.path, "remove-copy", "merged into \(group.plainPath)") }
         }
         return steps.isEmpty ? nil : try run(&resolution, steps, options: options)
+    }
+
+    /// The step that writes `value` as the file at `path` (the app must decode it as a file of
+    /// `kind`), only if it is still the version `expecting`: what it replaces is kept first,
+    /// and the result too, as the base of the next three-way merge of that file.
+    private func write(_ value: JSONValue, to path: String, kind: CompanionKind, expecting: FileIdentity,
+                       detail: String) throws -> (step: ResolveReport.Step, run: () throws -> VersionRecord?) {
+        let data = try CompanionMerge.encode(value)
+        let shape = CompanionShape.of(kind)
+        let url = library.root.appendingPathComponent(path)
+        let library = self.library
+        return (.init(action: "merge-into", path: path, detail: detail), {
+            var record: VersionRecord?
+            if expecting != .absent {
+                record = try VersionStore(library: library).keep(url, reason: "replaced by the merge of its conflict copies")
+            }
+            try CoordinatedDocument.replace(at: url.path, with: data, expecting: expecting) { written in
+                // What the app will read must decode as the app's model.
+                let value = try CompanionContent.json(at: URL(fileURLWithPath: written)).get()
+                if let failure = shape?.failures(value).first { throw ArchiveError(.verificationFailed("\(failure.key): \(failure.reason)"), path: url.path) }
+            }
+            try VersionStore(library: library).keep(url, reason: Self.mergedResultReason)
+            return record
+        })
+    }
+
+    /// For a merged extraction file holding corrections (carried from older files): the
+    /// document's corrections file with them added, when that file holds corrections of its
+    /// own (then the app reads it, not the extraction's); nil when nothing needs adding.
+    private func correctionsToCarry(_ merged: JSONValue, into group: CompanionGroup) -> (String, JSONValue, FileIdentity)? {
+        let carried = CompanionMerge.entries(merged, "overrides")
+        guard !carried.isEmpty, let key = group.key else { return nil }
+        let path = ((group.plainPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent(key + ".overrides.json")
+        let url = library.root.appendingPathComponent(path)
+        let identity = FileIdentity.current(at: url.path)
+        guard case .success(.object(var file)) = CompanionContent.json(at: url) else { return nil }
+        let own = CompanionMerge.entries(.object(file), "overrides")
+        let missing = carried.filter { !own.contains($0) }
+        guard !own.isEmpty, !missing.isEmpty else { return nil }
+        file["overrides"] = .array(own + missing)
+        return (path, .object(file), identity)
     }
 
     private func run(_ resolution: inout ResolveReport.Resolution, _ steps: [(step: ResolveReport.Step, run: () throws -> VersionRecord?)],
