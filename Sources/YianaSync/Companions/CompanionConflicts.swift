@@ -18,7 +18,8 @@ public struct CompanionGroup: Codable, Sendable {
     public let kind: CompanionKind
     /// The document's key (title or file name) or letter id; nil for the library's own.
     public let key: String?
-    /// The document it belongs to, relative to the library, when one has that file name.
+    /// The document it belongs to, relative to the library, when one has that file name,
+    /// title or id.
     public let document: String?
     /// The plain file first when it exists, then the copies.
     public let files: [File]

@@ -21,6 +21,9 @@ public struct CompanionResolver: Sendable {
     /// Resolves `groups` into `report` (as ``ConflictResolver`` does for documents).
     /// `arriving`: paths a sync program is still writing (``ConflictReport/arriving``): their groups wait.
     public func resolve(_ groups: [CompanionGroup], options: ResolveOptions, arriving: Set<String>, now: Date, into report: inout ResolveReport) {
+        // The merged results kept so far, read once: the bases of three-way merges.
+        let merges = groups.contains(where: \.needsResolving)
+            ? ((try? VersionStore(library: library).records()) ?? []).filter { $0.reason == Self.mergedResultReason } : []
         for group in groups where group.needsResolving {
             let arriving = group.files.filter { arriving.contains($0.path) }
             guard arriving.isEmpty else {
@@ -28,7 +31,7 @@ public struct CompanionResolver: Sendable {
                 continue
             }
             do {
-                if let resolution = try resolve(group, options: options, now: now, skipped: &report.skipped) {
+                if let resolution = try resolve(group, options: options, base: base(of: group, among: merges), now: now, skipped: &report.skipped) {
                     report.resolutions.append(resolution)
                 }
             } catch {
@@ -37,7 +40,7 @@ public struct CompanionResolver: Sendable {
         }
     }
 
-    private func resolve(_ group: CompanionGroup, options: ResolveOptions, now: Date,
+    private func resolve(_ group: CompanionGroup, options: ResolveOptions, base: JSONValue?, now: Date,
                          skipped: inout [ResolveReport.Skipped]) throws -> ResolveReport.Resolution? {
         let identities = Dictionary(uniqueKeysWithValues: group.files.map { ($0.path, FileIdentity.current(at: library.root.appendingPathComponent($0.path).path)) })
         var resolution = ResolveReport.Resolution(documentID: group.key ?? "library", original: group.plainPath, strategy: "identical")
@@ -58,7 +61,7 @@ public struct CompanionResolver: Sendable {
         } else if !diverged.isEmpty {
             let members = group.files.filter { $0.role != .identicalCopy }
             guard let versions = read(members, kind: group.kind, skipped: &skipped),
-                  let merged = CompanionMerge.merge(group.kind, versions, base: base(of: group), now: now) else {
+                  let merged = CompanionMerge.merge(group.kind, versions, base: base, now: now) else {
                 if CompanionShape.of(group.kind) == nil {
                     skipped += diverged.map { .init(path: $0.path, reason: "a different file than \(group.plainPath) (\(group.kind.label)); left as it is: compare them and keep what you want") }
                 }
@@ -145,10 +148,11 @@ public struct CompanionResolver: Sendable {
         for file in files {
             let url = library.root.appendingPathComponent(file.path)
             switch CompanionContent.json(at: url) {
-            case .success(let value) where shape.failures(value).isEmpty:
-                versions.append(CompanionVersion(path: file.path, value: value, modified: file.modified ?? .distantPast))
             case .success(let value):
-                let failure = shape.failures(value)[0]
+                guard let failure = shape.failures(value).first else {
+                    versions.append(CompanionVersion(path: file.path, value: value, modified: file.modified ?? .distantPast))
+                    continue
+                }
                 skipped.append(.init(path: file.path, reason: "the app cannot decode it (\(failure.key): \(failure.reason)); its group waits until it is mended (`yiana verify` names the key)"))
                 return nil
             case .failure(let failure):
@@ -159,11 +163,11 @@ public struct CompanionResolver: Sendable {
         return versions
     }
 
-    /// The last merged result of this file both devices may have had: the base of a three-way merge.
-    private func base(of group: CompanionGroup) -> JSONValue? {
+    /// The last merged result of this file (among `merges`, oldest first) both devices may
+    /// have had: the base of a three-way merge.
+    private func base(of group: CompanionGroup, among merges: [VersionRecord]) -> JSONValue? {
         let store = VersionStore(library: library)
-        guard let record = (try? store.records())?.last(where: { $0.originalPath == group.plainPath && $0.reason == Self.mergedResultReason }),
-              store.contains(record) else { return nil }
+        guard let record = merges.last(where: { $0.originalPath == group.plainPath }), store.contains(record) else { return nil }
         return try? CompanionContent.json(at: store.objectURL(record)).get()
     }
 }
