@@ -30,6 +30,8 @@ struct CompanionScenario {
         var versionsNeeded = 0
         var versionsRetrievable = [0, 0]
         var versionsListed = [0, 0]
+        /// Versions of the document's address files any device recorded, read from the logs on disk.
+        var versionsKept = 0
         var converged = false
         var verifyClean = [false, false]
         var travelled: [String] = []
@@ -131,6 +133,14 @@ struct CompanionScenario {
             let kept = Set(try store.records().compactMap { record in FileManager.default.contents(atPath: store.objectURL(record).path).map(Self.sha) })
             result.versionsRetrievable[index] = before.filter { kept.contains($0) || Self.holds(root, $0) }.count
         }
+        var lines = Set<String>()
+        for file in Tree.files(a) where file.hasPrefix(".yiana/devices/") && file.hasSuffix("/versions.jsonl") {
+            let text = (try? String(contentsOf: a.appendingPathComponent(file), encoding: .utf8)) ?? ""
+            lines.formUnion(text.split(separator: "\n").map(String.init).filter { line in
+                (Scenario.object(line)["originalPath"] as? String)?.hasPrefix(".addresses/\(doc).") == true
+            })
+        }
+        result.versionsKept = lines.count
         result.converged = Tree.documentsAndState(a) == Tree.documentsAndState(b)
         result.travelled = travelled.sorted()
         result.seconds = Date().timeIntervalSince(started)
@@ -146,6 +156,9 @@ struct CompanionScenario {
         if !result.conflictCopiesLeft.isEmpty { result.problems.append("conflict copies left: \(result.conflictCopiesLeft)") }
         if result.versionsRetrievable != [result.versionsNeeded, result.versionsNeeded] {
             result.problems.append("bytes from before resolving retrievable \(result.versionsRetrievable) of \(result.versionsNeeded)")
+        }
+        if result.versionsKept == 0 || result.versionsListed != [result.versionsKept, result.versionsKept] {
+            result.problems.append("versions of the address files listed \(result.versionsListed), kept \(result.versionsKept)")
         }
         if !result.converged { result.problems.append("the devices did not converge") }
         if result.verifyClean != [true, true] { result.problems.append("verify is not clean on both devices") }

@@ -134,7 +134,7 @@ extension CompanionScenario.Result: Outcome {
         work-list items kept \(workListItemsKept.map(String.init).joined(separator: "/")) of \(workListItemsMade); \
         conflict copies left \(conflictCopiesLeft.count); bytes from before retrievable \
         \(versionsRetrievable.map(String.init).joined(separator: "/")) of \(versionsNeeded); \
-        versions listed for the document \(versionsListed.map(String.init).joined(separator: "/")); \
+        versions of its address files listed \(versionsListed.map(String.init).joined(separator: "/")) of \(versionsKept) kept; \
         converged \(converged ? "yes" : "NO"); verify clean \(verifyClean.map { $0 ? "yes" : "NO" }.joined(separator: "/")); \
         files that travelled but must not: \(travelled.count); \(String(format: "%.1f", seconds)) s
         """
