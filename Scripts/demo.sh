@@ -2,7 +2,8 @@
 # The whole toolkit on SampleDocs/, as a new user would meet it: installs what is missing,
 # builds yiana, then imports the sample PDFs, indexes and searches them, evicts a document
 # to a simulated iCloud and downloads it through injected faults, makes a conflict between
-# two devices and merges it, and damages archives and repairs them. Each step says in plain
+# two devices and merges it, merges the app's address corrections that sync conflict-copied and
+# searches the corrected name, and damages archives and repairs them. Each step says in plain
 # words what it does and what to look for.
 # Usage: Scripts/demo.sh            (DEMO_DIR=folder to keep everything somewhere you choose)
 set -euo pipefail
@@ -96,6 +97,31 @@ run sync --library "$laptop"
 run sync --library "$phone"
 say "The phone now has the merged document too; every replaced version is in the version store:"
 run versions list --library "$laptop" "pdfs/Bank statement reminder"
+
+step "4b. The app's own files sync and conflict too: address corrections typed by a person"
+say "Beside each document the app keeps the people it found in it (.addresses/<title>.json) and a"
+say "person's corrections (.addresses/<title>.overrides.json). Both devices corrected the patient on"
+say "page 1 while apart; unison kept one and left the other as a conflict copy, which the app never reads."
+title=$("$yiana" info --library "$laptop" --json "pdfs/Flow control paper" | grep -o '"title" : "[^"]*"' | head -1 | sed 's/.*: "//; s/"$//')
+mkdir -p "$laptop/.addresses"
+correction() {  # correction DATE NAME: one correction as the app writes it
+    printf '{\n      "match_address_type" : "patient",\n      "override_date" : "%s",\n      "override_reason" : "manual",\n      "page_number" : 1,\n      "patient" : {\n        "full_name" : "%s"\n      }\n    }' "$1" "$2"
+}
+corrections() {  # corrections FILE ENTRY: an .overrides.json holding one correction
+    printf '{\n  "document_id" : "%s",\n  "overrides" : [\n    %s\n  ],\n  "schema_version" : 1\n}\n' "$title" "$2" > "$1"
+}
+printf '{\n  "document_id" : "%s",\n  "extracted_at" : "2026-03-01T09:00:00Z",\n  "overrides" : [],\n  "page_count" : 3,\n  "pages" : [\n    {\n      "address_type" : "patient",\n      "page_number" : 1,\n      "patient" : {\n        "full_name" : "Elodie Mular"\n      }\n    }\n  ],\n  "schema_version" : 1\n}\n' "$title" > "$laptop/.addresses/$title.json"
+corrections "$laptop/.addresses/$title.overrides.json" "$(correction 2026-03-02T10:00:00Z "Élodie Muller")"
+corrections "$laptop/.addresses/$title.overrides (conflict_on_2026-03-03).json" "$(correction 2026-03-03T11:00:00Z "Élodie Müller-Roth")"
+expect 1 "the app would never see the phone's correction" verify --library "$laptop"
+expect 1 "a companion file needs resolving" conflicts list --library "$laptop"
+say "Every correction of both devices is kept once; the app shows the newest for page 1:"
+run conflicts resolve --library "$laptop" --strategy merge
+cat "$laptop/.addresses/$title.overrides.json"; echo
+say "The people the app shows are searchable with their document, listed as 'addresses':"
+run index --library "$laptop" --index "$index"
+run search --library "$laptop" --index "$index" "Müller-Roth"
+run versions list --library "$laptop" "pdfs/Flow control paper"
 
 step "5. Damage archives as interrupted writes and bad disks do, and repair them"
 receipt="$laptop/pdfs/Scanned receipt (no text layer).yianazip"
