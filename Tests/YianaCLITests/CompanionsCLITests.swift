@@ -85,4 +85,30 @@ struct CompanionsCLITests {
         }
         #expect(after[".addresses/Gone_Document.overrides.json"] == before[".addresses/Gone_Document.overrides.json"], "the document is gone; its corrections stay")
     }
+
+    /// A temporary file an interrupted save left beside a corrections file may hold the newest
+    /// corrections: `repair --remove-temps` keeps it, and `versions restore` puts it in place.
+    @Test func anInterruptedSaveOfCorrectionsCanBePutInPlace() throws {
+        let folder = try TemporaryFolder()
+        try CoordinatedDocument.create(at: folder.path("Smith_Jane_010180.yianazip"),
+                                       metadata: DocumentMetadata(title: "Smith_Jane_010180", pageCount: 1), pdf: .data(simplePDF(["letter"])))
+        let plain = ".addresses/Smith_Jane_010180.overrides.json", temp = plain + ".tmp"
+        try F.write(F.corrections("Smith_Jane_010180", []), plain, in: folder.url)
+        let newest = F.corrections("Smith_Jane_010180", [F.correction(page: 1, date: "2026-03-05T10:00:00Z", name: "Jane Newest")])
+        try F.write(newest, temp, in: folder.url)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: folder.path(temp))
+        let lib = folder.url.path
+        let verify = try runYiana(["verify", "--library", lib])
+        #expect(verify.status == 1 && verify.stdout.contains("[leftover-temp-file] \(temp)"))
+        let repair = try runYiana(["repair", "--remove-temps", "--library", lib])
+        #expect(repair.status == 0 && repair.stdout.contains("a temporary file of \(plain)"), "\(repair.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path(temp)))
+        let listed = try runYiana(["versions", "list", "--json", "--library", lib, "Smith_Jane_010180"])
+        let versions = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        let id = try #require(versions.first { $0["originalPath"] as? String == temp }?["sha256"] as? String)
+        let restore = try runYiana(["versions", "restore", "--library", lib, "Smith_Jane_010180", String(id.prefix(12))])
+        #expect(restore.status == 0 && restore.stdout.contains("restored version \(id.prefix(12)) to \(plain)"), "\(restore.stdout)\(restore.stderr)")
+        #expect(try String(contentsOfFile: folder.path(plain), encoding: .utf8) == newest)
+        #expect(try runYiana(["verify", "--library", lib]).status == 0)
+    }
 }

@@ -25,7 +25,7 @@ public struct CompanionCheck: Sendable {
         let url = library.root.appendingPathComponent(file.path)
         var problems: [VerifyProblem] = []
         if file.isTemp {
-            problems.append(VerifyProblem(code: .leftoverTempFile, message: "\(file.path): the app's temporary file for \(file.plainPath) (\(file.kind.label)), left by an interrupted save; it may hold the newest version: compare it with \(file.plainPath), keep what you want under that name, then delete it."))
+            problems.append(VerifyProblem(code: .leftoverTempFile, message: "\(file.path): a temporary file of \(file.plainPath) (\(file.kind.label)), left by an interrupted save; it may hold the newest version: compare it with \(file.plainPath) (`yiana repair --remove-temps` keeps it in the version store and removes it; `yiana versions restore` can put it in place)."))
             return VerifiedFile(path: file.path, problems: problems)
         }
         if file.isConflictCopy {

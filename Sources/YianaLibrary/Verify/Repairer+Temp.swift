@@ -61,6 +61,10 @@ extension Repairer {
             .compactMapValues { $0.max { ($0.modified, $0.path) < ($1.modified, $1.path) } }
         return temps.map { temp in
             let target = temp.document.map { library.relativePath(of: $0) ?? $0.path }
+            if let companion = CompanionFile.classify(temp.path), companion.isTemp {
+                return RepairAction(path: temp.path, action: .none,
+                                    detail: "a temporary file of \(companion.plainPath) (\(companion.kind.label)), left by an interrupted save; left as it is (`yiana repair --remove-temps` keeps it in the version store and removes it; `yiana versions restore` can put it in place of \(companion.plainPath))")
+            }
             guard temp.valid else {
                 return RepairAction(path: temp.path, action: .none,
                                     detail: "an incomplete temporary file left by an interrupted write; left as it is (`yiana repair --remove-temps` keeps it in the version store and removes it)")
@@ -155,8 +159,11 @@ extension Repairer {
         }
         defer { lock?.release() }
         // The action says what is done (`remove-temp`: kept, then removed); the detail, what it was.
+        let companion = CompanionFile.classify(temp.path).flatMap { $0.isTemp ? $0 : nil }
         let what = offered ? "the newest complete document left for \(temp.document.map { library.relativePath(of: $0) ?? $0.path } ?? "a new document")"
-            : temp.valid ? "a complete document left by an interrupted write, older than another" : "an incomplete temporary file left by an interrupted write"
+            : temp.valid ? "a complete document left by an interrupted write, older than another"
+            : companion.map { "a temporary file of \($0.plainPath) (\($0.kind.label)) left by an interrupted save; `yiana versions restore` can put it in place" }
+            ?? "an incomplete temporary file left by an interrupted write"
         guard !dryRun else { return RepairAction(path: temp.path, action: .removeTemp, detail: what) }
         let identity = FileIdentity.current(at: temp.url.path)
         guard identity != .absent else { throw RepairIssue("it is gone already") }
