@@ -61,7 +61,7 @@ extension Repairer {
             .compactMapValues { $0.max { ($0.modified, $0.path) < ($1.modified, $1.path) } }
         return temps.map { temp in
             let target = temp.document.map { library.relativePath(of: $0) ?? $0.path }
-            if let companion = CompanionFile.classify(temp.path), companion.isTemp {
+            if let companion = LibraryScanner.companion(at: temp.path, path: temp.url.path), companion.isTemp {
                 return RepairAction(path: temp.path, action: .none,
                                     detail: "a temporary file of \(companion.plainPath) (\(companion.kind.label)), left by an interrupted save; left as it is (`yiana repair --remove-temps` keeps it in the version store and removes it; `yiana versions restore` can put it in place of \(companion.plainPath))")
             }
@@ -159,7 +159,7 @@ extension Repairer {
         }
         defer { lock?.release() }
         // The action says what is done (`remove-temp`: kept, then removed); the detail, what it was.
-        let companion = CompanionFile.classify(temp.path).flatMap { $0.isTemp ? $0 : nil }
+        let companion = LibraryScanner.companion(at: temp.path, path: temp.url.path).flatMap { $0.isTemp ? $0 : nil }
         let what = offered ? "the newest complete document left for \(temp.document.map { library.relativePath(of: $0) ?? $0.path } ?? "a new document")"
             : temp.valid ? "a complete document left by an interrupted write, older than another"
             : companion.map { "a temporary file of \($0.plainPath) (\($0.kind.label)) left by an interrupted save; `yiana versions restore` can put it in place" }
