@@ -59,7 +59,8 @@ let package = Package(
             name: "YianaArchive",
             dependencies: ["CZip", "YianaSystem", .product(name: "Crypto", package: "swift-crypto")]
         ),
-        .target(name: "YianaPDF", dependencies: ["CPoppler", "YianaSystem"], swiftSettings: [.unsafeFlags(popplerHeaderFlags)]),
+        // PDFs: facts and text on poppler, new PDFs from pages on qpdf (both loaded on first use).
+        .target(name: "YianaPDF", dependencies: ["CPoppler", "CQPDF", "YianaSystem"], swiftSettings: [.unsafeFlags(popplerHeaderFlags)]),
         .target(
             name: "YianaLibrary",
             dependencies: [
@@ -74,7 +75,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .target(name: "YianaOCR", dependencies: ["CTesseract", "CQPDF", "YianaSystem", "YianaArchive", "YianaPDF", "YianaLibrary"]),
+        .target(name: "YianaOCR", dependencies: ["CTesseract", "YianaSystem", "YianaArchive", "YianaPDF", "YianaLibrary"]),
         .target(name: "YianaSync", dependencies: ["YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF"]),
         // `yiana watch`: inotify, passes of the index/OCR/conflict work, the event log and health.
         .target(name: "YianaWatch", dependencies: ["YianaSystem", "YianaArchive", "YianaLibrary", "YianaSearch", "YianaSync", "YianaOCR"]),

@@ -4,8 +4,8 @@
 #include <qpdf/qpdfjob-c.h>
 #include "../CYiana/lazy_library.h"
 
-/* libqpdf is loaded when `yiana ocr` first adds a text layer, not at process start (see
-   Sources/CPoppler/shim.h). Only qpdf's job interface is used: the same operations as the
+/* libqpdf is loaded when a PDF is first written from pages (a text layer, an append), not
+   at process start (see Sources/CPoppler/shim.h). Only qpdf's job interface is used: the same operations as the
    qpdf command, run inside the process. */
 #define YIANA_QPDF_FUNCTIONS(F) \
     F(qpdfjob_run_from_argv)
