@@ -21,6 +21,7 @@ extension Yiana {
                   yiana import --library ~/Documents/Yiana scan.pdf
                   yiana import --into Letters --tag bank --tag 2026 ~/Downloads/statements
                   yiana import --json ~/Scans > report.json
+                  yiana import --append-to "Letters/Smith, Jane" referral.pdf
                 """
         )
 
@@ -40,14 +41,24 @@ extension Yiana {
         @Flag(help: "Print one JSON object (imported, skipped, failed) instead of text.")
         var json = false
 
+        @Option(name: .customLong("append-to"), help: ArgumentHelp("Add the PDFs' pages to the end of this document instead (as `yiana append`).", valueName: "doc"))
+        var appendTo: String?
+
         @Argument(help: ArgumentHelp("PDF files and folders of PDFs.", valueName: "path"))
         var paths: [String]
 
         func validate() throws {
             guard !paths.isEmpty else { throw ValidationError("name at least one PDF or folder to import.") }
+            if appendTo != nil, into != nil || !tags.isEmpty {
+                throw ValidationError("--append-to adds pages to an existing document: --into and --tag do not apply.")
+            }
         }
 
         func run() async throws {
+            if let appendTo {
+                return try Yiana.Append.append(paths, to: appendTo, libraryOptions: libraryOptions, dryRun: false,
+                                               allowDuplicates: allowDuplicates, json: json)
+            }
             let library = try libraryOptions.open()
             let options = ImportOptions(into: into, tags: tags, jobs: jobsOption.jobs, allowDuplicates: allowDuplicates)
             let bar = ProgressBar(label: "Importing")

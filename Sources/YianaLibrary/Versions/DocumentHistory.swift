@@ -8,8 +8,12 @@ public struct HistoryEntry: Codable, Sendable, Equatable {
     /// The content keys it descends from (two or more for a merge).
     public let parents: [String]
     public let at: Date
-    /// What wrote it ("import", "merge", "newest", "restore", …).
+    /// What wrote it ("import", "merge", "newest", "restore", "append", …).
     public let what: String
+    /// For an append: the SHA-256 of the PDF whose pages were added.
+    public var source: String? = nil
+    /// For an append: the pages they became (`4-6`).
+    public var pages: String? = nil
 }
 
 /// The causal history of documents, as the toolkit wrote them on every device: each device
@@ -27,10 +31,20 @@ public struct DocumentHistory: Sendable {
         log = SharedState.log(.history, of: library)
     }
 
-    /// Records that `key` was written for `documentID`, descending from `parents`.
-    public func record(documentID: String, key: String, parents: [String], what: String, at: Date = Date()) throws {
+    /// Records that `key` was written for `documentID`, descending from `parents`; for an
+    /// append, the SHA-256 of the PDF added (`source`) and the pages it became.
+    public func record(documentID: String, key: String, parents: [String], what: String, at: Date = Date(),
+                       source: String? = nil, pages: String? = nil) throws {
         let parents = parents.filter { $0 != key }
-        try log.append(HistoryEntry(documentID: documentID, key: key, parents: Array(Set(parents)).sorted(), at: at, what: what))
+        var entry = HistoryEntry(documentID: documentID, key: key, parents: Array(Set(parents)).sorted(), at: at, what: what)
+        entry.source = source
+        entry.pages = pages
+        try log.append(entry)
+    }
+
+    /// The appends to `documentID` of the PDF whose SHA-256 is `source`, on any device.
+    public func appends(of source: String, to documentID: String) -> [HistoryEntry] {
+        log.read().filter { $0.documentID == documentID && $0.source == source }
     }
 
     /// True when the history already says that `key` descends from each of `parents`.

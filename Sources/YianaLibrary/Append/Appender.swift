@@ -1,0 +1,229 @@
+import Foundation
+import YianaArchive
+import YianaPDF
+import YianaSystem
+
+/// How `yiana append` goes.
+public struct AppendOptions: Sendable {
+    /// Say what would be appended; write nothing.
+    public var dryRun = false
+    /// Append a PDF this document's history says was appended to it before.
+    public var allowDuplicates = false
+
+    public init() {}
+}
+
+/// What appending did (or, with `dryRun`, would do).
+public struct AppendReport: Codable, Sendable {
+    public struct Source: Codable, Sendable, Equatable {
+        /// As given.
+        public let path: String
+        public let sha256: String
+        public let pages: Int
+        /// The pages it became in the document (`4-6`).
+        public var range: String
+        /// Of those, the pages without text, which OCR recognises.
+        public var needOCR: [Int]
+    }
+
+    public struct Refusal: Error, Codable, Sendable, Equatable {
+        public let path: String
+        /// `not-a-pdf`, `encrypted-pdf`, `damaged-pdf`, `unreadable`, `not-a-regular-file`,
+        /// `not-found`, `already-appended`.
+        public let code: String
+        public let reason: String
+    }
+
+    /// The document, relative to the library.
+    public let document: String
+    public var pagesBefore = 0
+    public var pagesAfter = 0
+    public var appended: [Source] = []
+    public var refused: [Refusal] = []
+    /// The version-store id the document before the append was kept as.
+    public var keptAs: String?
+    public var dryRun = false
+}
+
+/// Why a document cannot take pages.
+public struct AppendError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+}
+
+/// Adds the pages of PDFs to the end of a document: the document's own pages keep their
+/// content, its metadata is kept whole (unknown keys too) with what changes set (`modified`,
+/// `pageCount`, `pdfHash`, a state for each new page, `ocrCompleted` false only when a new
+/// page needs OCR; `fullText` is left for OCR to extend), through the coordinated writer,
+/// only over the version that was read, with that version kept first and a history record
+/// naming each PDF's SHA-256 and the pages it became.
+public struct Appender: Sendable {
+    public let library: Library
+
+    public init(library: Library) {
+        self.library = library
+    }
+
+    /// Appends `sources` (in order) to the document at `document`. A source that is not a
+    /// readable, unencrypted PDF with pages, or (without `allowDuplicates`) was appended to
+    /// this document before, is refused by name with the reason; the others are appended.
+    /// - Throws: ``AppendError`` when the document cannot take pages (not downloaded, damaged,
+    ///   changed by other processes again and again); ``ArchiveError`` on a failed write, the
+    ///   document then as it was.
+    public func append(_ sources: [URL], to document: URL, options: AppendOptions = AppendOptions(), now: Date = Date()) throws -> AppendReport {
+        let path = library.relativePath(of: document) ?? document.path
+        try checkTarget(document, path: path)
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try appendOnce(sources, to: document, path: path, options: options, now: now)
+            } catch let error as ArchiveError where error.kind == .documentChanged && attempt < 5 {
+                continue  // another process wrote it meanwhile: append to what it wrote
+            }
+        }
+    }
+
+    private func checkTarget(_ document: URL, path: String) throws {
+        guard FileKind.at(document.path) == .regular else {
+            throw AppendError(description: "\(path): no such document; `yiana status` lists what the library holds.")
+        }
+        if DatalessFiles.paths(in: library).contains(path) {
+            throw AppendError(description: "\(path): not downloaded (evicted to the cloud); `yiana download '\(path)'` first, then append.")
+        }
+        let damage = DocumentCheck.damage(at: document.path)
+        guard damage.isEmpty else {
+            throw AppendError(description: "\(path): damaged (\(damage.map(\.rawValue).joined(separator: ", "))); `yiana repair '\(path)'` first, then append.")
+        }
+    }
+
+    private func appendOnce(_ sources: [URL], to document: URL, path: String, options: AppendOptions, now: Date) throws -> AppendReport {
+        let identity = FileIdentity.current(at: document.path)
+        let reader = try DocumentReader(path: document.path)
+        let metadata = try reader.metadata()
+        let parent = reader.contentKey
+        let before = reader.pdf == nil ? 0 : metadata.pageCount
+        var report = AppendReport(document: path, pagesBefore: before, pagesAfter: before, dryRun: options.dryRun)
+        let history = DocumentHistory(library: library)
+        var accepted: [(url: URL, source: AppendReport.Source)] = []
+        for url in sources {
+            switch inspect(url) {
+            case .failure(let refusal):
+                report.refused.append(refusal)
+            case .success(var source):
+                if !options.allowDuplicates {
+                    let earlier = history.appends(of: source.sha256, to: metadata.id.uuidString).first
+                    let when = earlier.map { "as pages \($0.pages ?? "?") on \(InternetTime.string($0.at))" }
+                        ?? (accepted.contains { $0.source.sha256 == source.sha256 } ? "earlier in this command" : nil)
+                    if let when {
+                        report.refused.append(.init(path: source.path, code: "already-appended",
+                                                    reason: "\(source.path): already appended to \(path) (\(when)); --allow-duplicates appends it again."))
+                        continue
+                    }
+                }
+                let first = report.pagesAfter + 1
+                report.pagesAfter += source.pages
+                source.range = first == report.pagesAfter ? "\(first)" : "\(first)-\(report.pagesAfter)"
+                source.needOCR = source.needOCR.map { $0 + first - 1 }
+                accepted.append((url, source))
+            }
+        }
+        report.appended = accepted.map(\.source)
+        guard !accepted.isEmpty, !options.dryRun else { return report }
+
+        let rewrite = DocumentRewrite(library: library)
+        let scratch = try rewrite.scratchFolder()
+        let joined = scratch.appendingPathComponent("append-\(UUID().uuidString).pdf")
+        defer { Sys.removeIfPresent(joined.path) }
+        try join(accepted.map(\.url), after: reader.pdf == nil ? nil : document, into: joined, scratch: scratch)
+        let pageCount = try PDFDocument(path: joined.path).pageCount
+        guard pageCount == report.pagesAfter else {
+            throw AppendError(description: "\(path): the joined PDF has \(pageCount) pages, not \(report.pagesAfter); nothing was written.")
+        }
+        let written = try updated(metadata, pageCount: pageCount, pdfHash: FileHash.sha256(of: joined), before: before,
+                                  needOCR: Set(accepted.flatMap(\.source.needOCR)), now: now)
+        report.keptAs = try VersionStore(library: library).keep(document, reason: "before an append").shortID
+        try rewrite.write(written, pdfFile: joined, to: document, replacing: true, expecting: identity)
+        if let key = try? DocumentReader(path: document.path).contentKey {
+            for (_, source) in accepted {
+                try history.record(documentID: metadata.id.uuidString, key: key, parents: parent.map { [$0] } ?? [], what: "append",
+                                   at: now, source: source.sha256, pages: source.range)
+            }
+        }
+        return report
+    }
+
+    /// The PDF's facts, or why it is refused.
+    private func inspect(_ url: URL) -> Result<AppendReport.Source, AppendReport.Refusal> {
+        let shown = url.path
+        func refuse(_ code: String, _ reason: String) -> Result<AppendReport.Source, AppendReport.Refusal> {
+            .failure(.init(path: shown, code: code, reason: reason))
+        }
+        let fd: Int32
+        do {
+            fd = try RegularFile.openForReading(url.path)
+        } catch {
+            switch error.kind {
+            case .fileNotFound: return refuse("not-found", "\(shown): no such file.")
+            case .notARegularFile(let reason): return refuse("not-a-regular-file", "\(shown): \(reason).")
+            default: return refuse("unreadable", error.description)
+            }
+        }
+        defer { Sys.close(fd) }
+        do {
+            let pdf = try PDFDocument(fileDescriptor: fd, path: shown)
+            guard pdf.pageCount > 0 else { return refuse("damaged-pdf", "\(shown): the PDF has no pages.") }
+            let needOCR = (0..<pdf.pageCount).filter { pdf.text(ofPage: $0).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }.map { $0 + 1 }
+            let sha = try FileHash.sha256(fd: fd, path: shown)
+            return .success(.init(path: shown, sha256: sha, pages: pdf.pageCount, range: "", needOCR: needOCR))
+        } catch let error as PDFError {
+            return refuse(error.code, error.description)
+        } catch {
+            return refuse("unreadable", "\(shown): \(error)")
+        }
+    }
+
+    /// Writes the document's PDF (read out of `document` through libzip, CRC-checked) with
+    /// every page of `sources` after its own into `output`; with no document PDF, the sources alone.
+    private func join(_ sources: [URL], after document: URL?, into output: URL, scratch: URL) throws {
+        var base = sources[0], rest = Array(sources.dropFirst())
+        var exported: URL?
+        if let document {
+            let pdf = scratch.appendingPathComponent("append-base-\(UUID().uuidString).pdf")
+            try CoordinatedDocument.exportPDF(of: document.path, to: pdf.path, overwrite: false)
+            exported = pdf
+            base = pdf
+            rest = sources
+        }
+        defer { exported.map { Sys.removeIfPresent($0.path) } }
+        do {
+            if rest.isEmpty {
+                try FileManager.default.copyItem(at: base, to: output)
+            } else {
+                try PDFPages.append(rest, to: base, output: output)
+            }
+        } catch let error as PDFPages.Failure {
+            throw AppendError(description: "\(library.relativePath(of: document ?? base) ?? base.path): \(error.description); nothing was written.")
+        }
+    }
+
+    /// `metadata` with what an append changes, the rest (unknown keys too) as it was.
+    private func updated(_ metadata: DocumentMetadata, pageCount: Int, pdfHash: String, before: Int, needOCR: Set<Int>, now: Date) -> DocumentMetadata {
+        var result = metadata
+        // The app derives one state per page when there are none; they are written out now,
+        // as it would, so that the new pages can have states of their own.
+        var states = Dictionary(metadata.pageProcessingStates.map { ($0.pageNumber, $0) }, uniquingKeysWith: { first, _ in first })
+        for number in stride(from: 1, through: before, by: 1) where states[number] == nil {
+            states[number] = PageProcessingState(pageNumber: number, needsOCR: !metadata.ocrCompleted, needsExtraction: false,
+                                                 ocrProcessedAt: metadata.ocrCompleted ? metadata.ocrProcessedAt : nil)
+        }
+        for number in (before + 1)...pageCount {
+            states[number] = PageProcessingState(pageNumber: number, needsOCR: needOCR.contains(number), needsExtraction: true)
+        }
+        result.pageProcessingStates = states.values.filter { $0.pageNumber <= pageCount }.sorted { $0.pageNumber < $1.pageNumber }
+        result.pageCount = pageCount
+        result.pdfHash = pdfHash
+        result.modified = now
+        if !needOCR.isEmpty { result.ocrCompleted = false }
+        return result
+    }
+}

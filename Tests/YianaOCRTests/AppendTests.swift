@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import YianaArchive
+import YianaLibrary
+import YianaPDF
+import YianaTestSupport
+@testable import YianaOCR
+
+/// `yiana append`: pages joined, old pages unchanged, metadata kept whole and made right,
+/// refusals by name, the history's duplicate check, and OCR of the new pages alone.
+@Suite(.serialized) struct AppendTests {
+    let pdfs = Fixtures.sampleDocs.appendingPathComponent("pdfs")
+
+    func pageTexts(_ url: URL) throws -> [String] {
+        let data = try pdfBytes(url)
+        let pdf = try PDFDocument(data: data, source: url.lastPathComponent)
+        return (0..<pdf.pageCount).map { pdf.text(ofPage: $0) }
+    }
+
+    func sourceTexts(_ url: URL) throws -> [String] {
+        let pdf = try PDFDocument(path: url.path)
+        return (0..<pdf.pageCount).map { pdf.text(ofPage: $0) }
+    }
+
+    /// A library with one document: the bank letter (2 pages with text), its metadata with
+    /// a key the toolkit does not know, OCR done.
+    func library() throws -> (TemporaryFolder, Library, URL) {
+        let folder = try TemporaryFolder()
+        let pdf = try Data(contentsOf: pdfs.appendingPathComponent("Bank statement reminder.pdf"))
+        var metadata = DocumentMetadata(title: "Bank letter", pageCount: 2, pdfHash: sha256(pdf))
+        metadata.ocrCompleted = true
+        metadata.unknownFields["futureKey"] = .string("kept")
+        let url = folder.url.appendingPathComponent("Bank letter.yianazip")
+        try CoordinatedDocument.create(at: url.path, metadata: metadata, pdf: .data(pdf))
+        return (folder, try Library(root: folder.url), url)
+    }
+
+    @Test func pagesAreAddedAndTheOldOnesAndTheMetadataKept() async throws {
+        let (folder, library, url) = try library()
+        defer { withExtendedLifetime(folder) {} }
+        let before = try pageTexts(url)
+        let flow = pdfs.appendingPathComponent("Flow control paper.pdf")
+        let report = try Appender(library: library).append([flow], to: url)
+        #expect(report.refused.isEmpty && report.appended.map(\.range) == ["3-5"] && report.keptAs != nil)
+        let after = try pageTexts(url)
+        #expect(after.count == 5)
+        #expect(Array(after.prefix(2)) == before, "every old page's text unchanged")
+        let appended = try sourceTexts(flow)
+        #expect(Array(after.suffix(3)) == appended)
+        let metadata = try DocumentReader(path: url.path).metadata()
+        #expect(metadata.pageCount == 5 && metadata.unknownFields["futureKey"] == .string("kept"))
+        #expect(metadata.pdfHash == sha256(try pdfBytes(url)))
+        #expect(metadata.ocrCompleted, "no new page needs OCR")
+        #expect(metadata.pageProcessingStates.map(\.pageNumber) == [1, 2, 3, 4, 5])
+        #expect(metadata.pageProcessingStates.filter(\.needsExtraction).map(\.pageNumber) == [3, 4, 5])
+        let app = try decodeApp(url)
+        #expect(app.pageCount == 5 && app.pageProcessingStates?.count == 5 && app.pdfHash == metadata.pdfHash)
+        #expect(await Verifier(library: library).verify().clean)
+        // The version before is kept, and the history names the PDF and its pages.
+        let versions = try VersionStore(library: library).versions(of: url)
+        #expect(versions.first?.reason == "before an append")
+        let entry = try #require(DocumentHistory(library: library).appends(of: report.appended[0].sha256, to: metadata.id.uuidString).first)
+        #expect(entry.pages == "3-5" && entry.what == "append")
+    }
+
+    @Test func whatCannotBeAppendedIsRefusedByNameAndTheRestIsAppended() throws {
+        let (folder, library, url) = try library()
+        defer { withExtendedLifetime(folder) {} }
+        let notPDF = folder.url.appendingPathComponent("notes.txt")
+        try Data("just words".utf8).write(to: notPDF)
+        let sources = [pdfs.appendingPathComponent("Encrypted letter.pdf"), pdfs.appendingPathComponent("Damaged download.pdf"), notPDF,
+                       folder.url.appendingPathComponent("missing.pdf"), pdfs.appendingPathComponent("Filled form.pdf")]
+        let report = try Appender(library: library).append(sources, to: url)
+        #expect(report.refused.map(\.code) == ["encrypted-pdf", "damaged-pdf", "not-a-pdf", "not-found"])
+        #expect(report.refused.allSatisfy { $0.reason.hasPrefix($0.path) })
+        #expect(report.appended.map(\.path) == [pdfs.appendingPathComponent("Filled form.pdf").path])
+        // Once appended, the same PDF is refused, unless asked for.
+        let again = try Appender(library: library).append([pdfs.appendingPathComponent("Filled form.pdf")], to: url)
+        #expect(again.refused.map(\.code) == ["already-appended"] && again.appended.isEmpty)
+        var options = AppendOptions()
+        options.allowDuplicates = true
+        #expect(try Appender(library: library).append([pdfs.appendingPathComponent("Filled form.pdf")], to: url, options: options).appended.count == 1)
+        // A dry run writes nothing.
+        let bytes = try Data(contentsOf: url)
+        options.dryRun = true
+        let dry = try Appender(library: library).append([pdfs.appendingPathComponent("Flow control paper.pdf")], to: url, options: options)
+        let after = try Data(contentsOf: url)
+        #expect(dry.appended.count == 1 && after == bytes)
+    }
+
+    @Test func aDamagedDocumentTakesNoPages() throws {
+        let (folder, library, url) = try library()
+        defer { withExtendedLifetime(folder) {} }
+        let bytes = try Data(contentsOf: url)
+        try bytes.prefix(bytes.count - 100).write(to: url)
+        #expect(throws: AppendError.self) { try Appender(library: library).append([pdfs.appendingPathComponent("Filled form.pdf")], to: url) }
+        let after = try Data(contentsOf: url)
+        #expect(after == bytes.prefix(bytes.count - 100))
+    }
+
+    @Test func ocrThenRecognisesTheNewPagesAlone() throws {
+        let (folder, library, url) = try library()
+        defer { withExtendedLifetime(folder) {} }
+        let report = try Appender(library: library).append([pdfs.appendingPathComponent("Scanned receipt (no text layer).pdf")], to: url)
+        #expect(report.appended.first?.needOCR == [3])
+        let metadata = try DocumentReader(path: url.path).metadata()
+        #expect(!metadata.ocrCompleted && metadata.pageProcessingStates.filter(\.needsOCR).map(\.pageNumber) == [3])
+        var options = OCROptions()
+        options.jobs = 1
+        let ocr = try OCRRunner(library: library, options: options).run(try LibraryScanner.scan(library).items, named: false)
+        #expect(ocr.documents.first?.pagesRecognized == 1 && ocr.documents.first?.pagesWithText == 2)
+    }
+}
