@@ -53,11 +53,14 @@ public enum CoordinatedDocument {
     ///
     /// With `expecting`, a replacing write takes place only if the document is still that
     /// version of the file when the lock is held (else ``ArchiveError`` `.documentChanged`):
-    /// a read-modify-write never overwrites what another process wrote meanwhile.
+    /// a read-modify-write never overwrites what another process wrote meanwhile. With
+    /// `hashingPDF`, `pdfHash` is computed while the PDF is copied, as for ``create(at:metadata:pdf:hashingPDF:timeout:)``.
+    @discardableResult
     public static func write(at path: String, metadata: DocumentMetadata, pdf: PDFPayload?, replacing: Bool,
-                             checkingWith check: (String) throws -> Void, expecting: FileIdentity? = nil,
-                             timeout: Double = defaultLockTimeout) throws {
-        try write(at: path, metadata: metadata, pdf: pdf, replacing: replacing, expecting: expecting, timeout: timeout, afterVerify: check)
+                             checkingWith check: (String) throws -> Void, expecting: FileIdentity? = nil, hashingPDF: Bool = false,
+                             timeout: Double = defaultLockTimeout) throws -> DocumentMetadata {
+        try write(at: path, metadata: metadata, pdf: pdf, replacing: replacing, hashingPDF: hashingPDF, expecting: expecting,
+                  timeout: timeout, afterVerify: check)
     }
 
     @discardableResult

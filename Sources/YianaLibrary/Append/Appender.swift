@@ -139,10 +139,10 @@ public struct Appender: Sendable {
         guard pageCount == report.pagesAfter else {
             throw AppendError(description: "\(path): the joined PDF has \(pageCount) pages, not \(report.pagesAfter); nothing was written.")
         }
-        let written = try updated(metadata, pageCount: pageCount, pdfHash: FileHash.sha256(of: joined), before: before,
-                                  needOCR: Set(accepted.flatMap(\.source.needOCR)), now: now)
+        let written = updated(metadata, pageCount: pageCount, before: before, needOCR: Set(accepted.flatMap(\.source.needOCR)), now: now)
         report.keptAs = try VersionStore(library: library).keep(document, reason: "before an append").shortID
-        try rewrite.write(written, pdfFile: joined, to: document, replacing: true, expecting: identity)
+        // pdfHash is the SHA-256 of the joined PDF, computed as the writer copies it (one read).
+        try rewrite.write(written, pdfFile: joined, to: document, replacing: true, expecting: identity, hashingPDF: true)
         if let key = try? DocumentReader(path: document.path).contentKey {
             for (_, source) in accepted {
                 try history.record(documentID: metadata.id.uuidString, key: key, parents: parent.map { [$0] } ?? [], what: "append",
@@ -207,7 +207,7 @@ public struct Appender: Sendable {
     }
 
     /// `metadata` with what an append changes, the rest (unknown keys too) as it was.
-    private func updated(_ metadata: DocumentMetadata, pageCount: Int, pdfHash: String, before: Int, needOCR: Set<Int>, now: Date) -> DocumentMetadata {
+    private func updated(_ metadata: DocumentMetadata, pageCount: Int, before: Int, needOCR: Set<Int>, now: Date) -> DocumentMetadata {
         var result = metadata
         // The app derives one state per page when there are none; they are written out now,
         // as it would, so that the new pages can have states of their own.
@@ -221,7 +221,7 @@ public struct Appender: Sendable {
         }
         result.pageProcessingStates = states.values.filter { $0.pageNumber <= pageCount }.sorted { $0.pageNumber < $1.pageNumber }
         result.pageCount = pageCount
-        result.pdfHash = pdfHash
+        result.pdfHash = nil  // set by the writer (hashingPDF)
         result.modified = now
         if !needOCR.isEmpty { result.ocrCompleted = false }
         return result

@@ -22,7 +22,8 @@ public struct DocumentRewrite: Sendable {
     public func write(_ metadata: DocumentMetadata, pdfFrom pdfSource: URL?, to destination: URL, replacing: Bool,
                       expecting: FileIdentity? = nil, check: (String) throws -> Void = { _ in }) throws {
         guard let pdfSource, let hasPDF = try? DocumentReader(path: pdfSource.path).pdf != nil, hasPDF else {
-            return try write(metadata, pdfFile: nil, to: destination, replacing: replacing, expecting: expecting, check: check)
+            try write(metadata, pdfFile: nil, to: destination, replacing: replacing, expecting: expecting, check: check)
+            return
         }
         let temp = try scratchFolder().appendingPathComponent("pdf-\(UUID().uuidString)")
         try CoordinatedDocument.exportPDF(of: pdfSource.path, to: temp.path, overwrite: false)
@@ -31,9 +32,11 @@ public struct DocumentRewrite: Sendable {
     }
 
     /// Writes `metadata` with the PDF file `pdfFile` (or none), like
-    /// ``write(_:pdfFrom:to:replacing:check:)``.
+    /// ``write(_:pdfFrom:to:replacing:check:)``; with `hashingPDF`, `pdfHash` is set to the
+    /// SHA-256 of the PDF computed while it is copied. Returns the metadata written.
+    @discardableResult
     public func write(_ metadata: DocumentMetadata, pdfFile: URL?, to destination: URL, replacing: Bool,
-                      expecting: FileIdentity? = nil, check: (String) throws -> Void = { _ in }) throws {
+                      expecting: FileIdentity? = nil, hashingPDF: Bool = false, check: (String) throws -> Void = { _ in }) throws -> DocumentMetadata {
         guard let pdfFile else {
             return try CoordinatedDocument.write(at: destination.path, metadata: metadata, pdf: nil, replacing: replacing,
                                                  checkingWith: check, expecting: expecting)
@@ -41,8 +44,8 @@ public struct DocumentRewrite: Sendable {
         let fd = try RegularFile.openForReading(pdfFile.path)
         defer { Sys.close(fd) }
         let source = try SourceFile(fd: fd, path: pdfFile.path)
-        try CoordinatedDocument.write(at: destination.path, metadata: metadata, pdf: .file(source), replacing: replacing,
-                                      checkingWith: check, expecting: expecting)
+        return try CoordinatedDocument.write(at: destination.path, metadata: metadata, pdf: .file(source), replacing: replacing,
+                                             checkingWith: check, expecting: expecting, hashingPDF: hashingPDF)
     }
 
     /// This machine's scratch folder for the library (``LocalState/scratch()``).
