@@ -111,7 +111,7 @@ struct CrashHarness {
             result.tally.record(findings, description)
 
             try await recover(arguments, libraries: libraries, before: before, clean: clean, after: description,
-                              finished: scenario.finished, into: &result)
+                              finished: scenario.finished, mayFindItDone: scenario.rerunMayFindItDone, into: &result)
         }
         return result
     }
@@ -120,7 +120,7 @@ struct CrashHarness {
     /// `yiana repair --remove-temps` must clear every leftover temporary file (keeping its
     /// bytes: the check that nothing is lost runs after it).
     private func recover(_ arguments: [String], libraries: [URL], before: [String: String], clean: Outcome, after description: String,
-                         finished: ((URL) -> String?)?, into result: inout PathResult) async throws {
+                         finished: ((URL) -> String?)?, mayFindItDone: Bool, into result: inout PathResult) async throws {
         let again = try runner.run(arguments)
         var recovered = await Checks.afterRun(libraries: libraries, root: root, before: before)
         let leftTemps = recovered.temps > 0
@@ -140,7 +140,8 @@ struct CrashHarness {
             if recovered.temps > 0 { cleanup.append("\(recovered.temps) temporary files left after repair --remove-temps") }
         }
         if let problem = finished?(libraries[0]) { cleanup.append("the job is not finished: \(problem)") }
-        if again.signal == nil, again.status == clean.status || (leftTemps && again.status == 1), recovered.clean, cleanup.isEmpty {
+        let foundDone = mayFindItDone && again.status == 1 && finished != nil
+        if again.signal == nil, again.status == clean.status || ((leftTemps || foundDone) && again.status == 1), recovered.clean, cleanup.isEmpty {
             result.recovered += 1
         } else {
             result.tally.fail("\(description), then a clean run: exit \(again.status) (clean run: \(clean.status)); \(recovered.summary) \(cleanup.joined(separator: "; ")) \(again.stderr.suffix(400))")

@@ -17,6 +17,9 @@ struct Scenario: Sendable {
     /// What must hold of the first library once a rerun has finished the job (nil: it holds;
     /// else the problem in words).
     var finished: (@Sendable (URL) -> String?)?
+    /// The rerun after a kill may exit 1 having found the job already done (`append`
+    /// refuses a PDF the document already holds); `finished` then says whether it is.
+    var rerunMayFindItDone = false
 }
 
 /// What a scenario's set-up works with.
@@ -185,6 +188,19 @@ enum Scenarios {
                      return ["index", "--library", context.path("lib"), "--index", context.path("index/index.sqlite")]
                  },
                  indexWords: ["i1", "i2", "i4", "i5", "i7", "i8"].map(word)),
+        Scenario(name: "append", libraries: ["lib"], what: "yiana append of 2 PDFs (one of 1.5 MB) to a document",
+                 build: { context in
+                     try context.importPDFs(["target"], into: "lib")
+                     let small = try context.pdf("add1", in: "in"), big = try context.pdf("addbig", in: "in", big: true)
+                     return ["append", "--library", context.path("lib"), "target", small.path, big.path]
+                 },
+                 finished: { library in
+                     // Exactly once: the document's one page and the two appended, never twice.
+                     let url = library.appendingPathComponent("target.yianazip")
+                     guard let metadata = try? DocumentReader(path: url.path).metadata() else { return "target.yianazip does not read" }
+                     return metadata.pageCount == 3 ? nil : "target.yianazip has \(metadata.pageCount) pages, not 3"
+                 },
+                 rerunMayFindItDone: true),
         Scenario(name: "ocr", libraries: ["lib"], what: "yiana ocr --all of 3 scans beside 2 documents with text",
                  build: OCRCheck.build, finished: OCRCheck.finished),
         Scenario(name: "watch", libraries: ["lib"], what: "yiana watch --once --ocr --resolve identical: 2 scans, 2 documents, 2 copies",

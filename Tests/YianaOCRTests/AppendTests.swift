@@ -61,6 +61,7 @@ import YianaTestSupport
         #expect(versions.first?.reason == "before an append")
         let entry = try #require(DocumentHistory(library: library).appends(of: report.appended[0].sha256, to: metadata.id.uuidString).first)
         #expect(entry.pages == "3-5" && entry.what == "append")
+        #expect(Appender.recordedAppends(metadata) == [.init(sha256: report.appended[0].sha256, pages: "3-5")])
     }
 
     @Test func whatCannotBeAppendedIsRefusedByNameAndTheRestIsAppended() throws {
@@ -77,6 +78,10 @@ import YianaTestSupport
         // Once appended, the same PDF is refused, unless asked for.
         let again = try Appender(library: library).append([pdfs.appendingPathComponent("Filled form.pdf")], to: url)
         #expect(again.refused.map(\.code) == ["already-appended"] && again.appended.isEmpty)
+        // Killed after the write and before the history record: the document itself knows.
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent(".yiana"))
+        let afterKill = try Appender(library: library).append([pdfs.appendingPathComponent("Filled form.pdf")], to: url)
+        #expect(afterKill.refused.map(\.code) == ["already-appended"])
         var options = AppendOptions()
         options.allowDuplicates = true
         #expect(try Appender(library: library).append([pdfs.appendingPathComponent("Filled form.pdf")], to: url, options: options).appended.count == 1)

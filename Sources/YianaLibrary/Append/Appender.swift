@@ -113,6 +113,7 @@ public struct Appender: Sendable {
                 if !options.allowDuplicates {
                     let earlier = history.appends(of: source.sha256, to: metadata.id.uuidString).first
                     let when = earlier.map { "as pages \($0.pages ?? "?") on \(InternetTime.string($0.at))" }
+                        ?? Self.recordedAppends(metadata).first { $0.sha256 == source.sha256 }.map { "as pages \($0.pages)" }
                         ?? (accepted.contains { $0.source.sha256 == source.sha256 } ? "earlier in this command" : nil)
                     if let when {
                         report.refused.append(.init(path: source.path, code: "already-appended",
@@ -139,7 +140,8 @@ public struct Appender: Sendable {
         guard pageCount == report.pagesAfter else {
             throw AppendError(description: "\(path): the joined PDF has \(pageCount) pages, not \(report.pagesAfter); nothing was written.")
         }
-        let written = updated(metadata, pageCount: pageCount, before: before, needOCR: Set(accepted.flatMap(\.source.needOCR)), now: now)
+        var written = updated(metadata, pageCount: pageCount, before: before, needOCR: Set(accepted.flatMap(\.source.needOCR)), now: now)
+        Self.record(accepted.map(\.source), in: &written, at: now)
         report.keptAs = try VersionStore(library: library).keep(document, reason: "before an append").shortID
         // pdfHash is the SHA-256 of the joined PDF, computed as the writer copies it (one read).
         try rewrite.write(written, pdfFile: joined, to: document, replacing: true, expecting: identity, hashingPDF: true)
@@ -150,6 +152,42 @@ public struct Appender: Sendable {
             }
         }
         return report
+    }
+
+    /// The key of the document's metadata that lists what the toolkit appended to it: written
+    /// in the same atomic write as the pages, so that a run killed after the write and before
+    /// the history record still knows (and a rerun never appends twice), and carried to every
+    /// device with the document. The app ignores it, and drops it when it saves; the history
+    /// keeps the record then.
+    public static let appendsKey = "yianaToolsAppends"
+
+    /// One PDF the document's metadata says was appended to it.
+    public struct RecordedAppend: Sendable, Equatable {
+        public let sha256: String
+        public let pages: String
+
+        public init(sha256: String, pages: String) {
+            self.sha256 = sha256
+            self.pages = pages
+        }
+    }
+
+    /// What the document's metadata says was appended to it (``appendsKey``).
+    public static func recordedAppends(_ metadata: DocumentMetadata) -> [RecordedAppend] {
+        guard case .array(let items)? = metadata.unknownFields[appendsKey] else { return [] }
+        return items.compactMap { item in
+            guard case .object(let fields) = item, case .string(let sha)? = fields["sha256"], case .string(let pages)? = fields["pages"] else { return nil }
+            return RecordedAppend(sha256: sha, pages: pages)
+        }
+    }
+
+    static func record(_ sources: [AppendReport.Source], in metadata: inout DocumentMetadata, at now: Date) {
+        var items: [JSONValue] = []
+        if case .array(let existing)? = metadata.unknownFields[appendsKey] { items = existing }
+        for source in sources {
+            items.append(.object(["sha256": .string(source.sha256), "pages": .string(source.range), "at": .string(InternetTime.string(now))]))
+        }
+        metadata.unknownFields[appendsKey] = .array(items)
     }
 
     /// The PDF's facts, or why it is refused.
