@@ -9,6 +9,8 @@ public struct AppendOptions: Sendable {
     public var dryRun = false
     /// Append a PDF this document's history says was appended to it before.
     public var allowDuplicates = false
+    /// The id of the rendered letter being appended (`yiana inject`), recorded with it.
+    public var letterID: String?
 
     public init() {}
 }
@@ -141,14 +143,14 @@ public struct Appender: Sendable {
             throw AppendError(description: "\(path): the joined PDF has \(pageCount) pages, not \(report.pagesAfter); nothing was written.")
         }
         var written = updated(metadata, pageCount: pageCount, before: before, needOCR: Set(accepted.flatMap(\.source.needOCR)), now: now)
-        Self.record(accepted.map(\.source), in: &written, at: now)
+        Self.record(accepted.map(\.source), letter: options.letterID, in: &written, at: now)
         report.keptAs = try VersionStore(library: library).keep(document, reason: "before an append").shortID
         // pdfHash is the SHA-256 of the joined PDF, computed as the writer copies it (one read).
         try rewrite.write(written, pdfFile: joined, to: document, replacing: true, expecting: identity, hashingPDF: true)
         if let key = try? DocumentReader(path: document.path).contentKey {
             for (_, source) in accepted {
                 try history.record(documentID: metadata.id.uuidString, key: key, parents: parent.map { [$0] } ?? [], what: "append",
-                                   at: now, source: source.sha256, pages: source.range)
+                                   at: now, source: source.sha256, pages: source.range, letter: options.letterID)
             }
         }
         return report
@@ -165,10 +167,13 @@ public struct Appender: Sendable {
     public struct RecordedAppend: Sendable, Equatable {
         public let sha256: String
         public let pages: String
+        /// The rendered letter's id, for a letter injected.
+        public var letter: String?
 
-        public init(sha256: String, pages: String) {
+        public init(sha256: String, pages: String, letter: String? = nil) {
             self.sha256 = sha256
             self.pages = pages
+            self.letter = letter
         }
     }
 
@@ -177,15 +182,19 @@ public struct Appender: Sendable {
         guard case .array(let items)? = metadata.unknownFields[appendsKey] else { return [] }
         return items.compactMap { item in
             guard case .object(let fields) = item, case .string(let sha)? = fields["sha256"], case .string(let pages)? = fields["pages"] else { return nil }
-            return RecordedAppend(sha256: sha, pages: pages)
+            var letter: String?
+            if case .string(let id)? = fields["letter"] { letter = id }
+            return RecordedAppend(sha256: sha, pages: pages, letter: letter)
         }
     }
 
-    static func record(_ sources: [AppendReport.Source], in metadata: inout DocumentMetadata, at now: Date) {
+    static func record(_ sources: [AppendReport.Source], letter: String?, in metadata: inout DocumentMetadata, at now: Date) {
         var items: [JSONValue] = []
         if case .array(let existing)? = metadata.unknownFields[appendsKey] { items = existing }
         for source in sources {
-            items.append(.object(["sha256": .string(source.sha256), "pages": .string(source.range), "at": .string(InternetTime.string(now))]))
+            var item: [String: JSONValue] = ["sha256": .string(source.sha256), "pages": .string(source.range), "at": .string(InternetTime.string(now))]
+            if let letter { item["letter"] = .string(letter) }
+            items.append(.object(item))
         }
         metadata.unknownFields[appendsKey] = .array(items)
     }

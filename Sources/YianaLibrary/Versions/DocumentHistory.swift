@@ -14,6 +14,8 @@ public struct HistoryEntry: Codable, Sendable, Equatable {
     public var source: String? = nil
     /// For an append: the pages they became (`4-6`).
     public var pages: String? = nil
+    /// For an append of a rendered letter (`.letters/inject/`): the letter's id.
+    public var letter: String? = nil
 }
 
 /// The causal history of documents, as the toolkit wrote them on every device: each device
@@ -34,12 +36,18 @@ public struct DocumentHistory: Sendable {
     /// Records that `key` was written for `documentID`, descending from `parents`; for an
     /// append, the SHA-256 of the PDF added (`source`) and the pages it became.
     public func record(documentID: String, key: String, parents: [String], what: String, at: Date = Date(),
-                       source: String? = nil, pages: String? = nil) throws {
+                       source: String? = nil, pages: String? = nil, letter: String? = nil) throws {
         let parents = parents.filter { $0 != key }
         var entry = HistoryEntry(documentID: documentID, key: key, parents: Array(Set(parents)).sorted(), at: at, what: what)
         entry.source = source
         entry.pages = pages
+        entry.letter = letter
         try log.append(entry)
+    }
+
+    /// The appends of the letter `letter` (its id, any case) to any document, on any device.
+    public func appends(ofLetter letter: String) -> [HistoryEntry] {
+        log.read().filter { $0.letter?.lowercased() == letter.lowercased() }
     }
 
     /// The appends to `documentID` of the PDF whose SHA-256 is `source`, on any device.

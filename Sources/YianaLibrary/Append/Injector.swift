@@ -1,0 +1,203 @@
+import Foundation
+import YianaArchive
+import YianaPDF
+import YianaSystem
+
+/// How `yiana inject` goes.
+public struct InjectOptions: Sendable {
+    /// Say what would be done; change nothing.
+    public var dryRun = false
+    /// Seconds a letter must have been left alone before it is taken (``Arrival``).
+    public var settle = Arrival.defaultWindow
+    /// Give leftover claims (`….pdf.processing` older than ``claimAge``) back as `….pdf`, to
+    /// be taken on the next run.
+    public var releaseClaims = false
+    /// Seconds after which a claim nobody finished counts as left over.
+    public var claimAge: Double = 600
+
+    public init() {}
+}
+
+/// What `yiana inject` did with each letter in `.letters/inject/`.
+public struct InjectReport: Codable, Sendable {
+    public enum Outcome: String, Codable, Sendable {
+        /// Appended to its document.
+        case appended
+        /// Already in its document (on this device or another): its copy here was kept in
+        /// the version store and removed.
+        case alreadyAppended = "already-appended"
+        /// Moved to `.letters/unmatched/`, as the app does: no such document, not named as
+        /// the app expects, or not a PDF that can be appended.
+        case unmatched
+        /// Two or more documents have the target's name: left where it is, for a person.
+        case ambiguous
+        /// Still arriving, or its document is not downloaded: left for a later run.
+        case waiting
+        /// A claim (`….processing`) left by a run that never finished.
+        case claimLeft = "claim-left"
+        /// A left-over claim given back (`--release-claims`).
+        case released
+    }
+
+    public struct Letter: Codable, Sendable {
+        /// Where it was found, relative to the library.
+        public let path: String
+        public let outcome: Outcome
+        public var document: String?
+        public var pages: String?
+        /// The version-store id of what was removed or replaced.
+        public var keptAs: String?
+        public var reason: String?
+    }
+
+    public var letters: [Letter] = []
+    public var dryRun = false
+    /// True when a letter could not be appended (unmatched, ambiguous, a claim left).
+    public var failed: Bool { letters.contains { [.unmatched, .ambiguous, .claimLeft].contains($0.outcome) } }
+}
+
+/// Appends the rendered letters the app's render service drops in `.letters/inject/`
+/// (`<target>_<UUID>.pdf`) to the document whose file name is `<target>`, as the app's
+/// InjectWatcher does, and better: two documents of that name are reported, not the first
+/// taken; a letter still arriving waits; a letter already in its document, by its id in
+/// the shared history or in the document itself (appended on any device), is never appended
+/// again. A letter is claimed first by renaming it `….processing`, as the app does; what
+/// cannot be appended goes to `.letters/unmatched/` with the reason.
+public struct Injector: Sendable {
+    public let library: Library
+
+    public init(library: Library) {
+        self.library = library
+    }
+
+    var injectFolder: URL { library.root.appendingPathComponent(CompanionFile.lettersFolder).appendingPathComponent("inject") }
+    var unmatchedFolder: URL { library.root.appendingPathComponent(CompanionFile.lettersFolder).appendingPathComponent("unmatched") }
+
+    /// Processes every letter in `.letters/inject/`.
+    /// - Throws: when the library cannot be scanned; a bad letter never throws, it is reported.
+    public func run(_ options: InjectOptions = InjectOptions(), now: Date = Date()) throws -> InjectReport {
+        let scan = try LibraryScanner.scan(library)
+        var report = InjectReport(dryRun: options.dryRun)
+        let letters = scan.companions.filter { $0.kind == .injectLetter && !$0.isTemp && !$0.isConflictCopy }.sorted { $0.path < $1.path }
+        let arrival = Arrival(scan: scan, now: now, window: options.settle)
+        for letter in letters {
+            let url = library.root.appendingPathComponent(letter.path)
+            if letter.path.hasSuffix(".processing") {
+                report.letters += claim(letter, url: url, options: options, now: now)
+                continue
+            }
+            report.letters.append(inject(letter, url: url, scan: scan, arrival: arrival, options: options, now: now))
+        }
+        return report
+    }
+
+    private func inject(_ letter: CompanionFile, url: URL, scan: LibraryScan, arrival: Arrival, options: InjectOptions, now: Date) -> InjectReport.Letter {
+        func result(_ outcome: InjectReport.Outcome, _ reason: String?, document: String? = nil) -> InjectReport.Letter {
+            InjectReport.Letter(path: letter.path, outcome: outcome, document: document, reason: reason)
+        }
+        let name = url.lastPathComponent
+        guard let parsed = InjectName(name) else {
+            return unmatched(letter, url: url, reason: "not named `<document>_<UUID>.pdf`, as the render service names letters", options: options)
+        }
+        let whole = (try? PDFDocument(path: url.path)) != nil
+        if let why = arrival.stillArriving(url, whole: whole) {
+            return result(.waiting, "still arriving (\(why)); taken on a later run")
+        }
+        let candidates = scan.items.filter { ($0.documentURL.lastPathComponent as NSString).deletingPathExtension == parsed.target }
+        guard !candidates.isEmpty else {
+            return unmatched(letter, url: url, reason: "no document named \(parsed.target).\(Library.documentExtension) in the library", options: options)
+        }
+        let paths = candidates.map { $0.documentPath ?? library.relativePath(of: $0.documentURL) ?? $0.path }
+        guard candidates.count == 1, let target = candidates.first else {
+            return result(.ambiguous, "\(candidates.count) documents are named \(parsed.target): \(paths.joined(separator: ", ")); rename one (or move the letter into the document with `yiana append`); left where it is")
+        }
+        guard target.kind == .document else {
+            return result(.waiting, "\(paths[0]) is not downloaded; `yiana download` it, then the letter is appended", document: paths[0])
+        }
+        if let earlier = appended(parsed.letterID, to: target.documentURL) {
+            return alreadyIn(letter, url: url, document: paths[0], pages: earlier, options: options)
+        }
+        guard !options.dryRun else { return result(.appended, "would be appended", document: paths[0]) }
+        // Claimed as the app claims it: a rename, which fails when another took it first.
+        let claimed = url.appendingPathExtension("processing")
+        do {
+            try FileManager.default.moveItem(at: url, to: claimed)
+        } catch {
+            return result(.waiting, "taken by another process meanwhile")
+        }
+        var appendOptions = AppendOptions()
+        appendOptions.letterID = parsed.letterID
+        do {
+            let appended = try Appender(library: library).append([claimed], to: target.documentURL, options: appendOptions, now: now)
+            if let refusal = appended.refused.first {
+                guard refusal.code == "already-appended" else {
+                    return unmatched(letter, url: claimed, reason: refusal.reason, options: options, originalName: name)
+                }
+                return alreadyIn(letter, url: claimed, document: paths[0], pages: nil, options: options)
+            }
+            var done = result(.appended, nil, document: paths[0])
+            done.pages = appended.appended.first?.range
+            done.keptAs = try? DocumentRewrite(library: library).keepAndRemove(claimed, reason: "letter \(parsed.letterID) appended to \(paths[0])").shortID
+            return done
+        } catch {
+            return unmatched(letter, url: claimed, reason: "\(error)", options: options, originalName: name)
+        }
+    }
+
+    /// The pages the letter `id` became in the document at `document`, when it is there
+    /// already: by the shared history (any device's) or the document's own record.
+    private func appended(_ id: String, to document: URL) -> String? {
+        if let entry = DocumentHistory(library: library).appends(ofLetter: id).first { return entry.pages ?? "?" }
+        guard let metadata = try? DocumentReader(path: document.path).metadata() else { return nil }
+        return Appender.recordedAppends(metadata).first { $0.letter?.lowercased() == id.lowercased() }?.pages
+    }
+
+    private func alreadyIn(_ letter: CompanionFile, url: URL, document: String, pages: String?, options: InjectOptions) -> InjectReport.Letter {
+        var result = InjectReport.Letter(path: letter.path, outcome: .alreadyAppended, document: document, pages: pages,
+                                         reason: "already in \(document)\(pages.map { " as pages \($0)" } ?? ""); this copy is kept in the version store and removed")
+        if !options.dryRun {
+            result.keptAs = try? DocumentRewrite(library: library).keepAndRemove(url, reason: "letter already in \(document)").shortID
+        }
+        return result
+    }
+
+    /// Moves the letter to `.letters/unmatched/` under its original name (numbered when taken).
+    private func unmatched(_ letter: CompanionFile, url: URL, reason: String, options: InjectOptions, originalName: String? = nil) -> InjectReport.Letter {
+        var result = InjectReport.Letter(path: letter.path, outcome: .unmatched, reason: reason)
+        guard !options.dryRun else { return result }
+        let name = originalName ?? url.lastPathComponent
+        let stem = (name as NSString).deletingPathExtension, ext = (name as NSString).pathExtension
+        do {
+            try FileManager.default.createDirectory(at: unmatchedFolder, withIntermediateDirectories: true)
+            var destination = unmatchedFolder.appendingPathComponent(name)
+            var number = 0
+            while FileManager.default.fileExists(atPath: destination.path) {
+                number += 1
+                destination = unmatchedFolder.appendingPathComponent("\(stem) \(number).\(ext)")
+            }
+            try FileManager.default.moveItem(at: url, to: destination)
+            result.document = nil
+            result.reason = reason + "; moved to \(library.relativePath(of: destination) ?? destination.path)"
+        } catch {
+            result.reason = reason + "; it could not be moved to .letters/unmatched/ (\(error.localizedDescription)), so it was left where it is"
+        }
+        return result
+    }
+
+    /// A claim: reported when older than `claimAge` (nobody finished it), given back with `releaseClaims`.
+    private func claim(_ letter: CompanionFile, url: URL, options: InjectOptions, now: Date) -> [InjectReport.Letter] {
+        guard let stat = try? Sys.lstat(url.path), now.timeIntervalSince1970 - stat.modifiedSeconds >= options.claimAge else { return [] }
+        let age = Int((now.timeIntervalSince1970 - stat.modifiedSeconds) / 60)
+        guard options.releaseClaims, !options.dryRun else {
+            return [InjectReport.Letter(path: letter.path, outcome: .claimLeft,
+                                        reason: "claimed \(age) minutes ago and never finished; `yiana inject --release-claims` gives it back to be appended")]
+        }
+        let back = url.deletingPathExtension()
+        do {
+            try FileManager.default.moveItem(at: url, to: back)
+            return [InjectReport.Letter(path: letter.path, outcome: .released, reason: "given back as \(library.relativePath(of: back) ?? back.path)")]
+        } catch {
+            return [InjectReport.Letter(path: letter.path, outcome: .claimLeft, reason: "could not be given back (\(error.localizedDescription))")]
+        }
+    }
+}
