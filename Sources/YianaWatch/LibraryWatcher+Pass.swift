@@ -22,6 +22,7 @@ extension LibraryWatcher {
         var problems: [Problem] = []
         var next: Date?
         do {
+            if options.inject { problems += try injectLetters() }
             var indexOptions = IndexOptions(jobs: options.jobs)
             indexOptions.settle = options.settle
             let report = try await Indexer(library: library, index: index).run(options: indexOptions)
@@ -115,6 +116,28 @@ extension LibraryWatcher {
             }
             for failure in result.failed { record(.error, path: failure.path, detail: failure.reason) }
         }
+    }
+
+    /// The letters in `.letters/inject/` appended to their documents (before the index run,
+    /// which then sees the new pages); what could not be appended is a problem.
+    private func injectLetters() throws -> [Problem] {
+        var inject = InjectOptions()
+        inject.settle = options.settle
+        var problems: [Problem] = []
+        for letter in try Injector(library: library).run(inject).letters {
+            switch letter.outcome {
+            case .appended, .alreadyAppended, .released:
+                record(.action, path: letter.path, code: "inject-\(letter.outcome.rawValue)",
+                       detail: [letter.document.map { "to \($0)" }, letter.pages.map { "pages \($0)" }, letter.reason].compactMap { $0 }.joined(separator: ", "))
+            case .unmatched:
+                record(.problem, path: letter.path, code: "inject-unmatched", detail: letter.reason)
+            case .ambiguous, .claimLeft:
+                problems.append(Problem(code: "inject-\(letter.outcome.rawValue)", path: letter.path, detail: letter.reason ?? ""))
+            case .waiting:
+                break
+            }
+        }
+        return problems
     }
 
     /// What is wrong with the app's companion files (a conflict copy the app never reads, a

@@ -27,6 +27,8 @@ public struct WatchOptions: Sendable {
     public var ocr: OCROptions?
     /// Collapse copies identical to their document (kept in the version store).
     public var resolveIdentical = false
+    /// Append the letters in `.letters/inject/` to their documents (``Injector``).
+    public var inject = false
 
     public init(index: String) {
         self.index = index

@@ -25,8 +25,11 @@ extension Yiana {
                 followed without extracting again), with --ocr what `yiana ocr --all` does for \
                 the documents that changed (with its back-off), and reports, once each, what \
                 is wrong: damaged documents, conflict copies, evicted placeholders, leftover \
-                temporary files. With --resolve identical, copies identical to their document \
-                are collapsed (kept in the version store); nothing else is resolved unattended.
+                temporary files, and the app's companion files that sync conflict-copied or \
+                that it cannot decode. With --resolve identical, copies identical to their \
+                document are collapsed (kept in the version store); nothing else is resolved \
+                unattended. With --inject, letters in .letters/inject/ are appended to their \
+                documents as `yiana inject` appends them (never twice).
 
                 A file a sync program is still writing (in place, or through its own temporary \
                 names: .syncthing.*.tmp, .unison.*, rclone's .partial) is left until it has \
@@ -59,6 +62,9 @@ extension Yiana {
 
         @Flag(help: "Recognise new scans with tesseract, as `yiana ocr` does (with its back-off).")
         var ocr = false
+
+        @Flag(help: "Append the letters in .letters/inject/ to their documents, as `yiana inject` does.")
+        var inject = false
 
         @Option(name: .customLong("lang"), help: ArgumentHelp("tesseract's languages for --ocr, joined by +.", valueName: "eng+deu"))
         var languages = "eng"
@@ -149,6 +155,7 @@ extension Yiana.Watch {
         options.jobs = jobsOption.jobs
         options.ocr = ocr
         options.resolveIdentical = resolve == "identical"
+        options.inject = inject
         options.rescanEvery = rescan
         options.settle = settle ?? Arrival.defaultWindow
         return options

@@ -246,6 +246,33 @@ struct WatchCLITests {
         #expect(watcher.stop() == 0)
     }
 
+    /// `watch --inject`: a letter the render service drops is appended as it arrives, found
+    /// by search on its page, and a second copy of it (from another device) is never appended.
+    @Test func appendsTheLettersDroppedForInjection() throws {
+        let library = try TemporaryFolder(), cache = try TemporaryFolder()
+        let lib = library.url.path, index = cache.path("index.sqlite")
+        try document(library, "Smith_Jane_010180.yianazip", words: ["clinic letter"])
+        try FileManager.default.createDirectory(at: library.url.appendingPathComponent(".letters/inject"), withIntermediateDirectories: true)
+        let watcher = try RunningWatcher(["--library", lib, "--index", index, "--inject"])
+        #expect(watcher.wait(for: "indexed", "Smith_Jane_010180.yianazip") != nil)
+        let id = "0c1d2e3f-4a5b-4c6d-8e7f-8091a2b3c4d5"
+        let letter = simplePDF(["Dear Dr Brown", "quokka"])
+        let name = ".letters/inject/Smith_Jane_010180_\(id).pdf"
+        try letter.write(to: library.url.appendingPathComponent(name))
+        let appended = try #require(watcher.wait(for: "action", name, code: "inject-appended"))
+        #expect((appended["detail"] as? String)?.contains("pages 2") == true)
+        #expect(try DocumentReader(path: library.path("Smith_Jane_010180.yianazip")).metadata().pageCount == 2)
+        let deadline = Date().addingTimeInterval(15)
+        while try search(library, index, "quokka").isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(try search(library, index, "quokka") == ["Smith_Jane_010180.yianazip"])
+        // The same letter again, under the id in upper case (another device's copy).
+        let again = ".letters/inject/Smith_Jane_010180_\(id.uppercased()).pdf"
+        try letter.write(to: library.url.appendingPathComponent(again))
+        #expect(watcher.wait(for: "action", again, code: "inject-already-appended") != nil)
+        #expect(try DocumentReader(path: library.path("Smith_Jane_010180.yianazip")).metadata().pageCount == 2)
+        #expect(watcher.stop() == 0)
+    }
+
     /// The systemd user unit Scripts/install.sh installs: systemd's own check passes on it,
     /// with yiana where the install puts it (here, the build's).
     @Test func theSystemdUnitVerifies() throws {
