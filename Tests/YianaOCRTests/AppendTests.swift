@@ -17,6 +17,12 @@ import YianaTestSupport
         return (0..<pdf.pageCount).map { pdf.text(ofPage: $0) }
     }
 
+    /// The first `pages` pages of the document's PDF rendered at 50 dpi.
+    func pixels(_ url: URL, pages: Int) throws -> [[UInt8]] {
+        let pdf = try PDFDocument(data: try pdfBytes(url), source: url.lastPathComponent)
+        return try (0..<pages).map { try pdf.renderGray(page: $0, dpi: 50).pixels }
+    }
+
     func sourceTexts(_ url: URL) throws -> [String] {
         let pdf = try PDFDocument(path: url.path)
         return (0..<pdf.pageCount).map { pdf.text(ofPage: $0) }
@@ -39,12 +45,14 @@ import YianaTestSupport
         let (folder, library, url) = try library()
         defer { withExtendedLifetime(folder) {} }
         let before = try pageTexts(url)
+        let beforePixels = try pixels(url, pages: 2)
         let flow = pdfs.appendingPathComponent("Flow control paper.pdf")
         let report = try Appender(library: library).append([flow], to: url)
         #expect(report.refused.isEmpty && report.appended.map(\.range) == ["3-5"] && report.keptAs != nil)
         let after = try pageTexts(url)
         #expect(after.count == 5)
         #expect(Array(after.prefix(2)) == before, "every old page's text unchanged")
+        #expect(try pixels(url, pages: 2) == beforePixels, "every old page draws the same")
         let appended = try sourceTexts(flow)
         #expect(Array(after.suffix(3)) == appended)
         let metadata = try DocumentReader(path: url.path).metadata()

@@ -143,7 +143,7 @@ public struct Appender: Sendable {
             throw AppendError(description: "\(path): the joined PDF has \(pageCount) pages, not \(report.pagesAfter); nothing was written.")
         }
         var written = updated(metadata, pageCount: pageCount, before: before, needOCR: Set(accepted.flatMap(\.source.needOCR)), now: now)
-        Self.record(accepted.map(\.source), letter: options.letterID, in: &written, at: now)
+        Self.record(accepted.map(\.source), letter: options.letterID, in: &written)
         report.keptAs = try VersionStore(library: library).keep(document, reason: "before an append").shortID
         // pdfHash is the SHA-256 of the joined PDF, computed as the writer copies it (one read).
         try rewrite.write(written, pdfFile: joined, to: document, replacing: true, expecting: identity, hashingPDF: true)
@@ -188,11 +188,14 @@ public struct Appender: Sendable {
         }
     }
 
-    static func record(_ sources: [AppendReport.Source], letter: String?, in metadata: inout DocumentMetadata, at now: Date) {
+    static func record(_ sources: [AppendReport.Source], letter: String?, in metadata: inout DocumentMetadata) {
         var items: [JSONValue] = []
         if case .array(let existing)? = metadata.unknownFields[appendsKey] { items = existing }
         for source in sources {
-            var item: [String: JSONValue] = ["sha256": .string(source.sha256), "pages": .string(source.range), "at": .string(InternetTime.string(now))]
+            // No time: two devices appending the same letter to the same version write the same
+            // PDF (qpdf's output is deterministic) and the same record, so their conflict is one
+            // of `modified` alone, which merges. The history keeps when.
+            var item: [String: JSONValue] = ["sha256": .string(source.sha256), "pages": .string(source.range)]
             if let letter { item["letter"] = .string(letter) }
             items.append(.object(item))
         }
