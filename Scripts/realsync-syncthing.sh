@@ -16,12 +16,12 @@ swift build -c release --static-swift-stdlib --product yiana >/dev/null
 swift build -c release --product yiana-realsync >/dev/null
 bin=$(swift build -c release --show-bin-path)
 failed=0
-for scenario in edit ocr companions; do
+for scenario in edit ocr companions inject; do
     for program in syncthing unison; do
         for ((i = 1; i <= rounds; i++)); do
             if ! "$bin/yiana-realsync" --program "$program" --scenario "$scenario" --samples SampleDocs; then failed=$((failed + 1)); fi
         done
     done
 done
-echo "$((6 * rounds)) runs, $failed failed."
+echo "$((8 * rounds)) runs, $failed failed."
 [ "$failed" -eq 0 ]

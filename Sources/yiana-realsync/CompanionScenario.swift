@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import YianaLibrary
 
@@ -103,7 +102,7 @@ struct CompanionScenario {
         for root in [a, b] {
             for companion in (try LibraryScanner.scan(Library(root: root))).companions {
                 result.companionCopiesMade += companion.isConflictCopy && root == a ? 1 : 0
-                if let data = FileManager.default.contents(atPath: root.appendingPathComponent(companion.path).path) { before.insert(Self.sha(data)) }
+                if let data = FileManager.default.contents(atPath: root.appendingPathComponent(companion.path).path) { before.insert(Tree.sha(data)) }
             }
         }
         result.versionsNeeded = before.count
@@ -129,9 +128,8 @@ struct CompanionScenario {
             result.verifyClean[index] = try base.shell.run(base.yiana, ["verify", "--library", root.path]).status == 0
             let listed = Scenario.array(try base.yiana(["versions", "list", "--library", root.path, "--json", doc]).stdout)
             result.versionsListed[index] = listed.count
-            let store = VersionStore(library: library)
-            let kept = Set(try store.records().compactMap { record in FileManager.default.contents(atPath: store.objectURL(record).path).map(Self.sha) })
-            result.versionsRetrievable[index] = before.filter { kept.contains($0) || Self.holds(root, $0) }.count
+            let kept = try Tree.keptVersions(library)
+            result.versionsRetrievable[index] = before.filter { kept.contains($0) || Tree.holds(root, $0) }.count
         }
         var lines = Set<String>()
         for file in Tree.files(a) where file.hasPrefix(".yiana/devices/") && file.hasSuffix("/versions.jsonl") {
@@ -170,12 +168,4 @@ struct CompanionScenario {
         try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
     }
 
-    static func sha(_ data: Data) -> String { SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() }
-
-    /// True when a file of the library now has these bytes (nothing to retrieve: it is there).
-    static func holds(_ root: URL, _ sha: String) -> Bool {
-        Tree.files(root).contains { file in
-            !file.hasPrefix(Library.stateFolderName + "/") && FileManager.default.contents(atPath: root.appendingPathComponent(file).path).map(Self.sha) == sha
-        }
-    }
 }

@@ -34,6 +34,12 @@ struct RealSyncCommand: AsyncParsableCommand {
             plain files on both, which the app's decoders read; no conflict copy left; every \
             byte from before resolving retrievable from the version store on both; verify clean.
 
+            --scenario inject: the same rendered letter is dropped in .letters/inject/ on both \
+            devices while apart and `yiana inject` runs on both; they sync (the program \
+            conflict-copies the document); `conflicts resolve --strategy merge` on one; they \
+            sync twice. Checked: the letter's pages in the document exactly once on both, no \
+            conflict copy left, every byte from before resolving retrievable, verify clean.
+
             Exit status: 0 when every check passed, 1 otherwise.
             """
     )
@@ -41,7 +47,7 @@ struct RealSyncCommand: AsyncParsableCommand {
     @Option(help: "unison or syncthing.")
     var program: String
 
-    @Option(help: "edit (edits on both devices, merged), ocr (both devices recognise one scan) or companions (the app's corrections, work list and draft changed on both).")
+    @Option(help: "edit (edits on both devices, merged), ocr (both devices recognise one scan), companions (the app's corrections, work list and draft changed on both) or inject (one letter injected on both).")
     var scenario = "edit"
 
     @Option(help: "Work folder (default: a new folder in /tmp, removed when all is well).")
@@ -55,7 +61,7 @@ struct RealSyncCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard ["unison", "syncthing"].contains(program) else { throw ValidationError("--program is unison or syncthing.") }
-        guard ["edit", "ocr", "companions"].contains(scenario) else { throw ValidationError("--scenario is edit, ocr or companions.") }
+        guard ["edit", "ocr", "companions", "inject"].contains(scenario) else { throw ValidationError("--scenario is edit, ocr, companions or inject.") }
     }
 
     func run() async throws {
@@ -76,6 +82,7 @@ struct RealSyncCommand: AsyncParsableCommand {
             switch self.scenario {
             case "ocr": try await OCRScenario(base: scenario).run(&program)
             case "companions": try await CompanionScenario(base: scenario).run(&program)
+            case "inject": try await InjectScenario(base: scenario).run(&program)
             default: try await scenario.run(&program)
             }
         }
@@ -135,6 +142,19 @@ extension CompanionScenario.Result: Outcome {
         conflict copies left \(conflictCopiesLeft.count); bytes from before retrievable \
         \(versionsRetrievable.map(String.init).joined(separator: "/")) of \(versionsNeeded); \
         versions of its address files listed \(versionsListed.map(String.init).joined(separator: "/")) of \(versionsKept) kept; \
+        converged \(converged ? "yes" : "NO"); verify clean \(verifyClean.map { $0 ? "yes" : "NO" }.joined(separator: "/")); \
+        files that travelled but must not: \(travelled.count); \(String(format: "%.1f", seconds)) s
+        """
+    }
+}
+
+extension InjectScenario.Result: Outcome {
+    var summary: String {
+        """
+        \(program), one letter injected on both devices: appends made \(appendsMade), document copies made \(documentCopiesMade); \
+        pages \(pages.map(String.init).joined(separator: "/")) of \(expectedPages) (the letter once); \
+        conflict copies left \(conflictCopiesLeft.count); bytes from before retrievable \
+        \(bytesRetrievable.map(String.init).joined(separator: "/")) of \(bytesNeeded); \
         converged \(converged ? "yes" : "NO"); verify clean \(verifyClean.map { $0 ? "yes" : "NO" }.joined(separator: "/")); \
         files that travelled but must not: \(travelled.count); \(String(format: "%.1f", seconds)) s
         """

@@ -58,6 +58,25 @@ enum Tree {
         }
     }
 
+    static func sha(_ data: Data) -> String { SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() }
+
+    /// The SHA-256 of every file of the library but the toolkit's state and the sync
+    /// program's own: what must stay retrievable.
+    static func contentHashes(_ root: URL) -> Set<String> {
+        Set(documentsAndState(root).filter { !$0.key.hasPrefix(Library.stateFolderName + "/") }.values)
+    }
+
+    /// The SHA-256 of every version the library's store holds.
+    static func keptVersions(_ library: Library) throws -> Set<String> {
+        let store = VersionStore(library: library)
+        return Set(try store.records().compactMap { record in FileManager.default.contents(atPath: store.objectURL(record).path).map(sha) })
+    }
+
+    /// True when a file of the library now has these bytes (nothing to retrieve: it is there).
+    static func holds(_ root: URL, _ hash: String) -> Bool {
+        contentHashes(root).contains(hash)
+    }
+
     /// Conflict copies a sync program made of the toolkit's own files.
     static func conflictCopiesOfState(_ root: URL) -> [String] {
         files(root).filter { $0.hasPrefix(Library.stateFolderName + "/") && ConflictName(fileName: ($0 as NSString).lastPathComponent).isSyncConflict }

@@ -74,4 +74,19 @@ struct RealSyncTests {
         #expect(result["verifyClean"] as? [Bool] == [true, true])
         #expect((result["travelled"] as? [String])?.isEmpty == true)
     }
+
+    /// One rendered letter injected on both devices while apart (Syncthing in
+    /// Scripts/realsync-syncthing.sh): its pages in the document exactly once on both, no
+    /// conflict copy left, every byte retrievable, verify clean.
+    @Test func aLetterInjectedOnBothDevicesUnderUnison() throws {
+        let result = try scenario("unison", "inject")
+        #expect(result["appendsMade"] as? Int == 2 && result["documentCopiesMade"] as? Int ?? 0 >= 1, "both devices appended; unison conflict-copied")
+        let expected = result["expectedPages"] as? Int ?? 0
+        #expect(expected > 1 && result["pages"] as? [Int] == [expected, expected], "the letter once")
+        #expect((result["conflictCopiesLeft"] as? [String])?.isEmpty == true)
+        let needed = result["bytesNeeded"] as? Int ?? 0
+        #expect(needed > 0 && result["bytesRetrievable"] as? [Int] == [needed, needed])
+        #expect(result["converged"] as? Bool == true && result["verifyClean"] as? [Bool] == [true, true])
+        #expect((result["travelled"] as? [String])?.isEmpty == true)
+    }
 }
