@@ -201,6 +201,24 @@ enum Scenarios {
                      return metadata.pageCount == 3 ? nil : "target.yianazip has \(metadata.pageCount) pages, not 3"
                  },
                  rerunMayFindItDone: true),
+        Scenario(name: "inject", libraries: ["lib"], what: "yiana inject of a 1.5 MB letter dropped for a document",
+                 build: { context in
+                     try context.importPDFs(["patient"], into: "lib")
+                     let letter = try context.pdf("letter", in: "in", big: true)
+                     let inject = try context.folder("lib/.letters/inject")
+                     try FileManager.default.copyItem(at: letter, to: inject.appendingPathComponent("patient_0c1d2e3f-4a5b-4c6d-8e7f-8091a2b3c4d5.pdf"))
+                     return ["inject", "--now", "--library", context.path("lib")]
+                 },
+                 finished: { library in
+                     // Exactly once, and nothing left behind: no letter, no claim, nothing unmatched.
+                     let url = library.appendingPathComponent("patient.yianazip")
+                     guard let metadata = try? DocumentReader(path: url.path).metadata() else { return "patient.yianazip does not read" }
+                     let left = (try? FileManager.default.contentsOfDirectory(atPath: library.appendingPathComponent(".letters/inject").path)) ?? []
+                     if metadata.pageCount != 2 { return "patient.yianazip has \(metadata.pageCount) pages, not 2" }
+                     if !left.isEmpty { return "left in .letters/inject: \(left)" }
+                     if FileManager.default.fileExists(atPath: library.appendingPathComponent(".letters/unmatched").path) { return "a letter went to .letters/unmatched" }
+                     return nil
+                 }),
         Scenario(name: "ocr", libraries: ["lib"], what: "yiana ocr --all of 3 scans beside 2 documents with text",
                  build: OCRCheck.build, finished: OCRCheck.finished),
         Scenario(name: "watch", libraries: ["lib"], what: "yiana watch --once --ocr --resolve identical: 2 scans, 2 documents, 2 copies",

@@ -83,24 +83,49 @@ public struct Injector: Sendable {
         for letter in letters {
             let url = library.root.appendingPathComponent(letter.path)
             if letter.path.hasSuffix(".processing") {
+                // This machine's claim whose process died (its lock is free): finished now.
+                if claims.isOurs(url), let lock = try? DocumentLock(document: url.path, mode: .exclusive, timeout: 0) {
+                    report.letters.append(inject(letter, url: url, claimed: lock, scan: scan, arrival: arrival, options: options, now: now))
+                    continue
+                }
                 report.letters += claim(letter, url: url, options: options, now: now)
                 continue
             }
-            report.letters.append(inject(letter, url: url, scan: scan, arrival: arrival, options: options, now: now))
+            report.letters.append(inject(letter, url: url, claimed: nil, scan: scan, arrival: arrival, options: options, now: now))
         }
         return report
     }
 
-    private func inject(_ letter: CompanionFile, url: URL, scan: LibraryScan, arrival: Arrival, options: InjectOptions, now: Date) -> InjectReport.Letter {
+    /// This machine's claims, recorded (outside the library) before each rename and removed
+    /// when the letter is done: a claim recorded here whose lock is free was left by a run
+    /// that died, and is finished by the next; any other claim is another device's or the app's.
+    var claims: Claims { Claims(folder: LocalState(library: library).folder.appendingPathComponent("inject-claims")) }
+
+    struct Claims {
+        let folder: URL
+        func marker(_ claim: URL) -> URL { folder.appendingPathComponent(claim.lastPathComponent) }
+        func isOurs(_ claim: URL) -> Bool { FileManager.default.fileExists(atPath: marker(claim).path) }
+        func record(_ claim: URL) throws {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try TemporaryFile.replace(marker(claim).path, with: Data(claim.path.utf8))
+        }
+        func forget(_ claim: URL) { Sys.removeIfPresent(marker(claim).path) }
+    }
+
+    /// One letter: `url` is the letter as dropped, or (with `claimed`, its lock held) this
+    /// machine's claim of it that a run left unfinished.
+    private func inject(_ letter: CompanionFile, url: URL, claimed resumed: DocumentLock?, scan: LibraryScan, arrival: Arrival,
+                        options: InjectOptions, now: Date) -> InjectReport.Letter {
         func result(_ outcome: InjectReport.Outcome, _ reason: String?, document: String? = nil) -> InjectReport.Letter {
             InjectReport.Letter(path: letter.path, outcome: outcome, document: document, reason: reason)
         }
-        let name = url.lastPathComponent
+        defer { resumed?.release() }
+        let name = resumed == nil ? url.lastPathComponent : url.deletingPathExtension().lastPathComponent
         guard let parsed = InjectName(name) else {
             return unmatched(letter, url: url, reason: "not named `<document>_<UUID>.pdf`, as the render service names letters", options: options)
         }
         let whole = (try? PDFDocument(path: url.path)) != nil
-        if let why = arrival.stillArriving(url, whole: whole) {
+        if resumed == nil, let why = arrival.stillArriving(url, whole: whole) {
             return result(.waiting, "still arriving (\(why)); taken on a later run")
         }
         let candidates = scan.items.filter { ($0.documentURL.lastPathComponent as NSString).deletingPathExtension == parsed.target }
@@ -115,32 +140,72 @@ public struct Injector: Sendable {
             return result(.waiting, "\(paths[0]) is not downloaded; `yiana download` it, then the letter is appended", document: paths[0])
         }
         if let earlier = appended(parsed.letterID, to: target.documentURL) {
+            // The removal takes the file's lock itself: this process's own lock goes first.
+            resumed?.release()
+            defer { if resumed != nil { claims.forget(url) } }
             return alreadyIn(letter, url: url, document: paths[0], pages: earlier, options: options)
         }
         guard !options.dryRun else { return result(.appended, "would be appended", document: paths[0]) }
-        // Claimed as the app claims it: a rename, which fails when another took it first.
-        let claimed = url.appendingPathExtension("processing")
-        do {
-            try FileManager.default.moveItem(at: url, to: claimed)
-        } catch {
-            return result(.waiting, "taken by another process meanwhile")
+        return claimAndAppend(letter, url: url, resumed: resumed, into: target.documentURL, shown: paths[0], letterID: parsed.letterID,
+                              name: name, options: options, now: now)
+    }
+
+    /// Claims the letter (unless `resumed` holds this machine's claim of it already) and
+    /// appends it to `document`; what fails for the letter's own sake goes to unmatched, the
+    /// rest is given back for the next run.
+    private func claimAndAppend(_ letter: CompanionFile, url: URL, resumed: DocumentLock?, into document: URL, shown: String, letterID: String,
+                                name: String, options: InjectOptions, now: Date) -> InjectReport.Letter {
+        func result(_ outcome: InjectReport.Outcome, _ reason: String?) -> InjectReport.Letter {
+            InjectReport.Letter(path: letter.path, outcome: outcome, document: shown, reason: reason)
+        }
+        // Claimed as the app claims it: a rename, which fails when another took it first;
+        // recorded on this machine first, and locked while it is worked on.
+        let claimed = resumed == nil ? url.appendingPathExtension("processing") : url
+        var lock = resumed
+        if resumed == nil {
+            do {
+                try claims.record(claimed)
+                lock = try DocumentLock(document: claimed.path, mode: .exclusive, timeout: 0)
+                try FileManager.default.moveItem(at: url, to: claimed)
+            } catch {
+                lock?.release()
+                claims.forget(claimed)
+                return result(.waiting, "taken by another process meanwhile")
+            }
+        }
+        defer {
+            lock?.release()
+            // A claim still there (it could not be given back) stays this machine's: the next
+            // run finishes it.
+            if !FileManager.default.fileExists(atPath: claimed.path) { claims.forget(claimed) }
         }
         var appendOptions = AppendOptions()
-        appendOptions.letterID = parsed.letterID
+        appendOptions.letterID = letterID
         do {
-            let appended = try Appender(library: library).append([claimed], to: target.documentURL, options: appendOptions, now: now)
+            let appended = try Appender(library: library).append([claimed], to: document, options: appendOptions, now: now)
             if let refusal = appended.refused.first {
                 guard refusal.code == "already-appended" else {
+                    // A read that failed once (an I/O error poppler took for damage) is not the
+                    // letter's fault: only what fails again goes to unmatched.
+                    let readsNow = refusal.code != "not-a-pdf" && ((try? PDFDocument(path: claimed.path))?.pageCount ?? 0) > 0
+                    if refusal.code == "unreadable" || readsNow { throw AppendError(description: refusal.reason) }
                     return unmatched(letter, url: claimed, reason: refusal.reason, options: options, originalName: name)
                 }
-                return alreadyIn(letter, url: claimed, document: paths[0], pages: nil, options: options)
+                lock?.release()  // the removal takes the file's lock itself
+                return alreadyIn(letter, url: claimed, document: shown, pages: nil, options: options)
             }
-            var done = result(.appended, nil, document: paths[0])
+            var done = result(.appended, nil)
             done.pages = appended.appended.first?.range
-            done.keptAs = try? DocumentRewrite(library: library).keepAndRemove(claimed, reason: "letter \(parsed.letterID) appended to \(paths[0])").shortID
+            lock?.release()  // the removal takes the file's lock itself
+            done.keptAs = try? DocumentRewrite(library: library).keepAndRemove(claimed, reason: "letter \(letterID) appended to \(shown)").shortID
             return done
         } catch {
-            return unmatched(letter, url: claimed, reason: "\(error)", options: options, originalName: name)
+            // Not the letter's fault (an I/O error, a full disk, the document damaged or
+            // changed again and again): given back for the next run, never sent to unmatched.
+            lock?.release()
+            let original = claimed.deletingPathExtension()
+            let back = (try? FileManager.default.moveItem(at: claimed, to: original)) != nil
+            return result(.waiting, "could not be appended now (\(error)); \(back ? "given back" : "its claim is kept") for the next run")
         }
     }
 
