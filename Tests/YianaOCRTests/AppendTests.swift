@@ -80,16 +80,16 @@ import YianaTestSupport
         let sources = [pdfs.appendingPathComponent("Encrypted letter.pdf"), pdfs.appendingPathComponent("Damaged download.pdf"), notPDF,
                        folder.url.appendingPathComponent("missing.pdf"), pdfs.appendingPathComponent("Filled form.pdf")]
         let report = try Appender(library: library).append(sources, to: url)
-        #expect(report.refused.map(\.code) == ["encrypted-pdf", "damaged-pdf", "not-a-pdf", "not-found"])
+        #expect(report.refused.map(\.code.rawValue) == ["encrypted-pdf", "damaged-pdf", "not-a-pdf", "not-found"])
         #expect(report.refused.allSatisfy { $0.reason.hasPrefix($0.path) })
         #expect(report.appended.map(\.path) == [pdfs.appendingPathComponent("Filled form.pdf").path])
         // Once appended, the same PDF is refused, unless asked for.
         let again = try Appender(library: library).append([pdfs.appendingPathComponent("Filled form.pdf")], to: url)
-        #expect(again.refused.map(\.code) == ["already-appended"] && again.appended.isEmpty)
+        #expect(again.refused.map(\.code.rawValue) == ["already-appended"] && again.appended.isEmpty)
         // Killed after the write and before the history record: the document itself knows.
         try FileManager.default.removeItem(at: folder.url.appendingPathComponent(".yiana"))
         let afterKill = try Appender(library: library).append([pdfs.appendingPathComponent("Filled form.pdf")], to: url)
-        #expect(afterKill.refused.map(\.code) == ["already-appended"])
+        #expect(afterKill.refused.map(\.code.rawValue) == ["already-appended"])
         var options = AppendOptions()
         options.allowDuplicates = true
         #expect(try Appender(library: library).append([pdfs.appendingPathComponent("Filled form.pdf")], to: url, options: options).appended.count == 1)

@@ -30,9 +30,7 @@ public struct AppendReport: Codable, Sendable {
 
     public struct Refusal: Error, Codable, Sendable, Equatable {
         public let path: String
-        /// `not-a-pdf`, `encrypted-pdf`, `damaged-pdf`, `unreadable`, `not-a-regular-file`,
-        /// `not-found`, `already-appended`.
-        public let code: String
+        public let code: AppendRefusalCode
         public let reason: String
     }
 
@@ -45,6 +43,22 @@ public struct AppendReport: Codable, Sendable {
     /// The version-store id the document before the append was kept as.
     public var keptAs: String?
     public var dryRun = false
+}
+
+/// Why a PDF was not appended: a stable code for scripts, written in JSON as its string.
+public struct AppendRefusalCode: StableCode {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let notFound = AppendRefusalCode(rawValue: "not-found")
+    public static let notARegularFile = AppendRefusalCode(rawValue: "not-a-regular-file")
+    public static let unreadable = AppendRefusalCode(rawValue: "unreadable")
+    /// PDFError's codes.
+    public static let notAPDF = AppendRefusalCode(rawValue: "not-a-pdf")
+    public static let encryptedPDF = AppendRefusalCode(rawValue: "encrypted-pdf")
+    public static let damagedPDF = AppendRefusalCode(rawValue: "damaged-pdf")
+    /// The document's history or its own record says it was appended before.
+    public static let alreadyAppended = AppendRefusalCode(rawValue: "already-appended")
 }
 
 /// Why a document cannot take pages.
@@ -118,7 +132,7 @@ public struct Appender: Sendable {
                         ?? Self.recordedAppends(metadata).first { $0.sha256 == source.sha256 }.map { "as pages \($0.pages)" }
                         ?? (accepted.contains { $0.source.sha256 == source.sha256 } ? "earlier in this command" : nil)
                     if let when {
-                        report.refused.append(.init(path: source.path, code: "already-appended",
+                        report.refused.append(.init(path: source.path, code: .alreadyAppended,
                                                     reason: "\(source.path): already appended to \(path) (\(when)); --allow-duplicates appends it again."))
                         continue
                     }
@@ -205,7 +219,7 @@ public struct Appender: Sendable {
     /// The PDF's facts, or why it is refused.
     private func inspect(_ url: URL) -> Result<AppendReport.Source, AppendReport.Refusal> {
         let shown = url.path
-        func refuse(_ code: String, _ reason: String) -> Result<AppendReport.Source, AppendReport.Refusal> {
+        func refuse(_ code: AppendRefusalCode, _ reason: String) -> Result<AppendReport.Source, AppendReport.Refusal> {
             .failure(.init(path: shown, code: code, reason: reason))
         }
         let fd: Int32
@@ -213,22 +227,22 @@ public struct Appender: Sendable {
             fd = try RegularFile.openForReading(url.path)
         } catch {
             switch error.kind {
-            case .fileNotFound: return refuse("not-found", "\(shown): no such file.")
-            case .notARegularFile(let reason): return refuse("not-a-regular-file", "\(shown): \(reason).")
-            default: return refuse("unreadable", error.description)
+            case .fileNotFound: return refuse(.notFound, "\(shown): no such file.")
+            case .notARegularFile(let reason): return refuse(.notARegularFile, "\(shown): \(reason).")
+            default: return refuse(.unreadable, error.description)
             }
         }
         defer { Sys.close(fd) }
         do {
             let pdf = try PDFDocument(fileDescriptor: fd, path: shown)
-            guard pdf.pageCount > 0 else { return refuse("damaged-pdf", "\(shown): the PDF has no pages.") }
+            guard pdf.pageCount > 0 else { return refuse(.damagedPDF, "\(shown): the PDF has no pages.") }
             let needOCR = (0..<pdf.pageCount).filter { pdf.text(ofPage: $0).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }.map { $0 + 1 }
             let sha = try FileHash.sha256(fd: fd, path: shown)
             return .success(.init(path: shown, sha256: sha, pages: pdf.pageCount, range: "", needOCR: needOCR))
         } catch let error as PDFError {
-            return refuse(error.code, error.description)
+            return refuse(AppendRefusalCode(rawValue: error.code), error.description)
         } catch {
-            return refuse("unreadable", "\(shown): \(error)")
+            return refuse(.unreadable, "\(shown): \(error)")
         }
     }
 

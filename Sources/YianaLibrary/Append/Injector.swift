@@ -184,11 +184,11 @@ public struct Injector: Sendable {
         do {
             let appended = try Appender(library: library).append([claimed], to: document, options: appendOptions, now: now)
             if let refusal = appended.refused.first {
-                guard refusal.code == "already-appended" else {
+                guard refusal.code == .alreadyAppended else {
                     // A read that failed once (an I/O error poppler took for damage) is not the
                     // letter's fault: only what fails again goes to unmatched.
-                    let readsNow = refusal.code != "not-a-pdf" && ((try? PDFDocument(path: claimed.path))?.pageCount ?? 0) > 0
-                    if refusal.code == "unreadable" || readsNow { throw AppendError(description: refusal.reason) }
+                    let readsNow = refusal.code != .notAPDF && ((try? PDFDocument(path: claimed.path))?.pageCount ?? 0) > 0
+                    if refusal.code == .unreadable || readsNow { throw AppendError(description: refusal.reason) }
                     return unmatched(letter, url: claimed, reason: refusal.reason, options: options, originalName: name)
                 }
                 lock?.release()  // the removal takes the file's lock itself
