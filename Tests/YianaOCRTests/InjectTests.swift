@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import YianaArchive
-import YianaLibrary
+@testable import YianaLibrary
 import YianaPDF
 import YianaTestSupport
 
@@ -91,5 +91,18 @@ import YianaTestSupport
         release.releaseClaims = true
         #expect(try Injector(library: library).run(release).letters.map(\.outcome) == [.released])
         #expect(try Injector(library: library).run(options()).letters.map(\.outcome) == [.appended])
+    }
+
+    /// A claim this machine made and a killed run left (its record here, its lock free): the
+    /// next run finishes it at once, here by sending it to unmatched under the letter's own name.
+    @Test func thisMachinesUnfinishedClaimIsFinishedByTheNextRun() throws {
+        let (folder, library) = try library()
+        let claim = folder.url.appendingPathComponent(".letters/inject/Nobody_\(letterID).pdf.processing")
+        try simplePDF(["a letter"]).write(to: claim)
+        try Injector(library: library).claims.record(claim)
+        let report = try Injector(library: library).run(options())
+        #expect(report.letters.map(\.outcome) == [.unmatched])
+        #expect(FileManager.default.fileExists(atPath: folder.path(".letters/unmatched/Nobody_\(letterID).pdf")))
+        #expect(!Injector(library: library).claims.isOurs(claim))
     }
 }

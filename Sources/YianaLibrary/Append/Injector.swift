@@ -119,10 +119,15 @@ public struct Injector: Sendable {
         func result(_ outcome: InjectReport.Outcome, _ reason: String?, document: String? = nil) -> InjectReport.Letter {
             InjectReport.Letter(path: letter.path, outcome: outcome, document: document, reason: reason)
         }
-        defer { resumed?.release() }
+        defer {
+            resumed?.release()
+            // A resumed claim that was moved or removed is done with.
+            if resumed != nil, !FileManager.default.fileExists(atPath: url.path) { claims.forget(url) }
+        }
         let name = resumed == nil ? url.lastPathComponent : url.deletingPathExtension().lastPathComponent
         guard let parsed = InjectName(name) else {
-            return unmatched(letter, url: url, reason: "not named `<document>_<UUID>.pdf`, as the render service names letters", options: options)
+            return unmatched(letter, url: url, reason: "not named `<document>_<UUID>.pdf`, as the render service names letters", options: options,
+                             originalName: name)
         }
         let whole = (try? PDFDocument(path: url.path)) != nil
         if resumed == nil, let why = arrival.stillArriving(url, whole: whole) {
@@ -130,7 +135,8 @@ public struct Injector: Sendable {
         }
         let candidates = scan.items.filter { ($0.documentURL.lastPathComponent as NSString).deletingPathExtension == parsed.target }
         guard !candidates.isEmpty else {
-            return unmatched(letter, url: url, reason: "no document named \(parsed.target).\(Library.documentExtension) in the library", options: options)
+            return unmatched(letter, url: url, reason: "no document named \(parsed.target).\(Library.documentExtension) in the library", options: options,
+                             originalName: name)
         }
         let paths = candidates.map { $0.documentPath ?? library.relativePath(of: $0.documentURL) ?? $0.path }
         guard candidates.count == 1, let target = candidates.first else {
@@ -142,7 +148,6 @@ public struct Injector: Sendable {
         if let earlier = appended(parsed.letterID, to: target.documentURL) {
             // The removal takes the file's lock itself: this process's own lock goes first.
             resumed?.release()
-            defer { if resumed != nil { claims.forget(url) } }
             return alreadyIn(letter, url: url, document: paths[0], pages: earlier, options: options)
         }
         guard !options.dryRun else { return result(.appended, "would be appended", document: paths[0]) }
