@@ -101,6 +101,24 @@ import YianaTestSupport
         #expect(dry.appended.count == 1 && after == bytes)
     }
 
+    /// Metadata that miscounts the pages is damage `verify` names: the document takes no pages
+    /// until `yiana repair` mends it, and then counts from its PDF.
+    @Test func aDocumentWhoseMetadataMiscountsIsRepairedFirst() async throws {
+        let (folder, library, url) = try library()
+        defer { withExtendedLifetime(folder) {} }
+        var metadata = try DocumentReader(path: url.path).metadata()
+        metadata.pageCount = 7
+        try DocumentRewrite(library: library).write(metadata, pdfFrom: url, to: url, replacing: true)
+        let form = pdfs.appendingPathComponent("Filled form.pdf")
+        #expect(throws: AppendError.self) { try Appender(library: library).append([form], to: url) }
+        var repair = RepairOptions()
+        repair.settle = 0
+        _ = await Repairer(library: library).repair([url], options: repair)
+        let report = try Appender(library: library).append([form], to: url)
+        #expect(report.pagesBefore == 2 && report.appended.first?.range == "3")
+        #expect(try DocumentReader(path: url.path).metadata().pageCount == 3)
+    }
+
     @Test func aDamagedDocumentTakesNoPages() throws {
         let (folder, library, url) = try library()
         defer { withExtendedLifetime(folder) {} }

@@ -117,7 +117,13 @@ public struct Appender: Sendable {
         let reader = try DocumentReader(path: document.path)
         let metadata = try reader.metadata()
         let parent = reader.contentKey
-        let before = reader.pdf == nil ? 0 : metadata.pageCount
+        // The PDF's own page count (the metadata's may be wrong: the append then sets it right).
+        let before: Int
+        do {
+            before = reader.pdf == nil ? 0 : try reader.pdfBytes().document(source: path).pageCount
+        } catch let error as PDFError {
+            throw AppendError(description: "\(error.description) Nothing was appended.")
+        }
         var report = AppendReport(document: path, pagesBefore: before, pagesAfter: before, dryRun: options.dryRun)
         let history = DocumentHistory(library: library)
         var accepted: [(url: URL, source: AppendReport.Source)] = []
