@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(name: "YianaPDFTests", dependencies: ["YianaPDF"]),
         .testTarget(name: "YianaLibraryTests", dependencies: ["YianaLibrary", "YianaArchive", "YianaTestSupport"]),
         .testTarget(name: "YianaSearchTests", dependencies: ["YianaSearch", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
-        .testTarget(name: "YianaOCRTests", dependencies: ["YianaOCR", "YianaLibrary", "YianaArchive", "YianaPDF", "YianaSearch", "YianaTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "YianaOCRTests", dependencies: ["YianaOCR", "YianaLibrary", "YianaSync", "YianaArchive", "YianaPDF", "YianaSearch", "YianaTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "YianaSyncTests", dependencies: ["YianaSync", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
         .testTarget(name: "YianaCLITests", dependencies: ["yiana", "yiana-bench", "yiana-harness", "yiana-realsync", "YianaArchive", "YianaTestSupport"]),
     ],

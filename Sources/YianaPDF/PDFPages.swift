@@ -38,10 +38,16 @@ public enum PDFPages {
     /// sources' outlines or document-level metadata).
     /// - Throws: ``Failure`` with qpdf's reason.
     public static func append(_ sources: [URL], to pdf: URL, output: URL) throws(Failure) {
+        try append(sources.map { ($0, "1-z") }, to: pdf, output: output)
+    }
+
+    /// As ``append(_:to:output:)``, with the pages of each source named in qpdf's page-range
+    /// syntax (`5-6`, `3,7-9`, `1-z`).
+    public static func append(_ sources: [(pdf: URL, pages: String)], to pdf: URL, output: URL) throws(Failure) {
         try loadQPDF()
         try run(["qpdf", "--stream-data=preserve", "--deterministic-id", "--no-warn", "--warning-exit-0", pdf.path, "--pages", ".", "1-z"]
-                + sources.flatMap { [$0.path, "1-z"] } + ["--", output.path],
-                "could not append \(sources.map(\.lastPathComponent).joined(separator: ", ")) to \(pdf.lastPathComponent)")
+                + sources.flatMap { [$0.pdf.path, $0.pages] } + ["--", output.path],
+                "could not append \(sources.map(\.pdf.lastPathComponent).joined(separator: ", ")) to \(pdf.lastPathComponent)")
     }
 
     private static func loadQPDF() throws(Failure) {

@@ -218,73 +218,6 @@ struct GroupPlan {
         resolution.winner = resolution.original
     }
 
-    private mutating func planMerge(_ original: Snapshot, _ conflicts: [Snapshot], now: Date) {
-        let id = original.metadata.id.uuidString
-        var current = original.metadata
-        var currentPDF = (url: original.url, crc: original.pdfCRC, size: original.pdfSize, modified: original.metadata.modified)
-        for copy in conflicts.sorted(by: { $0.metadata.modified < $1.metadata.modified }) {
-            // The common ancestor's metadata, if the history knows it and the store has its bytes.
-            var ancestor: DocumentMetadata? = nil
-            var ancestorPDF: (UInt32, UInt64)? = nil
-            if let a = original.key, let b = copy.key, let common = history.commonAncestor(a, b, documentID: id),
-               let bytes = Self.bytes(withContentKey: common, library: library) {
-                ancestor = try? DocumentReader(path: bytes.path).metadata()
-                let parts = common.split(separator: "-")
-                if parts.count == 3, let crc = UInt32(parts[1], radix: 16), let size = UInt64(parts[2]) { ancestorPDF = (crc, size) }
-            }
-            var merged = MetadataMerge.merge(ancestor: ancestor, ours: current, theirs: copy.metadata, now: now)
-            resolution.overruled += merged.overruled
-
-            let copyPDF = (url: copy.url, crc: copy.pdfCRC, size: copy.pdfSize, modified: copy.metadata.modified)
-            var chosen = currentPDF
-            var other: (url: URL, metadata: DocumentMetadata)? = nil
-            if currentPDF.crc != copyPDF.crc || currentPDF.size != copyPDF.size {
-                if let ancestorPDF, currentPDF.crc == ancestorPDF.0 && currentPDF.size == ancestorPDF.1 {
-                    chosen = copyPDF  // only the copy changed the PDF
-                } else if let ancestorPDF, copyPDF.crc == ancestorPDF.0 && copyPDF.size == ancestorPDF.1 {
-                    chosen = currentPDF  // only the original changed it
-                } else {
-                    // Both changed it (or nobody knows): the newer goes in, the other stays a document.
-                    let copyNewer = copyPDF.modified > currentPDF.modified
-                    chosen = copyNewer ? copyPDF : currentPDF
-                    other = copyNewer ? (currentPDF.url, current) : (copy.url, copy.metadata)
-                }
-            }
-            let source = chosen.url == copy.url ? copy.metadata : current
-            merged.metadata.pageCount = source.pageCount
-            merged.metadata.pdfHash = source.pdfHash
-            if let other {
-                var metadata = other.metadata
-                metadata.id = UUID()
-                metadata.title = "\(metadata.title) (other PDF)"
-                let destination = reserveName(for: metadata.title, in: original.url.deletingLastPathComponent())
-                add("new-document", library.relativePath(of: destination) ?? destination.path,
-                    "both sides changed the PDF: the older one as a document of its own") { [rewrite] in
-                    try rewrite.writeNew(metadata, pdfFrom: other.url, preferring: destination)
-                    return nil
-                }
-            }
-            let result = merged.metadata
-            let pdfURL = chosen.url
-            add("merge-metadata", original.path, "merged with \(copy.path)\(ancestor == nil ? " (no common ancestor known: two-way)" : "")") { [rewrite, library, expected, history] in
-                let before = try? DocumentReader(path: original.url.path).contentKey
-                let record = try VersionStore(library: library).keep(original.url, reason: "before merging \(copy.path) into it")
-                try rewrite.write(result, pdfFrom: pdfURL, to: original.url, replacing: true, expecting: expected[original.path])
-                expected.refresh(original.path, at: original.url)
-                // Recorded at once, not when the whole plan is done: if a later step stops the
-                // plan, the next resolve still knows what this version was merged from.
-                if let key = try? DocumentReader(path: original.url.path).contentKey {
-                    try history.record(documentID: id, key: key, parents: [before, copy.key].compactMap { $0 }, what: "merge")
-                }
-                return record
-            }
-            addRemoval(copy.path, action: "remove-copy", detail: "merged into \(original.path)")
-            current = result
-            currentPDF = (original.url, chosen.crc, chosen.size, max(chosen.modified, now))
-        }
-        resolution.winner = original.path
-    }
-
     /// A kept copy of the version with content key `key`: in the version store, else in
     /// the attached cloud store (which keeps every version a device uploaded).
     static func bytes(withContentKey key: String, library: Library) -> URL? {
@@ -295,17 +228,17 @@ struct GroupPlan {
 
     // MARK: Steps
 
-    private mutating func reserveName(for title: String, in folder: URL) -> URL {
+    mutating func reserveName(for title: String, in folder: URL) -> URL {
         let url = rewrite.freeName(for: title, in: folder, reserved: reservedNames)
         reservedNames.insert(url.lastPathComponent.lowercased())
         return url
     }
 
-    private mutating func add(_ action: String, _ path: String, _ detail: String, perform: @escaping () throws -> VersionRecord?) {
+    mutating func add(_ action: String, _ path: String, _ detail: String, perform: @escaping () throws -> VersionRecord?) {
         planned.append(PlannedStep(step: .init(action: action, path: path, detail: detail), perform: perform))
     }
 
-    private mutating func addRemoval(_ path: String, action: String, detail: String) {
+    mutating func addRemoval(_ path: String, action: String, detail: String) {
         let url = library.root.appendingPathComponent(path)
         add(action, path, detail) { [rewrite, expected] in
             try rewrite.keepAndRemove(url, reason: "resolved away (\(action)): \(detail)", expecting: expected[path])

@@ -46,14 +46,7 @@ public enum MetadataMerge {
         } else {
             ocrFromTheirs = theirsNewer
         }
-        let ocr = ocrFromTheirs ? theirs : ours
-        result.ocrCompleted = ocr.ocrCompleted
-        result.fullText = ocr.fullText
-        result.ocrProcessedAt = ocr.ocrProcessedAt
-        result.ocrConfidence = ocr.ocrConfidence
-        result.ocrSource = ocr.ocrSource
-        result.hasPendingTextPage = ocr.hasPendingTextPage
-        result.pageProcessingStates = ocr.pageProcessingStates
+        takeOCR(from: ocrFromTheirs ? theirs : ours, into: &result)
 
         var unknown: [String: JSONValue] = [:]
         for key in Set(ours.unknownFields.keys).union(theirs.unknownFields.keys).sorted() {
@@ -68,6 +61,17 @@ public enum MetadataMerge {
         result.unknownFields = unknown
         result.modified = max(now, ours.modified, theirs.modified)
         return Result(metadata: result, overruled: overruled)
+    }
+
+    /// The OCR fields and page states of `source`, which belong together, into `result`.
+    static func takeOCR(from source: DocumentMetadata, into result: inout DocumentMetadata) {
+        result.ocrCompleted = source.ocrCompleted
+        result.fullText = source.fullText
+        result.ocrProcessedAt = source.ocrProcessedAt
+        result.ocrConfidence = source.ocrConfidence
+        result.ocrSource = source.ocrSource
+        result.hasPendingTextPage = source.hasPendingTextPage
+        result.pageProcessingStates = source.pageProcessingStates
     }
 
     /// Tags as sets: what either side added, less what either side removed.

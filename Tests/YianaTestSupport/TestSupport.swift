@@ -157,3 +157,18 @@ public func scannedPDF(_ pages: [[String]], dpi: Int = 200) throws -> Data {
     pdf += Data("trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n".utf8)
     return pdf
 }
+
+/// Brings the files of `source`'s shared state folder (`.yiana/`: each device's logs, the
+/// version store) that `destination`'s lacks, as a sync program carries another device's
+/// files: two library folders on one machine are two devices.
+public func bringSharedState(from source: URL, to destination: URL) throws {
+    let from = source.appendingPathComponent(".yiana"), to = destination.appendingPathComponent(".yiana")
+    guard let walker = FileManager.default.enumerator(at: from, includingPropertiesForKeys: [.isDirectoryKey]) else { return }
+    for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == false {
+        let relative = String(url.standardizedFileURL.path.dropFirst(from.standardizedFileURL.path.count + 1))
+        let target = to.appendingPathComponent(relative)
+        guard !FileManager.default.fileExists(atPath: target.path) else { continue }
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: url, to: target)
+    }
+}

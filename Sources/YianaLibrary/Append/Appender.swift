@@ -64,6 +64,10 @@ public struct AppendRefusalCode: StableCode {
 /// Why a document cannot take pages.
 public struct AppendError: Error, Sendable, CustomStringConvertible {
     public let description: String
+
+    public init(description: String) {
+        self.description = description
+    }
 }
 
 /// Adds the pages of PDFs to the end of a document: the document's own pages keep their
@@ -162,7 +166,7 @@ public struct Appender: Sendable {
         guard pageCount == report.pagesAfter else {
             throw AppendError(description: "\(path): the joined PDF has \(pageCount) pages, not \(report.pagesAfter); nothing was written.")
         }
-        var written = updated(metadata, pageCount: pageCount, before: before, needOCR: Set(accepted.flatMap(\.source.needOCR)), now: now)
+        var written = Self.withPagesAdded(metadata, before: before, pageCount: pageCount, needOCR: Set(accepted.flatMap(\.source.needOCR)), now: now)
         Self.record(accepted.map(\.source), letter: options.letterID, in: &written)
         report.keptAs = try VersionStore(library: library).keep(document, reason: "before an append").shortID
         // pdfHash is the SHA-256 of the joined PDF, computed as the writer copies it (one read).
@@ -209,14 +213,19 @@ public struct Appender: Sendable {
     }
 
     static func record(_ sources: [AppendReport.Source], letter: String?, in metadata: inout DocumentMetadata) {
+        record(sources.map { RecordedAppend(sha256: $0.sha256, pages: $0.range, letter: letter) }, in: &metadata)
+    }
+
+    /// Adds `appends` to the document's own record of what was appended to it (``appendsKey``).
+    public static func record(_ appends: [RecordedAppend], in metadata: inout DocumentMetadata) {
         var items: [JSONValue] = []
         if case .array(let existing)? = metadata.unknownFields[appendsKey] { items = existing }
-        for source in sources {
+        for append in appends {
             // No time: two devices appending the same letter to the same version write the same
             // PDF (qpdf's output is deterministic) and the same record, so their conflict is one
             // of `modified` alone, which merges. The history keeps when.
-            var item: [String: JSONValue] = ["sha256": .string(source.sha256), "pages": .string(source.range)]
-            if let letter { item["letter"] = .string(letter) }
+            var item: [String: JSONValue] = ["sha256": .string(append.sha256), "pages": .string(append.pages)]
+            if let letter = append.letter { item["letter"] = .string(letter) }
             items.append(.object(item))
         }
         metadata.unknownFields[appendsKey] = .array(items)
@@ -242,7 +251,7 @@ public struct Appender: Sendable {
         do {
             let pdf = try PDFDocument(fileDescriptor: fd, path: shown)
             guard pdf.pageCount > 0 else { return refuse(.damagedPDF, "\(shown): the PDF has no pages.") }
-            let needOCR = (0..<pdf.pageCount).filter { pdf.text(ofPage: $0).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }.map { $0 + 1 }
+            let needOCR = Self.pagesWithoutText(pdf, 1...pdf.pageCount)
             let sha = try FileHash.sha256(fd: fd, path: shown)
             return .success(.init(path: shown, sha256: sha, pages: pdf.pageCount, range: "", needOCR: needOCR))
         } catch let error as PDFError {
@@ -276,8 +285,15 @@ public struct Appender: Sendable {
         }
     }
 
-    /// `metadata` with what an append changes, the rest (unknown keys too) as it was.
-    private func updated(_ metadata: DocumentMetadata, pageCount: Int, before: Int, needOCR: Set<Int>, now: Date) -> DocumentMetadata {
+    /// Of `pages` (1-based), those of `pdf` that have no text, which OCR recognises.
+    public static func pagesWithoutText(_ pdf: PDFDocument, _ pages: ClosedRange<Int>) -> [Int] {
+        pages.filter { pdf.text(ofPage: $0 - 1).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+    }
+
+    /// `metadata` of a document whose PDF had `before` pages with what adding pages up to
+    /// `pageCount` changes (of them, `needOCR` have no text), the rest (unknown keys too) as it
+    /// was; `pdfHash` is cleared for the writer to set (`hashingPDF`).
+    public static func withPagesAdded(_ metadata: DocumentMetadata, before: Int, pageCount: Int, needOCR: Set<Int>, now: Date) -> DocumentMetadata {
         var result = metadata
         // The app derives one state per page when there are none; they are written out now,
         // as it would, so that the new pages can have states of their own.

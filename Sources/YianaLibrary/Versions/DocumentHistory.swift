@@ -73,6 +73,38 @@ public struct DocumentHistory: Sendable {
         return fromA.keys.filter { fromB[$0] != nil }.min { (fromA[$0]! + fromB[$0]!, $0) < (fromA[$1]! + fromB[$1]!, $1) }
     }
 
+    /// What the history says changed from `ancestor` to `key` (one of its descendants): the
+    /// appends made on the way (each PDF added and the pages it became, in the order made), and
+    /// whether they are all that changed the PDF: a single line of steps, each an append or a
+    /// change of the metadata alone (its content key ends as its parent's).
+    public func changes(since ancestor: String, to key: String, documentID: String) -> (appends: [HistoryEntry], appendsOnly: Bool) {
+        let entries = log.read().filter { $0.documentID == documentID }
+        var graph: [String: Set<String>] = [:]
+        for entry in entries { graph[entry.key, default: []].formUnion(entry.parents) }
+        let since = Set(ancestors(of: key, graph: graph).keys).subtracting(ancestors(of: ancestor, graph: graph).keys)
+        var appends: [HistoryEntry] = []
+        var seen: Set<String> = []
+        let firstPage = { (entry: HistoryEntry) in Int(entry.pages?.split(separator: "-").first ?? "") ?? 0 }
+        for entry in entries.sorted(by: { ($0.at, firstPage($0)) < ($1.at, firstPage($1)) }) where entry.what == "append" && since.contains(entry.key) {
+            // One record per PDF added: a device's record and its synced copy count once.
+            guard seen.insert("\(entry.key) \(entry.source ?? "") \(entry.pages ?? "")").inserted else { continue }
+            appends.append(entry)
+        }
+        var appendsOnly = true
+        var node = key
+        var walked: Set<String> = []
+        while node != ancestor, appendsOnly {
+            guard walked.insert(node).inserted else { appendsOnly = false; break }
+            let parents = graph[node] ?? []
+            let steps = entries.filter { $0.key == node }
+            guard parents.count == 1, let parent = parents.first else { appendsOnly = false; break }
+            let pdfUnchanged = node.split(separator: "-").dropFirst() == parent.split(separator: "-").dropFirst()
+            appendsOnly = pdfUnchanged || steps.allSatisfy { $0.what == "append" }
+            node = parent
+        }
+        return (appends, appendsOnly)
+    }
+
     private func graph(_ documentID: String) -> [String: Set<String>] {
         var parents: [String: Set<String>] = [:]
         for entry in log.read() where entry.documentID == documentID {
