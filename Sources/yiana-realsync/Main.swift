@@ -35,9 +35,10 @@ struct RealSyncCommand: AsyncParsableCommand {
             byte from before resolving retrievable from the version store on both; verify clean.
 
             --scenario inject: the same rendered letter is dropped in .letters/inject/ on both \
-            devices while apart and `yiana inject` runs on both; they sync (the program \
-            conflict-copies the document); `conflicts resolve --strategy merge` on one; they \
-            sync twice. Checked: the letter's pages in the document exactly once on both, no \
+            devices while apart, a second letter on one of them, and `yiana inject` runs on \
+            both; they sync (the program conflict-copies the document); `conflicts resolve \
+            --strategy merge` on one; they sync twice. Checked: each letter's pages in the \
+            document exactly once on both, no \
             conflict copy left, every byte from before resolving retrievable, verify clean.
 
             Exit status: 0 when every check passed, 1 otherwise.
@@ -47,7 +48,7 @@ struct RealSyncCommand: AsyncParsableCommand {
     @Option(help: "unison or syncthing.")
     var program: String
 
-    @Option(help: "edit (edits on both devices, merged), ocr (both devices recognise one scan), companions (the app's corrections, work list and draft changed on both) or inject (one letter injected on both).")
+    @Option(help: "edit (edits on both devices, merged), ocr (both devices recognise one scan), companions (the app's corrections, work list and draft changed on both) or inject (one letter injected on both, another on one).")
     var scenario = "edit"
 
     @Option(help: "Work folder (default: a new folder in /tmp, removed when all is well).")
@@ -151,8 +152,9 @@ extension CompanionScenario.Result: Outcome {
 extension InjectScenario.Result: Outcome {
     var summary: String {
         """
-        \(program), one letter injected on both devices: appends made \(appendsMade), document copies made \(documentCopiesMade); \
-        pages \(pages.map(String.init).joined(separator: "/")) of \(expectedPages) (the letter once); \
+        \(program), one letter injected on both devices and another on one: appends made \(appendsMade), document copies made \(documentCopiesMade); \
+        pages \(pages.map(String.init).joined(separator: "/")) of \(expectedPages) (each letter once); \
+        documents \(documents.map(String.init).joined(separator: "/")); \
         conflict copies left \(conflictCopiesLeft.count); bytes from before retrievable \
         \(bytesRetrievable.map(String.init).joined(separator: "/")) of \(bytesNeeded); \
         converged \(converged ? "yes" : "NO"); verify clean \(verifyClean.map { $0 ? "yes" : "NO" }.joined(separator: "/")); \

@@ -80,9 +80,10 @@ struct RealSyncTests {
     /// conflict copy left, every byte retrievable, verify clean.
     @Test func aLetterInjectedOnBothDevicesUnderUnison() throws {
         let result = try scenario("unison", "inject")
-        #expect(result["appendsMade"] as? Int == 2 && result["documentCopiesMade"] as? Int ?? 0 >= 1, "both devices appended; unison conflict-copied")
+        #expect(result["appendsMade"] as? Int == 3 && result["documentCopiesMade"] as? Int ?? 0 >= 1, "both devices appended; unison conflict-copied")
         let expected = result["expectedPages"] as? Int ?? 0
-        #expect(expected > 1 && result["pages"] as? [Int] == [expected, expected], "the letter once")
+        #expect(expected > 1 && result["pages"] as? [Int] == [expected, expected], "each letter once")
+        #expect(result["documents"] as? [Int] == [1, 1], "one document, no (other PDF) beside it")
         #expect((result["conflictCopiesLeft"] as? [String])?.isEmpty == true)
         let needed = result["bytesNeeded"] as? Int ?? 0
         #expect(needed > 0 && result["bytesRetrievable"] as? [Int] == [needed, needed])
