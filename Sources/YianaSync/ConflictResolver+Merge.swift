@@ -95,21 +95,25 @@ extension GroupPlan {
         add("merge-metadata", original.path, detail) { [rewrite, library, expected, history] in
             let before = try? DocumentReader(path: original.url.path).contentKey
             let record = try VersionStore(library: library).keep(original.url, reason: "before merging \(copy.path) into it")
+            // What the merged version came from is recorded before it takes the name: a run
+            // killed at any point after leaves a version the next resolve knows (a record of a
+            // version that never took the name is harmless), so it merges three-way.
+            let recordParents = { (temp: String) in
+                if let key = try? DocumentReader(path: temp).contentKey {
+                    try history.record(documentID: id, key: key, parents: [before, copy.key].compactMap { $0 }, what: "merge")
+                }
+            }
             if let appending {
                 let scratch = try rewrite.scratchFolder()
                 let joined = scratch.appendingPathComponent("merge-\(UUID().uuidString).pdf")
                 defer { Sys.removeIfPresent(joined.path) }
                 let written = try appending.writePDF(to: joined, metadata: metadata, scratch: scratch, now: now)
-                try rewrite.write(written, pdfFile: joined, to: original.url, replacing: true, expecting: expected[original.path], hashingPDF: true)
+                try rewrite.write(written, pdfFile: joined, to: original.url, replacing: true, expecting: expected[original.path],
+                                  hashingPDF: true, check: recordParents)
             } else {
-                try rewrite.write(metadata, pdfFrom: pdf, to: original.url, replacing: true, expecting: expected[original.path])
+                try rewrite.write(metadata, pdfFrom: pdf, to: original.url, replacing: true, expecting: expected[original.path], check: recordParents)
             }
             expected.refresh(original.path, at: original.url)
-            // Recorded at once, not when the whole plan is done: if a later step stops the
-            // plan, the next resolve still knows what this version was merged from.
-            if let key = try? DocumentReader(path: original.url.path).contentKey {
-                try history.record(documentID: id, key: key, parents: [before, copy.key].compactMap { $0 }, what: "merge")
-            }
             return record
         }
     }

@@ -51,6 +51,19 @@ struct Context {
         return url
     }
 
+    /// The document at `document` with `here` appended, and the conflict copy `copy` of it
+    /// with `there` appended instead (as two devices apart would), both by `yiana append`, so
+    /// the history knows each side's append.
+    func appendedApart(_ document: String, here: URL, there: URL, copy: String) throws {
+        let lib = url(document).deletingLastPathComponent().path, name = url(document).deletingPathExtension().lastPathComponent
+        let base = url("\(document).base")
+        try FileManager.default.copyItem(at: url(document), to: base)
+        try runner.must(["append", "--library", lib, name, there.path])
+        try FileManager.default.moveItem(at: url(document), to: url(copy))
+        try FileManager.default.moveItem(at: base, to: url(document))
+        try runner.must(["append", "--library", lib, name, here.path])
+    }
+
     /// `yiana import` of PDFs made on the spot into `library` (at its top level).
     func importPDFs(_ names: [String], into library: String, big: Set<String> = []) throws {
         let urls = try names.map { try pdf($0, in: "sources", big: big.contains($0)) }
@@ -121,8 +134,11 @@ enum Scenarios {
             try context.importPDFs(["t1", "t2", "t3", "tbig"], into: "lib", big: ["tbig"])
             return ["edit", "--library", context.path("lib"), "--tag", "edited", "--untag", "none", "t1", "t2", "t3", "tbig"]
         },
-        Scenario(name: "conflicts resolve", libraries: ["lib"], what: "yiana conflicts resolve --strategy merge, 3 groups") { context in
-            try context.importPDFs(["c1", "c2", "c3"], into: "lib", big: ["c2"])
+        Scenario(name: "conflicts resolve", libraries: ["lib"], what: "yiana conflicts resolve --strategy merge, 4 groups (one of appends on both sides)",
+                 build: { context in
+            try context.importPDFs(["c1", "c2", "c3", "c4"], into: "lib", big: ["c2"])
+            try context.appendedApart("lib/c4.yianazip", here: context.pdf("c4here", in: "in"), there: context.pdf("c4there", in: "in", big: true),
+                                      copy: "lib/c4.sync-conflict-20260301-142233-ABCDEF8.yianazip")
             let dropbox = "lib/c1 (Bob's conflicted copy 2026-03-01).yianazip"
             try FileManager.default.copyItem(at: context.url("lib/c1.yianazip"), to: context.url(dropbox))
             try context.edit(dropbox) { $0.tags = ["bob"] }
@@ -133,7 +149,13 @@ enum Scenarios {
             try FileManager.default.copyItem(at: context.url("lib/c3.yianazip"), to: context.url("lib/c3 2.yianazip"))
             try context.edit("lib/c3 2.yianazip") { $0.title = "c3 renamed" }
             return ["conflicts", "resolve", "--strategy", "merge", "--library", context.path("lib")]
-        },
+        }, finished: { library in
+            // The two appends joined into one document: its page and both appended, once each.
+            guard let metadata = try? DocumentReader(path: library.appendingPathComponent("c4.yianazip").path).metadata() else { return "c4.yianazip does not read" }
+            let others = ((try? FileManager.default.contentsOfDirectory(atPath: library.path)) ?? []).filter { $0.hasPrefix("c4") && $0 != "c4.yianazip" }
+            if metadata.pageCount != 3 { return "c4.yianazip has \(metadata.pageCount) pages, not 3" }
+            return others.isEmpty ? nil : "beside c4.yianazip: \(others)"
+        }),
         Scenario(name: "download", libraries: ["lib"], what: "yiana download --all of 4 evicted documents") { context in
             try context.folder("lib")
             try context.runner.must(["cloud", "init", "--library", context.path("lib"), "--device", "a", context.path("cloud")])
