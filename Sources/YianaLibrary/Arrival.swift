@@ -1,12 +1,14 @@
 import Foundation
 import YianaSystem
+import YianaArchive
 
 /// Documents a sync program may still be writing. rclone, for one, writes a document in
 /// place under its real name over seconds; until it is done the file looks damaged. A
 /// document whose file changed within the last few seconds, or beside which a sync
 /// program's temporary file for it stands, is "still arriving": `verify` and `index` say so
 /// instead of calling it damaged, and `repair` and `conflicts resolve` leave it for a later
-/// run (`--now` overrides).
+/// run (`--now` overrides). A file this machine's `yiana` wrote, untouched since
+/// (``OwnWrites``), is never arriving.
 public struct Arrival: Sendable {
     /// How long a file must have been left alone to count as arrived: `$YIANA_SETTLE_SECONDS`,
     /// else 5 seconds.
@@ -49,7 +51,8 @@ public struct Arrival: Sendable {
         guard let st = try? Sys.lstat(url.path) else { return nil }
         let changed = max(st.modifiedSeconds, st.changedSeconds)
         let age = now.timeIntervalSince1970 - changed
-        return age < window ? .changed(max(0, age)) : nil
+        // What this machine's own writer put there, untouched since, is not arriving.
+        return age < window && !OwnWrites.wrote(url.path) ? .changed(max(0, age)) : nil
     }
 
     /// Why a file that reads `whole` (or not) is still arriving: one that does not read

@@ -16,9 +16,15 @@ public struct LibraryScan: Sendable {
     public var unfollowedLinks: [String] = []
     /// The app's companion files (`.addresses/`, `.letters/`, the work list), in no particular order.
     public var companions: [CompanionFile] = []
+    /// Every folder walked (relative to the library, `""` for its root) with its modification
+    /// time in nanoseconds, taken before it was listed: a folder whose time differs later has
+    /// had a file added, removed or renamed since (the search index's ``freshness``).
+    public var folders: [String: Int64] = [:]
+
+    public init() {}
 
     /// Adds what `other` found after what this scan found.
-    mutating func append(_ other: LibraryScan) {
+    public mutating func append(_ other: LibraryScan) {
         items += other.items
         leftoverTemps += other.leftoverTemps
         foreign += other.foreign
@@ -26,6 +32,7 @@ public struct LibraryScan: Sendable {
         irregular += other.irregular
         unfollowedLinks += other.unfollowedLinks
         companions += other.companions
+        folders.merge(other.folders) { first, _ in first }
     }
 
     /// One sentence per kind of foreign entry that matters to a person ("Syncthing keeps 3

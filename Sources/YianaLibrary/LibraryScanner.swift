@@ -152,6 +152,25 @@ public enum LibraryScanner {
     }
 
 
+    /// The documents and placeholders in `folder` itself (not in its sub-folders), and in
+    /// `folders` the folder's own time and the names of its sub-folders (times unknown: -1).
+    /// - Throws: when `folder` cannot be listed.
+    public static func scan(_ library: Library, only folder: URL) throws -> LibraryScan {
+        var scan = LibraryScan()
+        let relativeFolder = library.relativePath(of: folder)
+        if let relativeFolder, let stamp = FileStamp(path: folder.path) { scan.folders[relativeFolder] = stamp.modified }
+        for entry in try DirectoryEntry.list(folder.path) {
+            if entry.kind == .folder, let name = entry.name, let relativeFolder {
+                if foreign(name, isFolder: true) == nil, documentName(of: name) == nil {
+                    scan.folders[relativeFolder.isEmpty ? name : relativeFolder + "/" + name] = -1
+                }
+                continue
+            }
+            visit(entry, in: folder, relativeFolder: relativeFolder, library: library, into: &scan)
+        }
+        return scan
+    }
+
     /// The document file name a folder entry stands for, if it is one: `Name.yianazip` for
     /// itself, for a name a sync service mangled (`Name.yianazip..path1`, `.conflict1`,
     /// `.conflicted`: the marks are kept, `original` drops them) and for an iCloud stub.
@@ -222,6 +241,7 @@ public enum LibraryScanner {
     private static func walk(_ folder: URL, library: Library, into scan: inout LibraryScan, isRoot: Bool) throws {
         let entries: [DirectoryEntry]
         let relativeFolder = library.relativePath(of: folder)
+        if let relativeFolder, let stamp = FileStamp(path: folder.path) { scan.folders[relativeFolder] = stamp.modified }
         do {
             entries = try DirectoryEntry.list(folder.path)
         } catch {

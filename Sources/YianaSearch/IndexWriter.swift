@@ -144,14 +144,28 @@ struct IndexWriter {
     func removeAll(except paths: Set<String>) throws -> Int {
         try pool.write { db in
             let stale = try Row.fetchAll(db, sql: "SELECT id, path FROM document").filter { !paths.contains($0["path"]) }
-            for row in stale {
-                let id: Int64 = row["id"]
-                try Self.deletePages(of: id, db)
-                try db.execute(sql: "DELETE FROM document_tag WHERE document = ?", arguments: [id])
-                try db.execute(sql: "DELETE FROM document WHERE id = ?", arguments: [id])
-            }
+            for row in stale { try Self.delete(row["id"], db) }
             return stale.count
         }
+    }
+
+    /// Removes the entries of `paths` (documents that are gone); returns how many there were.
+    func remove(_ paths: [String]) throws -> Int {
+        try pool.write { db in
+            var removed = 0
+            for path in paths {
+                guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM document WHERE path = ?", arguments: [path]) else { continue }
+                try Self.delete(id, db)
+                removed += 1
+            }
+            return removed
+        }
+    }
+
+    private static func delete(_ id: Int64, _ db: Database) throws {
+        try deletePages(of: id, db)
+        try db.execute(sql: "DELETE FROM document_tag WHERE document = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM document WHERE id = ?", arguments: [id])
     }
 }
 

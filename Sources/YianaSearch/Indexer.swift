@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import YianaLibrary
 import YianaPDF
+import YianaSystem
 
 /// How an indexing run goes.
 public struct IndexOptions: Sendable {
@@ -129,7 +130,24 @@ public struct Indexer: Sendable {
         if !work.isEmpty { PDFDocument.prepareForConcurrentUse() }  // poppler's start-up, only when there is work
 
         let writer = IndexWriter(pool: index.pool)
+        for path in try await extract(work, extractor: extractor, arrival: arrival, writer: writer, options: options, report: &report, progress: progress) {
+            if seen.remove(path) != nil, known[path] != nil { knownSeen -= 1 }
+        }
+        // Nothing can have gone when every path the index knows was seen: then no row is read again.
+        report.removed = options.full ? known.count - knownSeen : knownSeen == known.count ? 0 : try writer.removeAll(except: seen)
+        try await finish(&report, scan: scan, options: options)
+        // The folders' times from before they were listed: a change made during the run shows.
+        try await index.pool.write { db in try IndexFreshness.store(scan.folders, db) }
+        return report
+    }
+
+    /// Extracts `work` (on `options.jobs` workers) and commits it in batches; returns the
+    /// paths that vanished before they could be read.
+    private func extract(_ work: [(LibraryItem, FileState)], extractor: DocumentExtractor, arrival: Arrival, writer: IndexWriter,
+                         options: IndexOptions, report: inout IndexReport,
+                         progress: @escaping @Sendable (IndexProgress) -> Void) async throws -> [String] {
         var pending: [ExtractedDocument] = []
+        var vanished: [String] = []
         var lastCommit = Date()
         try await withThrowingTaskGroup(of: ExtractedDocument.self) { group in
             var next = 0
@@ -148,7 +166,7 @@ public struct Indexer: Sendable {
                     document.reason = "still arriving (\(why)); indexed on a later run"
                 }
                 if document.vanished {
-                    if seen.remove(document.path) != nil, known[document.path] != nil { knownSeen -= 1 }
+                    vanished.append(document.path)
                 } else {
                     pending.append(document)
                     report.changed.append(document.path)
@@ -165,9 +183,41 @@ public struct Indexer: Sendable {
             }
         }
         try writer.commit(pending, extractor: extractor, report: &report)
-        // Nothing can have gone when every path the index knows was seen: then no row is read again.
-        report.removed = options.full ? known.count - knownSeen : knownSeen == known.count ? 0 : try writer.removeAll(except: seen)
-        try await finish(&report, scan: scan, options: options)
+        return vanished
+    }
+
+    /// Brings the index up to date for `urls` alone (documents a command just wrote or
+    /// removed), without walking the library: each is extracted (or its pages reused by
+    /// content), an evicted one indexed as its placeholder, one that is gone removed. Their
+    /// folders are then recorded as seen if every document in them matches the index
+    /// (``IndexFreshness``). Costs the documents named, not the library.
+    /// - Throws: when the index cannot be written; a bad document gets a status.
+    public func update(_ urls: [URL], options: IndexOptions = IndexOptions()) async throws -> IndexReport {
+        var scan = LibraryScan()
+        var gone: [String] = []
+        var folders = Set<String>()
+        for url in urls {
+            guard let path = library.relativePath(of: url), !path.isEmpty, LibraryScanner.documentName(of: url.lastPathComponent) != nil else { continue }
+            folders.insert(library.relativePath(of: url.deletingLastPathComponent()) ?? "")
+            let stub = PlaceholderName.stubNames(for: url.lastPathComponent).map { url.deletingLastPathComponent().appendingPathComponent($0) }
+                .first { FileKind.at($0.path) == .regular }
+            if FileKind.at(url.path) == .regular || stub != nil {
+                scan.append(try LibraryScanner.scan(library, below: [FileKind.at(url.path) == .regular ? url : stub!]))
+            } else {
+                gone.append(path)
+            }
+        }
+        var report = IndexReport()
+        let known = try await index.pool.read { db in try StoredDocument.all(db) }
+        let work = scan.items.compactMap { item in (item.stamp ?? FileState(path: item.url.path)).map { (item, $0) } }
+        let indexedContent = Set(known.values.filter { $0.status == .ok }.compactMap(\.contentKey))
+        let extractor = DocumentExtractor(library: library, indexedContent: indexedContent, pageHelpers: PageHelpers(count: options.jobs - 1))
+        if !work.isEmpty { PDFDocument.prepareForConcurrentUse() }
+        let writer = IndexWriter(pool: index.pool)
+        gone += try await extract(work, extractor: extractor, arrival: Arrival(scan: scan, window: options.settle), writer: writer,
+                                  options: options, report: &report, progress: { _ in })
+        report.removed = try writer.remove(gone.filter { known[$0] != nil })
+        try IndexFreshness.refresh(folders, library: library, pool: index.pool)
         return report
     }
 

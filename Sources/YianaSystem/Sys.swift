@@ -377,6 +377,11 @@ public struct FileIdentity: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "inode \(inode), \(size) bytes" }
+
+    /// Every field, as one line of text: two files are the same version exactly when these are equal.
+    package var fingerprint: String {
+        "\(device) \(inode) \(size) \(modified.tv_sec).\(modified.tv_nsec) \(changed.tv_sec).\(changed.tv_nsec)"
+    }
 }
 
 package struct FileID: Equatable, Sendable {

@@ -3,7 +3,7 @@ import Foundation
 import YianaLibrary
 
 extension Yiana {
-    struct Append: AsyncParsableCommand {
+    struct Append: AsyncParsableCommand, WritesDocuments {
         static let configuration = CommandConfiguration(
             commandName: "append",
             abstract: "Add the pages of PDFs to the end of a document.",

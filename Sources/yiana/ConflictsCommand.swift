@@ -96,7 +96,7 @@ extension Yiana.Conflicts {
 extension ResolveStrategy: ExpressibleByArgument {}
 
 extension Yiana.Conflicts {
-    struct Resolve: AsyncParsableCommand {
+    struct Resolve: AsyncParsableCommand, WritesDocuments {
         static let configuration = CommandConfiguration(
             commandName: "resolve",
             abstract: "Resolve conflict copies, keeping every version.",
@@ -181,7 +181,9 @@ extension Yiana.Conflicts {
             for failed in report.failed { Output.error("failed  \(failed.path): \(failed.reason)") }
             let companions = report.resolutions.filter { CompanionFile.classify($0.original) != nil }.count
             let resolved = Output.count(report.resolutions.count - companions, "document") + (companions == 0 ? "" : " and \(Output.count(companions, "companion file"))")
-            print("\(resolved) \(dryRun ? "would be " : "")resolved, \(report.skipped.count) skipped\(report.failed.isEmpty ? "" : ", \(report.failed.count) failed").")
+            let arriving = report.skipped.filter { $0.reason.hasPrefix("still arriving") }.count
+            print("\(resolved) \(dryRun ? "would be " : "")resolved, \(report.skipped.count) skipped\(report.failed.isEmpty ? "" : ", \(report.failed.count) failed")."
+                  + Output.later(arriving, "file"))
             if !report.failed.isEmpty { throw ExitCode.failure }
         }
     }

@@ -4,7 +4,7 @@ import YianaLibrary
 import YianaSync
 
 extension Yiana {
-    struct Download: AsyncParsableCommand {
+    struct Download: AsyncParsableCommand, WritesDocuments {
         static let configuration = CommandConfiguration(
             commandName: "download",
             abstract: "Download evicted documents from the simulated cloud.",

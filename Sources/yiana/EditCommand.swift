@@ -3,7 +3,7 @@ import Foundation
 import YianaLibrary
 
 extension Yiana {
-    struct Edit: AsyncParsableCommand {
+    struct Edit: AsyncParsableCommand, WritesDocuments {
         static let configuration = CommandConfiguration(
             commandName: "edit",
             abstract: "Change documents' titles and tags, as the app would.",

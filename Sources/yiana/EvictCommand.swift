@@ -4,7 +4,7 @@ import YianaLibrary
 import YianaSync
 
 extension Yiana {
-    struct Evict: AsyncParsableCommand {
+    struct Evict: AsyncParsableCommand, WritesDocuments {
         static let configuration = CommandConfiguration(
             commandName: "evict",
             abstract: "Evict documents to the cloud, leaving placeholders.",

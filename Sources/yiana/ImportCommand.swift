@@ -3,7 +3,7 @@ import Foundation
 import YianaLibrary
 
 extension Yiana {
-    struct Import: AsyncParsableCommand {
+    struct Import: AsyncParsableCommand, WritesDocuments {
         static let configuration = CommandConfiguration(
             commandName: "import",
             abstract: "Import PDFs into the library as new documents.",

@@ -79,7 +79,8 @@ extension Yiana {
                     OCRProblems.print(for: library)
                 } else if !problems.isEmpty {
                     let counts = Dictionary(grouping: problems, by: \.status).map { "\($0.value.count) \($0.key.rawValue)" }.sorted()
-                    print("Not fully indexed: \(counts.joined(separator: ", ")) (see --problems).")
+                    print("Not fully indexed: \(counts.joined(separator: ", ")) (see --problems)."
+                          + Output.later(problems.filter { $0.status == .stillArriving }.count))
                 }
                 print("Index: \(index.path)")
             }

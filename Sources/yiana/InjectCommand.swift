@@ -3,7 +3,7 @@ import Foundation
 import YianaLibrary
 
 extension Yiana {
-    struct Inject: AsyncParsableCommand {
+    struct Inject: AsyncParsableCommand, WritesDocuments {
         static let configuration = CommandConfiguration(
             commandName: "inject",
             abstract: "Append the rendered letters waiting in .letters/inject/ to their documents.",
@@ -65,7 +65,8 @@ extension Yiana {
                     if [.unmatched, .ambiguous, .claimLeft].contains(letter.outcome) { Output.error(line) } else { print(line) }
                 }
                 let appended = report.letters.filter { $0.outcome == .appended }.count
-                print("\(Output.count(report.letters.count, "letter")): \(appended) \(dryRun ? "would be " : "")appended.")
+                print("\(Output.count(report.letters.count, "letter")): \(appended) \(dryRun ? "would be " : "")appended."
+                      + Output.later(report.letters.filter { $0.outcome == .waiting && $0.reason?.hasPrefix("still arriving") == true }.count, "letter"))
             }
             if report.failed { throw ExitCode.failure }
         }

@@ -86,6 +86,15 @@ enum Output {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
+    /// What a summary line adds when a run left `count` documents for later because a sync
+    /// program is still writing them: how many, and when to run again.
+    static func later(_ count: Int, _ noun: String = "document", _ plural: String? = nil) -> String {
+        guard count > 0 else { return "" }
+        let wait = max(1, Int(Arrival.defaultWindow.rounded(.up)))
+        return " \(Output.count(count, noun, plural)) left for later: still arriving (a sync program is writing \(count == 1 ? "it" : "them")); "
+            + "run the command again in \(wait) s, or with --now to go ahead."
+    }
+
     /// "1 document", "2 documents", "1 stray copy", "3 stray copies": a count with its noun.
     static func count(_ n: Int, _ singular: String, _ plural: String? = nil) -> String {
         "\(n) \(n == 1 ? singular : plural ?? singular + "s")"

@@ -5,7 +5,7 @@ import YianaOCR
 import YianaSystem
 
 extension Yiana {
-    struct OCR: AsyncParsableCommand {
+    struct OCR: AsyncParsableCommand, WritesDocuments {
         static let configuration = CommandConfiguration(
             commandName: "ocr",
             abstract: "Recognise the text of scanned pages with tesseract, as the app's OCR service does.",
@@ -184,7 +184,8 @@ extension Yiana {
                 let n = report.count(status)
                 return n > 0 ? "\(n) \(words)" : nil
             }
-            print("\(Output.count(report.documents.count, "document")): \(summary.isEmpty ? "nothing to do" : summary.joined(separator: ", ")).")
+            print("\(Output.count(report.documents.count, "document")): \(summary.isEmpty ? "nothing to do" : summary.joined(separator: ", "))."
+                  + Output.later(report.count(.arriving)))
         }
     }
 }

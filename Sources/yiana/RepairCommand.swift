@@ -3,7 +3,7 @@ import Foundation
 import YianaLibrary
 
 extension Yiana {
-    struct Repair: AsyncParsableCommand {
+    struct Repair: AsyncParsableCommand, WritesDocuments {
         static let configuration = CommandConfiguration(
             commandName: "repair",
             abstract: "Repair damaged documents from the evidence they hold.",
@@ -106,8 +106,8 @@ extension Yiana {
             let removals = report.repaired.filter { $0.action == .removeTemp }.count
             let offered = report.offered.isEmpty ? "" : ", \(Output.count(report.offered.count, "temporary file")) offered"
             let removed = removals == 0 ? "" : ", \(Output.count(removals, "temporary file")) \(dryRun ? "would be " : "")removed"
-            let waiting = report.waiting.isEmpty ? "" : ", \(report.waiting.count) still arriving"
-            print("\(report.repaired.count - removals) \(dryRun ? "would be " : "")repaired\(removed), \(report.notRepaired.count) not repaired\(offered)\(waiting).")
+            print("\(report.repaired.count - removals) \(dryRun ? "would be " : "")repaired\(removed), \(report.notRepaired.count) not repaired\(offered)."
+                  + Output.later(report.waiting.count))
             if !report.notRepaired.isEmpty || !report.offered.isEmpty || !report.waiting.isEmpty { throw ExitCode.failure }
         }
     }

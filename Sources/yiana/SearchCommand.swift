@@ -74,8 +74,10 @@ extension Yiana {
             options.limit = limit
             options.advanced = advanced
             let hits: [SearchHit]
+            let index: SearchIndex
             do {
-                hits = try SearchIndex(readingAt: path).search(query.joined(separator: " "), options: options)
+                index = try SearchIndex(readingAt: path)
+                hits = try index.search(query.joined(separator: " "), options: options)
             } catch let error as SearchError {
                 throw CommandFailure(error.description)
             }
@@ -83,6 +85,12 @@ extension Yiana {
                 try Output.json(hits.map(JSONHit.init))
             } else {
                 render(hits)
+            }
+            // One line on stderr when the library holds changes the index has not seen (one
+            // lstat per folder; a folder listed only when its time moved).
+            if let stale = try? IndexFreshness.check(library, index: index), !stale.isEmpty {
+                let option = indexOptions.path.map { " --index \(Self.quoted($0))" } ?? ""
+                Output.error("note: \(stale.description) in \(library.root.path) changed since the index was last updated, so results may be missing or out of date; `yiana index\(option)` brings it up to date.")
             }
             if hits.isEmpty { throw ExitCode.failure }
         }
@@ -104,6 +112,11 @@ extension Yiana {
                 }
                 if hit.pages.count > 3 { print("    … and \(Output.count(hit.pages.count - 3, "more page"))") }
             }
+        }
+
+        /// A path as a shell would need it typed.
+        static func quoted(_ path: String) -> String {
+            path.allSatisfy { $0.isLetter || $0.isNumber || "/._-".contains($0) } ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
         }
 
         static func mark(_ snippet: String, open: String, close: String) -> String {

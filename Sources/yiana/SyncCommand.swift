@@ -4,7 +4,7 @@ import YianaLibrary
 import YianaSync
 
 extension Yiana {
-    struct SyncCommand: AsyncParsableCommand {
+    struct SyncCommand: AsyncParsableCommand, WritesDocuments {
         static let configuration = CommandConfiguration(
             commandName: "sync",
             abstract: "Upload local changes to the simulated cloud and pull remote ones.",

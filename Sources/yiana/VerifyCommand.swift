@@ -51,7 +51,9 @@ extension Yiana {
                 }
                 for note in report.notes { print("note: \(note)") }
                 let bad = report.files.filter { !$0.ok }.count
-                print("\(Output.count(report.files.count, "file")) checked: \(report.files.count - bad) fine, \(bad) with problems (\(Output.count(report.problemCount, "problem"))).")
+                let arriving = report.files.filter { $0.problems.contains { $0.code == .stillArriving } }.count
+                print("\(Output.count(report.files.count, "file")) checked: \(report.files.count - bad) fine, \(bad) with problems (\(Output.count(report.problemCount, "problem")))."
+                      + Output.later(arriving, "file"))
             }
             if !report.clean { throw ExitCode.failure }
         }

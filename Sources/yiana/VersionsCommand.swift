@@ -74,7 +74,7 @@ extension Yiana.Versions {
         }
     }
 
-    struct Restore: AsyncParsableCommand {
+    struct Restore: AsyncParsableCommand, WritesDocuments {
         static let configuration = CommandConfiguration(
             commandName: "restore",
             abstract: "Put a kept version of a document back in place.",

@@ -138,6 +138,7 @@ public enum CoordinatedDocument {
                 throw error
             }
             try file.place(at: path, replacing ? .replacing : .creating)
+            OwnWrites.note(path)  // still under the lock: no other writer of ours can slip in
         } catch SystemError.Code.exists where !replacing {
             throw ArchiveError(.alreadyExists, path: path)
         } catch let error as SystemError {
@@ -164,6 +165,7 @@ public enum CoordinatedDocument {
         guard FileIdentity.current(at: path) == expecting else { throw ArchiveError(.documentChanged, path: path) }
         do {
             try Sys.unlink(path)
+            OwnWrites.noteRemoved(path)
             try Sys.fsyncDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path)
         } catch {
             throw ArchiveError(.system(error), path: path)

@@ -90,6 +90,7 @@ public struct Sync: Sendable {
             do { try Sys.unlink(item.url.path) } catch {
                 if !error.isNotFound { throw ArchiveError(.system(error), path: item.url.path) }
             }
+            OwnWrites.noteRemoved(item.documentURL.path)
         }
         try DatalessFiles.file(library).update(initial: DatalessFiles()) { $0.sizes[path] = nil }
         state.synced[path] = nil

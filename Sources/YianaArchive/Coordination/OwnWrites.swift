@@ -1,0 +1,91 @@
+import Foundation
+import YianaSystem
+
+/// The document files this machine's coordinated writer wrote, as each was when it took its
+/// name: a document just written by `yiana` is not "still arriving" (``Arrival`` in the
+/// library module asks), so `import` then `ocr`, or `append` then `verify`, work at once,
+/// without `--now`. A file a sync program has since replaced (another inode) or written in
+/// place (another size or time) no longer matches, and is arriving again.
+///
+/// Kept in this machine's state folder (``LocalFolders/state(environment:)``, `written/`),
+/// never in the library: one small file per document path, named by its key. A record only
+/// matters for the few seconds a file counts as arriving, so records older than a day are
+/// swept now and then. Recording never fails a write: a record that cannot be kept only
+/// means the document waits out the window as before.
+public enum OwnWrites {
+    static func folder(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        LocalFolders.state(environment: environment).appendingPathComponent("written", isDirectory: true)
+    }
+
+    private static func record(for path: String) -> URL {
+        folder().appendingPathComponent(LocalFolders.key(URL(fileURLWithPath: path).standardizedFileURL.path))
+    }
+
+    /// The document paths this process wrote or removed, for the search index to follow
+    /// (``changedInThisProcess``).
+    private static let changed = PathSet()
+
+    /// Every document path this process wrote (through the coordinated writer) or removed, once each.
+    public static var changedInThisProcess: [String] { changed.paths }
+
+    /// Notes that this process removed the document at `path` (or the stub standing for it).
+    public static func noteRemoved(_ path: String) {
+        changed.insert(URL(fileURLWithPath: path).standardizedFileURL.path)
+    }
+
+    /// Notes that the file now at `path` is what this machine wrote there.
+    public static func note(_ path: String) {
+        changed.insert(URL(fileURLWithPath: path).standardizedFileURL.path)
+        guard let identity = FileIdentity(path: path) else { return }
+        let url = record(for: path)
+        let text = URL(fileURLWithPath: path).standardizedFileURL.path + "\n" + identity.fingerprint + "\n"
+        if (try? Data(text.utf8).write(to: url, options: .atomic)) == nil {
+            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? Data(text.utf8).write(to: url, options: .atomic)
+        }
+        sweepIfDue()
+    }
+
+    /// True when the file at `path` is, as it is now, what this machine's writer last wrote there.
+    public static func wrote(_ path: String) -> Bool {
+        guard let identity = FileIdentity(path: path),
+              let data = FileManager.default.contents(atPath: record(for: path).path) else { return false }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        return lines.count >= 2 && lines[0] == URL(fileURLWithPath: path).standardizedFileURL.path && lines[1] == identity.fingerprint
+    }
+
+    /// Removes records older than a day, at most once an hour (the marker file's time says when).
+    private static func sweepIfDue(now: Date = Date()) {
+        let marker = folder().appendingPathComponent(".swept")
+        let last = (try? FileManager.default.attributesOfItem(atPath: marker.path))?[.modificationDate] as? Date
+        guard last.map({ now.timeIntervalSince($0) > 3600 }) ?? true else { return }
+        _ = FileManager.default.createFile(atPath: marker.path, contents: nil)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder().path)) ?? []
+        for name in names where name != ".swept" {
+            let url = folder().appendingPathComponent(name)
+            if let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
+               now.timeIntervalSince(modified) > 86_400 {
+                try? FileManager.default.removeItem(at: url)
+            }
+        }
+    }
+}
+
+/// A set of paths several threads add to.
+private final class PathSet: @unchecked Sendable {
+    private let lock = NSLock()
+    private var set: Set<String> = []
+    private var order: [String] = []
+
+    func insert(_ path: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        if set.insert(path).inserted { order.append(path) }
+    }
+
+    var paths: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return order
+    }
+}

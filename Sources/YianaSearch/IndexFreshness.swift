@@ -1,0 +1,102 @@
+import Foundation
+import GRDB
+import YianaLibrary
+import YianaSystem
+
+/// Whether the library holds changes the index has not seen, told cheaply enough to ask on
+/// every search.
+///
+/// An indexing run records the modification time of every folder of the library, taken before
+/// the folder was listed. A sync program that adds, removes or renames a document (every one
+/// places a new version by renaming its temporary file) changes its folder's time; a search
+/// then compares the times (one `lstat` per folder) and, for a folder whose time moved, lists
+/// that folder alone and compares its documents with the index. A command that writes
+/// documents updates the index for them (``Indexer/update(_:options:)``), then records its
+/// folders again when every document in them matches, so its own writes never show as changes.
+/// A file rewritten in place (rclone `--inplace`) leaves its folder's time alone: the next
+/// `yiana index`, or the watcher, sees it.
+public enum IndexFreshness {
+    /// What the library holds that the index has not seen.
+    public struct Staleness: Sendable, Equatable {
+        /// Documents added, changed or removed (in the folders whose time moved).
+        public var documents = 0
+        /// Folders added or removed.
+        public var folders = 0
+
+        public var isEmpty: Bool { documents == 0 && folders == 0 }
+
+        /// "2 documents and 1 folder".
+        public var description: String {
+            func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+            return [documents > 0 ? count(documents, "document") : nil, folders > 0 ? count(folders, "folder") : nil]
+                .compactMap { $0 }.joined(separator: " and ")
+        }
+    }
+
+    static let stateKey = "folderTimes"
+
+    /// The folder times the index was last brought up to date with; nil before the first run
+    /// of a version that records them.
+    static func stored(_ db: Database) throws -> [String: Int64]? {
+        guard try db.tableExists("index_state"),
+              let text = try String.fetchOne(db, sql: "SELECT value FROM index_state WHERE key = ?", arguments: [stateKey]) else { return nil }
+        return try? JSONDecoder().decode([String: Int64].self, from: Data(text.utf8))
+    }
+
+    static func store(_ folders: [String: Int64], _ db: Database) throws {
+        let text = String(decoding: try JSONEncoder().encode(folders), as: UTF8.self)
+        try db.execute(sql: "INSERT OR REPLACE INTO index_state (key, value) VALUES (?, ?)", arguments: [stateKey, text])
+    }
+
+    /// What the library holds that the index has not seen (empty when nothing), or nil when
+    /// the index does not know its folders' times yet (made by an older version).
+    public static func check(_ library: Library, index: SearchIndex) throws -> Staleness? {
+        try index.pool.read { db in
+            guard let stored = try stored(db) else { return nil }
+            var staleness = Staleness()
+            for (folder, time) in stored where FileStamp(path: library.root.appendingPathComponent(folder).path)?.modified != time {
+                let found = differences(in: folder, known: stored, library: library, db)
+                staleness.documents += found.documents
+                staleness.folders += found.folders
+            }
+            return staleness
+        }
+    }
+
+    /// Records the times of `folders` (each taken before it was compared) for those whose
+    /// documents all match the index now: after a command's own writes, so they do not show
+    /// as changes. A folder that does not match keeps its old time, and shows.
+    static func refresh(_ folders: Set<String>, library: Library, pool: DatabasePool) throws {
+        try pool.write { db in
+            guard var stored = try stored(db) else { return }
+            for folder in folders {
+                guard let time = FileStamp(path: library.root.appendingPathComponent(folder).path)?.modified else { continue }
+                if differences(in: folder, known: stored, library: library, db).isEmpty { stored[folder] = time }
+            }
+            try store(stored, db)
+        }
+    }
+
+    /// How the documents in `folder` itself differ from the index's (added, changed, removed),
+    /// and its sub-folders the index does not know; a folder that is gone counts its documents.
+    static func differences(in folder: String, known: [String: Int64], library: Library, _ db: Database) -> Staleness {
+        var rows: [String: FileStamp] = [:]
+        if let cursor = try? Row.fetchCursor(db, sql: "SELECT path, fileSize, fileModified, fileInode FROM document WHERE folder = ?", arguments: [folder]) {
+            while let row = try? cursor.next() { rows[row[0]] = FileStamp(size: row[1], modified: row[2], inode: row[3]) }
+        }
+        guard let scan = try? LibraryScanner.scan(library, only: library.root.appendingPathComponent(folder)) else {
+            return Staleness(documents: rows.count, folders: 1)
+        }
+        var staleness = Staleness()
+        var here = Set<String>()
+        for item in scan.items {
+            guard let path = item.documentPath ?? library.relativePath(of: item.documentURL) else { continue }
+            here.insert(path)
+            let stamp = item.stamp ?? FileStamp(path: item.url.path)
+            if rows[path] != stamp { staleness.documents += 1 }
+        }
+        staleness.documents += rows.keys.filter { !here.contains($0) }.count
+        staleness.folders += scan.folders.keys.filter { $0 != folder && known[$0] == nil }.count
+        return staleness
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+import YianaArchive
+import YianaLibrary
+import YianaSearch
+
+/// A command that writes documents: when it is done (or has failed part way), the library's
+/// search index, if it has one, is brought up to date for what it wrote (``IndexFollower``).
+protocol WritesDocuments {
+    var libraryOptions: LibraryOptions { get }
+}
+
+/// Keeps an existing search index current with what this process wrote: the documents the
+/// coordinated writer wrote or removed (``OwnWrites/changedInThisProcess``), no walk of the
+/// library. The index is the library's default one (`~/.cache/yiana-tools/`); a library
+/// without an index gets none made. A failure here never fails the command: it says what to run.
+enum IndexFollower {
+    static func update(after command: ParsableCommand) async {
+        guard let command = command as? WritesDocuments, let library = try? command.libraryOptions.open() else { return }
+        let root = library.root.standardizedFileURL.path + "/"
+        let changed = OwnWrites.changedInThisProcess.filter { $0.hasPrefix(root) }.map { URL(fileURLWithPath: $0) }
+        let path = SearchIndex.defaultLocation(for: library.root)
+        guard !changed.isEmpty, FileManager.default.fileExists(atPath: path) else { return }
+        do {
+            var options = IndexOptions(jobs: min(2, ProcessInfo.processInfo.activeProcessorCount))
+            options.listEveryDocument = false
+            _ = try await Indexer(library: library, index: SearchIndex(path: path)).update(changed, options: options)
+        } catch {
+            Output.error("the search index (\(path)) could not be updated for the \(Output.count(changed.count, "document")) written: \(error); run `yiana index`.")
+        }
+    }
+}
