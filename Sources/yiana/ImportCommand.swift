@@ -17,6 +17,10 @@ extension Yiana {
                 PDF, is encrypted or damaged is reported with the reason; the others are \
                 imported, and the exit code is 1.
 
+                A library folder that does not exist yet is made (its parent must exist). If \
+                the library has a search index (`yiana index`), the new documents are added \
+                to it at once.
+
                 Examples:
                   yiana import --library ~/Documents/Yiana scan.pdf
                   yiana import --into Letters --tag bank --tag 2026 ~/Downloads/statements
@@ -59,7 +63,7 @@ extension Yiana {
                 return try Yiana.Append.append(paths, to: appendTo, libraryOptions: libraryOptions, dryRun: false,
                                                allowDuplicates: allowDuplicates, json: json)
             }
-            let library = try libraryOptions.open()
+            let library = try libraryOptions.openOrCreate()
             let options = ImportOptions(into: into, tags: tags, jobs: jobsOption.jobs, allowDuplicates: allowDuplicates)
             let bar = ProgressBar(label: "Importing")
             let report: ImportReport

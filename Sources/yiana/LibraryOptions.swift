@@ -19,6 +19,24 @@ struct LibraryOptions: ParsableArguments {
         }
     }
 
+    /// The library, made first when its folder does not exist yet (for `import`, which
+    /// starts a library): the parent folder must exist, so a mistyped path is still refused.
+    func openOrCreate() throws -> Library {
+        let chosen = library ?? ProcessInfo.processInfo.environment[Library.environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
+        if let chosen {
+            let url = URL(fileURLWithPath: chosen).standardizedFileURL
+            if FileKind.at(url.path) == .missing, FileKind.at(url.deletingLastPathComponent().path) == .folder {
+                do {
+                    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+                    Output.error("made the library folder \(url.path)")
+                } catch {
+                    throw ValidationError("the library folder \(url.path) does not exist and could not be made: \(error.localizedDescription)")
+                }
+            }
+        }
+        return try open()
+    }
+
     /// The document an argument names, or an error that says what was looked for.
     func document(_ argument: String, in library: Library) throws -> URL {
         do { return try library.document(named: argument) } catch let error as DocumentLookupError { throw CommandFailure(error.description) }

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import YianaArchive
+import YianaTestSupport
+
+/// A new user's first hour, in the README's order and with no `--now` anywhere: what this
+/// machine's `yiana` just wrote is never "still arriving", and the search index follows every
+/// command that writes documents.
+@Suite("the first hour")
+struct FirstHourCLITests {
+    /// This machine's state and cache folders of its own (the default index is in the cache),
+    /// and no settle window set: the 5 seconds a person gets.
+    func run(_ arguments: [String], home: TemporaryFolder) throws -> ProcessResult {
+        try runYiana(arguments, environment: ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache"),
+                                              "YIANA_SETTLE_SECONDS": "", "HOME": home.url.path])
+    }
+
+    @Test func importOCRSearchEditAndImportAgainWithoutNow() throws {
+        let home = try TemporaryFolder()
+        let lib = home.path("Yiana")
+        let imported = try run(["import", "--library", lib, Fixtures.sample("scans/Clinic letter (scan).pdf")], home: home)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let ocr = try run(["ocr", "--library", lib, "--all"], home: home)
+        #expect(ocr.status == 0 && ocr.stdout.contains("1 recognised") && !ocr.stdout.contains("arriving"), "\(ocr.stdout)")
+        #expect(try run(["verify", "--library", lib], home: home).stdout.contains("1 fine"))
+        #expect(try run(["index", "--library", lib], home: home).status == 0)
+        let found = try run(["search", "--library", lib, "Okafor"], home: home)
+        #expect(found.status == 0 && found.stdout.contains("p.1") && found.stdout.contains("Okafor"), "\(found.stdout)")
+        #expect(found.stderr.isEmpty, "\(found.stderr)")
+
+        // A new title is found at once: edit brought the index up to date.
+        #expect(try run(["edit", "--library", lib, "Clinic letter (scan)", "--title", "Hartley blood results"], home: home).status == 0)
+        let title = try run(["search", "--library", lib, "Hartley", "blood"], home: home)
+        #expect(title.status == 0 && title.stdout.contains("— Hartley blood results"), "\(title.stdout)")
+        #expect(title.stderr.isEmpty, "\(title.stderr)")
+
+        // A document imported into an indexed library is found at once.
+        #expect(try run(["import", "--library", lib, Fixtures.sample("pdfs/Bank statement reminder.pdf")], home: home).status == 0)
+        let bank = try run(["search", "--library", lib, "Lefèvre"], home: home)
+        #expect(bank.status == 0 && bank.stdout.contains("Bank statement reminder.yianazip"), "\(bank.stdout)")
+        #expect(bank.stderr.isEmpty, "no staleness note for the tool's own writes: \(bank.stderr)")
+
+        // What a sync program brings is not seen until `yiana index`, and search says so.
+        try FileManager.default.copyItem(atPath: home.path("Yiana/Bank statement reminder.yianazip"), toPath: home.path("Yiana/From the phone.yianazip"))
+        let stale = try run(["search", "--library", lib, "Lefèvre"], home: home)
+        #expect(stale.stderr.contains("1 document in \(lib) changed since the index was last updated") && stale.stderr.contains("`yiana index`"),
+                "\(stale.stderr)")
+        #expect(try run(["index", "--library", lib], home: home).status == 0)
+        #expect(try run(["search", "--library", lib, "Lefèvre"], home: home).stderr.isEmpty)
+    }
+
+    /// Every command that writes documents keeps the index current: append, repair, conflicts
+    /// resolve, versions restore, each found by search (or gone from it) without `yiana index`.
+    @Test func everyWritingCommandKeepsTheIndexCurrent() throws {
+        let home = try TemporaryFolder()
+        let lib = home.path("Yiana")
+        #expect(try run(["import", "--library", lib, Fixtures.sample("pdfs/Flow control paper.pdf")], home: home).status == 0)
+        #expect(try run(["index", "--library", lib], home: home).status == 0)
+        let letter = home.url.appendingPathComponent("letter.pdf")
+        try simplePDF(["Zanzibar appointment letter"]).write(to: letter)
+        #expect(try run(["append", "--library", lib, "Flow control paper", letter.path], home: home).status == 0)
+        let appended = try run(["search", "--library", lib, "Zanzibar"], home: home)
+        #expect(appended.status == 0 && appended.stdout.contains("Flow control paper.yianazip") && appended.stderr.isEmpty, "\(appended)")
+
+        // A conflict copy (brought by sync: the index is told by `index`), then resolved away.
+        let copy = home.path("Yiana/Flow control paper.sync-conflict-20261125-101010-ABCDEF7.yianazip")
+        try FileManager.default.copyItem(atPath: home.path("Yiana/Flow control paper.yianazip"), toPath: copy)
+        #expect(try run(["index", "--library", lib], home: home).status == 0)
+        #expect(try run(["search", "--library", lib, "Zanzibar"], home: home).stdout.contains("sync-conflict"))
+        #expect(try run(["conflicts", "resolve", "--strategy", "merge", "--library", lib], home: home).status == 0)
+        let resolved = try run(["search", "--library", lib, "Zanzibar"], home: home)
+        #expect(!resolved.stdout.contains("sync-conflict") && resolved.stderr.isEmpty, "\(resolved)")
+
+        // Restoring the version before the append: its page is no longer found.
+        let versions = try run(["versions", "list", "--library", lib, "--json", "Flow control paper"], home: home)
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(versions.stdout.utf8)) as? [[String: Any]])
+        let before = try #require(list.first { ($0["reason"] as? String) == "before an append" }?["sha256"] as? String, "\(versions.stdout)")
+        #expect(try run(["versions", "restore", "--library", lib, "Flow control paper", before], home: home).status == 0)
+        let restored = try run(["search", "--library", lib, "Zanzibar"], home: home)
+        #expect(restored.status == 1 && restored.stderr.contains("no document matches") && !restored.stderr.contains("changed since"), "\(restored)")
+    }
+}
