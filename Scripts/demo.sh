@@ -51,11 +51,11 @@ step "1b. Recognise scanned pages with tesseract, as the app's OCR service does"
 say "Three scans with no text layer (a letter, a receipt, a two-column page; skewed, grainy, JPEG):"
 run import --library "$laptop" SampleDocs/scans
 say "Pages with their own text keep it; the others are recognised, the document rewritten with the"
-say "service's metadata keys and an invisible text layer, the results in .ocr_results/ (--now: the"
-say "documents were just written, which a sync program's half-written file would look like)."
-run ocr --library "$laptop" --all --now
+say "service's metadata keys and an invisible text layer, the results in .ocr_results/. The documents"
+say "were written a moment ago, by this machine's yiana: not a sync program's half-written file."
+run ocr --library "$laptop" --all
 say "Run again, nothing is left to do:"
-run ocr --library "$laptop" --all --now
+run ocr --library "$laptop" --all
 
 step "2. Index the text with poppler into SQLite FTS5, and search it"
 say "(The index lives outside the synced folder; here it is $index.)"
@@ -124,11 +124,11 @@ run search --library "$laptop" --index "$index" "Müller-Roth"
 run versions list --library "$laptop" "pdfs/Flow control paper"
 
 step "5. Damage archives as interrupted writes and bad disks do, and repair them"
-receipt="$laptop/pdfs/Scanned receipt (no text layer).yianazip"
+pattern="$laptop/pdfs/Noise pattern (image only, no words).yianazip"
 flow="$laptop/pdfs/Flow control paper.yianazip"
-size=$(stat -c %s "$receipt")
-truncate -s $((size - 400)) "$receipt"
-say "Cut the last 400 bytes off 'Scanned receipt' (its end and central directory are gone)."
+size=$(stat -c %s "$pattern")
+truncate -s $((size - 400)) "$pattern"
+say "Cut the last 400 bytes off 'Noise pattern' (its end and central directory are gone)."
 # Overwrite the signature of the PDF's local header in 'Flow control paper'.
 offset=$(grep -obUaP 'PK\x03\x04' "$flow" | sed -n 2p | cut -d: -f1)
 printf '\x00' | dd of="$flow" bs=1 seek="$offset" conv=notrunc status=none
@@ -141,7 +141,7 @@ expect 1 "problems found, each with a code" verify --library "$laptop"
 run repair --library "$laptop" --dry-run
 run repair --library "$laptop"
 run verify --library "$laptop"
-say "The PDF cut off in 'Scanned receipt' went to a side file beside it, never into the document:"
+say "The PDF cut off in 'Noise pattern' went to a side file beside it, never into the document:"
 (cd "$laptop/pdfs" && ls -1 ./*.pdf)
 say "And the damaged originals are kept, byte for byte, in the version store:"
 run versions list --library "$laptop" "pdfs/Flow control paper"

@@ -198,7 +198,7 @@ def main():
     os.makedirs(ARCHIVES, exist_ok=True)
     letter = text_document(os.path.join(PDFS, "Bank statement reminder.pdf"), "Bank statement reminder", LETTER)
     paper = text_document(os.path.join(PDFS, "Flow control paper.pdf"), "Efficient flow control", PAPER)
-    image_only(os.path.join(PDFS, "Scanned receipt (no text layer).pdf"))
+    image_only(os.path.join(PDFS, "Noise pattern (image only, no words).pdf"))
     filled_form(os.path.join(PDFS, "Filled form.pdf"))
     # A letter whose second page was scanned in (an image, no text layer): the app OCRs it.
     text_document(os.path.join(PDFS, "Letter with scanned page.pdf"), "Letter with scanned page", [LETTER[0], None])

@@ -63,9 +63,14 @@ extension OCRRunner {
             try? DocumentHistory(library: library).record(documentID: metadata.id.uuidString, key: key,
                                                           parents: prepared.parent.map { [$0] } ?? [], what: "ocr")
         }
-        return OCRDocumentResult(path: prepared.path, status: embeddedOnly ? .embedded : .recognized,
-                                 pagesRecognized: prepared.toRecognize.count, pagesWithText: prepared.ownText.count,
-                                 confidence: result.confidence)
+        let wordless = prepared.toRecognize.filter { number in
+            !(result.pages.first { $0.pageNumber == number }?.text ?? "").contains { $0.isLetter || $0.isNumber }
+        }.sorted()
+        var outcome = OCRDocumentResult(path: prepared.path, status: embeddedOnly ? .embedded : .recognized,
+                                        pagesRecognized: prepared.toRecognize.count, pagesWithText: prepared.ownText.count,
+                                        confidence: wordless.count == prepared.toRecognize.count ? nil : result.confidence)
+        outcome.pagesWithoutWords = wordless
+        return outcome
     }
 
     /// Every page done, as the app marks pages when its own OCR completes (`needsOCR` false,

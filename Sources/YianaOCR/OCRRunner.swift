@@ -71,6 +71,9 @@ public struct OCRDocumentResult: Encodable, Sendable {
     /// Conflict copies of its results files a sync program made, removed once settled.
     public var resultCopiesRemoved = 0
     public var seconds: Double?
+    /// Pages recognised on which tesseract found no word (a photo, a blank page, a pattern):
+    /// nothing on them can be found by search.
+    public var pagesWithoutWords: [Int] = []
 
     public init(path: String, status: Status, pagesRecognized: Int = 0, pagesWithText: Int = 0, confidence: Double? = nil,
                 code: String? = nil, error: String? = nil, retryAfter: Date? = nil, resultCopiesRemoved: Int = 0) {

@@ -135,8 +135,7 @@ struct DocumentExtractor: Sendable {
             result.pageCount = pdf.pageCount
             let pages = pageTexts(pdf, bytes: bytes, metadata: metadata, document: item.documentURL, source: path)
             if !pages.contains(where: { $0.source != .none }) {
-                result.status = .noTextLayer
-                result.reason = "the PDF has no text layer and the document has no OCR text yet"
+                (result.status, result.reason) = Self.noText(metadata)
             }
             result.pages = .extracted(pages)
         } catch let error as PDFError {
@@ -157,6 +156,16 @@ struct DocumentExtractor: Sendable {
             result.vanished = !FileManager.default.fileExists(atPath: item.url.path)
         }
         return result
+    }
+
+    /// The status of a document with no text to index: OCR has not run yet, or it ran and
+    /// found no words (then running it again will not help).
+    static func noText(_ metadata: DocumentMetadata) -> (IndexStatus, String) {
+        guard metadata.ocrCompleted, let when = metadata.ocrProcessedAt else {
+            return (.noTextLayer, "the PDF has no text layer and the document has no OCR text yet; `yiana ocr` recognises it")
+        }
+        return (.noWordsFound, "OCR (\(InternetTime.string(when))) found no words on it, as in an image without text or a blank page: "
+                + "only its title, tags and folder can be searched")
     }
 
     /// The app's OCR text for the pages not in `textPages` (those with a text layer already

@@ -4,6 +4,9 @@ public enum IndexStatus: String, Codable, Sendable, CaseIterable {
     case ok
     /// The PDF has no text layer and the metadata no OCR text: only title, tags and folder.
     case noTextLayer = "no-text-layer"
+    /// OCR ran and found no words on its pages without a text layer (an image with no text,
+    /// a blank page): only title, tags and folder are indexed, and running OCR again will not help.
+    case noWordsFound = "no-words-found"
     /// The PDF needs a password.
     case encrypted
     /// The archive or the PDF is damaged (CRC mismatch, bad structure, unreadable PDF).

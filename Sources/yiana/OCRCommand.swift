@@ -147,13 +147,25 @@ extension Yiana {
             if report.failed { throw ExitCode.failure }
         }
 
+        /// "page 3", "pages 1, 2 and 5".
+        static func pages(_ numbers: [Int]) -> String {
+            guard numbers.count > 1 else { return "page \(numbers.first ?? 0)" }
+            return "pages " + numbers.dropLast().map(String.init).joined(separator: ", ") + " and \(numbers.last!)"
+        }
+
         private func render(_ report: OCRReport) {
             for document in report.documents {
                 switch document.status {
+                case .recognized where document.pagesWithoutWords.count == document.pagesRecognized:
+                    let rest = document.pagesWithText > 0
+                        ? "; its other \(Output.count(document.pagesWithText, "page")) \(document.pagesWithText == 1 ? "has its" : "have their") own text"
+                        : " (an image without text, a blank page?): only its title, tags and folder can be searched"
+                    print("no text found  \(document.path): OCR found no words on \(Self.pages(document.pagesWithoutWords))\(rest)")
                 case .recognized:
                     let confidence = document.confidence.map { String(format: ", confidence %.2f", $0) } ?? ""
+                    let wordless = document.pagesWithoutWords.isEmpty ? "" : "; no words found on \(Self.pages(document.pagesWithoutWords))"
                     print("recognized     \(document.path): \(Output.count(document.pagesRecognized, "page")) recognised"
-                          + "\(document.pagesWithText > 0 ? ", \(document.pagesWithText) with their own text" : "")\(confidence)")
+                          + "\(document.pagesWithText > 0 ? ", \(document.pagesWithText) with their own text" : "")\(confidence)\(wordless)")
                 case .embedded:
                     print("embedded       \(document.path): every page has its own text (\(Output.count(document.pagesWithText, "page")))")
                 case .wouldRecognize:
@@ -180,10 +192,12 @@ extension Yiana {
                 (.conflictCopy, "conflict copies left for resolving"),
                 (.backingOff, "backing off"), (.failed, "failed"),
             ]
-            let summary = counts.compactMap { status, words in
-                let n = report.count(status)
+            let wordless = report.documents.filter { $0.status == .recognized && $0.pagesRecognized > 0 && $0.pagesWithoutWords.count == $0.pagesRecognized }.count
+            var summary = counts.compactMap { status, words in
+                let n = report.count(status) - (status == .recognized ? wordless : 0)
                 return n > 0 ? "\(n) \(words)" : nil
             }
+            if wordless > 0 { summary.insert("\(wordless) with no text found", at: report.count(.recognized) > wordless ? 1 : 0) }
             print("\(Output.count(report.documents.count, "document")): \(summary.isEmpty ? "nothing to do" : summary.joined(separator: ", "))."
                   + Output.later(report.count(.arriving)))
         }

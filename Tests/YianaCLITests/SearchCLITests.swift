@@ -29,7 +29,7 @@ struct SearchCLITests {
         #expect(first.stdout.contains("5 documents in the index: 5 extracted"))
         #expect(first.stdout.contains("1 no-text-layer"))
         let problems = try run(["index", "--library", library.url.path, "--index", index, "--problems"])
-        #expect(problems.stdout.contains("no-text-layer: pdfs/Scanned receipt (no text layer).yianazip"))
+        #expect(problems.stdout.contains("no-text-layer: pdfs/Noise pattern (image only, no words).yianazip"))
         #expect(problems.stdout.contains("0 extracted, 0 reused, 5 unchanged"))
 
         let text = try run(["search", "--library", library.url.path, "--index", index, "bank", "statement"])

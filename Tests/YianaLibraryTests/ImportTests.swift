@@ -22,7 +22,7 @@ struct ImportTests {
 
         #expect(report.imported.map(\.document).sorted() == [
             "pdfs/Bank statement reminder.yianazip", "pdfs/Filled form.yianazip", "pdfs/Flow control paper.yianazip",
-            "pdfs/Letter with scanned page.yianazip", "pdfs/Scanned receipt (no text layer).yianazip"])
+            "pdfs/Letter with scanned page.yianazip", "pdfs/Noise pattern (image only, no words).yianazip"])
         #expect(Set(report.failed.map(\.code)) == ["encrypted-pdf", "damaged-pdf"])
         #expect(report.failed.allSatisfy { $0.reason.contains($0.source) })
         #expect(report.hasFailures)

@@ -132,7 +132,7 @@ import YianaTestSupport
     @Test func ocrThenRecognisesTheNewPagesAlone() throws {
         let (folder, library, url) = try library()
         defer { withExtendedLifetime(folder) {} }
-        let report = try Appender(library: library).append([pdfs.appendingPathComponent("Scanned receipt (no text layer).pdf")], to: url)
+        let report = try Appender(library: library).append([pdfs.appendingPathComponent("Noise pattern (image only, no words).pdf")], to: url)
         #expect(report.appended.first?.needOCR == [3])
         let metadata = try DocumentReader(path: url.path).metadata()
         #expect(!metadata.ocrCompleted && metadata.pageProcessingStates.filter(\.needsOCR).map(\.pageNumber) == [3])

@@ -22,7 +22,7 @@ struct PDFDocumentTests {
 
     @Test(arguments: [("Bank statement reminder.pdf", 2, "Bank statement reminder"),
                       ("Flow control paper.pdf", 3, "Efficient flow control"),
-                      ("Scanned receipt (no text layer).pdf", 1, nil)])
+                      ("Noise pattern (image only, no words).pdf", 1, nil)])
     func pageCountAndTitleFromAFile(name: String, pages: Int, title: String?) throws {
         let document = try PDFDocument(path: sample(name))
         #expect(document.pageCount == pages)
@@ -94,7 +94,7 @@ struct PDFTextTests {
         #expect(letter.text(ofPage: 2) == "")
         let paper = try PDFDocument(path: PDFDocumentTests.samples.appendingPathComponent("Flow control paper.pdf").path)
         #expect(paper.text(ofPage: 0).contains("\u{FB01}nal") || paper.text(ofPage: 0).contains("final"))
-        let scan = try PDFDocument(path: PDFDocumentTests.samples.appendingPathComponent("Scanned receipt (no text layer).pdf").path)
+        let scan = try PDFDocument(path: PDFDocumentTests.samples.appendingPathComponent("Noise pattern (image only, no words).pdf").path)
         #expect(scan.text(ofPage: 0).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
     }
 

@@ -21,14 +21,14 @@ struct IndexFixture: Sendable {
         _ = try await Importer(library: library).run([pdfs.appendingPathComponent("Bank statement reminder.pdf").path],
                                                      options: ImportOptions(into: "Letters", tags: ["bank", "2026"], jobs: 1))
         _ = try await Importer(library: library).run([pdfs.appendingPathComponent("Flow control paper.pdf").path,
-                                                      pdfs.appendingPathComponent("Scanned receipt (no text layer).pdf").path],
+                                                      pdfs.appendingPathComponent("Noise pattern (image only, no words).pdf").path],
                                                      options: ImportOptions(into: "Papers", tags: ["research"], jobs: 1))
         // A scan whose text came from the app's OCR service.
         var ocr = DocumentMetadata(title: "Receipt with OCR", pageCount: 1, tags: ["receipt"])
         ocr.fullText = "Hardware store receipt: screws, hinges and varnish"
         ocr.ocrCompleted = true
         try CoordinatedDocument.create(at: folder.path("Receipt with OCR.yianazip"), metadata: ocr,
-                                       pdf: .data(try Data(contentsOf: pdfs.appendingPathComponent("Scanned receipt (no text layer).pdf"))))
+                                       pdf: .data(try Data(contentsOf: pdfs.appendingPathComponent("Noise pattern (image only, no words).pdf"))))
         try CoordinatedDocument.create(at: folder.path("Locked.yianazip"), metadata: DocumentMetadata(title: "Locked", pageCount: 1),
                                        pdf: .data(try Data(contentsOf: pdfs.appendingPathComponent("Encrypted letter.pdf"))))
         try Data("PK\u{3}\u{4}cut off".utf8).write(to: folder.url.appendingPathComponent("Broken.yianazip"))
@@ -55,7 +55,7 @@ struct IndexTests {
         #expect(statuses == [
             "Letters/Bank statement reminder.yianazip": .ok,
             "Papers/Flow control paper.yianazip": .ok,
-            "Papers/Scanned receipt (no text layer).yianazip": .noTextLayer,
+            "Papers/Noise pattern (image only, no words).yianazip": .noTextLayer,
             "Receipt with OCR.yianazip": .ok,
             "Locked.yianazip": .encrypted,
             "Broken.yianazip": .damaged,
