@@ -34,6 +34,30 @@ public enum IndexFreshness {
     }
 
     static let stateKey = "folderTimes"
+    static let lastRunKey = "lastRun"
+
+    /// What the index holds of each document, by path: its status and the file it was made
+    /// from (for `yiana status`, which reads no document to tell what changed since).
+    public struct Entry: Sendable {
+        public let status: IndexStatus
+        public let stamp: FileStamp
+    }
+
+    /// Every document the index holds, and when `yiana index` last ran over the library (nil
+    /// before a version that records it).
+    public static func entries(_ index: SearchIndex) throws -> (documents: [String: Entry], lastRun: Date?) {
+        try index.pool.read { db in
+            var documents: [String: Entry] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT path, status, fileSize, fileModified, fileInode FROM document")
+            while let row = try rows.next() {
+                documents[row[0]] = Entry(status: IndexStatus(rawValue: row[1]) ?? .failed, stamp: FileStamp(size: row[2], modified: row[3], inode: row[4]))
+            }
+            let lastRun = try db.tableExists("index_state")
+                ? try String.fetchOne(db, sql: "SELECT value FROM index_state WHERE key = ?", arguments: [lastRunKey]).flatMap(Double.init)
+                : nil
+            return (documents, lastRun.map { Date(timeIntervalSince1970: $0) })
+        }
+    }
 
     /// The folder times the index was last brought up to date with; nil before the first run
     /// of a version that records them.

@@ -137,7 +137,11 @@ public struct Indexer: Sendable {
         report.removed = options.full ? known.count - knownSeen : knownSeen == known.count ? 0 : try writer.removeAll(except: seen)
         try await finish(&report, scan: scan, options: options)
         // The folders' times from before they were listed: a change made during the run shows.
-        try await index.pool.write { db in try IndexFreshness.store(scan.folders, db) }
+        try await index.pool.write { db in
+            try IndexFreshness.store(scan.folders, db)
+            try db.execute(sql: "INSERT OR REPLACE INTO index_state (key, value) VALUES (?, ?)",
+                           arguments: [IndexFreshness.lastRunKey, String(Date().timeIntervalSince1970)])
+        }
         return report
     }
 

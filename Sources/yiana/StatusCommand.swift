@@ -9,9 +9,17 @@ extension Yiana {
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "status",
-            abstract: "Show each document's download status, and the documents OCR failed on.",
+            abstract: "The library's health: how many documents, and which need what; then each document's download status.",
             discussion: """
-                Apple's statuses: notDownloaded (only a placeholder is here), downloaded (the \
+                First a summary of the whole library: how many documents, and how many are \
+                still arriving, damaged, in conflict, not downloaded, waiting for OCR or failed \
+                in it, not indexed, each with the command that deals with them; the watcher; \
+                the search index. It opens no document: it reads the folders, the search \
+                index's record of each document (a document changed since the index read it \
+                is "not indexed", its state unknown until `yiana index`), the OCR failures and \
+                the watcher's heartbeat.
+
+                Then, for a library attached to the simulated cloud, Apple's statuses: notDownloaded (only a placeholder is here), downloaded (the \
                 local copy is older than the cloud's), current (the newest version is local); \
                 beside them whether a download is under way (with its progress), the last \
                 download error, changes not uploaded yet, and conflicts. Documents `yiana ocr` \
@@ -21,11 +29,13 @@ extension Yiana {
 
                 Examples:
                   yiana status
+                  yiana status --json | jq '.summary.states[] | {state, count, run}'
                   yiana status --json Letters
                 """
         )
 
         @OptionGroup var libraryOptions: LibraryOptions
+        @OptionGroup var indexOptions: IndexOptionGroup
 
         @Flag(help: "Print the status as JSON.")
         var json = false
@@ -36,6 +46,7 @@ extension Yiana {
         /// What `--json` prints: the download status (nil fields when the library is not
         /// attached to a cloud store) and the documents OCR failed on.
         struct Report: Encodable {
+            let summary: LibraryHealth
             let cloudAttached: Bool
             let device: String?
             let lastSync: Date?
@@ -52,6 +63,7 @@ extension Yiana {
 
         func run() async throws {
             let library = try libraryOptions.open()
+            let summary = try LibraryHealth.gather(library, indexPath: indexOptions.location(for: library))
             let failures = OCRProblems.entries(for: library)
             let watcher = WatchHealth.file(for: library).load().map { WatcherStatus(running: $0.isRunning, health: $0) }
             let cloud: StatusReport?
@@ -63,14 +75,14 @@ extension Yiana {
                 cloud = nil
             }
             if json {
-                return try Output.json(Report(cloudAttached: cloud != nil, device: cloud?.device, lastSync: cloud?.lastSync,
+                return try Output.json(Report(summary: summary, cloudAttached: cloud != nil, device: cloud?.device, lastSync: cloud?.lastSync,
                                               documents: cloud?.documents ?? [], ocrFailures: failures, watcher: watcher))
             }
-            if let watcher { print(Self.describe(watcher)) }
+            Self.render(summary)
+            print(watcher.map(Self.describe) ?? "watcher: never ran on this library (`yiana watch`, or Scripts/install.sh for a service)")
             OCRProblems.print(failures)
             guard let report = cloud else {
-                print("\(library.root.path) is not attached to the simulated cloud store: no download status (`yiana cloud init DIR` attaches it).")
-                if failures.isEmpty { print("No OCR failures.") }
+                print("Download status: \(library.root.path) is not attached to the simulated cloud store (`yiana cloud init DIR` attaches it).")
                 return
             }
             for document in report.documents {
@@ -84,6 +96,22 @@ extension Yiana {
             let dates = DateFormatter()
             dates.dateFormat = "yyyy-MM-dd HH:mm:ss"
             print("device \(report.device); last sync: \(report.lastSync.map { dates.string(from: $0) } ?? "never")")
+        }
+
+        /// The summary: a line per state with its count and command, then the index.
+        static func render(_ health: LibraryHealth) {
+            print("\(health.library): \(Output.count(health.documents, "document")), \(health.fine) fine.")
+            let width = health.states.map { "\($0.count) \($0.state)".count }.max() ?? 0
+            for state in health.states {
+                let head = "\(state.count) \(state.state)".padding(toLength: width, withPad: " ", startingAt: 0)
+                print("  \(head)  \(state.meaning) → \(state.run)")
+            }
+            if let index = health.index {
+                let when = index.lastRun.map { "last run \(InternetTime.string($0))" } ?? "last run not recorded"
+                print("index: \(Output.count(index.documents, "document")), \(when) (\(index.path))")
+            } else {
+                print("index: none yet → yiana index")
+            }
         }
 
         static func describe(_ watcher: WatcherStatus) -> String {

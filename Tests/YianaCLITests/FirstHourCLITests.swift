@@ -10,9 +10,9 @@ import YianaTestSupport
 struct FirstHourCLITests {
     /// This machine's state and cache folders of its own (the default index is in the cache),
     /// and no settle window set: the 5 seconds a person gets.
-    func run(_ arguments: [String], home: TemporaryFolder) throws -> ProcessResult {
+    func run(_ arguments: [String], home: TemporaryFolder, settle: String = "") throws -> ProcessResult {
         try runYiana(arguments, environment: ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache"),
-                                              "YIANA_SETTLE_SECONDS": "", "HOME": home.url.path])
+                                              "YIANA_SETTLE_SECONDS": settle, "HOME": home.url.path])
     }
 
     @Test func importOCRSearchEditAndImportAgainWithoutNow() throws {
@@ -78,5 +78,50 @@ struct FirstHourCLITests {
         #expect(try run(["versions", "restore", "--library", lib, "Flow control paper", before], home: home).status == 0)
         let restored = try run(["search", "--library", lib, "Zanzibar"], home: home)
         #expect(restored.status == 1 && restored.stderr.contains("no document matches") && !restored.stderr.contains("changed since"), "\(restored)")
+    }
+
+    /// `yiana status` answers first with the whole library's health: a count per state, each
+    /// with what to run, in text and JSON, from the folders and the index (no document opened).
+    @Test func statusSummarisesTheLibrary() throws {
+        let home = try TemporaryFolder()
+        let lib = home.path("Yiana")
+        #expect(try run(["import", "--library", lib, Fixtures.sample("pdfs/Flow control paper.pdf"), Fixtures.sample("pdfs/Bank statement reminder.pdf"),
+                         Fixtures.sample("scans/Clinic letter (scan).pdf")], home: home).status == 0)
+        let before = try run(["status", "--library", lib], home: home)
+        #expect(before.status == 0 && before.stdout.contains("3 documents, 0 fine.") && before.stdout.contains("3 not-indexed")
+                && before.stdout.contains("index: none yet → yiana index"), "\(before.stdout)")
+        // Damage one document before indexing (the index reads it as damaged), then index.
+        let bank = home.path("Yiana/Bank statement reminder.yianazip")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: bank))
+        try bytes.prefix(bytes.count - 300).write(to: URL(fileURLWithPath: bank))
+        // Written by another program a moment ago, it is still arriving (the status says so
+        // below); the index is told to read it as it is now.
+        _ = try run(["index", "--library", lib, "--now"], home: home)
+        // What sync brings: a conflict copy, a placeholder of an evicted document, a new document.
+        try FileManager.default.copyItem(atPath: home.path("Yiana/Flow control paper.yianazip"),
+                                         toPath: home.path("Yiana/Flow control paper.sync-conflict-20261125-101010-ABCDEF7.yianazip"))
+        try FileManager.default.copyItem(atPath: Fixtures.sample("placeholders/.Quarterly report.yianazip.icloud"), toPath: home.path("Yiana/.Quarterly report.yianazip.icloud"))
+
+        // Just now, the three files other programs wrote are arriving.
+        let now = try run(["status", "--library", lib], home: home)
+        #expect(now.stdout.contains("3 arriving") && now.stdout.contains("(or use --now)"), "\(now.stdout)")
+        // Once they have settled (a settle window of 0 here), the rest shows.
+        let text = try run(["status", "--library", lib], home: home, settle: "0")
+        #expect(text.status == 0 && !text.stdout.contains("arriving"), "\(text.stderr)")
+        for line in ["\(lib): 5 documents, 1 fine.", "1 damaged", "yiana verify, then yiana repair", "1 in-conflict", "yiana conflicts resolve --strategy merge",
+                     "1 not-downloaded", "yiana download --all", "1 waiting-for-ocr", "yiana ocr --all", "2 not-indexed", "index: 3 documents, last run 20"] {
+            #expect(text.stdout.contains(line), "\(line) in \(text.stdout)")
+        }
+        let json = try run(["status", "--library", lib, "--json"], home: home, settle: "0").stdout
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let summary = try #require(report["summary"] as? [String: Any])
+        #expect(summary["documents"] as? Int == 5 && summary["fine"] as? Int == 1)
+        let states = Dictionary(uniqueKeysWithValues: (summary["states"] as? [[String: Any]] ?? []).map { ($0["state"] as? String ?? "", $0["paths"] as? [String] ?? []) })
+        #expect(states["damaged"] == ["Bank statement reminder.yianazip"])
+        #expect(states["waiting-for-ocr"] == ["Clinic letter (scan).yianazip"])
+        #expect(states["not-downloaded"] == ["Quarterly report.yianazip"])
+        #expect(states["in-conflict"] == ["Flow control paper.sync-conflict-20261125-101010-ABCDEF7.yianazip"])
+        #expect(states["not-indexed"]?.sorted() == ["Flow control paper.sync-conflict-20261125-101010-ABCDEF7.yianazip", "Quarterly report.yianazip"])
+        #expect((summary["read"] as? String)?.contains("no document opened") == true)
     }
 }
