@@ -78,6 +78,15 @@ struct FirstHourCLITests {
         #expect(try run(["versions", "restore", "--library", lib, "Flow control paper", before], home: home).status == 0)
         let restored = try run(["search", "--library", lib, "Zanzibar"], home: home)
         #expect(restored.status == 1 && restored.stderr.contains("no document matches") && !restored.stderr.contains("changed since"), "\(restored)")
+
+        // Evicted, then downloaded again (the simulated cloud): the index says so each time.
+        #expect(try run(["cloud", "init", "--library", lib, "--device", "laptop", home.path("cloud")], home: home).status == 0)
+        #expect(try run(["evict", "--library", lib, "Flow control paper"], home: home).status == 0)
+        let evicted = try run(["search", "--library", lib, "flow", "control"], home: home)
+        #expect(evicted.stdout.contains("Flow control paper.yianazip — Flow control paper (not-downloaded)") && evicted.stderr.isEmpty, "\(evicted)")
+        #expect(try run(["download", "--library", lib, "--all"], home: home).status == 0)
+        let downloaded = try run(["search", "--library", lib, "flow", "control"], home: home)
+        #expect(downloaded.stdout.contains("Flow control paper.yianazip — Flow control paper\n") && downloaded.stderr.isEmpty, "\(downloaded)")
     }
 
     /// `yiana status` answers first with the whole library's health: a count per state, each
