@@ -197,7 +197,7 @@ public struct Indexer: Sendable {
     /// (``IndexFreshness``). Costs the documents named, not the library.
     /// - Throws: when the index cannot be written; a bad document gets a status.
     public func update(_ urls: [URL], options: IndexOptions = IndexOptions()) async throws -> IndexReport {
-        var scan = LibraryScan()
+        var present: [URL] = []
         var gone: [String] = []
         var folders = Set<String>()
         for url in urls {
@@ -205,12 +205,15 @@ public struct Indexer: Sendable {
             folders.insert(library.relativePath(of: url.deletingLastPathComponent()) ?? "")
             let stub = PlaceholderName.stubNames(for: url.lastPathComponent).map { url.deletingLastPathComponent().appendingPathComponent($0) }
                 .first { FileKind.at($0.path) == .regular }
-            if FileKind.at(url.path) == .regular || stub != nil {
-                scan.append(try LibraryScanner.scan(library, below: [FileKind.at(url.path) == .regular ? url : stub!]))
+            if FileKind.at(url.path) == .regular {
+                present.append(url)
+            } else if let stub {
+                present.append(stub)
             } else {
                 gone.append(path)
             }
         }
+        let scan = present.isEmpty ? LibraryScan() : try LibraryScanner.scan(library, below: present)
         var report = IndexReport()
         let known = try await index.pool.read { db in try StoredDocument.all(db) }
         let work = scan.items.compactMap { item in (item.stamp ?? FileState(path: item.url.path)).map { (item, $0) } }
