@@ -61,15 +61,42 @@ public enum IndexFreshness {
 
     /// The folder times the index was last brought up to date with; nil before the first run
     /// of a version that records them.
+    /// Read on every search, so in a form read without a JSON decoder: a line per folder,
+    /// its time, a tab, its path (a backslash, a tab or a line break in it escaped).
     static func stored(_ db: Database) throws -> [String: Int64]? {
-        guard try db.tableExists("index_state"),
-              let text = try String.fetchOne(db, sql: "SELECT value FROM index_state WHERE key = ?", arguments: [stateKey]) else { return nil }
-        return try? JSONDecoder().decode([String: Int64].self, from: Data(text.utf8))
+        guard let text = try? String.fetchOne(db, sql: "SELECT value FROM index_state WHERE key = ?", arguments: [stateKey]) else { return nil }
+        var folders: [String: Int64] = [:]
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            guard let tab = line.firstIndex(of: "\t"), let time = Int64(line[..<tab]) else { continue }
+            folders[unescape(line[line.index(after: tab)...])] = time
+        }
+        return folders
     }
 
     static func store(_ folders: [String: Int64], _ db: Database) throws {
-        let text = String(decoding: try JSONEncoder().encode(folders), as: UTF8.self)
+        let text = folders.map { "\($0.value)\t\(escape($0.key))\n" }.joined()
         try db.execute(sql: "INSERT OR REPLACE INTO index_state (key, value) VALUES (?, ?)", arguments: [stateKey, text])
+    }
+
+    private static func escape(_ path: String) -> String {
+        guard path.contains(where: { $0 == "\\" || $0 == "\t" || $0 == "\n" }) else { return path }
+        return path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\t", with: "\\t").replacingOccurrences(of: "\n", with: "\\n")
+    }
+
+    private static func unescape(_ text: Substring) -> String {
+        guard text.contains("\\") else { return String(text) }
+        var result = "", escaped = false
+        for character in text {
+            if escaped {
+                result.append(character == "t" ? "\t" : character == "n" ? "\n" : character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else {
+                result.append(character)
+            }
+        }
+        return result
     }
 
     /// What the library holds that the index has not seen (empty when nothing), or nil when
@@ -78,7 +105,10 @@ public enum IndexFreshness {
         try index.pool.read { db in
             guard let stored = try stored(db) else { return nil }
             var staleness = Staleness()
-            for (folder, time) in stored where FileStamp(path: library.root.appendingPathComponent(folder).path)?.modified != time {
+            // Paths joined as strings: `appendingPathComponent` would `stat` each to learn
+            // whether it is a folder, doubling the cost of the check.
+            let root = library.root.path == "/" ? "" : library.root.path
+            for (folder, time) in stored where FileStamp(path: folder.isEmpty ? library.root.path : root + "/" + folder)?.modified != time {
                 let found = differences(in: folder, known: stored, library: library, db)
                 staleness.documents += found.documents
                 staleness.folders += found.folders

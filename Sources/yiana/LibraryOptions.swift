@@ -27,10 +27,10 @@ struct LibraryOptions: ParsableArguments {
             let url = URL(fileURLWithPath: chosen).standardizedFileURL
             if FileKind.at(url.path) == .missing, FileKind.at(url.deletingLastPathComponent().path) == .folder {
                 do {
-                    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+                    try Sys.makeDirectory(url.path, mode: 0o755)
                     Output.error("made the library folder \(url.path)")
                 } catch {
-                    throw ValidationError("the library folder \(url.path) does not exist and could not be made: \(error.localizedDescription)")
+                    throw ValidationError("the library folder \(url.path) does not exist and could not be made: \(error)")
                 }
             }
         }

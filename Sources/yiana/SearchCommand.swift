@@ -74,9 +74,12 @@ extension Yiana {
             options.limit = limit
             options.advanced = advanced
             let hits: [SearchHit]
-            let index: SearchIndex
+            let freshness: BackgroundWork<IndexFreshness.Staleness?>
             do {
-                index = try SearchIndex(readingAt: path)
+                let index = try SearchIndex(readingAt: path)
+                // Whether the library changed since the index saw it, told beside the search
+                // on another thread (one lstat per folder), so the search waits for nothing.
+                freshness = BackgroundWork { try? IndexFreshness.check(library, index: index) }
                 hits = try index.search(query.joined(separator: " "), options: options)
             } catch let error as SearchError {
                 throw CommandFailure(error.description)
@@ -86,9 +89,9 @@ extension Yiana {
             } else {
                 render(hits)
             }
-            // One line on stderr when the library holds changes the index has not seen (one
-            // lstat per folder; a folder listed only when its time moved).
-            if let stale = try? IndexFreshness.check(library, index: index), !stale.isEmpty {
+            // One line on stderr when the library holds changes the index has not seen (a
+            // folder listed only when its time moved).
+            if let stale = try? freshness.wait(), !stale.isEmpty {
                 let option = indexOptions.path.map { " --index \(Self.quoted($0))" } ?? ""
                 Output.error("note: \(stale.description) in \(library.root.path) changed since the index was last updated, so results may be missing or out of date; `yiana index\(option)` brings it up to date.")
             }

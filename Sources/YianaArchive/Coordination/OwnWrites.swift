@@ -39,11 +39,26 @@ public enum OwnWrites {
         guard let identity = FileIdentity(path: path) else { return }
         let url = record(for: path)
         let text = URL(fileURLWithPath: path).standardizedFileURL.path + "\n" + identity.fingerprint + "\n"
-        if (try? Data(text.utf8).write(to: url, options: .atomic)) == nil {
+        if !replace(url.path, with: Array(text.utf8)) {
             try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try? Data(text.utf8).write(to: url, options: .atomic)
+            _ = replace(url.path, with: Array(text.utf8))
         }
         sweepIfDue()
+    }
+
+    /// Writes `bytes` to a new file beside `path` and renames it over `path`: a reader sees
+    /// the old record or the new one. Not `fsync`ed: a record lost in a crash only makes the
+    /// document wait out the window.
+    private static func replace(_ path: String, with bytes: [UInt8]) -> Bool {
+        let temp = path + ".tmp-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        guard let fd = try? Sys.open(temp, [.writeOnly, .create, .exclusive], mode: 0o644) else { return false }
+        let written = (try? Sys.writeAll(fd, bytes, path: temp)) != nil
+        Sys.close(fd)
+        guard written, (try? Sys.rename(temp, path)) != nil else {
+            Sys.removeIfPresent(temp)
+            return false
+        }
+        return true
     }
 
     /// True when the file at `path` is, as it is now, what this machine's writer last wrote there.
@@ -59,7 +74,7 @@ public enum OwnWrites {
         let marker = folder().appendingPathComponent(".swept")
         let last = (try? FileManager.default.attributesOfItem(atPath: marker.path))?[.modificationDate] as? Date
         guard last.map({ now.timeIntervalSince($0) > 3600 }) ?? true else { return }
-        _ = FileManager.default.createFile(atPath: marker.path, contents: nil)
+        _ = replace(marker.path, with: [])
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder().path)) ?? []
         for name in names where name != ".swept" {
             let url = folder().appendingPathComponent(name)
