@@ -14,7 +14,9 @@ yiana="$(swift build --show-bin-path)/yiana"
 
 work="${DEMO_DIR:-$(mktemp -d /tmp/yiana-demo-XXXXXX)}"
 mkdir -p "$work"
-laptop="$work/laptop" phone="$work/phone" cloud="$work/cloud" index="$work/index.sqlite"
+laptop="$work/laptop" phone="$work/phone" cloud="$work/cloud"
+# This machine's cache (the search index, scratch files) in the demo's folder too.
+export XDG_CACHE_HOME="$work/cache"
 mkdir -p "$laptop" "$phone"
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
@@ -58,12 +60,15 @@ say "Run again, nothing is left to do:"
 run ocr --library "$laptop" --all
 
 step "2. Index the text with poppler into SQLite FTS5, and search it"
-say "(The index lives outside the synced folder; here it is $index.)"
-run index --library "$laptop" --index "$index"
-run search --library "$laptop" --index "$index" flow control
-run search --library "$laptop" --index "$index" --tag sample "statement"
+say "(The index lives outside the synced folder, in this machine's cache: here $work/cache/yiana-tools/.)"
+run index --library "$laptop"
+run search --library "$laptop" flow control
+run search --library "$laptop" --tag sample "statement"
 say "A word that is only in a scan is found on its page:"
-run search --library "$laptop" --index "$index" cholesterol
+run search --library "$laptop" cholesterol
+say "Every command that writes documents keeps the index current: a new title is found at once."
+run edit --library "$laptop" "pdfs/Filled form" --title "Physiotherapy claim, Quellenhof"
+run search --library "$laptop" physiotherapy claim
 
 step "3. Evict a document to the (simulated) iCloud and download it through faults"
 run cloud init --library "$laptop" --device laptop "$cloud"
@@ -119,8 +124,8 @@ say "Every correction of both devices is kept once; the app shows the newest for
 run conflicts resolve --library "$laptop" --strategy merge
 cat "$laptop/.addresses/$title.overrides.json"; echo
 say "The people the app shows are searchable with their document, listed as 'addresses':"
-run index --library "$laptop" --index "$index"
-run search --library "$laptop" --index "$index" "Müller-Roth"
+run index --library "$laptop"
+run search --library "$laptop" "Müller-Roth"
 run versions list --library "$laptop" "pdfs/Flow control paper"
 
 step "5. Damage archives as interrupted writes and bad disks do, and repair them"

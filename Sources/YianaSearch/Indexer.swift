@@ -213,6 +213,8 @@ public struct Indexer: Sendable {
                 gone.append(path)
             }
         }
+        var once = Set<String>()
+        present = present.filter { once.insert($0.path).inserted }
         let scan = present.isEmpty ? LibraryScan() : try LibraryScanner.scan(library, below: present)
         var report = IndexReport()
         let known = try await index.pool.read { db in try StoredDocument.all(db) }

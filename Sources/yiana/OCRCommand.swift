@@ -158,7 +158,7 @@ extension Yiana {
                 switch document.status {
                 case .recognized where document.pagesWithoutWords.count == document.pagesRecognized:
                     let rest = document.pagesWithText > 0
-                        ? "; its other \(Output.count(document.pagesWithText, "page")) \(document.pagesWithText == 1 ? "has its" : "have their") own text"
+                        ? (document.pagesWithText == 1 ? "; its other page has its own text" : "; its other \(document.pagesWithText) pages have their own text")
                         : " (an image without text, a blank page?): only its title, tags and folder can be searched"
                     print("no text found  \(document.path): OCR found no words on \(Self.pages(document.pagesWithoutWords))\(rest)")
                 case .recognized:

@@ -84,6 +84,8 @@ struct FirstHourCLITests {
         #expect(try run(["evict", "--library", lib, "Flow control paper"], home: home).status == 0)
         let evicted = try run(["search", "--library", lib, "flow", "control"], home: home)
         #expect(evicted.stdout.contains("Flow control paper.yianazip — Flow control paper (not-downloaded)") && evicted.stderr.isEmpty, "\(evicted)")
+        let status = try run(["status", "--library", lib], home: home).stdout
+        #expect(status.contains("1 not-downloaded") && !status.contains("arriving"), "the stub evict wrote is this machine's own: \(status)")
         #expect(try run(["download", "--library", lib, "--all"], home: home).status == 0)
         let downloaded = try run(["search", "--library", lib, "flow", "control"], home: home)
         #expect(downloaded.stdout.contains("Flow control paper.yianazip — Flow control paper\n") && downloaded.stderr.isEmpty, "\(downloaded)")

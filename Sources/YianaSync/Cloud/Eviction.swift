@@ -55,6 +55,7 @@ public struct Eviction: Sendable {
             do { try TemporaryFile.replace(stubPath, with: stubData) } catch {
                 throw ArchiveError(.system(error), path: stubPath)
             }
+            OwnWrites.note(stubPath)  // this machine's own stub: not a sync program's arrival
             do {
                 try CoordinatedDocument.remove(at: url.path, expecting: identity)
             } catch {
