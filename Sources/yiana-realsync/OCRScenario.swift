@@ -38,7 +38,9 @@ struct OCRScenario {
         try base.yiana(["import", "--library", a.path, base.samples.appendingPathComponent("scans/\(Self.document).pdf").path])
         try await sync()
         try await program.disconnect()
-        try base.yiana(["ocr", "--all", "--now", "--jobs", "1", "--library", a.path])
+        // On a, the document yiana imported there: no --now. On b, the sync program placed it
+        // a moment ago: it is still arriving, and a person would wait; the scenario says --now.
+        try base.yiana(["ocr", "--all", "--jobs", "1", "--library", a.path])
         try await Task.sleep(nanoseconds: 1_100_000_000)  // the two recognitions a second apart, as on two machines
         try base.yiana(["ocr", "--all", "--now", "--jobs", "1", "--library", b.path])
         try await program.reconnect()
@@ -49,7 +51,7 @@ struct OCRScenario {
         result.resultCopiesMade = Self.conflictCopies(a).filter { $0.hasPrefix(".ocr_results/") }.count
         let resolved = Scenario.object(try base.yiana(["conflicts", "resolve", "--library", a.path, "--strategy", "merge", "--json"]).stdout)
         result.overruled = (resolved["resolutions"] as? [[String: Any]] ?? []).flatMap { $0["overruled"] as? [String] ?? [] }
-        let settled = Scenario.object(try base.yiana(["ocr", "--all", "--now", "--json", "--library", a.path]).stdout)
+        let settled = Scenario.object(try base.yiana(["ocr", "--all", "--json", "--library", a.path]).stdout)
         result.resultCopiesSettled = (settled["documents"] as? [[String: Any]] ?? []).reduce(0) { $0 + ($1["resultCopiesRemoved"] as? Int ?? 0) }
         try await sync()
         try await sync()  // a second round: nothing may be left to carry
