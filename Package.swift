@@ -36,6 +36,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // C libraries, each imported by exactly one Swift module.
@@ -79,13 +82,21 @@ let package = Package(
         .target(name: "YianaSync", dependencies: ["YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF"]),
         // `yiana watch`: inotify, passes of the index/OCR/conflict work, the event log and health.
         .target(name: "YianaWatch", dependencies: ["YianaSystem", "YianaArchive", "YianaLibrary", "YianaSearch", "YianaSync", "YianaOCR"]),
+        // `yiana serve`: the pages and the JSON API on Hummingbird; routes parse and render,
+        // the library modules do the work.
+        .target(name: "YianaServe", dependencies: [
+            "YianaLibrary", "YianaSearch", "YianaWatch", "YianaSystem",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
         // Linked on Linux against mimalloc (libmimalloc-dev), which then serves every malloc
         // of the process, poppler's included: `index --full` takes 6–7% less time than with
         // glibc's allocator, whose tunables made no difference (README, Performance).
         .executableTarget(
             name: "yiana",
             dependencies: [
-                "YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF", "YianaSearch", "YianaSync", "YianaOCR", "YianaWatch",
+                "YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF", "YianaSearch", "YianaSync", "YianaOCR", "YianaWatch", "YianaServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: [.linkedLibrary("mimalloc", .when(platforms: [.linux]))]

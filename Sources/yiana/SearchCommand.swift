@@ -85,7 +85,7 @@ extension Yiana {
                 throw CommandFailure(error.description)
             }
             if json {
-                try Output.json(hits.map(JSONHit.init))
+                try Output.json(hits.map(SearchHitJSON.init))
             } else {
                 render(hits)
             }
@@ -132,36 +132,6 @@ extension Yiana {
             if let day = SearchDate.day(text, endOfDay: endOfDay) { return day }
             if let date = InternetTime.date(text) { return date }
             throw ValidationError("\(option) \(text): not a date; use YYYY-MM-DD or ISO 8601 (2026-03-01T10:00:00Z).")
-        }
-    }
-
-    /// A search hit as JSON: matched words in snippets marked with ** **.
-    struct JSONHit: Encodable {
-        struct Page: Encodable {
-            let number: Int
-            let snippet: String
-            let score: Double
-            let source: String
-        }
-
-        let path: String
-        let title: String
-        let tags: [String]
-        let created: Date?
-        let status: String
-        let score: Double
-        let pages: [Page]
-
-        init(_ hit: SearchHit) {
-            path = hit.path
-            title = hit.title
-            tags = hit.tags
-            created = hit.created
-            status = hit.status.rawValue
-            score = hit.score
-            pages = hit.pages.map {
-                Page(number: $0.number, snippet: Search.mark($0.snippet, open: "**", close: "**"), score: $0.score, source: $0.source.rawValue)
-            }
         }
     }
 }

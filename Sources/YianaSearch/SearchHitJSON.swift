@@ -1,0 +1,34 @@
+import Foundation
+
+/// A search hit as `yiana search --json` and the server's `/api/search` give it: matched
+/// words in snippets marked with `**`.
+public struct SearchHitJSON: Codable, Sendable, Equatable {
+    public struct Page: Codable, Sendable, Equatable {
+        public let number: Int
+        public let snippet: String
+        public let score: Double
+        /// `pdf`, `ocr` or `addresses`.
+        public let source: String
+    }
+
+    public let path: String
+    public let title: String
+    public let tags: [String]
+    public let created: Date?
+    public let status: String
+    public let score: Double
+    public let pages: [Page]
+
+    public init(_ hit: SearchHit) {
+        path = hit.path
+        title = hit.title
+        tags = hit.tags
+        created = hit.created
+        status = hit.status.rawValue
+        score = hit.score
+        pages = hit.pages.map {
+            Page(number: $0.number, snippet: $0.snippet.replacingOccurrences(of: SearchHit.markOpen, with: "**").replacingOccurrences(of: SearchHit.markClose, with: "**"),
+                 score: $0.score, source: $0.source.rawValue)
+        }
+    }
+}

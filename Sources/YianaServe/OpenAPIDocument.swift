@@ -1,0 +1,79 @@
+/// The API's description (`/api/openapi.json`), which the tests hold every answer to.
+enum OpenAPIDocument {
+    static let json = #"""
+    {
+      "openapi": "3.1.0",
+      "info": {"title": "yiana serve", "version": "0.1.0",
+               "description": "The JSON API of a Yiana library served by `yiana serve`."},
+      "paths": {
+        "/api/search": {
+          "get": {
+            "summary": "Search the library's documents, best first, each with its matching pages.",
+            "parameters": [
+              {"name": "q", "in": "query", "required": false, "schema": {"type": "string", "maxLength": 500},
+               "description": "Words as typed: all must occur; \"quoted words\" match as a phrase, inv* a prefix. Empty: no hits."},
+              {"name": "tag", "in": "query", "required": false, "schema": {"type": "array", "items": {"type": "string"}},
+               "style": "form", "explode": true, "description": "Only documents with every tag given."},
+              {"name": "folder", "in": "query", "required": false, "schema": {"type": "string"},
+               "description": "Only documents in this folder of the library, or below it."},
+              {"name": "since", "in": "query", "required": false, "schema": {"type": "string"},
+               "description": "Only documents created on or after this date (YYYY-MM-DD or ISO 8601)."},
+              {"name": "until", "in": "query", "required": false, "schema": {"type": "string"},
+               "description": "Only documents created on or before this date (YYYY-MM-DD or ISO 8601)."},
+              {"name": "limit", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 1, "maximum": 200},
+               "description": "At most this many documents (default 20)."}
+            ],
+            "responses": {
+              "200": {"description": "The hits.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SearchAnswer"}}}},
+              "400": {"description": "A parameter is wrong; the message names it.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+              "503": {"description": "The library has no search index yet (`yiana index`).", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+            }
+          }
+        },
+        "/api/health": {
+          "get": {
+            "summary": "The library's health: documents, and the documents in each state with what to run.",
+            "responses": {
+              "200": {"description": "The summary `yiana status` prints.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Health"}}}}
+            }
+          }
+        },
+        "/api/openapi.json": {
+          "get": {"summary": "This document.", "responses": {"200": {"description": "The OpenAPI document.", "content": {"application/json": {"schema": {"type": "object"}}}}}}
+        }
+      },
+      "components": {
+        "schemas": {
+          "Error": {"type": "object", "required": ["error"],
+                    "properties": {"error": {"type": "object", "required": ["message"], "properties": {"message": {"type": "string"}}}}},
+          "SearchAnswer": {"type": "object", "required": ["query", "hits"], "additionalProperties": false,
+            "properties": {
+              "query": {"type": "string"},
+              "hits": {"type": "array", "items": {"$ref": "#/components/schemas/Hit"}},
+              "stale": {"type": "object", "required": ["documents", "folders"], "additionalProperties": false,
+                        "description": "Changes in the library the index has not seen (absent when none).",
+                        "properties": {"documents": {"type": "integer"}, "folders": {"type": "integer"}}}
+            }},
+          "Hit": {"type": "object", "required": ["path", "title", "tags", "status", "score", "pages"], "additionalProperties": false,
+            "properties": {
+              "path": {"type": "string"}, "title": {"type": "string"}, "tags": {"type": "array", "items": {"type": "string"}},
+              "created": {"type": "string", "format": "date-time"}, "status": {"type": "string"}, "score": {"type": "number"},
+              "pages": {"type": "array", "items": {"type": "object", "required": ["number", "snippet", "score", "source"], "additionalProperties": false,
+                "properties": {"number": {"type": "integer"}, "snippet": {"type": "string", "description": "Matched words marked with **."},
+                               "score": {"type": "number"}, "source": {"type": "string", "enum": ["pdf", "ocr", "none", "addresses"]}}}}
+            }},
+          "Health": {"type": "object", "required": ["library", "documents", "fine", "states", "watcherRunning", "seconds", "read"],
+            "properties": {
+              "library": {"type": "string"}, "documents": {"type": "integer"}, "fine": {"type": "integer"},
+              "states": {"type": "array", "items": {"type": "object", "required": ["state", "count", "meaning", "run", "paths"], "additionalProperties": false,
+                "properties": {"state": {"type": "string"}, "count": {"type": "integer"}, "meaning": {"type": "string"}, "run": {"type": "string"},
+                               "paths": {"type": "array", "items": {"type": "string"}}}}},
+              "index": {"type": "object", "required": ["path", "documents"],
+                        "properties": {"path": {"type": "string"}, "documents": {"type": "integer"}, "lastRun": {"type": "string", "format": "date-time"}}},
+              "watcher": {"type": "object"}, "watcherRunning": {"type": "boolean"}, "seconds": {"type": "number"}, "read": {"type": "string"}
+            }}
+        }
+      }
+    }
+    """#
+}

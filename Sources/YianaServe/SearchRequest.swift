@@ -1,0 +1,47 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import YianaLibrary
+import YianaSearch
+import YianaSystem
+
+/// A search as a request asks for it (`q`, `tag` repeated, `folder`, `since`, `until`,
+/// `limit`), checked as the CLI checks its options: what is wrong is a 400 naming the parameter.
+struct SearchRequest {
+    let query: String
+    let options: SearchOptions
+
+    init(_ parameters: Parameters) throws {
+        query = (parameters.get("q") ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        var options = SearchOptions()
+        options.tags = parameters.getAll("tag").filter { !$0.isEmpty }
+        options.folder = parameters.get("folder").flatMap { $0.isEmpty ? nil : $0 }
+        options.since = try Self.date(parameters.get("since"), name: "since", endOfDay: false)
+        options.until = try Self.date(parameters.get("until"), name: "until", endOfDay: true)
+        if let text = parameters.get("limit"), !text.isEmpty {
+            guard let limit = Int(text), (1...200).contains(limit) else {
+                throw HTTPError(.badRequest, message: "limit=\(text.prefix(40)): a number from 1 to 200.")
+            }
+            options.limit = limit
+        }
+        guard query.count <= 500 else { throw HTTPError(.badRequest, message: "q: at most 500 characters.") }
+        self.options = options
+    }
+
+    static func date(_ text: String?, name: String, endOfDay: Bool) throws -> Date? {
+        guard let text, !text.isEmpty else { return nil }
+        if let day = SearchDate.day(text, endOfDay: endOfDay) { return day }
+        if let date = InternetTime.date(text) { return date }
+        throw HTTPError(.badRequest, message: "\(name)=\(text.prefix(40)): not a date; use YYYY-MM-DD or ISO 8601.")
+    }
+
+    /// The hits, or a 400 for a query the index cannot take.
+    func run(on index: SearchIndex) throws -> [SearchHit] {
+        guard !query.isEmpty else { return [] }
+        do {
+            return try index.search(query, options: options)
+        } catch let error as SearchError {
+            throw HTTPError(.badRequest, message: error.description)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import YianaLibrary
+import YianaSearch
+import YianaWatch
+
+/// `yiana serve`: the library in a browser and a JSON API, on Hummingbird. The routes parse
+/// the request and render the answer; the library code the CLI uses does the work.
+public enum YianaServer {
+    /// Builds the application; `onRunning` is told the address it listens on once it does.
+    public static func application(_ options: ServeOptions, onRunning: @escaping @Sendable (String) -> Void = { _ in })
+        -> some ApplicationProtocol {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: SecurityHeaders())
+        let index = IndexHandle(path: options.index)
+        let library = options.library
+        APIRoutes(library: library, index: index).add(to: router)
+        PageRoutes(library: library, index: index).add(to: router)
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "yiana"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? options.port
+                let host = options.host.contains(":") ? "[\(options.host)]" : options.host
+                onRunning("http://\(host):\(port)/")
+            })
+    }
+}
+
+/// The search index, opened for reading when first needed (and again if it was missing).
+final class IndexHandle: @unchecked Sendable {
+    let path: String
+    private let lock = NSLock()
+    private var index: SearchIndex?
+
+    init(path: String) {
+        self.path = path
+    }
+
+    /// The index, or an error a person can act on (503: the server is fine, the index is not there yet).
+    func open() throws -> SearchIndex {
+        lock.lock()
+        defer { lock.unlock() }
+        if let index { return index }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw HTTPError(.serviceUnavailable, message: "There is no search index for this library yet: run `yiana index` (it makes \(path)).")
+        }
+        do {
+            let opened = try SearchIndex(readingAt: path)
+            index = opened
+            return opened
+        } catch let error as SearchError {
+            throw HTTPError(.serviceUnavailable, message: error.description)
+        }
+    }
+}
+
+/// Headers every answer carries: a strict Content-Security-Policy (nothing from elsewhere,
+/// no inline script or style), no sniffing, no framing, no referrer.
+struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as HTTPResponseError {
+            response = try error.response(from: request, context: context)
+        }
+        response.headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'self'; img-src 'self'; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[.xFrameOptions] = "DENY"
+        response.headers[.referrerPolicy] = "no-referrer"
+        return response
+    }
+}
+
+extension HTTPField.Name {
+    static let contentSecurityPolicy = Self("Content-Security-Policy")!
+    static let xContentTypeOptions = Self("X-Content-Type-Options")!
+    static let xFrameOptions = Self("X-Frame-Options")!
+    static let referrerPolicy = Self("Referrer-Policy")!
+}

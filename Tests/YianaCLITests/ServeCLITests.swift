@@ -1,0 +1,120 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import YianaArchive
+import YianaTestSupport
+
+/// `yiana serve` through a real socket on loopback: the JSON API held to the OpenAPI document
+/// it serves, the pages escaped, bad requests answered with a 4xx while it keeps serving.
+@Suite("yiana serve", .serialized)
+struct ServeCLITests {
+    /// A running `yiana serve` on a free loopback port, stopped (SIGTERM) when done.
+    final class Server {
+        let process = Process()
+        let base: URL
+
+        init(library: String, home: TemporaryFolder) throws {
+            process.executableURL = Fixtures.productsFolder.appendingPathComponent("yiana")
+            process.arguments = ["serve", "--library", library, "--listen", "127.0.0.1:0"]
+            var environment = ProcessInfo.processInfo.environment
+            environment["XDG_STATE_HOME"] = home.path("state")
+            environment["XDG_CACHE_HOME"] = home.path("cache")
+            process.environment = environment
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            var text = ""
+            let deadline = Date().addingTimeInterval(30)
+            while !text.contains("\n"), Date() < deadline, process.isRunning {
+                text += String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+            }
+            guard let range = text.range(of: #"http://127\.0\.0\.1:\d+/"#, options: .regularExpression) else {
+                process.terminate()
+                throw ServeTestError("yiana serve did not say where it listens: \(text)")
+            }
+            base = URL(string: String(text[range]))!
+        }
+
+        func get(_ path: String) async throws -> (status: Int, headers: [String: String], body: Data) {
+            let (data, response) = try await URLSession.shared.data(from: URL(string: path, relativeTo: base)!)
+            let http = response as! HTTPURLResponse
+            let headers = Dictionary(uniqueKeysWithValues: http.allHeaderFields.map { ("\($0.key)".lowercased(), "\($0.value)") })
+            return (http.statusCode, headers, data)
+        }
+
+        func stop() {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    struct ServeTestError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    func json(_ data: Data) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test func searchHealthPagesAndBadRequests() async throws {
+        let home = try TemporaryFolder()
+        let lib = home.path("Yiana")
+        let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
+        #expect(try runYiana(["import", "--library", lib, "--tag", "bank", Fixtures.sample("pdfs/Bank statement reminder.pdf")], environment: env).status == 0)
+        try CoordinatedDocument.create(at: home.path("Yiana/Script.yianazip"),
+                                       metadata: DocumentMetadata(title: "<script>alert(1)</script> & \"quotes\"", pageCount: 1),
+                                       pdf: .data(simplePDF(["hostile title test zebra"])))
+        let server = try Server(library: lib, home: home)
+        defer { server.stop() }
+
+        // No index yet: the API says what to run, with a 503, and the page says it too.
+        let noIndex = try await server.get("/api/search?q=statement")
+        #expect(noIndex.status == 503 && String(decoding: noIndex.body, as: UTF8.self).contains("yiana index"))
+        #expect(try runYiana(["index", "--library", lib], environment: env).status == 0)
+
+        let search = try await server.get("/api/search?q=statement&tag=bank&limit=5")
+        #expect(search.status == 200 && search.headers["content-type"]?.hasPrefix("application/json") == true)
+        let answer = try json(search.body)
+        let hits = try #require(answer["hits"] as? [[String: Any]])
+        #expect(hits.first?["path"] as? String == "Bank statement reminder.yianazip" && answer["query"] as? String == "statement")
+        let page = try #require((hits.first?["pages"] as? [[String: Any]])?.first)
+        #expect((page["snippet"] as? String)?.contains("**statement**") == true && page["number"] as? Int == 1)
+        // Every key of the answer is one the OpenAPI document describes.
+        let spec = try json(try await server.get("/api/openapi.json").body)
+        let schemas = try #require((spec["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let hitKeys = Set(((schemas["Hit"] as? [String: Any])?["properties"] as? [String: Any] ?? [:]).keys)
+        #expect(Set(hits.flatMap(\.keys)).isSubset(of: hitKeys) && Set(answer.keys).isSubset(of: ["query", "hits", "stale"]))
+        let health = try json(try await server.get("/api/health").body)
+        #expect(health["documents"] as? Int == 2)
+
+        // Bad requests: a 4xx naming the parameter, and the server goes on serving.
+        for bad in ["/api/search?q=a&limit=abc", "/api/search?q=a&limit=0", "/api/search?q=a&since=yesterday", "/api/search?q=" + String(repeating: "a", count: 501),
+                    "/?q=a&until=31/12/2026"] {
+            let answer = try await server.get(bad)
+            #expect((400..<500).contains(answer.status), "\(bad): \(answer.status)")
+        }
+        #expect(try await server.get("/api/../../etc/passwd").status == 404)
+        #expect(try await server.get("/static/../../../etc/passwd").status == 404)
+        #expect(try await server.get("/api/search?q=zebra").status == 200)
+
+        // The page: values escaped, a strict policy, no script.
+        let html = try await server.get("/?q=zebra")
+        let text = String(decoding: html.body, as: UTF8.self)
+        #expect(html.status == 200 && text.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;") && !text.contains("<script>"))
+        #expect(text.contains("<mark>zebra</mark>"))
+        #expect(html.headers["content-security-policy"]?.contains("default-src 'none'") == true && html.headers["x-frame-options"] == "DENY")
+        let healthPage = String(decoding: try await server.get("/health").body, as: UTF8.self)
+        #expect(healthPage.contains("2 documents"))
+    }
+
+    @Test func listensOnLoopbackOnly() throws {
+        let home = try TemporaryFolder()
+        let refused = try runYiana(["serve", "--library", home.url.path, "--listen", "0.0.0.0:8484"])
+        #expect(refused.status == 2 && refused.stderr.contains("not a loopback address"), "\(refused.stderr)")
+        #expect(try runYiana(["serve", "--library", home.url.path, "--listen", "127.0.0.1:99999"]).status == 2)
+    }
+}
