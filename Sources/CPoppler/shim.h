@@ -42,6 +42,7 @@
     F(cairo_scale) \
     F(cairo_set_source_rgb) \
     F(cairo_paint) \
+    F(cairo_surface_write_to_png_stream) \
     F(g_free) \
     F(g_object_unref) \
     F(g_error_free) \
@@ -118,6 +119,10 @@ static inline int yiana_cairo_image_surface_get_stride(cairo_surface_t *surface)
 }
 static inline int yiana_cairo_surface_ok(cairo_surface_t *surface) {
     return yiana_poppler()->cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS;
+}
+/* Encodes the surface as PNG through `write` (cairo's own encoder, with zlib). */
+static inline int yiana_cairo_write_png(cairo_surface_t *surface, cairo_write_func_t write, void *closure) {
+    return yiana_poppler()->cairo_surface_write_to_png_stream(surface, write, closure) == CAIRO_STATUS_SUCCESS;
 }
 static inline void yiana_cairo_surface_flush(cairo_surface_t *surface) {
     yiana_poppler()->cairo_surface_flush(surface);

@@ -37,14 +37,66 @@ extension PDFDocument {
     /// threads at once.
     /// - Throws: ``PDFError`` `.damaged` when the page does not exist or cannot be drawn.
     public func renderGray(page index: Int, dpi requested: Int) throws -> GrayImage {
-        guard let size = pageSize(index), size.width > 0, size.height > 0,
-              let page = yiana_poppler_document_get_page(handle, Int32(index)) else {
+        guard let size = pageSize(index), size.width > 0, size.height > 0 else {
+            throw PDFError(.damaged("page \(index + 1) has no size"), source: source)
+        }
+        let longest = max(size.width, size.height) / 72
+        let dpi = max(1, min(requested, Int(Double(Self.largestRenderedSide) / longest)))
+        return try render(page: index, scale: Double(dpi) / 72) { surface, width, height in
+            guard let data = yiana_cairo_image_surface_get_data(surface) else {
+                throw PDFError(.damaged("page \(index + 1) could not be drawn"), source: source)
+            }
+            let stride = Int(yiana_cairo_image_surface_get_stride(surface))
+            // RGB24 is one 32-bit word per pixel, x8r8g8b8 in native order: bytes b, g, r, x here.
+            // Grey by the Rec. 601 weights, in integers (the weights sum to 256).
+            var pixels = [UInt8](repeating: 255, count: width * height)
+            pixels.withUnsafeMutableBufferPointer { out in
+                for y in 0..<height {
+                    let row = data + y * stride
+                    let base = y * width
+                    for x in 0..<width {
+                        let p = row + 4 * x
+                        out[base + x] = UInt8((Int(p[0]) * 29 + Int(p[1]) * 150 + Int(p[2]) * 77) >> 8)
+                    }
+                }
+            }
+            return GrayImage(width: width, height: height, dpi: dpi, pixels: pixels)
+        }
+    }
+
+    /// Page `index` (0-based) drawn in colour on white, `width` pixels wide (at most
+    /// ``largestRenderedSide`` on either side), as PNG (cairo's encoder). One document must
+    /// not be used from two threads at once.
+    /// - Returns: the PNG and its size in pixels.
+    /// - Throws: ``PDFError`` `.damaged` when the page does not exist or cannot be drawn.
+    public func renderPNG(page index: Int, width requested: Int) throws -> (png: [UInt8], width: Int, height: Int) {
+        guard let size = pageSize(index), size.width > 0, size.height > 0 else {
+            throw PDFError(.damaged("page \(index + 1) has no size"), source: source)
+        }
+        let fit = Double(Self.largestRenderedSide) / max(size.width, size.height)
+        let scale = min(Double(max(1, requested)) / size.width, fit)
+        return try render(page: index, scale: scale) { surface, width, height in
+            final class Sink { var bytes: [UInt8] = [] }
+            let sink = Sink()
+            let written = withExtendedLifetime(sink) {
+                yiana_cairo_write_png(surface, { closure, data, length in
+                    guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+                    Unmanaged<Sink>.fromOpaque(closure).takeUnretainedValue().bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+                    return CAIRO_STATUS_SUCCESS
+                }, Unmanaged.passUnretained(sink).toOpaque())
+            }
+            guard written != 0 else { throw PDFError(.damaged("page \(index + 1) could not be encoded as PNG"), source: source) }
+            return (sink.bytes, width, height)
+        }
+    }
+
+    /// Draws page `index` at `scale` (pixels per point) on a white RGB24 cairo surface and
+    /// hands it to `body` with its size in pixels.
+    private func render<T>(page index: Int, scale: Double, _ body: (OpaquePointer, Int, Int) throws -> T) throws -> T {
+        guard let size = pageSize(index), let page = yiana_poppler_document_get_page(handle, Int32(index)) else {
             throw PDFError(.damaged("page \(index + 1) has no size"), source: source)
         }
         defer { yiana_g_object_unref(UnsafeMutableRawPointer(page)) }
-        let longest = max(size.width, size.height) / 72
-        let dpi = max(1, min(requested, Int(Double(Self.largestRenderedSide) / longest)))
-        let scale = Double(dpi) / 72
         let width = max(1, Int((size.width * scale).rounded())), height = max(1, Int((size.height * scale).rounded()))
         guard let surface = yiana_cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)) else {
             throw PDFError(.damaged("page \(index + 1) could not be drawn (no memory for \(width)×\(height) pixels)"), source: source)
@@ -59,23 +111,6 @@ extension PDFDocument {
         yiana_poppler_page_render(page, cairo)
         yiana_cairo_destroy(cairo)
         yiana_cairo_surface_flush(surface)
-        guard let data = yiana_cairo_image_surface_get_data(surface) else {
-            throw PDFError(.damaged("page \(index + 1) could not be drawn"), source: source)
-        }
-        let stride = Int(yiana_cairo_image_surface_get_stride(surface))
-        // RGB24 is one 32-bit word per pixel, x8r8g8b8 in native order: bytes b, g, r, x here.
-        // Grey by the Rec. 601 weights, in integers (the weights sum to 256).
-        var pixels = [UInt8](repeating: 255, count: width * height)
-        pixels.withUnsafeMutableBufferPointer { out in
-            for y in 0..<height {
-                let row = data + y * stride
-                let base = y * width
-                for x in 0..<width {
-                    let p = row + 4 * x
-                    out[base + x] = UInt8((Int(p[0]) * 29 + Int(p[1]) * 150 + Int(p[2]) * 77) >> 8)
-                }
-            }
-        }
-        return GrayImage(width: width, height: height, dpi: dpi, pixels: pixels)
+        return try body(surface, width, height)
     }
 }

@@ -74,7 +74,8 @@ enum HTML {
         var html = "<p class=\"count\">\(hits.count) document\(hits.count == 1 ? "" : "s")</p><ol class=\"hits\">"
         for hit in hits {
             let folder = (hit.path as NSString).deletingLastPathComponent
-            html += "<li><h2>\(escape(hit.title))</h2><p class=\"meta\">\(escape(folder.isEmpty ? "(top folder)" : folder))"
+            let link = "/doc?path=" + (hit.path.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
+            html += "<li><h2><a href=\"\(escape(link))\">\(escape(hit.title))</a></h2><p class=\"meta\">\(escape(folder.isEmpty ? "(top folder)" : folder))"
             if !hit.tags.isEmpty { html += " · " + hit.tags.map { "<span class=\"tag\">\(escape($0))</span>" }.joined(separator: " ") }
             if let created = hit.created { html += " · \(escape(String(ISO8601DateFormatter().string(from: created).prefix(10))))" }
             if hit.status != .ok { html += " · <span class=\"status\">\(escape(hit.status.rawValue))</span>" }
@@ -117,6 +118,8 @@ enum HTML {
         ol.hits{list-style:none;padding:0}ol.hits>li{background:#fff;border:1px solid #e3e3e3;border-radius:6px;padding:.6em 1em;margin:.8em 0}
         h2{font-size:1.1em;margin:.1em 0}.meta{color:#666;font-size:.9em;margin:.2em 0}.tag{background:#eef;border-radius:3px;padding:0 .3em}
         ul.pages{list-style:none;padding:0;margin:.3em 0}.place{color:#888;font-size:.85em;margin-right:.4em}mark{background:#ffe066}
+        .pages figure{margin:1em 0;background:#fff;border:1px solid #ddd}.pages img{display:block;width:100%;height:auto}
+        figcaption{color:#888;font-size:.85em;padding:.2em .5em}
         .note{color:#8a5a00}.error{color:#b00020}table.states td,table.states th{padding:.2em .6em;text-align:left}
         """
 }

@@ -18,6 +18,7 @@ public enum YianaServer {
         let library = options.library
         APIRoutes(library: library, index: index).add(to: router)
         PageRoutes(library: library, index: index).add(to: router)
+        DocumentRoutes(library: library, images: PageImages(library: library)).add(to: router)
         return Application(
             router: router,
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "yiana"),

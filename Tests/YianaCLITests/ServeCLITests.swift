@@ -111,6 +111,51 @@ struct ServeCLITests {
         #expect(healthPage.contains("2 documents"))
     }
 
+    /// A document's page, its page images (drawn by poppler and cairo, PNG, cached) and its
+    /// PDF; and hostile paths, none of which reaches a file outside the library's documents.
+    @Test func documentPagesImagesAndHostilePaths() async throws {
+        let home = try TemporaryFolder()
+        let lib = home.path("Yiana")
+        let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
+        #expect(try runYiana(["import", "--library", lib, "--into", "Letters", Fixtures.sample("pdfs/Bank statement reminder.pdf")], environment: env).status == 0)
+        try FileManager.default.createSymbolicLink(atPath: home.path("Yiana/Linked"), withDestinationPath: home.path("Yiana/Letters"))
+        try Data("secret".utf8).write(to: home.url.appendingPathComponent("outside.yianazip"))
+        let server = try Server(library: lib, home: home)
+        defer { server.stop() }
+        let path = "Letters/Bank%20statement%20reminder.yianazip"
+
+        let page = try await server.get("/doc?path=\(path)")
+        let html = String(decoding: page.body, as: UTF8.self)
+        #expect(page.status == 200 && html.contains("<h1>Bank statement reminder</h1>") && html.contains("loading=\"lazy\"")
+                && html.contains("/page.png?path=Letters/Bank%20statement%20reminder.yianazip&amp;n=2&amp;w=960"), "\(html)")
+        let image = try await server.get("/page.png?path=\(path)&n=2&w=500")
+        #expect(image.status == 200 && image.headers["content-type"] == "image/png" && image.body.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        #expect(image.body.subdata(in: 16..<20) == Data([0, 0, 2, 128]), "500 wide is drawn 640 wide (one of a few cached widths)")
+        let cached = try FileManager.default.subpathsOfDirectory(atPath: home.path("cache")).filter { $0.hasSuffix("-2-640.png") }
+        #expect(cached.count == 1, "the image is cached in this machine's cache folder")
+        #expect(try await server.get("/page.png?path=\(path)&n=2&w=500").body == image.body)
+        #expect(try await server.get("/page.png?path=\(path)&n=3").status == 404)
+        #expect(try await server.get("/page.png?path=\(path)&n=abc").status == 400)
+        let pdf = try await server.get("/pdf?path=\(path)")
+        let original = try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("pdfs/Bank statement reminder.pdf")))
+        #expect(pdf.status == 200 && pdf.body == original)
+
+        let hostile = ["../outside.yianazip", "..%2Foutside.yianazip", "%2E%2E/outside.yianazip", "Letters/../../outside.yianazip",
+                       "/etc/passwd", "%2Fetc%2Fpasswd", "Linked/Bank%20statement%20reminder.yianazip", "Letters/./Bank%20statement%20reminder.yianazip",
+                       "Letters//Bank%20statement%20reminder.yianazip", ".yiana/versions/x.yianazip", "Letters/.hidden.yianazip", "Letters",
+                       "Letters/", "", "%00", "Letters/Bank%20statement%20reminder.yianazip%00.png", String(repeating: "a/", count: 3000) + "x.yianazip",
+                       "~/x.yianazip", "C:%5Cwindows.yianazip", "Letters%5C..%5C..%5Coutside.yianazip", "%252e%252e/outside.yianazip",
+                       "Letters/Bank statement reminder.pdf", "Letters/Nothing.yianazip"]
+        for bad in hostile {
+            for route in ["/doc?path=", "/page.png?n=1&path=", "/pdf?path="] {
+                let answer = try await server.get(route + bad)
+                #expect(answer.status == 404 || answer.status == 400, "\(route)\(bad.prefix(60)): \(answer.status)")
+                #expect(!String(decoding: answer.body, as: UTF8.self).contains("secret"))
+            }
+        }
+        #expect(try await server.get("/doc?path=\(path)").status == 200, "still serving")
+    }
+
     @Test func listensOnLoopbackOnly() throws {
         let home = try TemporaryFolder()
         let refused = try runYiana(["serve", "--library", home.url.path, "--listen", "0.0.0.0:8484"])

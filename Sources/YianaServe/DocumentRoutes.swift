@@ -1,0 +1,86 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import YianaArchive
+import YianaLibrary
+import YianaSystem
+
+/// A document: its page (metadata, every page drawn lazily at the width the screen needs, the
+/// PDF to download), its page images and its PDF. Paths reach the file system only through
+/// ``DocumentLocator``.
+struct DocumentRoutes {
+    let library: Library
+    let images: PageImages
+
+    func add(to router: Router<BasicRequestContext>) {
+        let library = self.library, images = self.images
+        router.get("/doc") { request, _ -> Response in
+            let (url, path) = try DocumentLocator.document(request.uri.queryParameters.get("path"), in: library)
+            let metadata: DocumentMetadata
+            do {
+                metadata = try DocumentReader(path: url.path).metadata()
+            } catch {
+                return HTML.page(title: path, library: library, body: "<h1>\(HTML.escape(path))</h1><p class=\"error\">This document cannot be read: \(HTML.escape("\(error)")). "
+                                 + "<code>yiana verify</code> says why, <code>yiana repair</code> mends what it can.</p>")
+            }
+            return HTML.page(title: metadata.title, library: library, body: HTML.document(metadata, path: path))
+        }
+        router.get("/page.png") { request, _ -> Response in
+            let parameters = request.uri.queryParameters
+            let (url, path) = try DocumentLocator.document(parameters.get("path"), in: library)
+            guard let number = parameters.get("n").flatMap(Int.init), number >= 1 else {
+                throw HTTPError(.badRequest, message: "n: the page number, from 1.")
+            }
+            let width = PageImages.width(for: parameters.get("w").flatMap(Int.init))
+            let png: [UInt8]?
+            do {
+                png = try images.png(of: url, page: number, width: width)
+            } catch {
+                throw HTTPError(.unprocessableContent, message: "\(path): page \(number) cannot be drawn (\(error)).")
+            }
+            guard let png else { throw HTTPError(.notFound, message: "\(path) has no page \(number).") }
+            return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "private, max-age=60"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: png)))
+        }
+        router.get("/pdf") { request, _ -> Response in
+            let (url, path) = try DocumentLocator.document(request.uri.queryParameters.get("path"), in: library)
+            var bytes: [UInt8] = []
+            do {
+                try DocumentReader(path: url.path).readPDF { bytes.append(contentsOf: $0) }  // every byte CRC-checked
+            } catch {
+                throw HTTPError(.unprocessableContent, message: "\(path): its PDF cannot be read (\(error)).")
+            }
+            let name = (url.deletingPathExtension().lastPathComponent + ".pdf").filter { $0 != "\"" && $0 != "\\" && !$0.isNewline }
+            return Response(status: .ok, headers: [.contentType: "application/pdf",
+                                                   .contentDisposition: "attachment; filename*=UTF-8''\(name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "document.pdf")"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
+    }
+}
+
+extension HTML {
+    /// A document's page: its metadata, the PDF to download, its pages as images drawn when
+    /// they scroll into view (`loading="lazy"`), at the width the screen asks for.
+    static func document(_ metadata: DocumentMetadata, path: String) -> String {
+        let query = "path=" + (path.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
+        var html = "<h1>\(escape(metadata.title))</h1><p class=\"meta\">\(escape(path))"
+        if !metadata.tags.isEmpty { html += " · " + metadata.tags.map { "<span class=\"tag\">\(escape($0))</span>" }.joined(separator: " ") }
+        html += " · created \(escape(ISO8601DateFormatter().string(from: metadata.created)))"
+        html += " · \(metadata.pageCount) page\(metadata.pageCount == 1 ? "" : "s")"
+        html += metadata.ocrCompleted ? " · OCR done" : " · OCR not done"
+        html += " · <a href=\"/pdf?\(escape(query))\">Download the PDF</a></p><div class=\"pages\">"
+        for number in 1...max(1, metadata.pageCount) {
+            let source = "/page.png?\(query)&n=\(number)"
+            html += "<figure><img loading=\"lazy\" alt=\"Page \(number)\" src=\"\(escape(source))&amp;w=960\" "
+                + "srcset=\"\(escape(source))&amp;w=640 640w, \(escape(source))&amp;w=960 960w, \(escape(source))&amp;w=1280 1280w, \(escape(source))&amp;w=1920 1920w\" "
+                + "sizes=\"(max-width: 60em) 100vw, 60em\"><figcaption>Page \(number)</figcaption></figure>"
+        }
+        return html + "</div>"
+    }
+}
+
+extension CharacterSet {
+    /// What a query value may hold unescaped.
+    static let urlQueryValueAllowed = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+#?"))
+}
