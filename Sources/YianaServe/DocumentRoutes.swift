@@ -43,6 +43,14 @@ struct DocumentRoutes {
             return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "private, max-age=60"],
                             body: .init(byteBuffer: ByteBuffer(bytes: png)))
         }
+        router.get("/api/hits") { request, _ -> Response in
+            try JSONBody.response(try Self.hits(request, library: library))
+        }
+        router.get("/hits.svg") { request, _ -> Response in
+            let page = try Self.hits(request, library: library)
+            return Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "private, max-age=60"],
+                            body: .init(byteBuffer: ByteBuffer(string: HitBoxes.svg(page))))
+        }
         router.get("/pdf") { request, _ -> Response in
             let (url, path) = try DocumentLocator.document(request.uri.queryParameters.get("path"), in: library)
             var bytes: [UInt8] = []
@@ -56,6 +64,25 @@ struct DocumentRoutes {
                                                    .contentDisposition: "attachment; filename*=UTF-8''\(name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "document.pdf")"],
                             body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
         }
+    }
+}
+
+extension DocumentRoutes {
+    /// The boxes of `q`'s words on page `n` of the document `path`.
+    static func hits(_ request: Request, library: Library) throws -> HitBoxes.Page {
+        let parameters = request.uri.queryParameters
+        let (url, path) = try DocumentLocator.document(parameters.get("path"), in: library)
+        guard let number = parameters.get("n").flatMap(Int.init), number >= 1 else { throw HTTPError(.badRequest, message: "n: the page number, from 1.") }
+        let query = parameters.get("q") ?? ""
+        guard query.count <= 500 else { throw HTTPError(.badRequest, message: "q: at most 500 characters.") }
+        let page: HitBoxes.Page?
+        do {
+            page = try HitBoxes.page(number, of: url, query: query, library: library)
+        } catch {
+            throw HTTPError(.unprocessableContent, message: "\(path): page \(number) cannot be read (\(error)).")
+        }
+        guard let page else { throw HTTPError(.notFound, message: "\(path) has no page \(number).") }
+        return page
     }
 }
 

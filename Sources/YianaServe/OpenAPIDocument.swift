@@ -30,6 +30,22 @@ enum OpenAPIDocument {
             }
           }
         },
+        "/api/hits": {
+          "get": {
+            "summary": "Where the words of a query are on a page: boxes in fractions of the page, from its top-left corner.",
+            "parameters": [
+              {"name": "path", "in": "query", "required": true, "schema": {"type": "string"}, "description": "The document, relative to the library (as search gives it)."},
+              {"name": "n", "in": "query", "required": true, "schema": {"type": "integer", "minimum": 1}, "description": "The page, from 1."},
+              {"name": "q", "in": "query", "required": false, "schema": {"type": "string", "maxLength": 500}, "description": "The query whose words are boxed."}
+            ],
+            "responses": {
+              "200": {"description": "The page's size in points and the boxes.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/HitPage"}}}},
+              "400": {"description": "A parameter is wrong.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+              "404": {"description": "No such document or page.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+              "422": {"description": "The document cannot be read.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+            }
+          }
+        },
         "/api/health": {
           "get": {
             "summary": "The library's health: documents, and the documents in each state with what to run.",
@@ -62,6 +78,10 @@ enum OpenAPIDocument {
                 "properties": {"number": {"type": "integer"}, "snippet": {"type": "string", "description": "Matched words marked with **."},
                                "score": {"type": "number"}, "source": {"type": "string", "enum": ["pdf", "ocr", "none", "addresses"]}}}}
             }},
+          "HitPage": {"type": "object", "required": ["page", "width", "height", "boxes"], "additionalProperties": false,
+            "properties": {"page": {"type": "integer"}, "width": {"type": "number"}, "height": {"type": "number"},
+                           "boxes": {"type": "array", "items": {"type": "object", "required": ["x", "y", "width", "height"], "additionalProperties": false,
+                             "properties": {"x": {"type": "number"}, "y": {"type": "number"}, "width": {"type": "number"}, "height": {"type": "number"}}}}}},
           "Health": {"type": "object", "required": ["library", "documents", "fine", "states", "watcherRunning", "seconds", "read"],
             "properties": {
               "library": {"type": "string"}, "documents": {"type": "integer"}, "fine": {"type": "integer"},

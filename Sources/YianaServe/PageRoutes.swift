@@ -84,7 +84,23 @@ enum HTML {
                 let place = page.source == .addresses ? "addresses" : page.number == 0 ? (page.source == .ocr ? "OCR" : "title") : "p. \(page.number)"
                 html += "<li><span class=\"place\">\(place)</span> \(marked(page.snippet))</li>"
             }
-            html += "</ul></li>"
+            html += "</ul>"
+            // The matching pages as thumbnails, the hit words boxed over them (an SVG drawn in
+            // the page's own coordinates, loaded like the image: no script).
+            let pages = hit.pages.filter { $0.number > 0 && $0.source != .addresses }.prefix(4)
+            if !pages.isEmpty {
+                let document = "path=" + (hit.path.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
+                let words = "q=" + (query.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
+                html += "<div class=\"thumbs\">"
+                for page in pages {
+                    let at = "\(document)&n=\(page.number)"
+                    html += "<a class=\"thumb\" href=\"\(escape("/doc?\(document)&\(words)#page-\(page.number)"))\">"
+                        + "<img loading=\"lazy\" alt=\"Page \(page.number)\" src=\"\(escape("/page.png?\(at)&w=320"))\">"
+                        + "<img class=\"boxes\" loading=\"lazy\" alt=\"\" src=\"\(escape("/hits.svg?\(at)&\(words)"))\"></a>"
+                }
+                html += "</div>"
+            }
+            html += "</li>"
         }
         return html + "</ol>"
     }
@@ -118,6 +134,8 @@ enum HTML {
         ol.hits{list-style:none;padding:0}ol.hits>li{background:#fff;border:1px solid #e3e3e3;border-radius:6px;padding:.6em 1em;margin:.8em 0}
         h2{font-size:1.1em;margin:.1em 0}.meta{color:#666;font-size:.9em;margin:.2em 0}.tag{background:#eef;border-radius:3px;padding:0 .3em}
         ul.pages{list-style:none;padding:0;margin:.3em 0}.place{color:#888;font-size:.85em;margin-right:.4em}mark{background:#ffe066}
+        .thumbs{display:flex;gap:.6em;flex-wrap:wrap;margin:.4em 0}.thumb{position:relative;display:block;width:160px;border:1px solid #ccc;background:#fff}
+        .thumb img{display:block;width:100%;height:auto}.thumb img.boxes{position:absolute;inset:0;height:100%}
         .pages figure{margin:1em 0;background:#fff;border:1px solid #ddd}.pages img{display:block;width:100%;height:auto}
         figcaption{color:#888;font-size:.85em;padding:.2em .5em}
         .note{color:#8a5a00}.error{color:#b00020}table.states td,table.states th{padding:.2em .6em;text-align:left}

@@ -156,6 +156,42 @@ struct ServeCLITests {
         #expect(try await server.get("/doc?path=\(path)").status == 200, "still serving")
     }
 
+    /// Search hits boxed on their pages: from poppler's glyph boxes on a text page, from the
+    /// OCR results' word boxes on a scan the PDF has no text layer for; the search page lays
+    /// them over the thumbnails as an SVG, with no script.
+    @Test func hitWordsAreBoxedOnTextPagesAndScans() async throws {
+        let home = try TemporaryFolder()
+        let lib = home.path("Yiana")
+        let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
+        #expect(try runYiana(["import", "--library", lib, Fixtures.sample("pdfs/Bank statement reminder.pdf"), Fixtures.sample("scans/Clinic letter (scan).pdf")],
+                             environment: env).status == 0)
+        // As the app's OCR service leaves a scan: results with word boxes, no text layer.
+        #expect(try runYiana(["ocr", "--library", lib, "--all", "--no-text-layer"], environment: env).status == 0)
+        #expect(try runYiana(["index", "--library", lib], environment: env).status == 0)
+        let server = try Server(library: lib, home: home)
+        defer { server.stop() }
+
+        func boxes(_ path: String, _ query: String) async throws -> [[String: Double]] {
+            let answer = try await server.get("/api/hits?path=\(path)&n=1&q=\(query)")
+            #expect(answer.status == 200, "\(path) \(query): \(answer.status)")
+            return try json(answer.body)["boxes"] as? [[String: Double]] ?? []
+        }
+        // The text page: accents folded as the index folds them.
+        let bank = try await boxes("Bank%20statement%20reminder.yianazip", "lefevre")
+        #expect(bank.count == 1 && bank.allSatisfy { ($0["x"] ?? -1) > 0 && ($0["y"] ?? -1) > 0 && ($0["x"]! + $0["width"]!) < 1 && ($0["height"] ?? 0) > 0.005 }, "\(bank)")
+        // The scan: its PDF has no text, its OCR results say where "Okafor" is (twice on the page).
+        let scan = try await boxes("Clinic%20letter%20(scan).yianazip", "okafor")
+        #expect(scan.count == 2, "\(scan)")
+        let upper = try #require(scan.min { $0["y"]! < $1["y"]! })
+        #expect(upper["y"]! > 0.3 && upper["y"]! < 0.45 && upper["x"]! > 0.2 && upper["x"]! < 0.5, "Doctor Okafor, two thirds down the letter: \(upper)")
+
+        let svg = try await server.get("/hits.svg?path=Clinic%20letter%20(scan).yianazip&n=1&q=okafor")
+        #expect(svg.headers["content-type"] == "image/svg+xml" && String(decoding: svg.body, as: UTF8.self).components(separatedBy: "<rect").count == 3)
+        let page = String(decoding: try await server.get("/?q=okafor").body, as: UTF8.self)
+        #expect(page.contains("<div class=\"thumbs\">") && page.contains("/hits.svg?path=Clinic%20letter%20(scan).yianazip&amp;n=1&amp;q=okafor")
+                && !page.contains("<script"), "\(page)")
+    }
+
     @Test func listensOnLoopbackOnly() throws {
         let home = try TemporaryFolder()
         let refused = try runYiana(["serve", "--library", home.url.path, "--listen", "0.0.0.0:8484"])
