@@ -2,7 +2,12 @@
 # Installs what is missing, then builds and runs the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-Scripts/setup.sh unison syncthing libtasn1-doc python3 systemd  # python3: Scripts/structure.sh; systemd: systemd-analyze checks the watch unit
+# python3: Scripts/structure.sh; systemd: systemd-analyze checks the watch unit; chromium,
+# chromium-driver, python3-selenium: `yiana serve` driven in a real browser (Scripts/browser-test.py).
+Scripts/setup.sh unison syncthing libtasn1-doc python3 systemd chromium chromium-driver python3-selenium
 Scripts/structure.sh >/dev/null || { Scripts/structure.sh; exit 1; }  # the layering and size rules
 swift build --build-tests
 swift test
+# `yiana serve` in headless Chromium (Debian's python3-selenium belongs to /usr/bin/python3);
+# screenshots in .build/browser-test/.
+/usr/bin/python3 Scripts/browser-test.py "$(swift build --show-bin-path)/yiana" .build/browser-test

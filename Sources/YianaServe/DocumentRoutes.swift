@@ -24,7 +24,8 @@ struct DocumentRoutes {
                 return HTML.page(title: path, library: library, body: "<h1>\(HTML.escape(path))</h1><p class=\"error\">This document cannot be read: \(HTML.escape("\(error)")). "
                                  + "<code>yiana verify</code> says why, <code>yiana repair</code> mends what it can.</p>")
             }
-            return HTML.page(title: metadata.title, library: library, body: HTML.document(metadata, path: path))
+            let query = String((request.uri.queryParameters.get("q") ?? "").prefix(500))
+            return HTML.page(title: metadata.title, library: library, body: HTML.document(metadata, path: path, query: query))
         }
         router.get("/page.png") { request, _ -> Response in
             let parameters = request.uri.queryParameters
@@ -89,19 +90,23 @@ extension DocumentRoutes {
 extension HTML {
     /// A document's page: its metadata, the PDF to download, its pages as images drawn when
     /// they scroll into view (`loading="lazy"`), at the width the screen asks for.
-    static func document(_ metadata: DocumentMetadata, path: String) -> String {
-        let query = "path=" + (path.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
+    static func document(_ metadata: DocumentMetadata, path: String, query: String = "") -> String {
+        let document = "path=" + (path.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
         var html = "<h1>\(escape(metadata.title))</h1><p class=\"meta\">\(escape(path))"
         if !metadata.tags.isEmpty { html += " · " + metadata.tags.map { "<span class=\"tag\">\(escape($0))</span>" }.joined(separator: " ") }
         html += " · created \(escape(ISO8601DateFormatter().string(from: metadata.created)))"
         html += " · \(metadata.pageCount) page\(metadata.pageCount == 1 ? "" : "s")"
         html += metadata.ocrCompleted ? " · OCR done" : " · OCR not done"
-        html += " · <a href=\"/pdf?\(escape(query))\">Download the PDF</a></p><div class=\"pages\">"
+        html += " · <a href=\"/pdf?\(escape(document))\">Download the PDF</a></p><div class=\"pages\">"
+        let words = query.isEmpty ? nil : "q=" + (query.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
         for number in 1...max(1, metadata.pageCount) {
-            let source = "/page.png?\(query)&n=\(number)"
-            html += "<figure><img loading=\"lazy\" alt=\"Page \(number)\" src=\"\(escape(source))&amp;w=960\" "
-                + "srcset=\"\(escape(source))&amp;w=640 640w, \(escape(source))&amp;w=960 960w, \(escape(source))&amp;w=1280 1280w, \(escape(source))&amp;w=1920 1920w\" "
-                + "sizes=\"(max-width: 60em) 100vw, 60em\"><figcaption>Page \(number)</figcaption></figure>"
+            let source = escape("/page.png?\(document)&n=\(number)")
+            html += "<figure id=\"page-\(number)\"><div class=\"sheet\"><img loading=\"lazy\" alt=\"Page \(number)\" src=\"\(source)&amp;w=960\" "
+                + "srcset=\"\(source)&amp;w=640 640w, \(source)&amp;w=960 960w, \(source)&amp;w=1280 1280w, \(source)&amp;w=1920 1920w\" "
+                + "sizes=\"(max-width: 60em) 100vw, 60em\">"
+            // The current query's words, boxed over the page as over the thumbnails.
+            if let words { html += "<img class=\"boxes\" loading=\"lazy\" alt=\"\" src=\"\(escape("/hits.svg?\(document)&n=\(number)&\(words)"))\">" }
+            html += "</div><figcaption>Page \(number)</figcaption></figure>"
         }
         return html + "</div>"
     }

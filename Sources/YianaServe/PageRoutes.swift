@@ -16,20 +16,23 @@ struct PageRoutes {
         let library = self.library, index = self.index
         router.get("/") { request, _ -> Response in
             let search = try SearchRequest(request.uri.queryParameters)
-            var body = HTML.searchForm(search)
-            if !search.query.isEmpty {
-                do {
-                    let opened = try index.open()
-                    body += HTML.results(try search.run(on: opened), query: search.query)
-                    if let stale = try? IndexFreshness.check(library, index: opened), !stale.isEmpty {
-                        body += "<p class=\"note\">\(HTML.escape(stale.description)) changed since the index was last updated: "
-                            + "results may be missing or out of date (<code>yiana index</code> brings it up to date).</p>"
-                    }
-                } catch let error as HTTPError {
-                    body += "<p class=\"error\">\(HTML.escape(error.body ?? "The search failed."))</p>"
-                }
-            }
-            return HTML.page(title: search.query.isEmpty ? "Search" : "\(search.query) — Search", library: library, body: body)
+            let body = HTML.searchForm(search) + "<div id=\"results\" aria-live=\"polite\">\(Self.results(search, library: library, index: index))</div>"
+            return HTML.page(title: search.query.isEmpty ? "Search" : "\(search.query) — Search", library: library, body: body,
+                             script: "/static/search.js")
+        }
+        // The results alone, for the page's script to show them as a person types.
+        router.get("/results") { request, _ -> Response in
+            let search = try SearchRequest(request.uri.queryParameters)
+            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(string: Self.results(search, library: library, index: index))))
+        }
+        router.get("/static/icon.svg") { _, _ -> Response in
+            Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "max-age=86400"],
+                     body: .init(byteBuffer: ByteBuffer(string: HTML.icon)))
+        }
+        router.get("/static/search.js") { _, _ -> Response in
+            Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "max-age=3600"],
+                     body: .init(byteBuffer: ByteBuffer(string: HTML.searchScript)))
         }
         router.get("/health") { _, _ -> Response in
             let health = try LibraryHealth.gather(library, indexPath: index.path)
@@ -42,16 +45,36 @@ struct PageRoutes {
     }
 }
 
+extension PageRoutes {
+    /// The results of a search as HTML (nothing for an empty query), with the staleness note.
+    static func results(_ search: SearchRequest, library: Library, index: IndexHandle) -> String {
+        guard !search.query.isEmpty else { return "" }
+        do {
+            let opened = try index.open()
+            var html = HTML.results(try search.run(on: opened), query: search.query)
+            if let stale = try? IndexFreshness.check(library, index: opened), !stale.isEmpty {
+                html += "<p class=\"note\">\(HTML.escape(stale.description)) changed since the index was last updated: "
+                    + "results may be missing or out of date (<code>yiana index</code> brings it up to date).</p>"
+            }
+            return html
+        } catch let error as HTTPError {
+            return "<p class=\"error\">\(HTML.escape(error.body ?? "The search failed."))</p>"
+        } catch {
+            return "<p class=\"error\">\(HTML.escape("\(error)"))</p>"
+        }
+    }
+}
+
 /// HTML written in Swift: every value from a document or a request goes through ``escape(_:)``.
 enum HTML {
     static func escape(_ text: String) -> String { text.markupEscaped }
 
-    static func page(title: String, library: Library, body: String) -> Response {
+    static func page(title: String, library: Library, body: String, script: String? = nil) -> Response {
         let html = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(escape(title)) · \(escape(library.root.lastPathComponent))</title>
-            <link rel="stylesheet" href="/static/style.css"></head>
+            <link rel="stylesheet" href="/static/style.css"><link rel="icon" href="/static/icon.svg" type="image/svg+xml">\(script.map { "<script src=\"\($0)\" defer></script>" } ?? "")</head>
             <body><header><a class="home" href="/">\(escape(library.root.lastPathComponent))</a>
             <nav><a href="/">Search</a> <a href="/health">Health</a></nav></header>
             <main>\(body)</main></body></html>
@@ -75,6 +98,7 @@ enum HTML {
         for hit in hits {
             let folder = (hit.path as NSString).deletingLastPathComponent
             let link = "/doc?path=" + (hit.path.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
+                + "&q=" + (query.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
             html += "<li><h2><a href=\"\(escape(link))\">\(escape(hit.title))</a></h2><p class=\"meta\">\(escape(folder.isEmpty ? "(top folder)" : folder))"
             if !hit.tags.isEmpty { html += " · " + hit.tags.map { "<span class=\"tag\">\(escape($0))</span>" }.joined(separator: " ") }
             if let created = hit.created { html += " · \(escape(String(ISO8601DateFormatter().string(from: created).prefix(10))))" }
@@ -125,6 +149,41 @@ enum HTML {
         return html + "<p>Watcher: \(watcher).</p>"
     }
 
+    /// Results as a person types (a quarter of a second after the last key), the address kept
+    /// in step so a search can be bookmarked, and the arrow keys to move between results.
+    /// The page works without it: the form submits as any form does.
+    static let searchScript = """
+        (() => {
+          const form = document.querySelector("form.search"), results = document.getElementById("results");
+          if (!form || !results || !window.fetch) return;
+          let timer = null, shown = "";
+          const run = () => {
+            const query = new URLSearchParams(new FormData(form)).toString();
+            if (query === shown) return;
+            shown = query;
+            fetch("/results?" + query, {credentials: "same-origin"}).then(r => r.text()).then(html => {
+              if (shown !== query) return;
+              results.innerHTML = html;
+              history.replaceState(null, "", "/?" + query);
+            });
+          };
+          form.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(run, 250); });
+          form.addEventListener("submit", event => { event.preventDefault(); clearTimeout(timer); run(); });
+          document.addEventListener("keydown", event => {
+            if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
+            const links = [...results.querySelectorAll("ol.hits > li h2 a")];
+            if (!links.length) return;
+            const at = links.indexOf(document.activeElement);
+            const next = event.key === "ArrowDown" ? Math.min(at + 1, links.length - 1) : at <= 0 ? -1 : at - 1;
+            event.preventDefault();
+            (next < 0 ? form.querySelector("input[name=q]") : links[next]).focus();
+          });
+        })();
+        """
+
+    /// A page with a folded corner.
+    static let icon = ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><path d="M3 1h7l3 3v11H3z" fill="#fff" stroke="#3a6ea5"/><path d="M10 1v3h3" fill="none" stroke="#3a6ea5"/></svg>"##
+
     static let style = """
         body{font:16px/1.45 system-ui,sans-serif;margin:0;color:#1d1d1f;background:#fafafa}
         header{display:flex;gap:1.5em;align-items:center;padding:.6em 1.2em;background:#fff;border-bottom:1px solid #ddd}
@@ -136,7 +195,8 @@ enum HTML {
         ul.pages{list-style:none;padding:0;margin:.3em 0}.place{color:#888;font-size:.85em;margin-right:.4em}mark{background:#ffe066}
         .thumbs{display:flex;gap:.6em;flex-wrap:wrap;margin:.4em 0}.thumb{position:relative;display:block;width:160px;border:1px solid #ccc;background:#fff}
         .thumb img{display:block;width:100%;height:auto}.thumb img.boxes{position:absolute;inset:0;height:100%}
-        .pages figure{margin:1em 0;background:#fff;border:1px solid #ddd}.pages img{display:block;width:100%;height:auto}
+        .pages figure{margin:1em 0;background:#fff;border:1px solid #ddd}.sheet{position:relative}.pages img{display:block;width:100%;height:auto}
+        .sheet img.boxes{position:absolute;inset:0;height:100%}
         figcaption{color:#888;font-size:.85em;padding:.2em .5em}
         .note{color:#8a5a00}.error{color:#b00020}table.states td,table.states th{padding:.2em .6em;text-align:left}
         """

@@ -105,8 +105,13 @@ struct ServeCLITests {
         let html = try await server.get("/?q=zebra")
         let text = String(decoding: html.body, as: UTF8.self)
         #expect(html.status == 200 && text.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;") && !text.contains("<script>"))
+        #expect(!text.contains("style=\"") && !text.contains("onclick"), "no inline style or handler: the policy allows none")
         #expect(text.contains("<mark>zebra</mark>"))
         #expect(html.headers["content-security-policy"]?.contains("default-src 'none'") == true && html.headers["x-frame-options"] == "DENY")
+        let fragment = try await server.get("/results?q=zebra")
+        #expect(fragment.status == 200 && String(decoding: fragment.body, as: UTF8.self).hasPrefix("<p class=\"count\">1 document</p>"))
+        let script = try await server.get("/static/search.js")
+        #expect(script.headers["content-type"]?.hasPrefix("text/javascript") == true && text.contains("<script src=\"/static/search.js\" defer></script>"))
         let healthPage = String(decoding: try await server.get("/health").body, as: UTF8.self)
         #expect(healthPage.contains("2 documents"))
     }
@@ -189,7 +194,7 @@ struct ServeCLITests {
         #expect(svg.headers["content-type"] == "image/svg+xml" && String(decoding: svg.body, as: UTF8.self).components(separatedBy: "<rect").count == 3)
         let page = String(decoding: try await server.get("/?q=okafor").body, as: UTF8.self)
         #expect(page.contains("<div class=\"thumbs\">") && page.contains("/hits.svg?path=Clinic%20letter%20(scan).yianazip&amp;n=1&amp;q=okafor")
-                && !page.contains("<script"), "\(page)")
+                && page.components(separatedBy: "<script").count == 2, "one script, the page's own file: \(page)")
     }
 
     @Test func listensOnLoopbackOnly() throws {

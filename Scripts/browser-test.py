@@ -1,0 +1,114 @@
+#!/usr/bin/python3
+"""`yiana serve` in a real browser: Debian's headless Chromium driven by Selenium.
+
+Builds a library (a text PDF and a scan recognised as the app's OCR service leaves it: word
+boxes, no text layer), indexes it, starts `yiana serve` on a free loopback port, then: types a
+query (no Enter) and waits for the results the page's script shows; checks the hit is boxed on
+the scan's thumbnail (the overlay image loaded, its boxes where the word is); moves through
+the results with the arrow keys; opens the document and checks its pages are drawn with the
+hit boxed; checks the address can be bookmarked. Screenshots go to the output folder (always
+one of the result, and one at a failure). Prints 'N passed, N failed' and exits 1 on a failure.
+
+Usage: Scripts/browser-test.py YIANA_BINARY [OUTPUT_FOLDER]   (run by Scripts/test.sh)
+"""
+import os, re, subprocess, sys, tempfile, time, urllib.parse, urllib.request
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+yiana = sys.argv[1]
+out = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="yiana-browser-")
+os.makedirs(out, exist_ok=True)
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+work = tempfile.mkdtemp(prefix="yiana-browser-lib-")
+env = dict(os.environ, XDG_STATE_HOME=f"{work}/state", XDG_CACHE_HOME=f"{work}/cache")
+lib = f"{work}/Yiana"
+
+def yiana_run(*args):
+    subprocess.run([yiana, *args], env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+yiana_run("import", "--library", lib, f"{root}/SampleDocs/pdfs/Bank statement reminder.pdf", f"{root}/SampleDocs/scans/Clinic letter (scan).pdf")
+yiana_run("ocr", "--library", lib, "--all", "--no-text-layer")
+yiana_run("index", "--library", lib)
+server = subprocess.Popen([yiana, "serve", "--library", lib, "--listen", "127.0.0.1:0"], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+line = server.stdout.readline()
+match = re.search(r"http://127\.0\.0\.1:\d+/", line)
+if not match:
+    print("yiana serve did not start: " + line)
+    sys.exit(1)
+base = match.group(0)
+
+options = webdriver.ChromeOptions()
+for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000",
+             "--no-first-run", "--disable-background-networking", "--disable-sync", "--disable-component-update",
+             "--disable-default-apps", "--metrics-recording-only", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"):
+    options.add_argument(flag)
+options.binary_location = "/usr/bin/chromium"
+driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+wait = WebDriverWait(driver, 20)
+passed, failed = 0, 0
+
+def check(name, condition):
+    global passed, failed
+    if condition:
+        passed += 1
+        print(f"ok    {name}")
+    else:
+        failed += 1
+        shot = os.path.join(out, re.sub(r"\W+", "-", name)[:80] + ".png")
+        driver.save_screenshot(shot)
+        print(f"FAIL  {name} (screenshot {shot})")
+
+def loaded(element):
+    return driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", element)
+
+try:
+    driver.get(base)
+    box = driver.find_element(By.NAME, "q")
+    box.send_keys("okafor")  # no Enter: the results come as one types
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#results ol.hits > li"))
+    titles = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#results ol.hits h2")]
+    check("results appear as one types", titles == ["Clinic letter (scan)"])
+    check("the address follows the query (bookmarkable)", urllib.parse.urlparse(driver.current_url).query == "q=okafor&tag=&folder=")
+    thumb = driver.find_element(By.CSS_SELECTOR, ".thumb img:not(.boxes)")
+    overlay = driver.find_element(By.CSS_SELECTOR, ".thumb img.boxes")
+    driver.execute_script("arguments[0].scrollIntoView()", overlay)
+    wait.until(lambda d: loaded(thumb) and loaded(overlay))
+    check("the scan's thumbnail and its hit overlay are drawn", loaded(thumb) and loaded(overlay))
+    svg = urllib.request.urlopen(urllib.parse.urljoin(base, overlay.get_attribute("src"))).read().decode()
+    rects = re.findall(r'<rect x="([\d.]+)" y="([\d.]+)"', svg)
+    check("the hit is boxed where the word is on the scan", len(rects) == 2 and all(0.1 < float(x) < 0.6 and 0.3 < float(y) < 0.5 for x, y in rects))
+    size = driver.execute_script("const a = arguments[0].getBoundingClientRect(), b = arguments[1].getBoundingClientRect();"
+                                 "return [a.width, a.height, b.width, b.height]", thumb, overlay)
+    check("the overlay covers the thumbnail exactly", abs(size[0] - size[2]) < 1 and abs(size[1] - size[3]) < 1)
+    driver.save_screenshot(os.path.join(out, "search.png"))
+
+    box.send_keys(Keys.ARROW_DOWN)
+    active = driver.switch_to.active_element
+    check("the arrow keys move to the first result", active.tag_name == "a" and active.text == "Clinic letter (scan)")
+    active.send_keys(Keys.ENTER)
+    wait.until(lambda d: "/doc?" in d.current_url)
+    page = driver.find_element(By.CSS_SELECTOR, "#page-1 img:not(.boxes)")
+    boxes = driver.find_element(By.CSS_SELECTOR, "#page-1 img.boxes")
+    wait.until(lambda d: loaded(page) and loaded(boxes))
+    check("the document's page is drawn with the hit boxed", loaded(page) and loaded(boxes) and page.get_attribute("currentSrc").find("page.png") >= 0)
+    check("the PDF can be downloaded", driver.find_element(By.LINK_TEXT, "Download the PDF").get_attribute("href").startswith(base + "pdf?"))
+    driver.save_screenshot(os.path.join(out, "document.png"))
+
+    driver.get(base + "?q=statement")
+    check("a bookmarked search shows its results without the script", [e.text for e in driver.find_elements(By.CSS_SELECTOR, "ol.hits h2")] == ["Bank statement reminder"])
+    logs = [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
+    check("no error in the browser's console (CSP included)", not logs)
+    if logs:
+        print(logs)
+except Exception as error:  # a step that could not run is a failure, with its screenshot
+    check(f"browser session ({type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''})", False)
+finally:
+    driver.quit()
+    server.terminate()
+    server.wait()
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
