@@ -34,9 +34,10 @@ struct PageRoutes {
             Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "max-age=3600"],
                      body: .init(byteBuffer: ByteBuffer(string: HTML.searchScript)))
         }
-        router.get("/health") { _, _ -> Response in
+        router.get("/health") { request, _ -> Response in
             let health = try LibraryHealth.gather(library, indexPath: index.path)
-            return HTML.page(title: "Health", library: library, body: HTML.health(health))
+            let state = request.uri.queryParameters.get("state")
+            return HTML.page(title: "Health", library: library, body: HTML.health(health, listing: state))
         }
         router.get("/static/style.css") { _, _ -> Response in
             Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "max-age=3600"],
@@ -134,12 +135,25 @@ enum HTML {
         escape(snippet).replacingOccurrences(of: escape(SearchHit.markOpen), with: "<mark>").replacingOccurrences(of: escape(SearchHit.markClose), with: "</mark>")
     }
 
-    static func health(_ health: LibraryHealth) -> String {
+    /// The summary, each state linking to the list of its documents (`listing`: the state listed).
+    static func health(_ health: LibraryHealth, listing: String? = nil) -> String {
         var html = "<h1>\(health.documents) document\(health.documents == 1 ? "" : "s"), \(health.fine) fine</h1><table class=\"states\">"
         for state in health.states {
-            html += "<tr><th>\(state.count)</th><td>\(escape(state.state))</td><td>\(escape(state.meaning))</td><td><code>\(escape(state.run))</code></td></tr>"
+            let link = "/health?state=" + (state.state.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
+            html += "<tr><th>\(state.count)</th><td><a href=\"\(escape(link))\">\(escape(state.state))</a></td><td>\(escape(state.meaning))</td>"
+                + "<td><code>\(escape(state.run))</code></td></tr>"
         }
         html += "</table>"
+        if let listing, let state = health.states.first(where: { $0.state == listing }) {
+            html += "<h2>\(escape(state.state))</h2><ul class=\"listing\">"
+            for path in state.paths.prefix(1000) {
+                let document = "/doc?path=" + (path.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
+                html += "<li><a href=\"\(escape(document))\">\(escape(path))</a></li>"
+            }
+            html += "</ul>" + (state.paths.count > 1000 ? "<p>… and \(state.paths.count - 1000) more (<code>yiana status --json</code> lists them all).</p>" : "")
+        } else if let listing {
+            html += "<p>No document is \(escape(listing)).</p>"
+        }
         if let index = health.index {
             html += "<p>Index: \(index.documents) documents\(index.lastRun.map { ", last run \(escape(ISO8601DateFormatter().string(from: $0)))" } ?? "").</p>"
         } else {

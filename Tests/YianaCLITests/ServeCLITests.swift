@@ -113,7 +113,11 @@ struct ServeCLITests {
         let script = try await server.get("/static/search.js")
         #expect(script.headers["content-type"]?.hasPrefix("text/javascript") == true && text.contains("<script src=\"/static/search.js\" defer></script>"))
         let healthPage = String(decoding: try await server.get("/health").body, as: UTF8.self)
-        #expect(healthPage.contains("2 documents"))
+        #expect(healthPage.contains("2 documents") && healthPage.contains("href=\"/health?state=not-indexed\"") == false)
+        // Each state links to its documents: a document changed since the index read it.
+        try Data("changed".utf8).write(to: home.url.appendingPathComponent("Yiana/Script.yianazip"), options: .atomic)
+        let listing = String(decoding: try await server.get("/health?state=not-indexed").body, as: UTF8.self)
+        #expect(listing.contains("<a href=\"/doc?path=Script.yianazip\">Script.yianazip</a>"), "\(listing)")
     }
 
     /// A document's page, its page images (drawn by poppler and cairo, PNG, cached) and its

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# `yiana serve` under load and its page images, each against a reference in the same run:
+#   1. wrk (32 connections, 2 threads) against /api/search on an index of N generated documents
+#      (default 10,000), 20 queries in turn: requests/s and p50/p99 (target p99 <= 50 ms);
+#      the same against the search page's HTML;
+#   2. a page image's first render (empty cache) vs `pdftoppm -png -scale-to-x 960` of the same
+#      page, alternating, medians (target: as fast or faster), and served from the cache (target
+#      >= 50x faster than the first render);
+#   3. the server's RSS idle and after the load (target < 200 MB, flat).
+# Usage: Scripts/bench-serve.sh [DOCUMENTS] [SECONDS per wrk run, default 20]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source Scripts/bench-common.sh
+Scripts/setup.sh wrk poppler-utils bc curl $(command -v python3 >/dev/null || echo python3) >/dev/null
+yiana="$(release_binary yiana)"
+documents="${1:-10000}"
+duration="${2:-20}"
+work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-serve-XXXXXX")"
+export XDG_STATE_HOME="$work/state" XDG_CACHE_HOME="$work/cache"
+server=""
+trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
+
+python3 Scripts/make-library.py "$documents" "$work/lib" >/dev/null
+"$yiana" import --library "$work/lib" --into Samples SampleDocs/pdfs/Flow\ control\ paper.pdf >/dev/null
+"$yiana" index --library "$work/lib" >/dev/null
+"$yiana" serve --library "$work/lib" --listen 127.0.0.1:0 > "$work/serve.out" 2>/dev/null &
+server=$!
+for _ in $(seq 100); do grep -q "http://" "$work/serve.out" && break; sleep 0.1; done
+url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$work/serve.out")
+rss() { awk '/VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$server/status"; }
+idle=$(rss)
+
+cat > "$work/queries.lua" <<'LUA'
+local words = {"account", "invoice", "statement", "tax return", "meeting minutes", "insurance", "receipt", "payment",
+               "refund", "delivery", "warranty", "repair", "energy", "council", "school", "medical", "bank loan", "pension", "travel", "hotel"}
+local i = 0
+request = function()
+  i = i % #words + 1
+  return wrk.format("GET", PATH .. words[i]:gsub(" ", "%%20"))
+end
+LUA
+load() {  # load PATH-PREFIX: requests/s, p50 and p99 in ms
+    sed "s|PATH|\"$1\"|" "$work/queries.lua" > "$work/run.lua"
+    wrk -t2 -c32 -d"${duration}s" --latency -s "$work/run.lua" "$url" > "$work/wrk.txt"
+    local rps p50 p99
+    rps=$(awk '/Requests\/sec/ {print $2}' "$work/wrk.txt")
+    p50=$(awk '$1 == "50%" {print $2}' "$work/wrk.txt")
+    p99=$(awk '$1 == "99%" {print $2}' "$work/wrk.txt")
+    echo "$rps $p50 $p99 $(awk '/Non-2xx/ {print $4}' "$work/wrk.txt")"
+}
+read -r api_rps api_p50 api_p99 api_bad < <(load "/api/search?limit=20&q=")
+read -r page_rps page_p50 page_p99 page_bad < <(load "/?q=")
+loaded=$(rss)
+
+# Page images: page 1 of the flow-control paper, 960 pixels wide.
+doc="Samples/Flow%20control%20paper.yianazip"
+"$yiana" export --library "$work/lib" "Samples/Flow control paper" --pdf "$work/paper.pdf" >/dev/null
+first=(); reference=(); cached=()
+for _ in $(seq 7); do
+    rm -rf "$work"/cache/yiana-tools/libraries/*/pages
+    first+=("$(seconds curl -sf -o /dev/null "${url}page.png?path=$doc&n=1&w=960")")
+    reference+=("$(seconds pdftoppm -png -f 1 -l 1 -scale-to-x 960 -scale-to-y -1 "$work/paper.pdf" "$work/ref")")
+done
+for _ in $(seq 21); do cached+=("$(seconds curl -sf -o /dev/null "${url}page.png?path=$doc&n=1&w=960")"); done
+a=$(printf '%s\n' "${first[@]}" | median); b=$(printf '%s\n' "${reference[@]}" | median); c=$(printf '%s\n' "${cached[@]}" | median)
+ours_png=$(curl -sf "${url}page.png?path=$doc&n=1&w=960" | wc -c); ref_png=$(stat -c %s "$work"/ref*.png)
+
+printf '\n%-62s %s\n' "yiana serve, $documents documents, wrk -t2 -c32 -d${duration}s" "requests/s   p50      p99     non-2xx   target"
+printf '%-62s %10s %8s %8s %8s   p99 <= 50 ms\n' "/api/search (20 queries in turn)" "$api_rps" "$api_p50" "$api_p99" "${api_bad:-0}"
+printf '%-62s %10s %8s %8s %8s   -\n' "the search page's HTML (/?q=)" "$page_rps" "$page_p50" "$page_p99" "${page_bad:-0}"
+printf '%-62s %10s\n' "page image, first render (cache empty), median of 7, s" "$a"
+printf '%-62s %10s   ratio %.2fx (pdftoppm / yiana, target >= 1.0x)\n' "pdftoppm -png -scale-to-x 960 of the same page, s" "$b" "$(echo "$b / $a" | bc -l)"
+printf '%-62s %10s   ratio %.0fx (first / cached, target >= 50x)\n' "page image from the cache, median of 21, s" "$c" "$(echo "$a / $c" | bc -l)"
+printf '%-62s %10s bytes (pdftoppm %s)\n' "PNG size" "$ours_png" "$ref_png"
+printf '%-62s %s MB idle, %s MB after the load (target < 200 MB)\n' "RSS of yiana serve" "$idle" "$loaded"
