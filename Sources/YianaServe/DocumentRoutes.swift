@@ -94,7 +94,7 @@ extension HTML {
         let document = "path=" + (path.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
         var html = "<h1>\(escape(metadata.title))</h1><p class=\"meta\">\(escape(path))"
         if !metadata.tags.isEmpty { html += " · " + metadata.tags.map { "<span class=\"tag\">\(escape($0))</span>" }.joined(separator: " ") }
-        html += " · created \(escape(ISO8601DateFormatter().string(from: metadata.created)))"
+        html += " · created \(escape(InternetTime.string(metadata.created)))"
         html += " · \(metadata.pageCount) page\(metadata.pageCount == 1 ? "" : "s")"
         html += metadata.ocrCompleted ? " · OCR done" : " · OCR not done"
         html += " · <a href=\"/pdf?\(escape(document))\">Download the PDF</a></p><div class=\"pages\">"

@@ -77,7 +77,7 @@ enum HTML {
             <title>\(escape(title)) · \(escape(library.root.lastPathComponent))</title>
             <link rel="stylesheet" href="/static/style.css"><link rel="icon" href="/static/icon.svg" type="image/svg+xml">\(script.map { "<script src=\"\($0)\" defer></script>" } ?? "")</head>
             <body><header><a class="home" href="/">\(escape(library.root.lastPathComponent))</a>
-            <nav><a href="/">Search</a> <a href="/health">Health</a></nav></header>
+            <nav><a href="/">Search</a> <a href="/conflicts">Conflicts</a> <a href="/health">Health</a></nav></header>
             <main>\(body)</main></body></html>
             """
         return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: html)))
@@ -102,7 +102,7 @@ enum HTML {
                 + "&q=" + (query.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
             html += "<li><h2><a href=\"\(escape(link))\">\(escape(hit.title))</a></h2><p class=\"meta\">\(escape(folder.isEmpty ? "(top folder)" : folder))"
             if !hit.tags.isEmpty { html += " · " + hit.tags.map { "<span class=\"tag\">\(escape($0))</span>" }.joined(separator: " ") }
-            if let created = hit.created { html += " · \(escape(String(ISO8601DateFormatter().string(from: created).prefix(10))))" }
+            if let created = hit.created { html += " · \(escape(String(InternetTime.string(created).prefix(10))))" }
             if hit.status != .ok { html += " · <span class=\"status\">\(escape(hit.status.rawValue))</span>" }
             html += "</p><ul class=\"pages\">"
             for page in hit.pages.prefix(5) {
@@ -155,7 +155,7 @@ enum HTML {
             html += "<p>No document is \(escape(listing)).</p>"
         }
         if let index = health.index {
-            html += "<p>Index: \(index.documents) documents\(index.lastRun.map { ", last run \(escape(ISO8601DateFormatter().string(from: $0)))" } ?? "").</p>"
+            html += "<p>Index: \(index.documents) documents\(index.lastRun.map { ", last run \(escape(InternetTime.string($0)))" } ?? "").</p>"
         } else {
             html += "<p>No search index yet: <code>yiana index</code>.</p>"
         }
@@ -212,6 +212,9 @@ enum HTML {
         .pages figure{margin:1em 0;background:#fff;border:1px solid #ddd}.sheet{position:relative}.pages img{display:block;width:100%;height:auto}
         .sheet img.boxes{position:absolute;inset:0;height:100%}
         figcaption{color:#888;font-size:.85em;padding:.2em .5em}
+        .versions{display:flex;gap:1em;flex-wrap:wrap}.version{background:#fff;border:1px solid #ddd;padding:.4em;max-width:340px}
+        .version img{width:100%;height:auto}table.diff{border-collapse:collapse;margin:.6em 0}table.diff td,table.diff th{border:1px solid #ddd;padding:.2em .5em;vertical-align:top}
+        a.button{display:inline-block;border:1px solid #3a6ea5;border-radius:4px;padding:.2em .7em;text-decoration:none}
         .note{color:#8a5a00}.error{color:#b00020}table.states td,table.states th{padding:.2em .6em;text-align:left}
         """
 }

@@ -19,6 +19,7 @@ public enum YianaServer {
         APIRoutes(library: library, index: index).add(to: router)
         PageRoutes(library: library, index: index).add(to: router)
         DocumentRoutes(library: library, images: PageImages(library: library)).add(to: router)
+        ConflictRoutes(library: library, readOnly: options.readOnly, csrf: CSRFToken()).add(to: router)
         return Application(
             router: router,
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "yiana"),

@@ -15,9 +15,9 @@ struct ServeCLITests {
         let process = Process()
         let base: URL
 
-        init(library: String, home: TemporaryFolder) throws {
+        init(library: String, home: TemporaryFolder, readOnly: Bool = false) throws {
             process.executableURL = Fixtures.productsFolder.appendingPathComponent("yiana")
-            process.arguments = ["serve", "--library", library, "--listen", "127.0.0.1:0"]
+            process.arguments = ["serve", "--library", library, "--listen", "127.0.0.1:0"] + (readOnly ? ["--read-only"] : [])
             var environment = ProcessInfo.processInfo.environment
             environment["XDG_STATE_HOME"] = home.path("state")
             environment["XDG_CACHE_HOME"] = home.path("cache")
@@ -43,6 +43,19 @@ struct ServeCLITests {
             let http = response as! HTTPURLResponse
             let headers = Dictionary(uniqueKeysWithValues: http.allHeaderFields.map { ("\($0.key)".lowercased(), "\($0.value)") })
             return (http.statusCode, headers, data)
+        }
+
+        /// A form posted as a browser posts it, from `origin` (this server's own by default).
+        func post(_ path: String, form: [String: String], origin: String? = nil) async throws -> (status: Int, body: String) {
+            var request = URLRequest(url: URL(string: path, relativeTo: base)!)
+            request.httpMethod = "POST"
+            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+            request.setValue(origin ?? "http://\(base.host!):\(base.port!)", forHTTPHeaderField: "Origin")
+            var allowed = CharacterSet.alphanumerics
+            allowed.insert(charactersIn: "-._~")
+            request.httpBody = Data(form.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed)!)" }.joined(separator: "&").utf8)
+            let (data, response) = try await URLSession.shared.data(for: request)
+            return ((response as! HTTPURLResponse).statusCode, String(decoding: data, as: UTF8.self))
         }
 
         func stop() {
@@ -199,6 +212,49 @@ struct ServeCLITests {
         let page = String(decoding: try await server.get("/?q=okafor").body, as: UTF8.self)
         #expect(page.contains("<div class=\"thumbs\">") && page.contains("/hits.svg?path=Clinic%20letter%20(scan).yianazip&amp;n=1&amp;q=okafor")
                 && page.components(separatedBy: "<script").count == 2, "one script, the page's own file: \(page)")
+    }
+
+    /// The conflicts page: both versions side by side with the metadata diff, the plan of a
+    /// strategy shown before it runs, then the resolver run by a form that carries the
+    /// server's token and comes from its own origin; refused otherwise, and by a read-only server.
+    @Test func conflictsAreShownPlannedAndResolved() async throws {
+        let home = try TemporaryFolder()
+        let lib = home.path("Yiana")
+        try FileManager.default.createDirectory(atPath: lib, withIntermediateDirectories: true)
+        var metadata = DocumentMetadata(title: "Quarterly report", pageCount: 1)
+        try CoordinatedDocument.create(at: home.path("Yiana/Report.yianazip"), metadata: metadata, pdf: .data(simplePDF(["report text"])))
+        metadata.title = "Quarterly report (phone)"
+        metadata.modified = Date(timeIntervalSinceNow: 60)
+        let copy = "Report.sync-conflict-20261125-101010-ABCDEF7.yianazip"
+        try CoordinatedDocument.create(at: home.path("Yiana/\(copy)"), metadata: metadata, pdf: .data(simplePDF(["report text"])))
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: home.path("Yiana/\(copy)"))
+
+        let readOnly = try Server(library: lib, home: home, readOnly: true)
+        let refused = try await readOnly.post("/conflicts/resolve", form: ["path": "Report.yianazip", "strategy": "merge", "csrf": "x"])
+        readOnly.stop()
+        #expect(refused.status == 403 && refused.body.contains("read-only"))
+
+        let server = try Server(library: lib, home: home)
+        defer { server.stop() }
+        let page = String(decoding: try await server.get("/conflicts").body, as: UTF8.self)
+        #expect(page.contains("1 document in conflict") && page.contains(copy) && page.contains("<td>title</td>")
+                && page.contains("Quarterly report (phone)") && page.contains("/conflicts/plan?path=Report.yianazip&amp;strategy=merge"), "\(page)")
+        let plan = String(decoding: try await server.get("/conflicts/plan?path=Report.yianazip&strategy=merge").body, as: UTF8.self)
+        #expect(plan.contains("merge-metadata") && plan.contains("remove-copy") && FileManager.default.fileExists(atPath: home.path("Yiana/\(copy)")), "\(plan)")
+        let token = try #require(plan.range(of: #"name="csrf" value="([0-9a-f]{64})""#, options: .regularExpression).map { String(plan[$0].dropFirst(19).dropLast()) })
+
+        #expect(try await server.post("/conflicts/resolve", form: ["path": "Report.yianazip", "strategy": "merge"]).status == 400)
+        #expect(try await server.post("/conflicts/resolve", form: ["path": "Report.yianazip", "strategy": "merge", "csrf": String(repeating: "0", count: 64)]).status == 403)
+        #expect(try await server.post("/conflicts/resolve", form: ["path": "Report.yianazip", "strategy": "merge", "csrf": token], origin: "http://evil.example").status == 403)
+        #expect(try await server.post("/conflicts/resolve", form: ["path": "../x.yianazip", "strategy": "merge", "csrf": token]).status == 404)
+        #expect(try await server.post("/conflicts/resolve", form: ["path": "Report.yianazip", "strategy": "coin-toss", "csrf": token]).status == 400)
+        #expect(FileManager.default.fileExists(atPath: home.path("Yiana/\(copy)")), "nothing changed by a refused request")
+
+        let done = try await server.post("/conflicts/resolve", form: ["path": "Report.yianazip", "strategy": "merge", "csrf": token])
+        #expect(done.status == 200 && done.body.contains("kept as"), "\(done.body)")
+        #expect(!FileManager.default.fileExists(atPath: home.path("Yiana/\(copy)")))
+        #expect(try DocumentReader(path: home.path("Yiana/Report.yianazip")).metadata().title == "Quarterly report (phone)")
+        #expect(String(decoding: try await server.get("/conflicts").body, as: UTF8.self).contains("No conflicts"))
     }
 
     @Test func listensOnLoopbackOnly() throws {

@@ -1,0 +1,156 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import YianaLibrary
+import YianaSystem
+import YianaSync
+
+/// The conflicts a sync program left: each group with its versions side by side (the metadata
+/// diff `yiana diff` gives, the pages that differ drawn for each), the strategies' plans shown
+/// first (a dry run), then carried out by the same resolver as `yiana conflicts resolve`.
+struct ConflictRoutes {
+    let library: Library
+    let readOnly: Bool
+    let csrf: CSRFToken
+
+    struct ResolveForm: Decodable {
+        let path: String
+        let strategy: String
+        let csrf: String
+    }
+
+    func add(to router: Router<BasicRequestContext>) {
+        let library = self.library, readOnly = self.readOnly, csrf = self.csrf
+        router.get("/conflicts") { _, _ -> Response in
+            let report = try await ConflictDetector(library: library).detect()
+            return HTML.page(title: "Conflicts", library: library, body: HTML.conflicts(report, library: library))
+        }
+        router.get("/conflicts/plan") { request, _ -> Response in
+            let parameters = request.uri.queryParameters
+            let (_, path) = try DocumentLocator.document(parameters.get("path"), in: library)
+            let strategy = try Self.strategy(parameters.get("strategy"))
+            var options = ResolveOptions(strategy: strategy)
+            options.dryRun = true
+            options.documents = [path]
+            let report = try await ConflictResolver(library: library).resolve(options)
+            let body = HTML.resolution(report, title: "Plan: \(strategy.rawValue) for \(path)")
+                + (readOnly ? "<p>This server is read-only.</p>" : HTML.resolveForm(path: path, strategy: strategy.rawValue, token: csrf.value))
+            return HTML.page(title: "Plan", library: library, body: body)
+        }
+        router.post("/conflicts/resolve") { request, _ -> Response in
+            guard !readOnly else { throw HTTPError(.forbidden, message: "This server is read-only (--read-only): nothing is changed.") }
+            var request = request
+            let body = try await request.collectBody(upTo: 16 << 10)
+            let form: ResolveForm
+            do {
+                form = try URLEncodedFormDecoder().decode(ResolveForm.self, from: String(buffer: body))
+            } catch {
+                throw HTTPError(.badRequest, message: "The form needs path, strategy and csrf.")
+            }
+            try csrf.check(form.csrf, request: request)
+            let (_, path) = try DocumentLocator.document(form.path, in: library)
+            var options = ResolveOptions(strategy: try Self.strategy(form.strategy))
+            options.documents = [path]
+            let report = try await ConflictResolver(library: library).resolve(options)
+            return HTML.page(title: "Resolved", library: library,
+                             body: HTML.resolution(report, title: "Done: \(form.strategy) for \(path)") + "<p><a href=\"/conflicts\">Back to the conflicts</a></p>")
+        }
+    }
+
+    static func strategy(_ text: String?) throws -> ResolveStrategy {
+        guard let text, let strategy = ResolveStrategy(rawValue: text) else {
+            throw HTTPError(.badRequest, message: "strategy: one of \(ResolveStrategy.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        return strategy
+    }
+}
+
+/// The token every form that changes something carries (one per server process, compared in
+/// constant time), with the browser's own word that the request comes from this site
+/// (`Sec-Fetch-Site`, `Origin`): a page elsewhere cannot make a browser change the library.
+struct CSRFToken: Sendable {
+    let value: String
+
+    init() {
+        var generator = SystemRandomNumberGenerator()
+        value = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+
+    func check(_ sent: String, request: Request) throws {
+        let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!]
+        let origin = request.headers[.origin]
+        let host = request.head.authority ?? ""
+        let sameSite = site == nil || site == "same-origin" || site == "none"
+        let sameOrigin = origin == nil || origin == "http://\(host)" || origin == "https://\(host)"
+        let expected = Array(value.utf8), given = Array(sent.utf8)
+        let equal = expected.count == given.count && zip(expected, given).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+        guard equal, sameSite, sameOrigin else {
+            throw HTTPError(.forbidden, message: "This change did not come from this server's own page (its form token or origin is wrong): nothing was changed.")
+        }
+    }
+}
+
+extension HTML {
+    static func conflicts(_ report: ConflictReport, library: Library) -> String {
+        let groups = report.groups.filter(\.needsResolving)
+        guard !groups.isEmpty else { return "<h1>No conflicts</h1><p>No document has a conflict copy to resolve.</p>" }
+        var html = "<h1>\(groups.count) document\(groups.count == 1 ? "" : "s") in conflict</h1>"
+        for group in groups {
+            let original = group.target ?? group.files[0].path
+            html += "<section class=\"conflict\"><h2>\(escape(group.title ?? original))</h2><div class=\"versions\">"
+            for file in group.files {
+                let document = "path=" + (file.path.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
+                html += "<div class=\"version\"><p class=\"meta\"><strong>\(escape(file.role.rawValue))</strong> \(escape(file.path))"
+                    + (file.modified.map { " · modified \(escape(InternetTime.string($0)))" } ?? "") + "</p>"
+                if file.role != .notDownloaded, file.role != .damaged {
+                    html += "<a href=\"\(escape("/doc?\(document)"))\"><img loading=\"lazy\" alt=\"First page of \(escape(file.path))\" src=\"\(escape("/page.png?\(document)&n=1&w=320"))\"></a>"
+                }
+                html += "</div>"
+            }
+            html += "</div>"
+            let first = library.root.appendingPathComponent(group.files[0].path)
+            for file in group.files.dropFirst() where file.role == .conflictCopy {
+                if let diff = try? DocumentDiff.compare(first, library.root.appendingPathComponent(file.path), names: (group.files[0].path, file.path)) {
+                    html += diffTable(diff)
+                }
+            }
+            let path = "path=" + (group.files[0].path.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
+            html += "<p class=\"strategies\">" + ResolveStrategy.allCases.map {
+                "<a class=\"button\" href=\"\(escape("/conflicts/plan?\(path)&strategy=\($0.rawValue)"))\">\(escape($0.rawValue))…</a>"
+            }.joined(separator: " ") + "</p></section>"
+        }
+        return html
+    }
+
+    static func diffTable(_ diff: DocumentDiff) -> String {
+        var html = "<table class=\"diff\"><tr><th></th><th>\(escape(diff.a))</th><th>\(escape(diff.b))</th></tr>"
+        for field in diff.fields {
+            html += "<tr><td>\(escape(field.key))</td><td>\(escape(field.a ?? "—"))</td><td>\(escape(field.b ?? "—"))</td></tr>"
+        }
+        let pages = diff.samePDF ? "the same PDF" : "pages that differ: \(diff.differingPages.map(String.init).joined(separator: ", "))"
+            + " (\(diff.pageCountA ?? 0) and \(diff.pageCountB ?? 0) pages)"
+        return html + "<tr><td>PDF</td><td colspan=\"2\">\(escape(pages))</td></tr></table>"
+    }
+
+    static func resolution(_ report: ResolveReport, title: String) -> String {
+        var html = "<h1>\(escape(title))</h1>"
+        for resolution in report.resolutions {
+            html += "<ol class=\"steps\">" + resolution.steps.map {
+                "<li><strong>\(escape($0.action))</strong> \(escape($0.path)) — \(escape($0.detail))\($0.keptAs.map { " [kept as \(escape($0))]" } ?? "")</li>"
+            }.joined() + "</ol>"
+            html += resolution.overruled.map { "<p class=\"note\">overruled: \(escape($0))</p>" }.joined()
+        }
+        html += report.skipped.map { "<p class=\"note\">skipped \(escape($0.path)): \(escape($0.reason))</p>" }.joined()
+        html += report.failed.map { "<p class=\"error\">failed \(escape($0.path)): \(escape($0.reason))</p>" }.joined()
+        return report.resolutions.isEmpty && report.skipped.isEmpty && report.failed.isEmpty ? html + "<p>Nothing to do.</p>" : html
+    }
+
+    static func resolveForm(path: String, strategy: String, token: String) -> String {
+        """
+        <form method="post" action="/conflicts/resolve"><input type="hidden" name="path" value="\(escape(path))">
+        <input type="hidden" name="strategy" value="\(escape(strategy))"><input type="hidden" name="csrf" value="\(escape(token))">
+        <button type="submit">Do it</button> <a href="/conflicts">Cancel</a></form>
+        """
+    }
+}
