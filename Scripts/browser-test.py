@@ -6,7 +6,8 @@ boxes, no text layer), indexes it, starts `yiana serve` on a free loopback port,
 query (no Enter) and waits for the results the page's script shows; checks the hit is boxed on
 the scan's thumbnail (the overlay image loaded, its boxes where the word is); moves through
 the results with the arrow keys; opens the document and checks its pages are drawn with the
-hit boxed; checks the address can be bookmarked. Screenshots go to the output folder (always
+hit boxed; checks the address can be bookmarked; resolves a conflict copy with the merge
+button (the plan first, then done). Screenshots go to the output folder (always
 one of the result, and one at a failure). Prints 'N passed, N failed' and exits 1 on a failure.
 
 Usage: Scripts/browser-test.py YIANA_BINARY [OUTPUT_FOLDER]   (run by Scripts/test.sh)
@@ -31,6 +32,11 @@ def yiana_run(*args):
 
 yiana_run("import", "--library", lib, f"{root}/SampleDocs/pdfs/Bank statement reminder.pdf", f"{root}/SampleDocs/scans/Clinic letter (scan).pdf")
 yiana_run("ocr", "--library", lib, "--all", "--no-text-layer")
+# A conflict: the phone's copy of the bank letter, with another title (edited by yiana, so it
+# is this machine's own write and not "still arriving").
+import shutil
+shutil.copy(f"{lib}/Bank statement reminder.yianazip", f"{lib}/Bank statement reminder.sync-conflict-20261125-101010-ABCDEF7.yianazip")
+yiana_run("edit", "--library", lib, "Bank statement reminder.sync-conflict-20261125-101010-ABCDEF7", "--title", "Bank reminder (phone)")
 yiana_run("index", "--library", lib)
 server = subprocess.Popen([yiana, "serve", "--library", lib, "--listen", "127.0.0.1:0"], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 line = server.stdout.readline()
@@ -97,8 +103,24 @@ try:
     check("the PDF can be downloaded", driver.find_element(By.LINK_TEXT, "Download the PDF").get_attribute("href").startswith(base + "pdf?"))
     driver.save_screenshot(os.path.join(out, "document.png"))
 
-    driver.get(base + "?q=statement")
-    check("a bookmarked search shows its results without the script", [e.text for e in driver.find_elements(By.CSS_SELECTOR, "ol.hits h2")] == ["Bank statement reminder"])
+    driver.get(base + "?q=lefevre")
+    titles = sorted(e.text for e in driver.find_elements(By.CSS_SELECTOR, "ol.hits h2"))
+    check("a bookmarked search shows its results without the script", titles == ["Bank reminder (phone)", "Bank statement reminder"])
+
+    # The conflict, resolved with the merge button: the plan first, then done.
+    driver.get(base + "conflicts")
+    check("the conflicts page shows both versions", len(driver.find_elements(By.CSS_SELECTOR, ".conflict .version")) == 2
+          and "Bank reminder (phone)" in driver.find_element(By.CSS_SELECTOR, "table.diff").text)
+    driver.find_element(By.LINK_TEXT, "merge…").click()
+    wait.until(lambda d: "/conflicts/plan" in d.current_url)
+    check("the merge plan is shown before anything is done", "remove-copy" in driver.page_source
+          and os.path.exists(f"{lib}/Bank statement reminder.sync-conflict-20261125-101010-ABCDEF7.yianazip"))
+    driver.find_element(By.XPATH, "//button[text()='Do it']").click()
+    wait.until(lambda d: "Done: merge" in d.page_source)
+    check("the merge button resolves the conflict", not os.path.exists(f"{lib}/Bank statement reminder.sync-conflict-20261125-101010-ABCDEF7.yianazip"))
+    driver.save_screenshot(os.path.join(out, "resolved.png"))
+    driver.get(base + "conflicts")
+    check("no conflict is left", "No conflicts" in driver.page_source)
     logs = [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
     check("no error in the browser's console (CSP included)", not logs)
     if logs:

@@ -60,7 +60,7 @@ final class IndexHandle: @unchecked Sendable {
 }
 
 /// Headers every answer carries: a strict Content-Security-Policy (nothing from elsewhere,
-/// no inline script or style), no sniffing, no framing, no referrer.
+/// no inline script or style), no sniffing, no framing, no referrer to other sites.
 struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
@@ -72,7 +72,9 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
         response.headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'self'; img-src 'self'; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.xFrameOptions] = "DENY"
-        response.headers[.referrerPolicy] = "no-referrer"
+        // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on its own
+        // form posts, which the CSRF check must refuse; other sites still get no referrer.
+        response.headers[.referrerPolicy] = "same-origin"
         return response
     }
 }

@@ -121,6 +121,8 @@ struct ServeCLITests {
         #expect(!text.contains("style=\"") && !text.contains("onclick"), "no inline style or handler: the policy allows none")
         #expect(text.contains("<mark>zebra</mark>"))
         #expect(html.headers["content-security-policy"]?.contains("default-src 'none'") == true && html.headers["x-frame-options"] == "DENY")
+        // Not no-referrer: a browser would then send `Origin: null` on the page's own forms.
+        #expect(html.headers["referrer-policy"] == "same-origin")
         let fragment = try await server.get("/results?q=zebra")
         #expect(fragment.status == 200 && String(decoding: fragment.body, as: UTF8.self).hasPrefix("<p class=\"count\">1 document</p>"))
         let script = try await server.get("/static/search.js")
@@ -246,6 +248,7 @@ struct ServeCLITests {
         #expect(try await server.post("/conflicts/resolve", form: ["path": "Report.yianazip", "strategy": "merge"]).status == 400)
         #expect(try await server.post("/conflicts/resolve", form: ["path": "Report.yianazip", "strategy": "merge", "csrf": String(repeating: "0", count: 64)]).status == 403)
         #expect(try await server.post("/conflicts/resolve", form: ["path": "Report.yianazip", "strategy": "merge", "csrf": token], origin: "http://evil.example").status == 403)
+        #expect(try await server.post("/conflicts/resolve", form: ["path": "Report.yianazip", "strategy": "merge", "csrf": token], origin: "null").status == 403)
         #expect(try await server.post("/conflicts/resolve", form: ["path": "../x.yianazip", "strategy": "merge", "csrf": token]).status == 404)
         #expect(try await server.post("/conflicts/resolve", form: ["path": "Report.yianazip", "strategy": "coin-toss", "csrf": token]).status == 400)
         #expect(FileManager.default.fileExists(atPath: home.path("Yiana/\(copy)")), "nothing changed by a refused request")
