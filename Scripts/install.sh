@@ -2,7 +2,7 @@
 # Installs yiana for the current user (or into PREFIX): the release binary, a man page per
 # command generated from the CLI itself (swift-argument-parser's generate-manual plugin),
 # shell completions for bash, zsh and fish (`yiana --generate-completion-script`), and the
-# systemd user unit of `yiana watch` (Scripts/systemd/yiana-watch@.service).
+# systemd user units of `yiana watch` and `yiana serve` (Scripts/systemd/).
 # Usage: Scripts/install.sh [PREFIX]        (default ~/.local; needs no root for that)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,13 +26,16 @@ install -m 0644 .build/plugins/GenerateManual/outputs/yiana/*.1 "$prefix/share/m
 # The systemd user unit of `yiana watch`, one instance per library (see the file).
 units="${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user"
 mkdir -p "$units"
-sed "s|@BIN@|$prefix/bin|" Scripts/systemd/yiana-watch@.service > "$units/yiana-watch@.service"
+for unit in yiana-watch@.service yiana-serve@.service; do
+    sed "s|@BIN@|$prefix/bin|" "Scripts/systemd/$unit" > "$units/$unit"
+done
 if command -v systemctl >/dev/null && systemctl --user daemon-reload 2>/dev/null; then
-    echo "installed the user unit yiana-watch@.service; to watch ~/Yiana now and at every login:"
+    echo "installed the user units yiana-watch@.service and yiana-serve@.service; for ~/Yiana, now and at every login:"
 else
-    echo "installed the user unit yiana-watch@.service in $units (no user systemd is running here); once it is:"
+    echo "installed the user units yiana-watch@.service and yiana-serve@.service in $units (no user systemd is running here); once it is:"
 fi
-echo "  systemctl --user enable --now \"yiana-watch@\$(systemd-escape --path ~/Yiana).service\""
+echo "  systemctl --user enable --now \"yiana-watch@\$(systemd-escape --path ~/Yiana).service\"   # keeps it indexed and healthy"
+echo "  systemctl --user enable --now \"yiana-serve@\$(systemd-escape --path ~/Yiana).service\"   # http://127.0.0.1:8484/"
 
 echo "installed yiana in $prefix/bin, $(ls .build/plugins/GenerateManual/outputs/yiana/*.1 | wc -l) man pages in $prefix/share/man/man1,"
 echo "and completions for bash, zsh and fish. Try: man yiana; man yiana.repair"

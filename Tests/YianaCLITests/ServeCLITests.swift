@@ -235,6 +235,7 @@ struct ServeCLITests {
         let refused = try await readOnly.post("/conflicts/resolve", form: ["path": "Report.yianazip", "strategy": "merge", "csrf": "x"])
         readOnly.stop()
         #expect(refused.status == 403 && refused.body.contains("read-only"))
+        #expect(readOnly.process.terminationReason == .exit && readOnly.process.terminationStatus == 0, "SIGTERM (as systemd stops it) ends it cleanly")
 
         let server = try Server(library: lib, home: home)
         defer { server.stop() }

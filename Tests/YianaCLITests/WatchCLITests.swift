@@ -273,18 +273,18 @@ struct WatchCLITests {
         #expect(watcher.stop() == 0)
     }
 
-    /// The systemd user unit Scripts/install.sh installs: systemd's own check passes on it,
-    /// with yiana where the install puts it (here, the build's).
-    @Test func theSystemdUnitVerifies() throws {
+    /// The systemd user units Scripts/install.sh installs (the watcher's and the server's):
+    /// systemd's own check passes on each, with yiana where the install puts it (here, the build's).
+    @Test(arguments: ["watch", "serve"]) func theSystemdUnitVerifies(command: String) throws {
         let analyze = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
         try #require(FileManager.default.isExecutableFile(atPath: analyze.path), "systemd-analyze (package systemd) checks the unit")
         let folder = try TemporaryFolder()
-        let text = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("Scripts/systemd/yiana-watch@.service"), encoding: .utf8)
-        #expect(text.contains("Restart=on-failure") && text.contains("ExecStart=@BIN@/yiana watch --library %f"))
+        let text = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("Scripts/systemd/yiana-\(command)@.service"), encoding: .utf8)
+        #expect(text.contains("Restart=on-failure") && text.contains("ExecStart=@BIN@/yiana \(command) --library %f"))
         // The man page is not installed here: the rest is checked.
         let unit = text.replacingOccurrences(of: "@BIN@", with: Fixtures.productsFolder.path)
             .split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("Documentation=") }.joined(separator: "\n")
-        let instance = folder.url.appendingPathComponent("yiana-watch@home-ann-Yiana.service")
+        let instance = folder.url.appendingPathComponent("yiana-\(command)@home-ann-Yiana.service")
         try unit.write(to: instance, atomically: true, encoding: .utf8)
         let check = try runProcess(analyze, ["verify", instance.path])
         #expect(check.status == 0 && check.stderr.isEmpty, "\(check.stderr)")
