@@ -13,15 +13,16 @@ struct ConflictRoutes {
     let library: Library
     let readOnly: Bool
     let csrf: CSRFToken
+    let indexPath: String
 
-    struct ResolveForm: Decodable {
+    struct ResolveForm: Decodable, Sendable, CSRFCarrying {
         let path: String
         let strategy: String
         let csrf: String
     }
 
     func add(to router: Router<BasicRequestContext>) {
-        let library = self.library, readOnly = self.readOnly, csrf = self.csrf
+        let library = self.library, readOnly = self.readOnly, csrf = self.csrf, indexPath = self.indexPath
         router.get("/conflicts") { _, _ -> Response in
             let report = try await ConflictDetector(library: library).detect()
             return HTML.page(title: "Conflicts", library: library, body: HTML.conflicts(report, library: library))
@@ -39,20 +40,13 @@ struct ConflictRoutes {
             return HTML.page(title: "Plan", library: library, body: body)
         }
         router.post("/conflicts/resolve") { request, _ -> Response in
-            guard !readOnly else { throw HTTPError(.forbidden, message: "This server is read-only (--read-only): nothing is changed.") }
-            var request = request
-            let body = try await request.collectBody(upTo: 16 << 10)
-            let form: ResolveForm
-            do {
-                form = try URLEncodedFormDecoder().decode(ResolveForm.self, from: String(buffer: body))
-            } catch {
-                throw HTTPError(.badRequest, message: "The form needs path, strategy and csrf.")
-            }
-            try csrf.check(form.csrf, request: request)
+            let form = try await csrf.form(ResolveForm.self, from: request, readOnly: readOnly, needs: "path, strategy and csrf")
             let (_, path) = try DocumentLocator.document(form.path, in: library)
             var options = ResolveOptions(strategy: try Self.strategy(form.strategy))
             options.documents = [path]
             let report = try await ConflictResolver(library: library).resolve(options)
+            let touched = report.resolutions.flatMap { [$0.original] + $0.steps.map(\.path) }
+            await IndexAfterWrites.update(Array(Set(touched)), library: library, indexPath: indexPath)
             return HTML.page(title: "Resolved", library: library,
                              body: HTML.resolution(report, title: "Done: \(form.strategy) for \(path)") + "<p><a href=\"/conflicts\">Back to the conflicts</a></p>")
         }
@@ -77,6 +71,19 @@ struct CSRFToken: Sendable {
         value = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
     }
 
+    /// The form a page of this server posted: refused on a read-only server (403), when it is
+    /// not whole (400, naming what it `needs`), or when ``check(_:request:)`` refuses it (403).
+    func form<Form: Decodable & Sendable & CSRFCarrying>(_ type: Form.Type, from request: Request, readOnly: Bool, needs: String) async throws -> Form {
+        guard !readOnly else { throw HTTPError(.forbidden, message: "This server is read-only (--read-only): nothing is changed.") }
+        var request = request
+        let body = try await request.collectBody(upTo: 16 << 10)
+        guard let form = try? URLEncodedFormDecoder().decode(type, from: String(buffer: body)) else {
+            throw HTTPError(.badRequest, message: "The form needs \(needs).")
+        }
+        try check(form.csrf, request: request)
+        return form
+    }
+
     func check(_ sent: String, request: Request) throws {
         let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!]
         let origin = request.headers[.origin]
@@ -89,6 +96,11 @@ struct CSRFToken: Sendable {
             throw HTTPError(.forbidden, message: "This change did not come from this server's own page (its form token or origin is wrong): nothing was changed.")
         }
     }
+}
+
+/// A form that carries the server's CSRF token.
+protocol CSRFCarrying {
+    var csrf: String { get }
 }
 
 extension HTML {

@@ -12,9 +12,11 @@ import YianaSystem
 struct DocumentRoutes {
     let library: Library
     let images: PageImages
+    /// The form token of the restore buttons; nil on a read-only server (no buttons).
+    let versionsToken: String?
 
     func add(to router: Router<BasicRequestContext>) {
-        let library = self.library, images = self.images
+        let library = self.library, images = self.images, token = self.versionsToken
         router.get("/doc") { request, _ -> Response in
             let (url, path) = try DocumentLocator.document(request.uri.queryParameters.get("path"), in: library)
             let metadata: DocumentMetadata
@@ -25,7 +27,9 @@ struct DocumentRoutes {
                                  + "<code>yiana verify</code> says why, <code>yiana repair</code> mends what it can.</p>")
             }
             let query = String((request.uri.queryParameters.get("q") ?? "").prefix(500))
-            return HTML.page(title: metadata.title, library: library, body: HTML.document(metadata, path: path, query: query))
+            let versions = (try? VersionStore(library: library).versions(of: url)) ?? []
+            return HTML.page(title: metadata.title, library: library,
+                             body: HTML.document(metadata, path: path, query: query) + HTML.versions(versions, path: path, token: token))
         }
         router.get("/page.png") { request, _ -> Response in
             let parameters = request.uri.queryParameters

@@ -18,8 +18,10 @@ public enum YianaServer {
         let library = options.library
         APIRoutes(library: library, index: index).add(to: router)
         PageRoutes(library: library, index: index).add(to: router)
-        DocumentRoutes(library: library, images: PageImages(library: library)).add(to: router)
-        ConflictRoutes(library: library, readOnly: options.readOnly, csrf: CSRFToken()).add(to: router)
+        let images = PageImages(library: library), csrf = CSRFToken()
+        DocumentRoutes(library: library, images: images, versionsToken: options.readOnly ? nil : csrf.value).add(to: router)
+        VersionRoutes(library: library, images: images, readOnly: options.readOnly, csrf: csrf, indexPath: options.index).add(to: router)
+        ConflictRoutes(library: library, readOnly: options.readOnly, csrf: csrf, indexPath: options.index).add(to: router)
         return Application(
             router: router,
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "yiana"),
@@ -28,6 +30,21 @@ public enum YianaServer {
                 let host = options.host.contains(":") ? "[\(options.host)]" : options.host
                 onRunning("http://\(host):\(port)/")
             })
+    }
+}
+
+/// Brings the library's index (if it has one) up to date for documents the server changed,
+/// as the commands do after their own writes; a failure is logged, never the request's.
+enum IndexAfterWrites {
+    static func update(_ relativePaths: [String], library: Library, indexPath: String) async {
+        guard !relativePaths.isEmpty, FileManager.default.fileExists(atPath: indexPath) else { return }
+        do {
+            var options = IndexOptions(jobs: 1)
+            options.listEveryDocument = false
+            _ = try await Indexer(library: library, index: SearchIndex(path: indexPath)).update(relativePaths.map { library.root.appendingPathComponent($0) }, options: options)
+        } catch {
+            FileHandle.standardError.write(Data("yiana serve: the search index (\(indexPath)) could not be updated: \(error); run `yiana index`.\n".utf8))
+        }
     }
 }
 

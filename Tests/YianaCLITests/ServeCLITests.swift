@@ -261,6 +261,36 @@ struct ServeCLITests {
         #expect(String(decoding: try await server.get("/conflicts").body, as: UTF8.self).contains("No conflicts"))
     }
 
+    /// A document's kept versions on its page, each previewed, and one restored by its form
+    /// (what it replaces kept first); refused without the token.
+    @Test func versionsArePreviewedAndRestored() async throws {
+        let home = try TemporaryFolder()
+        let lib = home.path("Yiana")
+        let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
+        #expect(try runYiana(["import", "--library", lib, Fixtures.sample("pdfs/Flow control paper.pdf")], environment: env).status == 0)
+        #expect(try runYiana(["edit", "--library", lib, "Flow control paper", "--title", "Zanzibar notes"], environment: env).status == 0)
+        #expect(try runYiana(["index", "--library", lib], environment: env).status == 0)
+        let server = try Server(library: lib, home: home)
+        defer { server.stop() }
+        let page = String(decoding: try await server.get("/doc?path=Flow%20control%20paper.yianazip").body, as: UTF8.self)
+        #expect(page.contains("<h2>Versions</h2>") && page.contains("before an edit") && page.contains("Restore this version"), "\(page)")
+        let id = try #require(page.range(of: #"name="version" value="([0-9a-f]{12})""#, options: .regularExpression).map { String(page[$0].dropFirst(22).dropLast()) })
+        let preview = try await server.get("/version.png?path=Flow%20control%20paper.yianazip&version=\(id)&n=1&w=160")
+        #expect(preview.status == 200 && preview.headers["content-type"] == "image/png")
+        #expect(try await server.get("/version.png?path=Flow%20control%20paper.yianazip&version=xyz").status == 400)
+        #expect(try await server.get("/version.png?path=Flow%20control%20paper.yianazip&version=000000000000").status == 404)
+        let token = try #require(page.range(of: #"name="csrf" value="([0-9a-f]{64})""#, options: .regularExpression).map { String(page[$0].dropFirst(19).dropLast()) })
+        #expect(try await server.post("/versions/restore", form: ["path": "Flow control paper.yianazip", "version": id, "csrf": "0"]).status == 403)
+        #expect(try DocumentReader(path: home.path("Yiana/Flow control paper.yianazip")).metadata().title == "Zanzibar notes")
+        let restored = try await server.post("/versions/restore", form: ["path": "Flow control paper.yianazip", "version": id, "csrf": token])
+        #expect(restored.status == 200 && restored.body.contains("the document it replaced is kept as"), "\(restored.body)")
+        #expect(try DocumentReader(path: home.path("Yiana/Flow control paper.yianazip")).metadata().title == "Flow control paper")
+        // The server keeps the index current with what it wrote, as the commands do.
+        #expect((try json(try await server.get("/api/search?q=flow%20control").body)["hits"] as? [[String: Any]])?.first?["title"] as? String == "Flow control paper")
+        let search = try json(try await server.get("/api/search?q=zanzibar").body)
+        #expect((search["hits"] as? [Any])?.isEmpty == true && search["stale"] == nil, "\(search)")
+    }
+
     @Test func listensOnLoopbackOnly() throws {
         let home = try TemporaryFolder()
         let refused = try runYiana(["serve", "--library", home.url.path, "--listen", "0.0.0.0:8484"])
