@@ -85,7 +85,7 @@ let package = Package(
         // `yiana serve`: the pages and the JSON API on Hummingbird; routes parse and render,
         // the library modules do the work.
         .target(name: "YianaServe", dependencies: [
-            "YianaLibrary", "YianaSearch", "YianaWatch", "YianaSystem",
+            "YianaLibrary", "YianaSearch", "YianaWatch", "YianaSystem", "YianaSync", "YianaArchive", "YianaOCR", "YianaPDF",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),

@@ -10,10 +10,7 @@ import YianaSync
 /// diff `yiana diff` gives, the pages that differ drawn for each), the strategies' plans shown
 /// first (a dry run), then carried out by the same resolver as `yiana conflicts resolve`.
 struct ConflictRoutes {
-    let library: Library
-    let readOnly: Bool
-    let csrf: CSRFToken
-    let indexPath: String
+    let changes: Changes
 
     struct ResolveForm: Decodable, Sendable, CSRFCarrying {
         let path: String
@@ -22,7 +19,7 @@ struct ConflictRoutes {
     }
 
     func add(to router: Router<BasicRequestContext>) {
-        let library = self.library, readOnly = self.readOnly, csrf = self.csrf, indexPath = self.indexPath
+        let library = changes.library, readOnly = changes.readOnly, csrf = changes.csrf, indexPath = changes.indexPath
         router.get("/conflicts") { _, _ -> Response in
             let report = try await ConflictDetector(library: library).detect()
             return HTML.page(title: "Conflicts", library: library, body: HTML.conflicts(report, library: library))
@@ -96,6 +93,15 @@ struct CSRFToken: Sendable {
             throw HTTPError(.forbidden, message: "This change did not come from this server's own page (its form token or origin is wrong): nothing was changed.")
         }
     }
+}
+
+/// What every route that changes the library needs: the library, whether the server is
+/// read-only, its form token, and the index to bring up to date after a write.
+struct Changes: Sendable {
+    let library: Library
+    let readOnly: Bool
+    let csrf: CSRFToken
+    let indexPath: String
 }
 
 /// A form that carries the server's CSRF token.

@@ -18,6 +18,9 @@ struct DocumentRoutes {
     func add(to router: Router<BasicRequestContext>) {
         let library = self.library, images = self.images, token = self.versionsToken
         router.get("/doc") { request, _ -> Response in
+            if let (_, path) = try? DocumentLocator.evicted(request.uri.queryParameters.get("path"), in: library) {
+                return HTML.page(title: path, library: library, body: HTML.notDownloaded(path, token: token))
+            }
             let (url, path) = try DocumentLocator.document(request.uri.queryParameters.get("path"), in: library)
             let metadata: DocumentMetadata
             do {

@@ -20,8 +20,10 @@ public enum YianaServer {
         PageRoutes(library: library, index: index).add(to: router)
         let images = PageImages(library: library), csrf = CSRFToken()
         DocumentRoutes(library: library, images: images, versionsToken: options.readOnly ? nil : csrf.value).add(to: router)
-        VersionRoutes(library: library, images: images, readOnly: options.readOnly, csrf: csrf, indexPath: options.index).add(to: router)
-        ConflictRoutes(library: library, readOnly: options.readOnly, csrf: csrf, indexPath: options.index).add(to: router)
+        let changes = Changes(library: library, readOnly: options.readOnly, csrf: csrf, indexPath: options.index)
+        VersionRoutes(changes: changes, images: images).add(to: router)
+        ConflictRoutes(changes: changes).add(to: router)
+        DownloadRoutes(changes: changes).add(to: router)
         return Application(
             router: router,
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "yiana"),

@@ -4,16 +4,14 @@ import Hummingbird
 import NIOCore
 import YianaArchive
 import YianaLibrary
+import YianaSync
 import YianaSystem
 
 /// A document's kept versions: listed on its page with a preview of each, and put back by a
 /// form (the same restore as `yiana versions restore`: what it replaces is kept first).
 struct VersionRoutes {
-    let library: Library
+    let changes: Changes
     let images: PageImages
-    let readOnly: Bool
-    let csrf: CSRFToken
-    let indexPath: String
 
     struct RestoreForm: Decodable, Sendable, CSRFCarrying {
         let path: String
@@ -22,7 +20,7 @@ struct VersionRoutes {
     }
 
     func add(to router: Router<BasicRequestContext>) {
-        let library = self.library, images = self.images, readOnly = self.readOnly, csrf = self.csrf, indexPath = self.indexPath
+        let library = changes.library, images = self.images, readOnly = changes.readOnly, csrf = changes.csrf, indexPath = changes.indexPath
         router.get("/version.png") { request, _ -> Response in
             let parameters = request.uri.queryParameters
             let (url, path) = try DocumentLocator.document(parameters.get("path"), in: library)
@@ -83,5 +81,45 @@ extension HTML {
             html += "</div></li>"
         }
         return html + "</ol>"
+    }
+}
+
+/// Downloading an evicted document from its page, through the cloud simulator's downloader
+/// (the same as `yiana download`: verified bytes only, placed by the coordinated writer).
+struct DownloadRoutes {
+    let changes: Changes
+
+    struct DownloadForm: Decodable, Sendable, CSRFCarrying {
+        let path: String
+        let csrf: String
+    }
+
+    func add(to router: Router<BasicRequestContext>) {
+        let library = changes.library, readOnly = changes.readOnly, csrf = changes.csrf, indexPath = changes.indexPath
+        router.post("/download") { request, _ -> Response in
+            let form = try await csrf.form(DownloadForm.self, from: request, readOnly: readOnly, needs: "path and csrf")
+            let (url, path) = try DocumentLocator.evicted(form.path, in: library)
+            do {
+                _ = try Downloader(library: library).download(url)
+            } catch {
+                throw HTTPError(.conflict, message: "\(path) was not downloaded: \(error)")
+            }
+            await IndexAfterWrites.update([path], library: library, indexPath: indexPath)
+            let link = "/doc?path=" + (path.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
+            return HTML.page(title: "Downloaded", library: library,
+                             body: "<h1>Downloaded</h1><p>\(HTML.escape(path)) is here now. <a href=\"\(HTML.escape(link))\">Open it</a></p>")
+        }
+    }
+}
+
+extension HTML {
+    /// The page of an evicted document: what it is, and the button that downloads it.
+    static func notDownloaded(_ path: String, token: String?) -> String {
+        var html = "<h1>\(escape(path))</h1><p class=\"note\">Not downloaded: only a placeholder is here; the document is in the cloud.</p>"
+        if let token {
+            html += "<form method=\"post\" action=\"/download\"><input type=\"hidden\" name=\"path\" value=\"\(escape(path))\">"
+                + "<input type=\"hidden\" name=\"csrf\" value=\"\(escape(token))\"><button type=\"submit\">Download it</button></form>"
+        }
+        return html
     }
 }

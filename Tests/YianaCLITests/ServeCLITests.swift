@@ -291,6 +291,31 @@ struct ServeCLITests {
         #expect((search["hits"] as? [Any])?.isEmpty == true && search["stale"] == nil, "\(search)")
     }
 
+    /// An evicted document's page says it is not downloaded and offers the download, which
+    /// goes through the cloud simulator's downloader; then the document is there and found.
+    @Test func anEvictedDocumentIsDownloadedFromItsPage() async throws {
+        let home = try TemporaryFolder()
+        let lib = home.path("Yiana")
+        let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
+        #expect(try runYiana(["import", "--library", lib, Fixtures.sample("pdfs/Flow control paper.pdf")], environment: env).status == 0)
+        #expect(try runYiana(["cloud", "init", "--library", lib, "--device", "laptop", home.path("cloud")], environment: env).status == 0)
+        #expect(try runYiana(["evict", "--library", lib, "Flow control paper"], environment: env).status == 0)
+        #expect(try runYiana(["index", "--library", lib], environment: env).status == 0)
+        let server = try Server(library: lib, home: home)
+        defer { server.stop() }
+        let page = String(decoding: try await server.get("/doc?path=Flow%20control%20paper.yianazip").body, as: UTF8.self)
+        #expect(page.contains("Not downloaded") && page.contains("Download it"), "\(page)")
+        let token = try #require(page.range(of: #"name="csrf" value="([0-9a-f]{64})""#, options: .regularExpression).map { String(page[$0].dropFirst(19).dropLast()) })
+        #expect(try await server.post("/download", form: ["path": "Flow control paper.yianazip", "csrf": "0"]).status == 403)
+        #expect(try await server.post("/download", form: ["path": "Nothing.yianazip", "csrf": token]).status == 404)
+        let done = try await server.post("/download", form: ["path": "Flow control paper.yianazip", "csrf": token])
+        #expect(done.status == 200 && done.body.contains("is here now"), "\(done.body)")
+        #expect(try DocumentReader(path: home.path("Yiana/Flow control paper.yianazip")).metadata().title == "Flow control paper")
+        let search = try json(try await server.get("/api/search?q=flow%20control").body)
+        #expect((search["hits"] as? [[String: Any]])?.first?["status"] as? String == "ok", "the index follows the download: \(search)")
+        #expect(try await server.post("/download", form: ["path": "Flow control paper.yianazip", "csrf": token]).status == 404, "not evicted any more")
+    }
+
     @Test func listensOnLoopbackOnly() throws {
         let home = try TemporaryFolder()
         let refused = try runYiana(["serve", "--library", home.url.path, "--listen", "0.0.0.0:8484"])
