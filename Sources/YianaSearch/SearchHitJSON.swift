@@ -27,8 +27,15 @@ public struct SearchHitJSON: Codable, Sendable, Equatable {
         status = hit.status.rawValue
         score = hit.score
         pages = hit.pages.map {
-            Page(number: $0.number, snippet: $0.snippet.replacingOccurrences(of: SearchHit.markOpen, with: "**").replacingOccurrences(of: SearchHit.markClose, with: "**"),
+            Page(number: $0.number, snippet: SearchHit.marking($0.snippet, open: "**", close: "**"),
                  score: $0.score, source: $0.source.rawValue)
         }
+    }
+}
+
+extension SearchHit {
+    /// `snippet` with the marks around its matched words replaced by `open` and `close`.
+    public static func marking(_ snippet: String, open: String, close: String) -> String {
+        snippet.replacingOccurrences(of: markOpen, with: open).replacingOccurrences(of: markClose, with: close)
     }
 }

@@ -118,7 +118,7 @@ extension HTML {
             let original = group.target ?? group.files[0].path
             html += "<section class=\"conflict\"><h2>\(escape(group.title ?? original))</h2><div class=\"versions\">"
             for file in group.files {
-                let document = "path=" + (file.path.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
+                let document = "path=" + HTML.queryValue(file.path)
                 html += "<div class=\"version\"><p class=\"meta\"><strong>\(escape(file.role.rawValue))</strong> \(escape(file.path))"
                     + (file.modified.map { " · modified \(escape(InternetTime.string($0)))" } ?? "") + "</p>"
                 if file.role != .notDownloaded, file.role != .damaged {
@@ -133,7 +133,7 @@ extension HTML {
                     html += diffTable(diff)
                 }
             }
-            let path = "path=" + (group.files[0].path.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
+            let path = "path=" + HTML.queryValue(group.files[0].path)
             html += "<p class=\"strategies\">" + ResolveStrategy.allCases.map {
                 "<a class=\"button\" href=\"\(escape("/conflicts/plan?\(path)&strategy=\($0.rawValue)"))\">\(escape($0.rawValue))…</a>"
             }.joined(separator: " ") + "</p></section>"

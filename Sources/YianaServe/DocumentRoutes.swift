@@ -98,14 +98,14 @@ extension HTML {
     /// A document's page: its metadata, the PDF to download, its pages as images drawn when
     /// they scroll into view (`loading="lazy"`), at the width the screen asks for.
     static func document(_ metadata: DocumentMetadata, path: String, query: String = "") -> String {
-        let document = "path=" + (path.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
+        let document = "path=" + HTML.queryValue(path)
         var html = "<h1>\(escape(metadata.title))</h1><p class=\"meta\">\(escape(path))"
         if !metadata.tags.isEmpty { html += " · " + metadata.tags.map { "<span class=\"tag\">\(escape($0))</span>" }.joined(separator: " ") }
         html += " · created \(escape(InternetTime.string(metadata.created)))"
         html += " · \(metadata.pageCount) page\(metadata.pageCount == 1 ? "" : "s")"
         html += metadata.ocrCompleted ? " · OCR done" : " · OCR not done"
         html += " · <a href=\"/pdf?\(escape(document))\">Download the PDF</a></p><div class=\"pages\">"
-        let words = query.isEmpty ? nil : "q=" + (query.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
+        let words = query.isEmpty ? nil : "q=" + HTML.queryValue(query)
         for number in 1...max(1, metadata.pageCount) {
             let source = escape("/page.png?\(document)&n=\(number)")
             html += "<figure id=\"page-\(number)\"><div class=\"sheet\"><img loading=\"lazy\" alt=\"Page \(number)\" src=\"\(source)&amp;w=960\" "
@@ -116,6 +116,13 @@ extension HTML {
             html += "</div><figcaption>Page \(number)</figcaption></figure>"
         }
         return html + "</div>"
+    }
+}
+
+extension HTML {
+    /// `value` as it may stand after `name=` in a query.
+    static func queryValue(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? ""
     }
 }
 

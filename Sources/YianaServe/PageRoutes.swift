@@ -98,8 +98,8 @@ enum HTML {
         var html = "<p class=\"count\">\(hits.count) document\(hits.count == 1 ? "" : "s")</p><ol class=\"hits\">"
         for hit in hits {
             let folder = (hit.path as NSString).deletingLastPathComponent
-            let link = "/doc?path=" + (hit.path.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
-                + "&q=" + (query.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
+            let link = "/doc?path=" + HTML.queryValue(hit.path)
+                + "&q=" + HTML.queryValue(query)
             html += "<li><h2><a href=\"\(escape(link))\">\(escape(hit.title))</a></h2><p class=\"meta\">\(escape(folder.isEmpty ? "(top folder)" : folder))"
             if !hit.tags.isEmpty { html += " · " + hit.tags.map { "<span class=\"tag\">\(escape($0))</span>" }.joined(separator: " ") }
             if let created = hit.created { html += " · \(escape(String(InternetTime.string(created).prefix(10))))" }
@@ -114,8 +114,8 @@ enum HTML {
             // the page's own coordinates, loaded like the image: no script).
             let pages = hit.pages.filter { $0.number > 0 && $0.source != .addresses }.prefix(4)
             if !pages.isEmpty {
-                let document = "path=" + (hit.path.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
-                let words = "q=" + (query.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
+                let document = "path=" + HTML.queryValue(hit.path)
+                let words = "q=" + HTML.queryValue(query)
                 html += "<div class=\"thumbs\">"
                 for page in pages {
                     let at = "\(document)&n=\(page.number)"
@@ -132,14 +132,14 @@ enum HTML {
 
     /// A snippet with its matched words in `<mark>`, everything else escaped.
     static func marked(_ snippet: String) -> String {
-        escape(snippet).replacingOccurrences(of: escape(SearchHit.markOpen), with: "<mark>").replacingOccurrences(of: escape(SearchHit.markClose), with: "</mark>")
+        SearchHit.marking(escape(snippet), open: "<mark>", close: "</mark>")  // the marks are control characters, which escaping leaves
     }
 
     /// The summary, each state linking to the list of its documents (`listing`: the state listed).
     static func health(_ health: LibraryHealth, listing: String? = nil) -> String {
         var html = "<h1>\(health.documents) document\(health.documents == 1 ? "" : "s"), \(health.fine) fine</h1><table class=\"states\">"
         for state in health.states {
-            let link = "/health?state=" + (state.state.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
+            let link = "/health?state=" + HTML.queryValue(state.state)
             html += "<tr><th>\(state.count)</th><td><a href=\"\(escape(link))\">\(escape(state.state))</a></td><td>\(escape(state.meaning))</td>"
                 + "<td><code>\(escape(state.run))</code></td></tr>"
         }
@@ -147,7 +147,7 @@ enum HTML {
         if let listing, let state = health.states.first(where: { $0.state == listing }) {
             html += "<h2>\(escape(state.state))</h2><ul class=\"listing\">"
             for path in state.paths.prefix(1000) {
-                let document = "/doc?path=" + (path.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
+                let document = "/doc?path=" + HTML.queryValue(path)
                 html += "<li><a href=\"\(escape(document))\">\(escape(path))</a></li>"
             }
             html += "</ul>" + (state.paths.count > 1000 ? "<p>… and \(state.paths.count - 1000) more (<code>yiana status --json</code> lists them all).</p>" : "")

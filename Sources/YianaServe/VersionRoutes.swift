@@ -42,7 +42,7 @@ struct VersionRoutes {
                 throw HTTPError(.conflict, message: "\(path): version \(record.shortID) was not restored: \(error)")
             }
             await IndexAfterWrites.update([path], library: library, indexPath: indexPath)
-            let link = "/doc?path=" + (path.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
+            let link = "/doc?path=" + HTML.queryValue(path)
             return HTML.page(title: "Restored", library: library, body: "<h1>Restored version \(HTML.escape(record.shortID))</h1><p>\(HTML.escape(path))"
                              + (replaced.map { ": the document it replaced is kept as \(HTML.escape($0.shortID))." } ?? ".")
                              + "</p><p><a href=\"\(HTML.escape(link))\">Back to the document</a></p>")
@@ -67,7 +67,7 @@ extension HTML {
     /// a form that restores it (without one on a read-only server).
     static func versions(_ records: [VersionRecord], path: String, token: String?) -> String {
         guard !records.isEmpty else { return "<h2>Versions</h2><p>No earlier version is kept.</p>" }
-        let document = "path=" + (path.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
+        let document = "path=" + HTML.queryValue(path)
         var html = "<h2>Versions</h2><ol class=\"versions-list\">"
         var seen = Set<String>()
         for record in records.sorted(by: { $0.keptAt > $1.keptAt }) where seen.insert(record.sha256).inserted {
@@ -105,7 +105,7 @@ struct DownloadRoutes {
                 throw HTTPError(.conflict, message: "\(path) was not downloaded: \(error)")
             }
             await IndexAfterWrites.update([path], library: library, indexPath: indexPath)
-            let link = "/doc?path=" + (path.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "")
+            let link = "/doc?path=" + HTML.queryValue(path)
             return HTML.page(title: "Downloaded", library: library,
                              body: "<h1>Downloaded</h1><p>\(HTML.escape(path)) is here now. <a href=\"\(HTML.escape(link))\">Open it</a></p>")
         }

@@ -123,7 +123,7 @@ extension Yiana {
         }
 
         static func mark(_ snippet: String, open: String, close: String) -> String {
-            snippet.replacingOccurrences(of: SearchHit.markOpen, with: open).replacingOccurrences(of: SearchHit.markClose, with: close)
+            SearchHit.marking(snippet, open: open, close: close)
         }
 
         /// A date option: YYYY-MM-DD (local time; --until includes the whole day) or ISO 8601.
