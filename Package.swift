@@ -89,6 +89,8 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         // Linked on Linux against mimalloc (libmimalloc-dev), which then serves every malloc
         // of the process, poppler's included: `index --full` takes 6–7% less time than with

@@ -9,7 +9,7 @@ import YianaWatch
 /// The JSON API under `/api/`, described by the OpenAPI document it serves.
 struct APIRoutes {
     let library: Library
-    let index: IndexHandle
+    let searches: SearchService
 
     struct SearchAnswer: Codable {
         struct Stale: Codable {
@@ -23,16 +23,15 @@ struct APIRoutes {
         let stale: Stale?
     }
 
-    func add(to router: Router<BasicRequestContext>) {
-        let library = self.library, index = self.index
+    func add(to router: Router<ServeContext>) {
+        let library = self.library, searches = self.searches, index = searches.index
         router.get("/api/search") { request, _ -> Response in
             let search = try SearchRequest(request.uri.queryParameters)
-            let opened = try index.open()
-            let hits = try search.run(on: opened)
-            let staleness = (try? IndexFreshness.check(library, index: opened)).flatMap { $0?.isEmpty == false ? $0 : nil }
-            let answer = SearchAnswer(query: search.query, hits: hits.map(SearchHitJSON.init),
-                                      stale: staleness.map { .init(documents: $0.documents, folders: $0.folders) })
-            return try JSONBody.response(answer)
+            let body = try searches.answer(search, as: .json) { found in
+                try JSONBody.text(SearchAnswer(query: search.query, hits: found.hits.map(SearchHitJSON.init),
+                                               stale: found.stale.map { .init(documents: $0.documents, folders: $0.folders) }))
+            }
+            return Response(status: .ok, headers: [.contentType: JSONBody.contentType], body: .init(byteBuffer: ByteBuffer(string: body)))
         }
         router.get("/api/health") { _, _ -> Response in
             let health = try LibraryHealth.gather(library, indexPath: index.path)
@@ -46,11 +45,16 @@ struct APIRoutes {
 
 /// JSON as the CLI writes it: sorted keys, ISO 8601 dates.
 enum JSONBody {
+    static let contentType = "application/json; charset=utf-8"
+
     static func response<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
+        Response(status: status, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(string: try text(value))))
+    }
+
+    static func text<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        let data = try encoder.encode(value)
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }

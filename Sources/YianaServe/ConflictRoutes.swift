@@ -18,7 +18,7 @@ struct ConflictRoutes {
         let csrf: String
     }
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<ServeContext>) {
         let library = changes.library, readOnly = changes.readOnly, csrf = changes.csrf, indexPath = changes.indexPath
         router.get("/conflicts") { _, _ -> Response in
             let report = try await ConflictDetector(library: library).detect()

@@ -15,7 +15,7 @@ struct DocumentRoutes {
     /// The form token of the restore buttons; nil on a read-only server (no buttons).
     let versionsToken: String?
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<ServeContext>) {
         let library = self.library, images = self.images, token = self.versionsToken
         router.get("/doc") { request, _ -> Response in
             if let (_, path) = try? DocumentLocator.evicted(request.uri.queryParameters.get("path"), in: library) {

@@ -10,13 +10,13 @@ import YianaWatch
 /// The pages a person reads: rendered on the server, every value escaped, no script needed.
 struct PageRoutes {
     let library: Library
-    let index: IndexHandle
+    let searches: SearchService
 
-    func add(to router: Router<BasicRequestContext>) {
-        let library = self.library, index = self.index
+    func add(to router: Router<ServeContext>) {
+        let library = self.library, searches = self.searches, index = searches.index
         router.get("/") { request, _ -> Response in
             let search = try SearchRequest(request.uri.queryParameters)
-            let body = HTML.searchForm(search) + "<div id=\"results\" aria-live=\"polite\">\(Self.results(search, library: library, index: index))</div>"
+            let body = HTML.searchForm(search) + "<div id=\"results\" aria-live=\"polite\">\(Self.results(search, searches: searches))</div>"
             return HTML.page(title: search.query.isEmpty ? "Search" : "\(search.query) — Search", library: library, body: body,
                              script: "/static/search.js")
         }
@@ -24,7 +24,7 @@ struct PageRoutes {
         router.get("/results") { request, _ -> Response in
             let search = try SearchRequest(request.uri.queryParameters)
             return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: Self.results(search, library: library, index: index))))
+                            body: .init(byteBuffer: ByteBuffer(string: Self.results(search, searches: searches))))
         }
         router.get("/static/icon.svg") { _, _ -> Response in
             Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "max-age=86400"],
@@ -48,16 +48,17 @@ struct PageRoutes {
 
 extension PageRoutes {
     /// The results of a search as HTML (nothing for an empty query), with the staleness note.
-    static func results(_ search: SearchRequest, library: Library, index: IndexHandle) -> String {
+    static func results(_ search: SearchRequest, searches: SearchService) -> String {
         guard !search.query.isEmpty else { return "" }
         do {
-            let opened = try index.open()
-            var html = HTML.results(try search.run(on: opened), query: search.query)
-            if let stale = try? IndexFreshness.check(library, index: opened), !stale.isEmpty {
-                html += "<p class=\"note\">\(HTML.escape(stale.description)) changed since the index was last updated: "
-                    + "results may be missing or out of date (<code>yiana index</code> brings it up to date).</p>"
+            return try searches.answer(search, as: .html) { answer in
+                var html = HTML.results(answer.hits, query: search.query)
+                if let stale = answer.stale {
+                    html += "<p class=\"note\">\(HTML.escape(stale.description)) changed since the index was last updated: "
+                        + "results may be missing or out of date (<code>yiana index</code> brings it up to date).</p>"
+                }
+                return html
             }
-            return html
         } catch let error as HTTPError {
             return "<p class=\"error\">\(HTML.escape(error.body ?? "The search failed."))</p>"
         } catch {
@@ -70,14 +71,21 @@ extension PageRoutes {
 enum HTML {
     static func escape(_ text: String) -> String { text.markupEscaped }
 
+    /// Whether the request being answered has a session (on a server with a password): its
+    /// pages then carry a button to log out, with the form token.
+    @TaskLocal static var signedIn: String?
+
     static func page(title: String, library: Library, body: String, script: String? = nil) -> Response {
+        let logout = signedIn.map {
+            "<form class=\"logout\" method=\"post\" action=\"/logout\"><input type=\"hidden\" name=\"csrf\" value=\"\(escape($0))\"><button type=\"submit\">Log out</button></form>"
+        } ?? ""
         let html = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(escape(title)) · \(escape(library.root.lastPathComponent))</title>
             <link rel="stylesheet" href="/static/style.css"><link rel="icon" href="/static/icon.svg" type="image/svg+xml">\(script.map { "<script src=\"\($0)\" defer></script>" } ?? "")</head>
             <body><header><a class="home" href="/">\(escape(library.root.lastPathComponent))</a>
-            <nav><a href="/">Search</a> <a href="/conflicts">Conflicts</a> <a href="/health">Health</a></nav></header>
+            <nav><a href="/">Search</a> <a href="/conflicts">Conflicts</a> <a href="/import">Import</a> <a href="/health">Health</a></nav>\(logout)</header>
             <main>\(body)</main></body></html>
             """
         return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: html)))
@@ -201,6 +209,7 @@ enum HTML {
     static let style = """
         body{font:16px/1.45 system-ui,sans-serif;margin:0;color:#1d1d1f;background:#fafafa}
         header{display:flex;gap:1.5em;align-items:center;padding:.6em 1.2em;background:#fff;border-bottom:1px solid #ddd}
+        form.logout{margin-left:auto}form.login{display:flex;gap:.6em;align-items:center;flex-wrap:wrap}
         header .home{font-weight:600;color:inherit;text-decoration:none}nav a{margin-right:1em}
         main{max-width:60em;margin:0 auto;padding:1em 1.2em}
         form.search{display:flex;gap:.5em;flex-wrap:wrap}form.search input[type=search]{flex:1 1 20em;font-size:1.1em;padding:.4em}
@@ -218,5 +227,9 @@ enum HTML {
         ol.versions-list{list-style:none;padding:0}ol.versions-list li{display:flex;gap:1em;align-items:flex-start;margin:.6em 0}
         ol.versions-list img{width:80px;border:1px solid #ddd;background:#fff}
         .note{color:#8a5a00}.error{color:#b00020}table.states td,table.states th{padding:.2em .6em;text-align:left}
+        ul.folders{list-style:none;padding:0}li.drop{background:#fff;border:2px dashed #bbb;border-radius:6px;padding:.8em 1em;margin:.6em 0}
+        li.drop.over{border-color:#3a6ea5;background:#eef4fb}li.drop .folder{font-weight:600;margin-right:1em}
+        label.button{display:inline-block;border:1px solid #3a6ea5;border-radius:4px;padding:.1em .6em;cursor:pointer}label.button input{display:none}
+        ul.outcomes{margin:.4em 0 0}li.imported::marker{content:"✓ "}li.skipped{color:#8a5a00}li.failed{color:#b00020}li.pending{color:#666}
         """
 }

@@ -12,6 +12,10 @@ public struct ServeOptions: Sendable {
     public var port = 8484
     /// Refuse every request that would change the library.
     public var readOnly = false
+    /// The most bytes one imported file may have.
+    public var importLimit = 512 << 20
+    /// Needed for any address beyond loopback: every request then needs a session.
+    public var password: PasswordHash?
 
     public init(library: Library) {
         self.library = library

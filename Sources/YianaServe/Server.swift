@@ -12,18 +12,25 @@ public enum YianaServer {
     /// Builds the application; `onRunning` is told the address it listens on once it does.
     public static func application(_ options: ServeOptions, onRunning: @escaping @Sendable (String) -> Void = { _ in })
         -> some ApplicationProtocol {
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: ServeContext.self)
         router.add(middleware: SecurityHeaders())
+        let csrf = CSRFToken(), sessions = Sessions()
+        router.add(middleware: Gate(password: options.password, sessions: sessions, csrf: csrf))
+        if let password = options.password {
+            LoginRoutes(password: password, sessions: sessions, csrf: csrf, library: options.library).add(to: router)
+        }
         let index = IndexHandle(path: options.index)
         let library = options.library
-        APIRoutes(library: library, index: index).add(to: router)
-        PageRoutes(library: library, index: index).add(to: router)
-        let images = PageImages(library: library), csrf = CSRFToken()
+        let searches = SearchService(index: index, library: library)
+        APIRoutes(library: library, searches: searches).add(to: router)
+        PageRoutes(library: library, searches: searches).add(to: router)
+        let images = PageImages(library: library)
         DocumentRoutes(library: library, images: images, versionsToken: options.readOnly ? nil : csrf.value).add(to: router)
         let changes = Changes(library: library, readOnly: options.readOnly, csrf: csrf, indexPath: options.index)
         VersionRoutes(changes: changes, images: images).add(to: router)
         ConflictRoutes(changes: changes).add(to: router)
         DownloadRoutes(changes: changes).add(to: router)
+        ImportRoutes(changes: changes, limit: options.importLimit).add(to: router)
         return Application(
             router: router,
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "yiana"),

@@ -19,7 +19,7 @@ struct VersionRoutes {
         let csrf: String
     }
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<ServeContext>) {
         let library = changes.library, images = self.images, readOnly = changes.readOnly, csrf = changes.csrf, indexPath = changes.indexPath
         router.get("/version.png") { request, _ -> Response in
             let parameters = request.uri.queryParameters
@@ -94,7 +94,7 @@ struct DownloadRoutes {
         let csrf: String
     }
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<ServeContext>) {
         let library = changes.library, readOnly = changes.readOnly, csrf = changes.csrf, indexPath = changes.indexPath
         router.post("/download") { request, _ -> Response in
             let form = try await csrf.form(DownloadForm.self, from: request, readOnly: readOnly, needs: "path and csrf")

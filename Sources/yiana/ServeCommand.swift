@@ -7,7 +7,7 @@ extension Yiana {
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "serve",
-            abstract: "Serve the library in a browser: search, and the library's health.",
+            abstract: "Serve the library in a browser: search, documents, conflicts, import, the library's health.",
             discussion: """
                 Pages rendered on the server (every value escaped, nothing loaded from \
                 elsewhere, a strict Content-Security-Policy) and a JSON API under /api/ \
@@ -15,14 +15,21 @@ extension Yiana {
                 limit, as `yiana search` takes them) and /api/health (what `yiana status` \
                 summarises). It calls the same library code as the commands.
 
-                It listens on 127.0.0.1:8484 unless told otherwise, and only on a loopback \
-                address (127.x.x.x, ::1, localhost): this version has no login, so another \
-                address is refused. Ctrl-C (SIGINT) or SIGTERM stops it.
+                It listens on 127.0.0.1:8484 unless told otherwise and then answers to \
+                loopback names only. Any other address needs a password: make its file once \
+                with --set-password FILE (it keeps an scrypt hash, never the password), then \
+                pass --password-file FILE; every page then asks to log in (a session cookie: \
+                HttpOnly, SameSite=Strict, Secure behind an HTTPS proxy), wrong passwords are \
+                rate-limited. For HTTPS put a reverse proxy in front (README: an nginx example). \
+                Every change (restore, resolve, download, import) carries the page's form \
+                token; --read-only refuses them all. Ctrl-C (SIGINT) or SIGTERM stops it.
 
                 Examples:
                   yiana serve --library ~/Yiana
                   yiana serve --listen 127.0.0.1:0      # any free port; the address is printed
                   curl 'http://127.0.0.1:8484/api/search?q=invoice&limit=5'
+                  yiana serve --set-password ~/.config/yiana/serve-password
+                  yiana serve --listen 0.0.0.0:8484 --password-file ~/.config/yiana/serve-password
                 """
         )
 
@@ -35,11 +42,21 @@ extension Yiana {
         @Flag(help: "Refuse every request that would change the library.")
         var readOnly = false
 
+        @Option(help: ArgumentHelp("The largest PDF the import page takes, in MB.", valueName: "MB"))
+        var maxImport = 512
+
+        @Option(help: ArgumentHelp("The password file (made with --set-password): every request then needs a login. Needed for an address beyond loopback.", valueName: "file"))
+        var passwordFile: String?
+
+        @Option(help: ArgumentHelp("Ask for a new password (or read one line from stdin), write its hash to this file and exit.", valueName: "file"))
+        var setPassword: String?
+
         func validate() throws {
             let (host, _) = try Self.address(listen)
-            guard ServeOptions.isLoopback(host) else {
-                throw ValidationError("--listen \(listen): \(host) is not a loopback address. This version has no login, so it serves this machine only "
-                                      + "(127.0.0.1, ::1, localhost); put a reverse proxy with its own authentication in front to reach it from elsewhere.")
+            guard (1...65536).contains(maxImport) else { throw ValidationError("--max-import \(maxImport): a size in MB from 1 to 65536.") }
+            guard ServeOptions.isLoopback(host) || passwordFile != nil || setPassword != nil else {
+                throw ValidationError("--listen \(listen): \(host) is not a loopback address, and a server others can reach needs a password: "
+                                      + "make one with `yiana serve --set-password FILE`, then add --password-file FILE.")
             }
         }
 
@@ -48,11 +65,14 @@ extension Yiana {
         }
 
         func run() async throws {
+            if let setPassword { return try PasswordPrompt.write(to: setPassword) }
             let library = try libraryOptions.open()
             var options = ServeOptions(library: library)
             options.indexPath = indexOptions.path.map { _ in indexOptions.location(for: library) }
             (options.host, options.port) = try Self.address(listen)
             options.readOnly = readOnly
+            options.importLimit = maxImport << 20
+            do { options.password = try passwordFile.map(PasswordHash.init(file:)) } catch let error as ServeError { throw ValidationError(error.description) }
             let index = options.index
             let app = YianaServer.application(options) { url in
                 // Unbuffered: a script or test reading the address gets it at once.

@@ -15,9 +15,9 @@ struct ServeCLITests {
         let process = Process()
         let base: URL
 
-        init(library: String, home: TemporaryFolder, readOnly: Bool = false) throws {
+        init(library: String, home: TemporaryFolder, readOnly: Bool = false, options: [String] = []) throws {
             process.executableURL = Fixtures.productsFolder.appendingPathComponent("yiana")
-            process.arguments = ["serve", "--library", library, "--listen", "127.0.0.1:0"] + (readOnly ? ["--read-only"] : [])
+            process.arguments = ["serve", "--library", library, "--listen", "127.0.0.1:0"] + (readOnly ? ["--read-only"] : []) + options
             var environment = ProcessInfo.processInfo.environment
             environment["XDG_STATE_HOME"] = home.path("state")
             environment["XDG_CACHE_HOME"] = home.path("cache")

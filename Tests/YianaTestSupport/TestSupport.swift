@@ -78,15 +78,16 @@ public func createFile(named name: [UInt8], in folder: URL, contents: Data) thro
 /// `SIGKILL`, 9, with `timedOut`), so a test of a hang fails instead of hanging.
 /// Runs the built `yiana` as a user would, with this process's environment less any
 /// `YIANA_LIBRARY` of the machine, plus `extra`.
-public func runYiana(_ arguments: [String], environment extra: [String: String] = [:], in folder: URL? = nil) throws -> ProcessResult {
+public func runYiana(_ arguments: [String], environment extra: [String: String] = [:], in folder: URL? = nil, input: String? = nil) throws -> ProcessResult {
     var environment = ProcessInfo.processInfo.environment
     environment["YIANA_LIBRARY"] = nil
     environment.merge(extra) { $1 }
-    return try runProcess(Fixtures.productsFolder.appendingPathComponent("yiana"), arguments, environment: environment, currentDirectory: folder)
+    return try runProcess(Fixtures.productsFolder.appendingPathComponent("yiana"), arguments, environment: environment, currentDirectory: folder, input: input)
 }
 
+/// `input`, when given, is the process's standard input (then closed).
 public func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
-                currentDirectory: URL? = nil, timeout: Double? = nil) throws -> ProcessResult {
+                currentDirectory: URL? = nil, timeout: Double? = nil, input: String? = nil) throws -> ProcessResult {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
@@ -95,7 +96,13 @@ public func runProcess(_ executable: URL, _ arguments: [String], environment: [S
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
+    let stdin = input.map { _ in Pipe() }
+    if let stdin { process.standardInput = stdin }
     try process.run()
+    if let stdin, let input {
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try? stdin.fileHandleForWriting.close()
+    }
     if let timeout {
         let pid = process.processIdentifier
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { if process.isRunning { kill(pid, SIGKILL) } }

@@ -1,0 +1,119 @@
+import Foundation
+import YianaLibrary
+import YianaSearch
+import YianaSystem
+
+/// The searches of the API and the pages, with the answers of recent searches kept until the
+/// index changes (as a search engine's request cache is dropped when its index is refreshed).
+/// Search as you type repeats the same few queries many times over; the FTS5 ranking of a
+/// common word in 10,000 documents costs milliseconds, a kept answer microseconds. What is
+/// kept is the answer as sent (the JSON, the results' HTML), so a repeat costs no encoding.
+///
+/// The index's version is its files' stamps (size, time in ns, inode) of the database and its
+/// write-ahead log: every commit changes the log's, every checkpoint the database's, whoever
+/// wrote (`yiana index`, the watcher, this server). They are read before the search runs, so an
+/// answer is never kept under a newer version than the one it read. An answer is also dropped
+/// after ``lifetime`` whatever the stamps say (two commits of the same size within one clock
+/// tick of the file system would leave them alike).
+final class SearchService: @unchecked Sendable {
+    struct Answer {
+        let hits: [SearchHit]
+        /// What the library holds that the index has not seen; nil when nothing or not known.
+        let stale: IndexFreshness.Staleness?
+    }
+
+    /// The form an answer is kept in, one per route that sends it.
+    enum Form: Hashable {
+        case json, html
+    }
+
+    private struct Key: Hashable {
+        let form: Form
+        let query: String
+        let tags: [String]
+        let folder: String?
+        let since: Date?
+        let until: Date?
+        let limit: Int
+    }
+
+    private struct Kept {
+        let body: String
+        let stale: IndexFreshness.Staleness?
+        let version: [FileStamp?]
+        let made: TimeInterval
+        var used: UInt64
+    }
+
+    let index: IndexHandle
+    let library: Library
+    let capacity: Int
+    let lifetime: TimeInterval
+    private let lock = NSLock()
+    private var kept: [Key: Kept] = [:]
+    private var uses: UInt64 = 0
+    private var staleness: (version: [FileStamp?], checked: TimeInterval, value: IndexFreshness.Staleness?)?
+
+    init(index: IndexHandle, library: Library, capacity: Int = 256, lifetime: TimeInterval = 10) {
+        self.index = index
+        self.library = library
+        self.capacity = capacity
+        self.lifetime = lifetime
+    }
+
+    /// The answer to `search` in `form`, as `render` makes it from the hits and the index's
+    /// staleness (an empty query has no hits), or as it was kept.
+    /// - Throws: 503 when there is no index, 400 for a query the index cannot take.
+    func answer(_ search: SearchRequest, as form: Form, render: (Answer) throws -> String) throws -> String {
+        let opened = try index.open()
+        let version = [FileStamp(path: index.path), FileStamp(path: index.path + "-wal")]
+        let now = ProcessInfo.processInfo.systemUptime
+        let stale = staleness(opened, version: version, now: now)
+        let key = Key(form: form, query: search.query, tags: search.options.tags, folder: search.options.folder,
+                      since: search.options.since, until: search.options.until, limit: search.options.limit)
+        if let body = lookUp(key, version: version, stale: stale, now: now) { return body }
+        let body = try render(Answer(hits: search.query.isEmpty ? [] : try search.run(on: opened), stale: stale))
+        keep(body, stale: stale, for: key, version: version, now: now)
+        return body
+    }
+
+    private func lookUp(_ key: Key, version: [FileStamp?], stale: IndexFreshness.Staleness?, now: TimeInterval) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard var entry = kept[key], entry.version == version, entry.stale == stale, now - entry.made < lifetime else { return nil }
+        uses += 1
+        entry.used = uses
+        kept[key] = entry
+        return entry.body
+    }
+
+    private func keep(_ body: String, stale: IndexFreshness.Staleness?, for key: Key, version: [FileStamp?], now: TimeInterval) {
+        lock.lock()
+        defer { lock.unlock() }
+        uses += 1
+        kept[key] = Kept(body: body, stale: stale, version: version, made: now, used: uses)
+        guard kept.count > capacity else { return }
+        // Over capacity: the entries of an older version of the index go first, then the least
+        // recently used (a scan of a few hundred entries, only when one is added).
+        kept = kept.filter { $0.value.version == version }
+        while kept.count > capacity, let oldest = kept.min(by: { $0.value.used < $1.value.used }) {
+            kept[oldest.key] = nil
+        }
+    }
+
+    /// The staleness check (a `stat` of each folder the index knows, a look into the folders that
+    /// changed) at most once a second and again whenever the index changes.
+    private func staleness(_ opened: SearchIndex, version: [FileStamp?], now: TimeInterval) -> IndexFreshness.Staleness? {
+        lock.lock()
+        if let staleness, staleness.version == version, now - staleness.checked < 1 {
+            lock.unlock()
+            return staleness.value
+        }
+        lock.unlock()
+        let value = (try? IndexFreshness.check(library, index: opened)).flatMap { $0?.isEmpty == false ? $0 : nil }
+        lock.lock()
+        staleness = (version, now, value)
+        lock.unlock()
+        return value
+    }
+}

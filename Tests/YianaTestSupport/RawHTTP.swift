@@ -1,0 +1,54 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One HTTP/1.1 exchange over a plain socket to 127.0.0.1, exactly as written (any `Host`,
+/// any header, no redirect followed, no cookie kept): for tests of what a server does with
+/// requests a browser library would tidy up.
+public struct RawHTTP {
+    public let status: Int
+    /// Lower-cased names; a repeated header keeps its last value.
+    public let headers: [String: String]
+    public let body: String
+
+    /// Sends `head` (request line and headers, without the blank line; `Connection: close` and
+    /// `Content-Length` are added) and `body` to `port`, and reads the answer to its end.
+    public static func send(port: Int, _ head: String, body: String = "") throws -> RawHTTP {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        let request = Array((head + "\r\nConnection: close\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body).utf8)
+        var sent = 0
+        while sent < request.count {
+            let n = request[sent...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            guard n > 0 else { throw POSIXError(.EPIPE) }
+            sent += n
+        }
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            answer += buffer[0..<n]
+        }
+        let text = String(decoding: answer, as: UTF8.self)
+        let parts = text.components(separatedBy: "\r\n\r\n")
+        let lines = parts[0].components(separatedBy: "\r\n")
+        let status = Int(lines[0].split(separator: " ").dropFirst().first ?? "") ?? 0
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return RawHTTP(status: status, headers: headers, body: parts.dropFirst().joined(separator: "\r\n\r\n"))
+    }
+}
