@@ -3,11 +3,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # python3: Scripts/structure.sh; systemd: systemd-analyze checks the watch unit; chromium,
-# chromium-driver, python3-selenium: `yiana serve` driven in a real browser (Scripts/browser-test.py).
-Scripts/setup.sh unison syncthing libtasn1-doc python3 systemd chromium chromium-driver python3-selenium
+# chromium-driver, python3-selenium: `yiana serve` driven in a real browser (Scripts/browser-test.py);
+# python3-venv: schemathesis from PyPI in a virtual environment (Scripts/api-fuzz.sh).
+Scripts/setup.sh unison syncthing libtasn1-doc python3 systemd chromium chromium-driver python3-selenium python3-venv
 Scripts/structure.sh >/dev/null || { Scripts/structure.sh; exit 1; }  # the layering and size rules
 swift build --build-tests
 swift test
 # `yiana serve` in headless Chromium (Debian's python3-selenium belongs to /usr/bin/python3);
 # screenshots in .build/browser-test/.
 /usr/bin/python3 Scripts/browser-test.py "$(swift build --show-bin-path)/yiana" .build/browser-test
+# schemathesis against the OpenAPI document the server serves: no 5xx, every answer as described.
+Scripts/api-fuzz.sh "$(swift build --show-bin-path)/yiana" 200

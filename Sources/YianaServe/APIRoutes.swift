@@ -58,3 +58,18 @@ enum JSONBody {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }
+
+/// Any other method on the API's paths is answered 405 with the methods it takes (`Allow`),
+/// not the router's 404: the path is there, the method is not.
+struct MethodNotAllowed: RouterMiddleware {
+    typealias Context = ServeContext
+    static let paths: Set<String> = ["/api/search", "/api/hits", "/api/health", "/api/openapi.json"]
+
+    func handle(_ request: Request, context: ServeContext, next: (Request, ServeContext) async throws -> Response) async throws -> Response {
+        guard Self.paths.contains(request.uri.path), request.method != .get, request.method != .head else {
+            return try await next(request, context)
+        }
+        return Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD", .contentType: JSONBody.contentType],
+                        body: .init(byteBuffer: ByteBuffer(string: #"{"error":{"message":"This path takes GET (and HEAD) only."}}"#)))
+    }
+}

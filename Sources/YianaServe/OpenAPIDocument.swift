@@ -16,10 +16,10 @@ enum OpenAPIDocument {
                "style": "form", "explode": true, "description": "Only documents with every tag given."},
               {"name": "folder", "in": "query", "required": false, "schema": {"type": "string"},
                "description": "Only documents in this folder of the library, or below it."},
-              {"name": "since", "in": "query", "required": false, "schema": {"type": "string"},
-               "description": "Only documents created on or after this date (YYYY-MM-DD or ISO 8601)."},
-              {"name": "until", "in": "query", "required": false, "schema": {"type": "string"},
-               "description": "Only documents created on or before this date (YYYY-MM-DD or ISO 8601)."},
+              {"name": "since", "in": "query", "required": false, "schema": {"anyOf": [{"type": "string", "format": "date"}, {"type": "string", "format": "date-time"}, {"type": "string", "maxLength": 0}]},
+               "description": "Only documents created on or after this date (YYYY-MM-DD or ISO 8601; empty: any)."},
+              {"name": "until", "in": "query", "required": false, "schema": {"anyOf": [{"type": "string", "format": "date"}, {"type": "string", "format": "date-time"}, {"type": "string", "maxLength": 0}]},
+               "description": "Only documents created on or before this date (YYYY-MM-DD or ISO 8601; empty: any)."},
               {"name": "limit", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 1, "maximum": 200},
                "description": "At most this many documents (default 20)."}
             ],
@@ -34,9 +34,10 @@ enum OpenAPIDocument {
           "get": {
             "summary": "Where the words of a query are on a page: boxes in fractions of the page, from its top-left corner.",
             "parameters": [
-              {"name": "path", "in": "query", "required": true, "schema": {"type": "string"}, "description": "The document, relative to the library (as search gives it)."},
-              {"name": "n", "in": "query", "required": true, "schema": {"type": "integer", "minimum": 1}, "description": "The page, from 1."},
-              {"name": "q", "in": "query", "required": false, "schema": {"type": "string", "maxLength": 500}, "description": "The query whose words are boxed."}
+              {"name": "path", "in": "query", "required": true, "schema": {"type": "string"}, "example": "Bank statement reminder.yianazip",
+               "description": "The document, relative to the library (as search gives it)."},
+              {"name": "n", "in": "query", "required": true, "schema": {"type": "integer", "minimum": 1}, "example": 1, "description": "The page, from 1."},
+              {"name": "q", "in": "query", "required": false, "schema": {"type": "string", "maxLength": 500}, "example": "statement", "description": "The query whose words are boxed."}
             ],
             "responses": {
               "200": {"description": "The page's size in points and the boxes.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/HitPage"}}}},

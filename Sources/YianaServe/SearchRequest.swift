@@ -31,15 +31,18 @@ struct SearchRequest {
     static func date(_ text: String?, name: String, endOfDay: Bool) throws -> Date? {
         guard let text, !text.isEmpty else { return nil }
         if let day = SearchDate.day(text, endOfDay: endOfDay) { return day }
-        if let date = InternetTime.date(text) { return date }
+        if let date = InternetTime.given(text) { return date }
         throw HTTPError(.badRequest, message: "\(name)=\(text.prefix(40)): not a date; use YYYY-MM-DD or ISO 8601.")
     }
 
-    /// The hits, or a 400 for a query the index cannot take.
+    /// The hits (none for a query without a word to search for, as for an empty one), or a 400
+    /// for a query the index cannot take.
     func run(on index: SearchIndex) throws -> [SearchHit] {
         guard !query.isEmpty else { return [] }
         do {
             return try index.search(query, options: options)
+        } catch SearchError.nothingToSearch {
+            return []
         } catch let error as SearchError {
             throw HTTPError(.badRequest, message: error.description)
         }

@@ -16,6 +16,7 @@ public enum YianaServer {
         router.add(middleware: SecurityHeaders())
         let csrf = CSRFToken(), sessions = Sessions()
         router.add(middleware: Gate(password: options.password, sessions: sessions, csrf: csrf))
+        router.add(middleware: MethodNotAllowed())
         if let password = options.password {
             LoginRoutes(password: password, sessions: sessions, csrf: csrf, library: options.library).add(to: router)
         }

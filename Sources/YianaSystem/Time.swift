@@ -54,6 +54,66 @@ package enum InternetTime {
         return try? Date.ISO8601FormatStyle().parse(text)
     }
 
+    /// A date a person or a script gives (a search's `since`, `until`): any RFC 3339
+    /// `date-time`, and nothing that is not one (no 29 February 2023, no 24:00, no date
+    /// without its offset). Not for metadata, which must be read as Foundation reads it.
+    package static func given(_ text: String) -> Date? {
+        rfc3339(Array(text.utf8))
+    }
+
+    /// RFC 3339's `date-time` in full: `YYYY-MM-DDTHH:MM:SS`, any fraction of a second, `Z` or
+    /// an offset of up to ±23:59; `t`, `z` and a space for `T` accepted, a leap second (60) too.
+    /// Years 0000 to 9999 in the proleptic Gregorian calendar (as a search's filter needs them).
+    private static func rfc3339(_ text: [UInt8]) -> Date? {
+        var at = 0
+        func number(_ count: Int) -> Int? {
+            guard at + count <= text.count else { return nil }
+            var value = 0
+            for byte in text[at..<(at + count)] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            at += count
+            return value
+        }
+        func skip(_ allowed: String) -> Bool {
+            guard at < text.count, allowed.utf8.contains(text[at]) else { return false }
+            at += 1
+            return true
+        }
+        guard let year = number(4), skip("-"), let month = number(2), skip("-"), let day = number(2), skip("Tt "),
+              let hour = number(2), skip(":"), let minute = number(2), skip(":"), let second = number(2),
+              (1...12).contains(month), hour < 24, minute < 60, second <= 60 else { return nil }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        guard (1...[31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]).contains(day) else { return nil }
+        var fraction = 0.0, scale = 0.1
+        if skip(".") {
+            let start = at
+            while at < text.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(text[at]) {
+                fraction += Double(text[at] - UInt8(ascii: "0")) * scale
+                scale /= 10
+                at += 1
+            }
+            guard at > start else { return nil }
+        }
+        var offset = 0
+        if !skip("Zz") {
+            guard at < text.count else { return nil }
+            let sign = text[at] == UInt8(ascii: "-") ? -1 : 1
+            guard skip("+-"), let hours = number(2), skip(":"), let minutes = number(2), hours < 24, minutes < 60 else { return nil }
+            offset = sign * (hours * 3600 + minutes * 60)
+        }
+        guard at == text.count else { return nil }
+        // Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let days = era * 146_097 + yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear - 719_468
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: TimeInterval(seconds) + fraction)
+    }
+
     /// `YYYY-MM-DDTHH:MM:SSZ` with every field in range (``years``), as seconds since 1970;
     /// nil for anything else (left to Foundation).
     private static func utcSeconds(_ text: [UInt8]) -> Int? {

@@ -130,7 +130,7 @@ extension Yiana {
         static func date(_ text: String?, option: String, endOfDay: Bool) throws -> Date? {
             guard let text else { return nil }
             if let day = SearchDate.day(text, endOfDay: endOfDay) { return day }
-            if let date = InternetTime.date(text) { return date }
+            if let date = InternetTime.given(text) { return date }
             throw ValidationError("\(option) \(text): not a date; use YYYY-MM-DD or ISO 8601 (2026-03-01T10:00:00Z).")
         }
     }

@@ -177,3 +177,25 @@ struct InternetTimeTests {
         #expect(throws: DecodingError.self) { try mine.decode(Stamp.self, from: Data(#"{"at":"yesterday"}"#.utf8)) }
     }
 }
+
+/// Dates given to a search (`since`, `until`): RFC 3339 in full, beyond what Foundation reads.
+@Suite("given dates")
+struct GivenDateTests {
+    @Test func everyRFC3339DateTimeIsRead() {
+        let cases: [(String, Double)] = [
+            ("1970-01-01T00:00:00Z", 0), ("1970-01-01T00:00:00.25Z", 0.25), ("1970-01-01t00:00:00z", 0),
+            ("1970-01-01 01:00:00+01:00", 0), ("1970-01-01T00:00:00-18:40", 67_200), ("1970-01-01T00:00:00+23:59", -86_340),
+            ("2000-02-29T12:00:00Z", 951_825_600), ("1600-01-01T00:00:00Z", -11_676_096_000),
+            ("0000-01-01T00:00:00Z", -62_167_219_200), ("1542-10-28T17:38:38.207-18:40", -13_480_342_881.793),
+            ("2016-12-31T23:59:60Z", 1_483_228_800),
+        ]
+        for (text, seconds) in cases {
+            let date = InternetTime.given(text)
+            #expect(date.map { abs($0.timeIntervalSince1970 - seconds) < 0.0005 } == true, "\(text): \(String(describing: date?.timeIntervalSince1970))")
+        }
+        for text in ["2023-02-29T00:00:00Z", "1970-01-01T24:00:00Z", "1970-01-01T00:00:00+24:00", "1970-01-01T00:00:00.Z",
+                     "1970-01-01T00:00:00", "1970-1-01T00:00:00Z", "1970-01-01T00:00:00Zjunk", "soon"] {
+            #expect(InternetTime.given(text) == nil, "\(text)")
+        }
+    }
+}
