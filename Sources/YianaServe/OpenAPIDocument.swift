@@ -12,8 +12,8 @@ enum OpenAPIDocument {
             "parameters": [
               {"name": "q", "in": "query", "required": false, "schema": {"type": "string", "maxLength": 500},
                "description": "Words as typed: all must occur; \"quoted words\" match as a phrase, inv* a prefix. Empty: no hits."},
-              {"name": "tag", "in": "query", "required": false, "schema": {"type": "array", "items": {"type": "string"}},
-               "style": "form", "explode": true, "description": "Only documents with every tag given."},
+              {"name": "tag", "in": "query", "required": false, "schema": {"type": "array", "items": {"type": "string"}, "maxItems": 20},
+               "style": "form", "explode": true, "description": "Only documents with every tag given (at most 20 different ones)."},
               {"name": "folder", "in": "query", "required": false, "schema": {"type": "string"},
                "description": "Only documents in this folder of the library, or below it."},
               {"name": "since", "in": "query", "required": false, "schema": {"anyOf": [{"type": "string", "format": "date"}, {"type": "string", "format": "date-time"}, {"type": "string", "maxLength": 0}]},

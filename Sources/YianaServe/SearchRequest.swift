@@ -14,7 +14,10 @@ struct SearchRequest {
     init(_ parameters: Parameters) throws {
         query = (parameters.get("q") ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         var options = SearchOptions()
-        options.tags = parameters.getAll("tag").filter { !$0.isEmpty }
+        var tags: [String] = []
+        for tag in parameters.getAll("tag") where !tag.isEmpty && !tags.contains(tag) { tags.append(tag) }
+        guard tags.count <= 20 else { throw HTTPError(.badRequest, message: "tag: at most 20 different tags.") }
+        options.tags = tags
         options.folder = parameters.get("folder").flatMap { $0.isEmpty ? nil : $0 }
         options.since = try Self.date(parameters.get("since"), name: "since", endOfDay: false)
         options.until = try Self.date(parameters.get("until"), name: "until", endOfDay: true)

@@ -137,13 +137,11 @@ struct ServeCLITests {
 
     /// A document's page, its page images (drawn by poppler and cairo, PNG, cached) and its
     /// PDF; and hostile paths, none of which reaches a file outside the library's documents.
-    @Test func documentPagesImagesAndHostilePaths() async throws {
+    @Test func documentPagesAndImages() async throws {
         let home = try TemporaryFolder()
         let lib = home.path("Yiana")
         let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
         #expect(try runYiana(["import", "--library", lib, "--into", "Letters", Fixtures.sample("pdfs/Bank statement reminder.pdf")], environment: env).status == 0)
-        try FileManager.default.createSymbolicLink(atPath: home.path("Yiana/Linked"), withDestinationPath: home.path("Yiana/Letters"))
-        try Data("secret".utf8).write(to: home.url.appendingPathComponent("outside.yianazip"))
         let server = try Server(library: lib, home: home)
         defer { server.stop() }
         let path = "Letters/Bank%20statement%20reminder.yianazip"
@@ -164,19 +162,7 @@ struct ServeCLITests {
         let original = try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("pdfs/Bank statement reminder.pdf")))
         #expect(pdf.status == 200 && pdf.body == original)
 
-        let hostile = ["../outside.yianazip", "..%2Foutside.yianazip", "%2E%2E/outside.yianazip", "Letters/../../outside.yianazip",
-                       "/etc/passwd", "%2Fetc%2Fpasswd", "Linked/Bank%20statement%20reminder.yianazip", "Letters/./Bank%20statement%20reminder.yianazip",
-                       "Letters//Bank%20statement%20reminder.yianazip", ".yiana/versions/x.yianazip", "Letters/.hidden.yianazip", "Letters",
-                       "Letters/", "", "%00", "Letters/Bank%20statement%20reminder.yianazip%00.png", String(repeating: "a/", count: 3000) + "x.yianazip",
-                       "~/x.yianazip", "C:%5Cwindows.yianazip", "Letters%5C..%5C..%5Coutside.yianazip", "%252e%252e/outside.yianazip",
-                       "Letters/Bank statement reminder.pdf", "Letters/Nothing.yianazip"]
-        for bad in hostile {
-            for route in ["/doc?path=", "/page.png?n=1&path=", "/pdf?path="] {
-                let answer = try await server.get(route + bad)
-                #expect(answer.status == 404 || answer.status == 400, "\(route)\(bad.prefix(60)): \(answer.status)")
-                #expect(!String(decoding: answer.body, as: UTF8.self).contains("secret"))
-            }
-        }
+        // Hostile paths: ServeHostileTests.
         #expect(try await server.get("/doc?path=\(path)").status == 200, "still serving")
     }
 

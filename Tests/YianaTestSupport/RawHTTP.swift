@@ -26,6 +26,9 @@ public struct RawHTTP {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        // A server that hangs fails the test after 20 s instead of hanging it.
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let request = Array((head + "\r\nConnection: close\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body).utf8)
         var sent = 0
         while sent < request.count {
@@ -37,7 +40,8 @@ public struct RawHTTP {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n <= 0 { break }
+            if n < 0 { throw POSIXError(.ETIMEDOUT) }
+            if n == 0 { break }
             answer += buffer[0..<n]
         }
         let text = String(decoding: answer, as: UTF8.self)
