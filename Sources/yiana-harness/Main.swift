@@ -10,7 +10,8 @@ struct HarnessCommand: AsyncParsableCommand {
         abstract: "Kill and fault every write path of yiana, run them concurrently, and check nothing is damaged or lost.",
         discussion: """
             For each write path (import, repair, edit, conflicts resolve, download, evict, \
-            sync, versions restore, index, ocr, watch --once) a starting library is built, then the command is run \
+            sync, versions restore, index, ocr, watch --once; and `yiana serve` answering an import, a restore and a \
+            resolve) a starting library is built, then the command is run \
             again and again from it: killed with SIGKILL at a random moment or just before a \
             random one of its I/O calls, or given one I/O fault (EIO, ENOSPC, a short write or \
             read) at a random call by the LD_PRELOAD shim libFaultShim.so. After each run: \

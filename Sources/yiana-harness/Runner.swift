@@ -42,6 +42,7 @@ struct Runner {
 
     /// Runs `yiana arguments…` to the end, or kills it with SIGKILL after `killAfter` seconds.
     func run(_ arguments: [String], injection: Injection? = nil, killAfter: Double? = nil, program: URL? = nil) throws -> Outcome {
+        if arguments.first == ServeRequests.marker { return try serve(arguments, injection: injection, killAfter: killAfter) }
         let process = Process()
         process.executableURL = program ?? yiana
         process.arguments = arguments

@@ -245,5 +245,5 @@ enum Scenarios {
                  build: OCRCheck.build, finished: OCRCheck.finished),
         Scenario(name: "watch", libraries: ["lib"], what: "yiana watch --once --ocr --resolve identical: 2 scans, 2 documents, 2 copies",
                  build: WatchCheck.build, finished: WatchCheck.finished),
-    ]
+    ] + ServeRequests.scenarios
 }

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import YianaLibrary
 import YianaServe
+import YianaSystem
+import YianaWatch
 
 extension Yiana {
     struct Serve: AsyncParsableCommand {
@@ -27,6 +29,7 @@ extension Yiana {
                 Examples:
                   yiana serve --library ~/Yiana
                   yiana serve --listen 127.0.0.1:0      # any free port; the address is printed
+                  yiana serve --watch                   # and keep the index current as files arrive
                   curl 'http://127.0.0.1:8484/api/search?q=invoice&limit=5'
                   yiana serve --set-password ~/.config/yiana/serve-password
                   yiana serve --listen 0.0.0.0:8484 --password-file ~/.config/yiana/serve-password
@@ -47,6 +50,9 @@ extension Yiana {
 
         @Option(help: ArgumentHelp("The password file (made with --set-password): every request then needs a login. Needed for an address beyond loopback.", valueName: "file"))
         var passwordFile: String?
+
+        @Flag(help: "Also watch the library in this process, as `yiana watch` does (the index kept current, problems logged, its health on the health page), so the pages stay current. For OCR or letters to inject, run `yiana watch --ocr --inject` instead, beside the server.")
+        var watch = false
 
         @Option(help: ArgumentHelp("Ask for a new password (or read one line from stdin), write its hash to this file and exit.", valueName: "file"))
         var setPassword: String?
@@ -74,11 +80,39 @@ extension Yiana {
             options.importLimit = maxImport << 20
             do { options.password = try passwordFile.map(PasswordHash.init(file:)) } catch let error as ServeError { throw ValidationError(error.description) }
             let index = options.index
+            // --watch: the watcher in this process, started once the server listens (the address
+            // is the first line), stopped by the same SIGINT/SIGTERM (each has its own handler).
+            let stop = watch ? try StopSignals() : nil
+            let printer = EventPrinter(json: false, several: false)
+            let watching = StartedLater()
             let app = YianaServer.application(options) { url in
                 // Unbuffered: a script or test reading the address gets it at once.
                 FileHandle.standardOutput.write(Data("yiana serve: \(url)  (library \(library.root.path); index \(index)); Ctrl-C stops it\n".utf8))
+                guard let stop else { return }
+                watching.start {
+                    let watcher = try LibraryWatcher(library: library, options: WatchOptions(index: index)) { printer.print($0, library: library.root.lastPathComponent) }
+                    try await watcher.run(wake: stop.fd) { stop.requested }
+                }
             }
             try await app.runService()
+            try await watching.finish()
         }
+    }
+}
+
+/// A task started from a callback (the server's "listening"), awaited later.
+final class StartedLater: @unchecked Sendable {
+    // @unchecked: `task` is guarded by `lock`.
+    private let lock = NSLock()
+    private var task: Task<Void, Error>?
+
+    func start(_ work: @escaping @Sendable () async throws -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        if task == nil { task = Task { try await work() } }
+    }
+
+    func finish() async throws {
+        try await lock.withLock { task }?.value
     }
 }
