@@ -47,20 +47,8 @@ struct Runner {
         process.executableURL = program ?? yiana
         process.arguments = arguments
         process.environment = environment(injection)
-        let errPath = scratch.appendingPathComponent("stderr-\(UUID().uuidString)")
-        let outPath = scratch.appendingPathComponent("stdout-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: errPath.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: outPath.path, contents: nil)
-        let errHandle = try FileHandle(forWritingTo: errPath), outHandle = try FileHandle(forWritingTo: outPath)
-        defer {
-            try? errHandle.close()
-            try? outHandle.close()
-            try? FileManager.default.removeItem(at: errPath)
-            try? FileManager.default.removeItem(at: outPath)
-        }
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        process.standardInput = FileHandle.nullDevice
+        let output = try Output(process, scratch: scratch)
+        defer { output.remove() }
         let start = Date()
         try process.run()
         if let killAfter {
@@ -69,8 +57,7 @@ struct Runner {
             if process.isRunning { Sys.signal(process.processIdentifier, Sys.killSignal) }
         }
         process.waitUntilExit()
-        let stderr = (try? String(contentsOf: errPath, encoding: .utf8)) ?? ""
-        let stdout = (try? String(contentsOf: outPath, encoding: .utf8)) ?? ""
+        let stderr = output.stderr, stdout = output.stdout
         let signalled = process.terminationReason == .uncaughtSignal
         return Outcome(status: signalled ? -1 : process.terminationStatus, signal: signalled ? process.terminationStatus : nil,
                        seconds: Date().timeIntervalSince(start), stderr: stderr, stdout: stdout)
@@ -90,6 +77,35 @@ struct Runner {
             throw HarnessError("set-up step `yiana \(arguments.joined(separator: " "))` exited \(outcome.status): \(outcome.stderr)")
         }
         return outcome
+    }
+}
+
+/// A child's standard output and error, in files of the scratch folder (a pipe could fill and
+/// block it); its input is /dev/null.
+struct Output {
+    let outPath: URL, errPath: URL
+    let outHandle: FileHandle, errHandle: FileHandle
+
+    init(_ process: Process, scratch: URL) throws {
+        outPath = scratch.appendingPathComponent("stdout-\(UUID().uuidString)")
+        errPath = scratch.appendingPathComponent("stderr-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: outPath.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath.path, contents: nil)
+        outHandle = try FileHandle(forWritingTo: outPath)
+        errHandle = try FileHandle(forWritingTo: errPath)
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        process.standardInput = FileHandle.nullDevice
+    }
+
+    var stdout: String { (try? String(contentsOf: outPath, encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOf: errPath, encoding: .utf8)) ?? "" }
+
+    func remove() {
+        try? outHandle.close()
+        try? errHandle.close()
+        try? FileManager.default.removeItem(at: outPath)
+        try? FileManager.default.removeItem(at: errPath)
     }
 }
 

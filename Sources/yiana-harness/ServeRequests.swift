@@ -77,30 +77,19 @@ extension Runner {
         process.executableURL = yiana
         process.arguments = ["serve", "--library", library, "--listen", "127.0.0.1:0"]
         process.environment = environment(injection)
-        let outPath = scratch.appendingPathComponent("serve-out-\(UUID().uuidString)"), errPath = scratch.appendingPathComponent("serve-err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: outPath.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errPath.path, contents: nil)
-        let outHandle = try FileHandle(forWritingTo: outPath), errHandle = try FileHandle(forWritingTo: errPath)
-        defer {
-            try? outHandle.close()
-            try? errHandle.close()
-            try? FileManager.default.removeItem(at: outPath)
-            try? FileManager.default.removeItem(at: errPath)
-        }
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        process.standardInput = FileHandle.nullDevice
+        let output = try Output(process, scratch: scratch)
+        defer { output.remove() }
         try process.run()
         func ended(_ status: Int32, seconds: Double) -> Outcome {
             process.waitUntilExit()
             let signalled = process.terminationReason == .uncaughtSignal
             return Outcome(status: signalled ? -1 : status, signal: signalled ? process.terminationStatus : nil, seconds: seconds,
-                           stderr: (try? String(contentsOf: errPath, encoding: .utf8)) ?? "")
+                           stderr: output.stderr)
         }
         var base: URL?
         let deadline = Date().addingTimeInterval(30)
         while base == nil, process.isRunning, Date() < deadline {
-            let text = (try? String(contentsOf: outPath, encoding: .utf8)) ?? ""
+            let text = output.stdout
             if let range = text.range(of: #"http://127\.0\.0\.1:\d+/"#, options: .regularExpression) { base = URL(string: String(text[range])) }
             else { Sys.sleep(seconds: 0.01) }
         }
