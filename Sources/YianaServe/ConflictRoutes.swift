@@ -13,7 +13,8 @@ struct ConflictRoutes {
     let changes: Changes
 
     struct ResolveForm: Decodable, Sendable, CSRFCarrying {
-        let path: String
+        let path: String?
+        let all: String?
         let strategy: String
         let csrf: String
     }
@@ -26,27 +27,34 @@ struct ConflictRoutes {
         }
         router.get("/conflicts/plan") { request, _ -> Response in
             let parameters = request.uri.queryParameters
-            let (_, path) = try DocumentLocator.document(parameters.get("path"), in: library)
+            let path = try Self.target(parameters.get("path"), all: parameters.get("all"), library: library)
             let strategy = try Self.strategy(parameters.get("strategy"))
             var options = ResolveOptions(strategy: strategy)
             options.dryRun = true
-            options.documents = [path]
+            options.documents = path.map { [$0] } ?? []
             let report = try await ConflictResolver(library: library).resolve(options)
-            let body = HTML.resolution(report, title: "Plan: \(strategy.rawValue) for \(path)")
+            let body = HTML.resolution(report, title: "Plan: \(strategy.rawValue) for \(path ?? "every conflict")")
                 + (readOnly ? "<p>This server is read-only.</p>" : HTML.resolveForm(path: path, strategy: strategy.rawValue, token: csrf.value))
             return HTML.page(title: "Plan", library: library, body: body)
         }
         router.post("/conflicts/resolve") { request, _ -> Response in
-            let form = try await csrf.form(ResolveForm.self, from: request, readOnly: readOnly, needs: "path, strategy and csrf")
-            let (_, path) = try DocumentLocator.document(form.path, in: library)
+            let form = try await csrf.form(ResolveForm.self, from: request, readOnly: readOnly, needs: "path (or all), strategy and csrf")
+            let path = try Self.target(form.path, all: form.all, library: library)
             var options = ResolveOptions(strategy: try Self.strategy(form.strategy))
-            options.documents = [path]
+            options.documents = path.map { [$0] } ?? []
             let report = try await ConflictResolver(library: library).resolve(options)
             let touched = report.resolutions.flatMap { [$0.original] + $0.steps.map(\.path) }
             await IndexAfterWrites.update(Array(Set(touched)), library: library, indexPath: indexPath)
             return HTML.page(title: "Resolved", library: library,
-                             body: HTML.resolution(report, title: "Done: \(form.strategy) for \(path)") + "<p><a href=\"/conflicts\">Back to the conflicts</a></p>")
+                             body: HTML.resolution(report, title: "Done: \(form.strategy) for \(path ?? "every conflict")") + "<p><a href=\"/conflicts\">Back to the conflicts</a></p>")
         }
+    }
+
+    /// One document (its companions with it), or with `all=1` and no path every conflict (the
+    /// library's own companion files are settled only so, as `yiana conflicts resolve` does).
+    static func target(_ path: String?, all: String?, library: Library) throws -> String? {
+        if all == "1", path?.isEmpty ?? true { return nil }
+        return try DocumentLocator.document(path, in: library).path
     }
 
     static func strategy(_ text: String?) throws -> ResolveStrategy {
@@ -112,16 +120,18 @@ protocol CSRFCarrying {
 extension HTML {
     static func conflicts(_ report: ConflictReport, library: Library) -> String {
         let groups = report.groups.filter(\.needsResolving)
-        guard !groups.isEmpty else { return "<h1>No conflicts</h1><p>No document has a conflict copy to resolve.</p>" }
-        var html = "<h1>\(groups.count) document\(groups.count == 1 ? "" : "s") in conflict</h1>"
+        let companions = report.companions.filter(\.needsResolving)
+        guard !groups.isEmpty || !companions.isEmpty else { return "<h1>No conflicts</h1><p>No document or companion file has a conflict copy to resolve.</p>" }
+        var html = groups.isEmpty ? "" : "<h1>\(groups.count) document\(groups.count == 1 ? "" : "s") in conflict</h1>"
+        var shown: Set<String> = []
         for group in groups {
             let original = group.target ?? group.files[0].path
             html += "<section class=\"conflict\"><h2>\(escape(group.title ?? original))</h2><div class=\"versions\">"
             for file in group.files {
-                let document = "path=" + HTML.queryValue(file.path)
                 html += "<div class=\"version\"><p class=\"meta\"><strong>\(escape(file.role.rawValue))</strong> \(escape(file.path))"
                     + (file.modified.map { " · modified \(escape(InternetTime.string($0)))" } ?? "") + "</p>"
                 if file.role != .notDownloaded, file.role != .damaged {
+                    let document = "path=" + HTML.queryValue(file.path)
                     html += "<a href=\"\(escape("/doc?\(document)"))\"><img loading=\"lazy\" alt=\"First page of \(escape(file.path))\" src=\"\(escape("/page.png?\(document)&n=1&w=320"))\"></a>"
                 }
                 html += "</div>"
@@ -130,15 +140,65 @@ extension HTML {
             let first = library.root.appendingPathComponent(group.files[0].path)
             for file in group.files.dropFirst() where file.role == .conflictCopy {
                 if let diff = try? DocumentDiff.compare(first, library.root.appendingPathComponent(file.path), names: (group.files[0].path, file.path)) {
-                    html += diffTable(diff)
+                    html += diffTable(diff) + differingPages(diff)
                 }
             }
-            let path = "path=" + HTML.queryValue(group.files[0].path)
-            html += "<p class=\"strategies\">" + ResolveStrategy.allCases.map {
-                "<a class=\"button\" href=\"\(escape("/conflicts/plan?\(path)&strategy=\($0.rawValue)"))\">\(escape($0.rawValue))…</a>"
-            }.joined(separator: " ") + "</p></section>"
+            // The app's companion files of this document travel with it (settled with it).
+            for companion in companions where companion.document == group.files[0].path {
+                html += companionSection(companion, library: library)
+                shown.insert(companion.plainPath)
+            }
+            html += strategyButtons("path=" + HTML.queryValue(group.files[0].path)) + "</section>"
+        }
+        let rest = companions.filter { !shown.contains($0.plainPath) }
+        if !rest.isEmpty {
+            html += "<h1>\(rest.count) companion file\(rest.count == 1 ? "" : "s") of the app with copies</h1>"
+                + "<p>The app's own files beside the documents (address corrections, letters, the work list). Each is settled by its kind: "
+                + "lines kept from every copy, nothing lost, whichever strategy is chosen.</p>"
+            for companion in rest {
+                html += "<section class=\"conflict\">" + companionSection(companion, library: library)
+                html += strategyButtons(companion.document.map { "path=" + HTML.queryValue($0) } ?? "all=1") + "</section>"
+            }
         }
         return html
+    }
+
+    static func strategyButtons(_ target: String) -> String {
+        "<p class=\"strategies\">" + ResolveStrategy.allCases.map {
+            "<a class=\"button\" href=\"\(escape("/conflicts/plan?\(target)&strategy=\($0.rawValue)"))\">\(escape($0.rawValue))…</a>"
+        }.joined(separator: " ") + "</p>"
+    }
+
+    /// The pages whose text differs, drawn for each version side by side (the first six).
+    static func differingPages(_ diff: DocumentDiff) -> String {
+        let pages = diff.pages.filter { !$0.same }.prefix(6)
+        guard !diff.samePDF, !pages.isEmpty else { return "" }
+        var html = "<table class=\"pages-diff\"><tr><th>Page</th><th>\(escape(diff.a))</th><th>\(escape(diff.b))</th></tr>"
+        for page in pages {
+            html += "<tr><td>\(page.number)</td>"
+            for (path, hash) in [(diff.a, page.a), (diff.b, page.b)] {
+                let source = "/page.png?path=\(HTML.queryValue(path))&n=\(page.number)&w=320"
+                html += hash == nil ? "<td class=\"none\">no such page</td>"
+                    : "<td><img loading=\"lazy\" alt=\"Page \(page.number) of \(escape(path))\" src=\"\(escape(source))\"></td>"
+            }
+            html += "</tr>"
+        }
+        return html + "</table>"
+    }
+
+    /// A companion file and its copies: who it belongs to, each file's role, time and what
+    /// `conflicts list` marks, and its text (the first 20 KB) to compare.
+    static func companionSection(_ group: CompanionGroup, library: Library) -> String {
+        let owner = group.document.map { "of \(escape($0))" } ?? group.key.map { "of “\(escape($0))”" } ?? "of the library"
+        var html = "<h3 class=\"companion\">\(escape(group.plainPath)) <span class=\"meta\">(\(escape(group.kind.label)) \(owner))</span></h3><div class=\"versions\">"
+        for file in group.files {
+            let text = (try? FileHandle(forReadingFrom: library.root.appendingPathComponent(file.path)).read(upToCount: 20_480)).flatMap { $0 }
+            html += "<div class=\"version\"><p class=\"meta\"><strong>\(escape(file.role.rawValue))</strong> \(escape(file.path))"
+                + (file.modified.map { " · modified \(escape(InternetTime.string($0)))" } ?? "")
+                + (file.marks.isEmpty ? "" : " · \(escape(file.marks.joined(separator: "; ")))") + "</p>"
+                + "<details><summary>Contents</summary><pre>\(escape(String(decoding: text ?? Data(), as: UTF8.self)))</pre></details></div>"
+        }
+        return html + "</div>"
     }
 
     static func diffTable(_ diff: DocumentDiff) -> String {
@@ -164,9 +224,10 @@ extension HTML {
         return report.resolutions.isEmpty && report.skipped.isEmpty && report.failed.isEmpty ? html + "<p>Nothing to do.</p>" : html
     }
 
-    static func resolveForm(path: String, strategy: String, token: String) -> String {
-        """
-        <form method="post" action="/conflicts/resolve"><input type="hidden" name="path" value="\(escape(path))">
+    static func resolveForm(path: String?, strategy: String, token: String) -> String {
+        let target = path.map { "<input type=\"hidden\" name=\"path\" value=\"\(escape($0))\">" } ?? "<input type=\"hidden\" name=\"all\" value=\"1\">"
+        return """
+        <form method="post" action="/conflicts/resolve">\(target)
         <input type="hidden" name="strategy" value="\(escape(strategy))"><input type="hidden" name="csrf" value="\(escape(token))">
         <button type="submit">Do it</button> <a href="/conflicts">Cancel</a></form>
         """

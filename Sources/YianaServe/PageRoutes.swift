@@ -227,6 +227,8 @@ enum HTML {
         ol.versions-list{list-style:none;padding:0}ol.versions-list li{display:flex;gap:1em;align-items:flex-start;margin:.6em 0}
         ol.versions-list img{width:80px;border:1px solid #ddd;background:#fff}
         .note{color:#8a5a00}.error{color:#b00020}table.states td,table.states th{padding:.2em .6em;text-align:left}
+        table.pages-diff img{width:240px;border:1px solid #ddd;background:#fff}table.pages-diff td{vertical-align:top;padding:.3em}
+        td.none{color:#888}details pre{white-space:pre-wrap;max-height:20em;overflow:auto;font-size:.85em;background:#f4f4f4;padding:.5em}
         ul.folders{list-style:none;padding:0}li.drop{background:#fff;border:2px dashed #bbb;border-radius:6px;padding:.8em 1em;margin:.6em 0}
         li.drop.over{border-color:#3a6ea5;background:#eef4fb}li.drop .folder{font-weight:600;margin-right:1em}
         label.button{display:inline-block;border:1px solid #3a6ea5;border-radius:4px;padding:.1em .6em;cursor:pointer}label.button input{display:none}
