@@ -22,9 +22,10 @@ struct DocumentRoutes {
                 return HTML.page(title: path, library: library, body: HTML.notDownloaded(path, token: token))
             }
             let (url, path) = try DocumentLocator.document(request.uri.queryParameters.get("path"), in: library)
-            let metadata: DocumentMetadata
+            let metadata: DocumentMetadata, key: String?
             do {
-                metadata = try DocumentReader(path: url.path).metadata()
+                let reader = try DocumentReader(path: url.path)
+                (metadata, key) = (try reader.metadata(), reader.contentKey)
             } catch {
                 return HTML.page(title: path, library: library, body: "<h1>\(HTML.escape(path))</h1><p class=\"error\">This document cannot be read: \(HTML.escape("\(error)")). "
                                  + "<code>yiana verify</code> says why, <code>yiana repair</code> mends what it can.</p>")
@@ -32,7 +33,8 @@ struct DocumentRoutes {
             let query = String((request.uri.queryParameters.get("q") ?? "").prefix(500))
             let versions = (try? VersionStore(library: library).versions(of: url)) ?? []
             return HTML.page(title: metadata.title, library: library,
-                             body: HTML.document(metadata, path: path, query: query) + HTML.versions(versions, path: path, token: token))
+                             body: HTML.document(metadata, path: path, query: query) + HTML.versions(versions, path: path, token: token)
+                                + HTML.history(DocumentHistory(library: library).entries(of: metadata.id.uuidString), current: key))
         }
         router.get("/page.png") { request, _ -> Response in
             let parameters = request.uri.queryParameters
@@ -120,6 +122,21 @@ extension HTML {
 }
 
 extension HTML {
+    /// What the toolkit wrote of the document on every device (import, OCR, appends, merges,
+    /// restores), newest first, the step that made the file as it is now marked.
+    static func history(_ entries: [HistoryEntry], current: String?) -> String {
+        guard !entries.isEmpty else { return "<h2>History</h2><p>The toolkit has recorded nothing it wrote of this document (the app's own edits are not recorded).</p>" }
+        var html = "<h2>History</h2><ol class=\"history\">"
+        for entry in entries.reversed() {
+            var detail = [entry.pages.map { "pages \($0)" }, entry.letter.map { "letter \($0)" }, entry.source.map { "PDF \($0.prefix(12))…" }].compactMap { $0 }
+            if entry.parents.count > 1 { detail.append("from \(entry.parents.count) versions") }
+            html += "<li><time>\(escape(InternetTime.string(entry.at)))</time> <strong>\(escape(entry.what))</strong>"
+                + (detail.isEmpty ? "" : " — \(escape(detail.joined(separator: ", ")))")
+                + (entry.key == current ? " <span class=\"tag\">this file now</span>" : "") + "</li>"
+        }
+        return html + "</ol>"
+    }
+
     /// `value` as it may stand after `name=` in a query.
     static func queryValue(_ value: String) -> String {
         value.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? ""

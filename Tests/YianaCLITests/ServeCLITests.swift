@@ -260,6 +260,9 @@ struct ServeCLITests {
         defer { server.stop() }
         let page = String(decoding: try await server.get("/doc?path=Flow%20control%20paper.yianazip").body, as: UTF8.self)
         #expect(page.contains("<h2>Versions</h2>") && page.contains("before an edit") && page.contains("Restore this version"), "\(page)")
+        // Its history: imported, then edited, which is what the file is now.
+        #expect(page.contains("<h2>History</h2>") && page.contains("<strong>edit</strong> <span class=\"tag\">this file now</span>")
+                && page.contains("<strong>import</strong></li>"), "\(page)")
         let id = try #require(page.range(of: #"name="version" value="([0-9a-f]{12})""#, options: .regularExpression).map { String(page[$0].dropFirst(22).dropLast()) })
         let preview = try await server.get("/version.png?path=Flow%20control%20paper.yianazip&version=\(id)&n=1&w=160")
         #expect(preview.status == 200 && preview.headers["content-type"] == "image/png")
@@ -271,6 +274,8 @@ struct ServeCLITests {
         let restored = try await server.post("/versions/restore", form: ["path": "Flow control paper.yianazip", "version": id, "csrf": token])
         #expect(restored.status == 200 && restored.body.contains("the document it replaced is kept as"), "\(restored.body)")
         #expect(try DocumentReader(path: home.path("Yiana/Flow control paper.yianazip")).metadata().title == "Flow control paper")
+        let after = String(decoding: try await server.get("/doc?path=Flow%20control%20paper.yianazip").body, as: UTF8.self)
+        #expect(after.contains("<strong>import</strong> <span class=\"tag\">this file now</span>"), "the restored file is the imported one")
         // The server keeps the index current with what it wrote, as the commands do.
         #expect((try json(try await server.get("/api/search?q=flow%20control").body)["hits"] as? [[String: Any]])?.first?["title"] as? String == "Flow control paper")
         let search = try json(try await server.get("/api/search?q=zanzibar").body)

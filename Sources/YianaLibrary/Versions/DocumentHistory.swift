@@ -45,6 +45,11 @@ public struct DocumentHistory: Sendable {
         try log.append(entry)
     }
 
+    /// Every step recorded for `documentID` on any device, oldest first.
+    public func entries(of documentID: String) -> [HistoryEntry] {
+        log.read().filter { $0.documentID == documentID }.sorted { $0.at < $1.at }
+    }
+
     /// The appends of the letter `letter` (its id, any case) to any document, on any device.
     public func appends(ofLetter letter: String) -> [HistoryEntry] {
         log.read().filter { $0.letter?.lowercased() == letter.lowercased() }
