@@ -9,7 +9,9 @@
 #   2. a page image's first render (empty cache) vs `pdftoppm -png -scale-to-x 960` of the same
 #      page, alternating, medians (target: as fast or faster), and served from the cache (target
 #      >= 50x faster than the first render);
-#   3. the server's RSS idle and after the load (target < 200 MB, flat).
+#   3. the server's RSS idle and after the load (target < 200 MB, flat);
+#   4. a 200 MB PDF downloaded (streamed, CRC-checked): time against `unzip -p` of the same PDF
+#      to /dev/null, and the server's peak RSS (VmHWM) after it.
 # Usage: Scripts/bench-serve.sh [DOCUMENTS] [SECONDS per wrk run, default 20]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -130,4 +132,18 @@ printf '%-62s %10s\n' "page image, first render (cache empty; one HTTP client), 
 printf '%-62s %10s   ratio %.2fx (pdftoppm / yiana, target >= 1.0x)\n' "pdftoppm -png -scale-to-x 960 of the same page, s" "$b" "$(echo "$b / $a" | bc -l)"
 printf '%-62s %10s   ratio %.0fx (first / cached, target >= 50x)\n' "page image from the cache, median of 51, s" "$c" "$(echo "$a / $c" | bc -l)"
 printf '%-62s %10s bytes (pdftoppm %s)\n' "PNG size" "$ours_png" "$ref_png"
+# A 200 MB PDF downloaded: streamed, so the server's peak RSS stays far below the PDF's size.
+python3 Scripts/make-big-pdf.py 200 "$work/200mb.pdf"
+"$yiana" import --library "$work/lib" --into Big "$work/200mb.pdf" >/dev/null
+big="Big/200mb.yianazip"
+download=(); reference_unzip=()
+for _ in 1 2 3; do
+    download+=("$(seconds curl -sf -o /dev/null "${url}pdf?path=Big/200mb.yianazip")")
+    reference_unzip+=("$(seconds sh -c "unzip -p '$work/lib/$big' content.pdf > /dev/null")")
+done
+d=$(printf '%s\n' "${download[@]}" | median); u=$(printf '%s\n' "${reference_unzip[@]}" | median)
+peak=$(awk '/VmHWM/ {printf "%.0f", $2 / 1024}' "/proc/$server/status")
+
 printf '%-62s %s MB idle, %s MB after the load (target < 200 MB)\n' "RSS of yiana serve" "$idle" "$loaded"
+printf '%-62s %10.3f   unzip -p to /dev/null %.3f s (ratio %.2fx); peak RSS of the server %s MB\n' \
+    "a 200 MB PDF downloaded (curl, loopback), median of 3, s" "$d" "$u" "$(echo "$d / $u" | bc -l)" "$peak"

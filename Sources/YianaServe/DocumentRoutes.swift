@@ -63,16 +63,14 @@ struct DocumentRoutes {
         }
         router.get("/pdf") { request, _ -> Response in
             let (url, path) = try DocumentLocator.document(request.uri.queryParameters.get("path"), in: library)
-            var bytes: [UInt8] = []
-            do {
-                try DocumentReader(path: url.path).readPDF { bytes.append(contentsOf: $0) }  // every byte CRC-checked
-            } catch {
-                throw HTTPError(.unprocessableContent, message: "\(path): its PDF cannot be read (\(error)).")
+            // Opened first, so that a document without a readable PDF is a 422, not a cut download.
+            guard let size = (try? DocumentReader(path: url.path))?.pdf?.size, size <= UInt64(Int.max) else {
+                throw HTTPError(.unprocessableContent, message: "\(path): its PDF cannot be read; `yiana verify` says why.")
             }
             let name = (url.deletingPathExtension().lastPathComponent + ".pdf").filter { $0 != "\"" && $0 != "\\" && !$0.isNewline }
             return Response(status: .ok, headers: [.contentType: "application/pdf",
                                                    .contentDisposition: "attachment; filename*=UTF-8''\(name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "document.pdf")"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+                            body: PDFStream.body(url, size: Int(size)))
         }
     }
 }

@@ -86,3 +86,29 @@ struct ServeHostileTests {
         #expect(try send("/api/search?q=statement").body.contains("Bank statement reminder"))
     }
 }
+
+/// The PDF download is streamed: a whole, right PDF with its length, and for a document whose
+/// PDF fails its CRC a download cut short of its `Content-Length` (never a wrong PDF that looks whole).
+@Suite("yiana serve: PDF download")
+struct ServePDFTests {
+    @Test func aPDFThatFailsItsCRCIsNeverSentWhole() async throws {
+        let home = try TemporaryFolder()
+        let lib = home.path("Yiana")
+        let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
+        #expect(try runYiana(["import", "--library", lib, Fixtures.sample("pdfs/Flow control paper.pdf")], environment: env).status == 0)
+        try FileManager.default.copyItem(atPath: home.path("Yiana/Flow control paper.yianazip"), toPath: home.path("Yiana/Flipped.yianazip"))
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: home.path("Yiana/Flipped.yianazip")))
+        bytes[bytes.count / 2] ^= 0x20
+        try bytes.write(to: URL(fileURLWithPath: home.path("Yiana/Flipped.yianazip")))
+        let server = try ServeCLITests.Server(library: lib, home: home)
+        defer { server.stop() }
+        let port = server.base.port!
+        let original = try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("pdfs/Flow control paper.pdf")))
+
+        let whole = try RawHTTP.send(port: port, "GET /pdf?path=Flow%20control%20paper.yianazip HTTP/1.1\r\nHost: 127.0.0.1")
+        #expect(whole.status == 200 && whole.headers["content-length"] == "\(original.count)" && whole.bytes == Array(original))
+        let cut = try RawHTTP.send(port: port, "GET /pdf?path=Flipped.yianazip HTTP/1.1\r\nHost: 127.0.0.1")
+        #expect(cut.headers["content-length"] == "\(original.count)" && cut.bytes.count < original.count, "\(cut.bytes.count) of \(original.count)")
+        #expect(try RawHTTP.send(port: port, "GET /pdf?path=Flow%20control%20paper.yianazip HTTP/1.1\r\nHost: 127.0.0.1").status == 200, "still serving")
+    }
+}

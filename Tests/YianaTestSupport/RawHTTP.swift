@@ -11,6 +11,8 @@ public struct RawHTTP {
     /// Lower-cased names; a repeated header keeps its last value.
     public let headers: [String: String]
     public let body: String
+    /// The body's bytes as they came.
+    public let bytes: [UInt8]
 
     /// Sends `head` (request line and headers, without the blank line; `Connection: close` and
     /// `Content-Length` are added) and `body` to `port`, and reads the answer to its end.
@@ -44,15 +46,17 @@ public struct RawHTTP {
             if n == 0 { break }
             answer += buffer[0..<n]
         }
-        let text = String(decoding: answer, as: UTF8.self)
-        let parts = text.components(separatedBy: "\r\n\r\n")
-        let lines = parts[0].components(separatedBy: "\r\n")
+        let separator: [UInt8] = [13, 10, 13, 10]
+        let end = (0..<max(0, answer.count - 3)).first { answer[$0..<($0 + 4)].elementsEqual(separator) } ?? answer.count
+        let head = String(decoding: answer[..<end], as: UTF8.self)
+        let bytes = Array(answer[min(answer.count, end + 4)...])
+        let lines = head.components(separatedBy: "\r\n")
         let status = Int(lines[0].split(separator: " ").dropFirst().first ?? "") ?? 0
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        return RawHTTP(status: status, headers: headers, body: parts.dropFirst().joined(separator: "\r\n\r\n"))
+        return RawHTTP(status: status, headers: headers, body: String(decoding: bytes, as: UTF8.self), bytes: bytes)
     }
 }
