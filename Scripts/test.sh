@@ -14,3 +14,5 @@ swift test
 /usr/bin/python3 Scripts/browser-test.py "$(swift build --show-bin-path)/yiana" .build/browser-test
 # schemathesis against the OpenAPI document the server serves: no 5xx, every answer as described.
 Scripts/api-fuzz.sh "$(swift build --show-bin-path)/yiana" 200
+# The README's HTTPS example (nginx in front, a password, Secure cookies), run on loopback.
+Scripts/tls-proxy-check.sh "$(swift build --show-bin-path)/yiana"
