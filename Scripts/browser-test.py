@@ -145,6 +145,27 @@ try:
     driver.find_element(By.LINK_TEXT, "Flow control paper.yianazip").click()
     wait.until(lambda d: "/doc?" in d.current_url)
     check("the imported document opens from its outcome", "Flow control paper" in driver.title)
+    # Two libraries in one server: the second's search page, typed into, searches it alone
+    # and keeps its own address.
+    other = f"{work}/Second"
+    yiana_run("import", "--library", other, f"{root}/SampleDocs/pdfs/Filled form.pdf")
+    yiana_run("index", "--library", other)
+    both = subprocess.Popen([yiana, "serve", "--library", lib, "--library", other, "--listen", "127.0.0.1:0"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        base_both = re.search(r"http://127\.0\.0\.1:\d+/", both.stdout.readline()).group(0)
+        driver.get(base_both)
+        driver.find_element(By.LINK_TEXT, "Second").click()
+        wait.until(lambda d: d.current_url.endswith("/Second/"))
+        driver.find_element(By.NAME, "q").send_keys("form")
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#results ol.hits > li"))
+        titles = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#results ol.hits h2")]
+        check("a second library's page searches it alone, at its own address", titles == ["Filled form"]
+              and urllib.parse.urlparse(driver.current_url).path == "/Second/")
+    finally:
+        both.terminate()
+        both.wait()
+
     # The refused import's 422 is the answer the page shows; Chromium logs every 4xx it fetches.
     logs = [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"
             and not (entry.get("source") == "network" and "/import?folder=&name=Encrypted%20letter.pdf" in entry.get("message", "") and "422" in entry.get("message", ""))]

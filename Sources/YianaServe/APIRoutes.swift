@@ -23,7 +23,7 @@ struct APIRoutes {
         let stale: Stale?
     }
 
-    func add(to router: Router<ServeContext>) {
+    func add(to router: some RouterMethods<ServeContext>) {
         let library = self.library, searches = self.searches, index = searches.index
         router.get("/api/search") { request, _ -> Response in
             let search = try SearchRequest(request.uri.queryParameters)
@@ -66,7 +66,8 @@ struct MethodNotAllowed: RouterMiddleware {
     static let paths: Set<String> = ["/api/search", "/api/hits", "/api/health", "/api/openapi.json"]
 
     func handle(_ request: Request, context: ServeContext, next: (Request, ServeContext) async throws -> Response) async throws -> Response {
-        guard Self.paths.contains(request.uri.path), request.method != .get, request.method != .head else {
+        let path = request.uri.path
+        guard Self.paths.contains(where: { path.hasSuffix($0) }), request.method != .get, request.method != .head else {
             return try await next(request, context)
         }
         return Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD", .contentType: JSONBody.contentType],

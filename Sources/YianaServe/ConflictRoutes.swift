@@ -19,7 +19,7 @@ struct ConflictRoutes {
         let csrf: String
     }
 
-    func add(to router: Router<ServeContext>) {
+    func add(to router: some RouterMethods<ServeContext>) {
         let library = changes.library, readOnly = changes.readOnly, csrf = changes.csrf, indexPath = changes.indexPath
         router.get("/conflicts") { _, _ -> Response in
             let report = try await ConflictDetector(library: library).detect()
@@ -46,7 +46,7 @@ struct ConflictRoutes {
             let touched = report.resolutions.flatMap { [$0.original] + $0.steps.map(\.path) }
             await IndexAfterWrites.update(Array(Set(touched)), library: library, indexPath: indexPath)
             return HTML.page(title: "Resolved", library: library,
-                             body: HTML.resolution(report, title: "Done: \(form.strategy) for \(path ?? "every conflict")") + "<p><a href=\"/conflicts\">Back to the conflicts</a></p>")
+                             body: HTML.resolution(report, title: "Done: \(form.strategy) for \(path ?? "every conflict")") + "<p><a href=\"\(HTML.base)/conflicts\">Back to the conflicts</a></p>")
         }
     }
 
@@ -132,7 +132,7 @@ extension HTML {
                     + (file.modified.map { " · modified \(escape(InternetTime.string($0)))" } ?? "") + "</p>"
                 if file.role != .notDownloaded, file.role != .damaged {
                     let document = "path=" + HTML.queryValue(file.path)
-                    html += "<a href=\"\(escape("/doc?\(document)"))\"><img loading=\"lazy\" alt=\"First page of \(escape(file.path))\" src=\"\(escape("/page.png?\(document)&n=1&w=320"))\"></a>"
+                    html += "<a href=\"\(escape(base + "/doc?\(document)"))\"><img loading=\"lazy\" alt=\"First page of \(escape(file.path))\" src=\"\(escape(base + "/page.png?\(document)&n=1&w=320"))\"></a>"
                 }
                 html += "</div>"
             }
@@ -165,7 +165,7 @@ extension HTML {
 
     static func strategyButtons(_ target: String) -> String {
         "<p class=\"strategies\">" + ResolveStrategy.allCases.map {
-            "<a class=\"button\" href=\"\(escape("/conflicts/plan?\(target)&strategy=\($0.rawValue)"))\">\(escape($0.rawValue))…</a>"
+            "<a class=\"button\" href=\"\(escape(base + "/conflicts/plan?\(target)&strategy=\($0.rawValue)"))\">\(escape($0.rawValue))…</a>"
         }.joined(separator: " ") + "</p>"
     }
 
@@ -177,7 +177,7 @@ extension HTML {
         for page in pages {
             html += "<tr><td>\(page.number)</td>"
             for (path, hash) in [(diff.a, page.a), (diff.b, page.b)] {
-                let source = "/page.png?path=\(HTML.queryValue(path))&n=\(page.number)&w=320"
+                let source = base + "/page.png?path=\(HTML.queryValue(path))&n=\(page.number)&w=320"
                 html += hash == nil ? "<td class=\"none\">no such page</td>"
                     : "<td><img loading=\"lazy\" alt=\"Page \(page.number) of \(escape(path))\" src=\"\(escape(source))\"></td>"
             }
@@ -227,9 +227,9 @@ extension HTML {
     static func resolveForm(path: String?, strategy: String, token: String) -> String {
         let target = path.map { "<input type=\"hidden\" name=\"path\" value=\"\(escape($0))\">" } ?? "<input type=\"hidden\" name=\"all\" value=\"1\">"
         return """
-        <form method="post" action="/conflicts/resolve">\(target)
+        <form method="post" action="\(escape(base))/conflicts/resolve">\(target)
         <input type="hidden" name="strategy" value="\(escape(strategy))"><input type="hidden" name="csrf" value="\(escape(token))">
-        <button type="submit">Do it</button> <a href="/conflicts">Cancel</a></form>
+        <button type="submit">Do it</button> <a href="\(escape(base))/conflicts">Cancel</a></form>
         """
     }
 }

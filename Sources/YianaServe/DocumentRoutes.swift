@@ -15,7 +15,7 @@ struct DocumentRoutes {
     /// The form token of the restore buttons; nil on a read-only server (no buttons).
     let versionsToken: String?
 
-    func add(to router: Router<ServeContext>) {
+    func add(to router: some RouterMethods<ServeContext>) {
         let library = self.library, images = self.images, token = self.versionsToken
         router.get("/doc") { request, _ -> Response in
             if let (_, path) = try? DocumentLocator.evicted(request.uri.queryParameters.get("path"), in: library) {
@@ -104,15 +104,15 @@ extension HTML {
         html += " · created \(escape(InternetTime.string(metadata.created)))"
         html += " · \(metadata.pageCount) page\(metadata.pageCount == 1 ? "" : "s")"
         html += metadata.ocrCompleted ? " · OCR done" : " · OCR not done"
-        html += " · <a href=\"/pdf?\(escape(document))\">Download the PDF</a></p><div class=\"pages\">"
+        html += " · <a href=\"\(escape(base))/pdf?\(escape(document))\">Download the PDF</a></p><div class=\"pages\">"
         let words = query.isEmpty ? nil : "q=" + HTML.queryValue(query)
         for number in 1...max(1, metadata.pageCount) {
-            let source = escape("/page.png?\(document)&n=\(number)")
+            let source = escape(base + "/page.png?\(document)&n=\(number)")
             html += "<figure id=\"page-\(number)\"><div class=\"sheet\"><img loading=\"lazy\" alt=\"Page \(number)\" src=\"\(source)&amp;w=960\" "
                 + "srcset=\"\(source)&amp;w=640 640w, \(source)&amp;w=960 960w, \(source)&amp;w=1280 1280w, \(source)&amp;w=1920 1920w\" "
                 + "sizes=\"(max-width: 60em) 100vw, 60em\">"
             // The current query's words, boxed over the page as over the thumbnails.
-            if let words { html += "<img class=\"boxes\" loading=\"lazy\" alt=\"\" src=\"\(escape("/hits.svg?\(document)&n=\(number)&\(words)"))\">" }
+            if let words { html += "<img class=\"boxes\" loading=\"lazy\" alt=\"\" src=\"\(escape(base + "/hits.svg?\(document)&n=\(number)&\(words)"))\">" }
             html += "</div><figcaption>Page \(number)</figcaption></figure>"
         }
         return html + "</div>"

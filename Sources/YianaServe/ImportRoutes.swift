@@ -27,17 +27,13 @@ struct ImportRoutes {
         let reason: String?
     }
 
-    func add(to router: Router<ServeContext>) {
+    func add(to router: some RouterMethods<ServeContext>) {
         let changes = self.changes, limit = self.limit
         router.get("/import") { _, _ -> Response in
             let folders = (try? LibraryScanner.scan(changes.library)).map { Self.folders($0, library: changes.library) } ?? [""]
             return HTML.page(title: "Import", library: changes.library,
                              body: HTML.importPage(folders: folders, token: changes.readOnly ? nil : changes.csrf.value, limit: limit),
                              script: "/static/import.js")
-        }
-        router.get("/static/import.js") { _, _ -> Response in
-            Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "max-age=3600"],
-                     body: .init(byteBuffer: ByteBuffer(string: HTML.importScript)))
         }
         router.post("/import") { request, _ -> Response in
             guard !changes.readOnly else { throw HTTPError(.forbidden, message: "This server is read-only (--read-only): nothing is imported.") }
@@ -159,7 +155,7 @@ extension HTML {
             item.textContent = text;
             if (link) {
               const a = document.createElement("a");
-              a.href = "/doc?path=" + encodeURIComponent(link);
+              a.href = document.body.dataset.base + "/doc?path=" + encodeURIComponent(link);
               a.textContent = link;
               item.append(" ", a);
             }
@@ -170,7 +166,7 @@ extension HTML {
             const pending = line(zone, "pending", file.name + ": sending…");
             let answer;
             try {
-              const url = "/import?folder=" + encodeURIComponent(zone.dataset.folder) + "&name=" + encodeURIComponent(file.name);
+              const url = document.body.dataset.base + "/import?folder=" + encodeURIComponent(zone.dataset.folder) + "&name=" + encodeURIComponent(file.name);
               const response = await fetch(url, {method: "POST", body: file, headers: {"X-CSRF-Token": token, "Content-Type": "application/pdf"}});
               answer = await response.json().catch(() => ({status: "failed", reason: response.status + " " + response.statusText}));
             } catch (error) {

@@ -131,7 +131,7 @@ struct Gate: RouterMiddleware {
         if path == "/login" || path == "/static/style.css" || path == "/static/icon.svg" {
             return try await next(request, context)
         }
-        if request.method == .get || request.method == .head, !path.hasPrefix("/api/") {
+        if request.method == .get || request.method == .head, !path.contains("/api/") {
             let back = request.uri.description
             return Response(status: .seeOther, headers: [.location: "/login?next=" + HTML.queryValue(back)])
         }
@@ -188,7 +188,7 @@ struct LoginRoutes {
         let csrf: String
     }
 
-    func add(to router: Router<ServeContext>) {
+    func add(to router: some RouterMethods<ServeContext>) {
         let password = self.password, sessions = self.sessions, csrf = self.csrf, library = self.library
         let throttle = self.throttle, hashing = self.hashing
         router.get("/login") { request, _ -> Response in

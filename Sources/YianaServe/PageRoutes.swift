@@ -12,7 +12,7 @@ struct PageRoutes {
     let library: Library
     let searches: SearchService
 
-    func add(to router: Router<ServeContext>) {
+    func add(to router: some RouterMethods<ServeContext>) {
         let library = self.library, searches = self.searches, index = searches.index
         router.get("/") { request, _ -> Response in
             let search = try SearchRequest(request.uri.queryParameters)
@@ -26,22 +26,10 @@ struct PageRoutes {
             return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(string: Self.results(search, searches: searches))))
         }
-        router.get("/static/icon.svg") { _, _ -> Response in
-            Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "max-age=86400"],
-                     body: .init(byteBuffer: ByteBuffer(string: HTML.icon)))
-        }
-        router.get("/static/search.js") { _, _ -> Response in
-            Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "max-age=3600"],
-                     body: .init(byteBuffer: ByteBuffer(string: HTML.searchScript)))
-        }
         router.get("/health") { request, _ -> Response in
             let health = try LibraryHealth.gather(library, indexPath: index.path)
             let state = request.uri.queryParameters.get("state")
             return HTML.page(title: "Health", library: library, body: HTML.health(health, listing: state))
-        }
-        router.get("/static/style.css") { _, _ -> Response in
-            Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "max-age=3600"],
-                     body: .init(byteBuffer: ByteBuffer(string: HTML.style)))
         }
     }
 }
@@ -67,6 +55,23 @@ extension PageRoutes {
     }
 }
 
+/// The style, the icon and the pages' scripts: once, at the server's root, for every library.
+struct StaticRoutes {
+    func add(to router: some RouterMethods<ServeContext>) {
+        let files: [(String, String, String, String)] = [
+            ("/static/style.css", "text/css; charset=utf-8", "max-age=3600", HTML.style),
+            ("/static/icon.svg", "image/svg+xml", "max-age=86400", HTML.icon),
+            ("/static/search.js", "text/javascript; charset=utf-8", "max-age=3600", HTML.searchScript),
+            ("/static/import.js", "text/javascript; charset=utf-8", "max-age=3600", HTML.importScript),
+        ]
+        for (path, type, cache, text) in files {
+            router.get(RouterPath(path)) { _, _ -> Response in
+                Response(status: .ok, headers: [.contentType: type, .cacheControl: cache], body: .init(byteBuffer: ByteBuffer(string: text)))
+            }
+        }
+    }
+}
+
 /// HTML written in Swift: every value from a document or a request goes through ``escape(_:)``.
 enum HTML {
     static func escape(_ text: String) -> String { text.markupEscaped }
@@ -75,7 +80,12 @@ enum HTML {
     /// pages then carry a button to log out, with the form token.
     @TaskLocal static var signedIn: String?
 
+    /// Where the library being answered for is served: "" when the server has one library,
+    /// `/name` when it has several (each under its own name; ``LibraryBase`` sets it).
+    @TaskLocal static var base = ""
+
     static func page(title: String, library: Library, body: String, script: String? = nil) -> Response {
+        let b = escape(base)
         let logout = signedIn.map {
             "<form class=\"logout\" method=\"post\" action=\"/logout\"><input type=\"hidden\" name=\"csrf\" value=\"\(escape($0))\"><button type=\"submit\">Log out</button></form>"
         } ?? ""
@@ -84,16 +94,27 @@ enum HTML {
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(escape(title)) · \(escape(library.root.lastPathComponent))</title>
             <link rel="stylesheet" href="/static/style.css"><link rel="icon" href="/static/icon.svg" type="image/svg+xml">\(script.map { "<script src=\"\($0)\" defer></script>" } ?? "")</head>
-            <body><header><a class="home" href="/">\(escape(library.root.lastPathComponent))</a>
-            <nav><a href="/">Search</a> <a href="/conflicts">Conflicts</a> <a href="/import">Import</a> <a href="/health">Health</a></nav>\(logout)</header>
+            <body data-base="\(b)"><header><a class="home" href="\(b)/">\(escape(library.root.lastPathComponent))</a>
+            <nav><a href="\(b)/">Search</a> <a href="\(b)/conflicts">Conflicts</a> <a href="\(b)/import">Import</a> <a href="\(b)/health">Health</a></nav>\(logout)</header>
             <main>\(body)</main></body></html>
+            """
+        return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// A page of the server itself (the list of its libraries): the style, no library's header.
+    static func bare(title: String, body: String) -> Response {
+        let html = """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(escape(title)) · yiana</title><link rel="stylesheet" href="/static/style.css"><link rel="icon" href="/static/icon.svg" type="image/svg+xml"></head>
+            <body data-base=""><header><a class="home" href="/">yiana</a></header><main>\(body)</main></body></html>
             """
         return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
     static func searchForm(_ search: SearchRequest) -> String {
         """
-        <form class="search" method="get" action="/" role="search">
+        <form class="search" method="get" action="\(escape(base))/" role="search">
         <input type="search" name="q" value="\(escape(search.query))" placeholder="Words, &quot;a phrase&quot;, inv*" autofocus aria-label="Search">
         <input type="text" name="tag" value="\(escape(search.options.tags.first ?? ""))" placeholder="tag" aria-label="Tag">
         <input type="text" name="folder" value="\(escape(search.options.folder ?? ""))" placeholder="folder" aria-label="Folder">
@@ -106,7 +127,7 @@ enum HTML {
         var html = "<p class=\"count\">\(hits.count) document\(hits.count == 1 ? "" : "s")</p><ol class=\"hits\">"
         for hit in hits {
             let folder = (hit.path as NSString).deletingLastPathComponent
-            let link = "/doc?path=" + HTML.queryValue(hit.path)
+            let link = base + "/doc?path=" + HTML.queryValue(hit.path)
                 + "&q=" + HTML.queryValue(query)
             html += "<li><h2><a href=\"\(escape(link))\">\(escape(hit.title))</a></h2><p class=\"meta\">\(escape(folder.isEmpty ? "(top folder)" : folder))"
             if !hit.tags.isEmpty { html += " · " + hit.tags.map { "<span class=\"tag\">\(escape($0))</span>" }.joined(separator: " ") }
@@ -127,9 +148,9 @@ enum HTML {
                 html += "<div class=\"thumbs\">"
                 for page in pages {
                     let at = "\(document)&n=\(page.number)"
-                    html += "<a class=\"thumb\" href=\"\(escape("/doc?\(document)&\(words)#page-\(page.number)"))\">"
-                        + "<img loading=\"lazy\" alt=\"Page \(page.number)\" src=\"\(escape("/page.png?\(at)&w=320"))\">"
-                        + "<img class=\"boxes\" loading=\"lazy\" alt=\"\" src=\"\(escape("/hits.svg?\(at)&\(words)"))\"></a>"
+                    html += "<a class=\"thumb\" href=\"\(escape(base + "/doc?\(document)&\(words)#page-\(page.number)"))\">"
+                        + "<img loading=\"lazy\" alt=\"Page \(page.number)\" src=\"\(escape(base + "/page.png?\(at)&w=320"))\">"
+                        + "<img class=\"boxes\" loading=\"lazy\" alt=\"\" src=\"\(escape(base + "/hits.svg?\(at)&\(words)"))\"></a>"
                 }
                 html += "</div>"
             }
@@ -147,7 +168,7 @@ enum HTML {
     static func health(_ health: LibraryHealth, listing: String? = nil) -> String {
         var html = "<h1>\(health.documents) document\(health.documents == 1 ? "" : "s"), \(health.fine) fine</h1><table class=\"states\">"
         for state in health.states {
-            let link = "/health?state=" + HTML.queryValue(state.state)
+            let link = base + "/health?state=" + HTML.queryValue(state.state)
             html += "<tr><th>\(state.count)</th><td><a href=\"\(escape(link))\">\(escape(state.state))</a></td><td>\(escape(state.meaning))</td>"
                 + "<td><code>\(escape(state.run))</code></td></tr>"
         }
@@ -155,7 +176,7 @@ enum HTML {
         if let listing, let state = health.states.first(where: { $0.state == listing }) {
             html += "<h2>\(escape(state.state))</h2><ul class=\"listing\">"
             for path in state.paths.prefix(1000) {
-                let document = "/doc?path=" + HTML.queryValue(path)
+                let document = base + "/doc?path=" + HTML.queryValue(path)
                 html += "<li><a href=\"\(escape(document))\">\(escape(path))</a></li>"
             }
             html += "</ul>" + (state.paths.count > 1000 ? "<p>… and \(state.paths.count - 1000) more (<code>yiana status --json</code> lists them all).</p>" : "")
@@ -183,10 +204,10 @@ enum HTML {
             const query = new URLSearchParams(new FormData(form)).toString();
             if (query === shown) return;
             shown = query;
-            fetch("/results?" + query, {credentials: "same-origin"}).then(r => r.text()).then(html => {
+            fetch(document.body.dataset.base + "/results?" + query, {credentials: "same-origin"}).then(r => r.text()).then(html => {
               if (shown !== query) return;
               results.innerHTML = html;
-              history.replaceState(null, "", "/?" + query);
+              history.replaceState(null, "", document.body.dataset.base + "/?" + query);
             });
           };
           form.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(run, 250); });

@@ -4,8 +4,10 @@ import YianaSearch
 
 /// How `yiana serve` runs.
 public struct ServeOptions: Sendable {
-    public var library: Library
-    /// The search index file (the library's default one when nil).
+    /// The libraries served: one at the root, or several, each under `/name/` (``Mounts``).
+    public var libraries: [Library]
+    /// The search index file of the one library (its default one when nil); with several
+    /// libraries each has its default one.
     public var indexPath: String?
     public var host = "127.0.0.1"
     /// 0: any free port (the one taken is reported when the server is up).
@@ -17,11 +19,18 @@ public struct ServeOptions: Sendable {
     /// Needed for any address beyond loopback: every request then needs a session.
     public var password: PasswordHash?
 
-    public init(library: Library) {
-        self.library = library
+    public init(libraries: [Library]) {
+        self.libraries = libraries
     }
 
-    public var index: String { indexPath ?? SearchIndex.defaultLocation(for: library.root) }
+    public init(library: Library) {
+        self.init(libraries: [library])
+    }
+
+    /// The search index of `library`.
+    public func index(for library: Library) -> String {
+        libraries.count == 1 ? indexPath ?? SearchIndex.defaultLocation(for: library.root) : SearchIndex.defaultLocation(for: library.root)
+    }
 
     /// `HOST:PORT`, `:PORT` or `PORT`; a host beyond loopback is refused (see ``isLoopback(_:)``).
     public static func parseListen(_ text: String) throws(ServeError) -> (host: String, port: Int) {

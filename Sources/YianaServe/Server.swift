@@ -17,21 +17,21 @@ public enum YianaServer {
         let csrf = CSRFToken(), sessions = Sessions()
         router.add(middleware: Gate(password: options.password, sessions: sessions, csrf: csrf))
         router.add(middleware: MethodNotAllowed())
+        StaticRoutes().add(to: router)
         if let password = options.password {
-            LoginRoutes(password: password, sessions: sessions, csrf: csrf, library: options.library).add(to: router)
+            LoginRoutes(password: password, sessions: sessions, csrf: csrf, library: options.libraries[0]).add(to: router)
         }
-        let index = IndexHandle(path: options.index)
-        let library = options.library
-        let searches = SearchService(index: index, library: library)
-        APIRoutes(library: library, searches: searches).add(to: router)
-        PageRoutes(library: library, searches: searches).add(to: router)
-        let images = PageImages(library: library)
-        DocumentRoutes(library: library, images: images, versionsToken: options.readOnly ? nil : csrf.value).add(to: router)
-        let changes = Changes(library: library, readOnly: options.readOnly, csrf: csrf, indexPath: options.index)
-        VersionRoutes(changes: changes, images: images).add(to: router)
-        ConflictRoutes(changes: changes).add(to: router)
-        DownloadRoutes(changes: changes).add(to: router)
-        ImportRoutes(changes: changes, limit: options.importLimit).add(to: router)
+        let mounts = Mounts(options.libraries)
+        for (name, library) in mounts.all {
+            if mounts.all.count == 1 {
+                addRoutes(of: library, to: router, options: options, csrf: csrf)
+            } else {
+                let group = router.group(RouterPath(name))
+                group.add(middleware: LibraryBase(base: "/" + name))
+                addRoutes(of: library, to: group, options: options, csrf: csrf)
+            }
+        }
+        if mounts.all.count > 1 { mounts.add(to: router) }
         return Application(
             router: router,
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "yiana"),
@@ -40,6 +40,70 @@ public enum YianaServer {
                 let host = options.host.contains(":") ? "[\(options.host)]" : options.host
                 onRunning("http://\(host):\(port)/")
             })
+    }
+
+    /// Every page and API route of one library.
+    static func addRoutes(of library: Library, to router: some RouterMethods<ServeContext>, options: ServeOptions, csrf: CSRFToken) {
+        let indexPath = options.index(for: library)
+        let searches = SearchService(index: IndexHandle(path: indexPath), library: library)
+        APIRoutes(library: library, searches: searches).add(to: router)
+        PageRoutes(library: library, searches: searches).add(to: router)
+        let images = PageImages(library: library)
+        DocumentRoutes(library: library, images: images, versionsToken: options.readOnly ? nil : csrf.value).add(to: router)
+        let changes = Changes(library: library, readOnly: options.readOnly, csrf: csrf, indexPath: indexPath)
+        VersionRoutes(changes: changes, images: images).add(to: router)
+        ConflictRoutes(changes: changes).add(to: router)
+        DownloadRoutes(changes: changes).add(to: router)
+        ImportRoutes(changes: changes, limit: options.importLimit).add(to: router)
+    }
+}
+
+/// Several libraries in one server: each under `/name/` (its folder's name, made safe for a
+/// path and unique), listed at `/` and at `/api/libraries`.
+struct Mounts {
+    let all: [(name: String, library: Library)]
+
+    init(_ libraries: [Library]) {
+        var taken: Set<String> = [], all: [(String, Library)] = []
+        for library in libraries {
+            let safe = String(library.root.lastPathComponent.unicodeScalars.map {
+                CharacterSet.alphanumerics.contains($0) && $0.isASCII || "-_.".unicodeScalars.contains($0) ? Character($0) : "-"
+            }).trimmingCharacters(in: CharacterSet(charactersIn: ".-"))
+            let stem = safe.isEmpty || safe == "static" || safe == "api" || safe == "login" || safe == "logout" ? "library" : safe
+            var name = stem, number = 2
+            while !taken.insert(name).inserted {
+                name = "\(stem)-\(number)"
+                number += 1
+            }
+            all.append((name, library))
+        }
+        self.all = all
+    }
+
+    struct Listed: Codable {
+        let name: String
+        let path: String
+        let folder: String
+    }
+
+    func add(to router: Router<ServeContext>) {
+        let listed = all.map { Listed(name: $0.name, path: "/\($0.name)/", folder: $0.library.root.path) }
+        router.get("/") { _, _ -> Response in
+            HTML.bare(title: "Libraries", body: "<h1>Libraries</h1><ul class=\"libraries\">" + listed.map {
+                "<li><a href=\"\(HTML.escape($0.path))\">\(HTML.escape($0.name))</a> <span class=\"meta\">\(HTML.escape($0.folder))</span></li>"
+            }.joined() + "</ul>")
+        }
+        router.get("/api/libraries") { _, _ -> Response in try JSONBody.response(listed) }
+    }
+}
+
+/// Sets ``HTML/base`` for the requests of one library's group.
+struct LibraryBase: RouterMiddleware {
+    typealias Context = ServeContext
+    let base: String
+
+    func handle(_ request: Request, context: ServeContext, next: (Request, ServeContext) async throws -> Response) async throws -> Response {
+        try await HTML.$base.withValue(base) { try await next(request, context) }
     }
 }
 

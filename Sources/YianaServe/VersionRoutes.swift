@@ -19,7 +19,7 @@ struct VersionRoutes {
         let csrf: String
     }
 
-    func add(to router: Router<ServeContext>) {
+    func add(to router: some RouterMethods<ServeContext>) {
         let library = changes.library, images = self.images, readOnly = changes.readOnly, csrf = changes.csrf, indexPath = changes.indexPath
         router.get("/version.png") { request, _ -> Response in
             let parameters = request.uri.queryParameters
@@ -42,7 +42,7 @@ struct VersionRoutes {
                 throw HTTPError(.conflict, message: "\(path): version \(record.shortID) was not restored: \(error)")
             }
             await IndexAfterWrites.update([path], library: library, indexPath: indexPath)
-            let link = "/doc?path=" + HTML.queryValue(path)
+            let link = HTML.base + "/doc?path=" + HTML.queryValue(path)
             return HTML.page(title: "Restored", library: library, body: "<h1>Restored version \(HTML.escape(record.shortID))</h1><p>\(HTML.escape(path))"
                              + (replaced.map { ": the document it replaced is kept as \(HTML.escape($0.shortID))." } ?? ".")
                              + "</p><p><a href=\"\(HTML.escape(link))\">Back to the document</a></p>")
@@ -71,10 +71,10 @@ extension HTML {
         var html = "<h2>Versions</h2><ol class=\"versions-list\">"
         var seen = Set<String>()
         for record in records.sorted(by: { $0.keptAt > $1.keptAt }) where seen.insert(record.sha256).inserted {
-            html += "<li><img loading=\"lazy\" alt=\"Version \(escape(record.shortID))\" src=\"\(escape("/version.png?\(document)&version=\(record.shortID)&n=1&w=160"))\">"
+            html += "<li><img loading=\"lazy\" alt=\"Version \(escape(record.shortID))\" src=\"\(escape(base + "/version.png?\(document)&version=\(record.shortID)&n=1&w=160"))\">"
                 + "<div><strong>\(escape(record.shortID))</strong> kept \(escape(InternetTime.string(record.keptAt))): \(escape(record.reason))"
             if let token {
-                html += "<form method=\"post\" action=\"/versions/restore\"><input type=\"hidden\" name=\"path\" value=\"\(escape(path))\">"
+                html += "<form method=\"post\" action=\"\(escape(base))/versions/restore\"><input type=\"hidden\" name=\"path\" value=\"\(escape(path))\">"
                     + "<input type=\"hidden\" name=\"version\" value=\"\(escape(record.shortID))\"><input type=\"hidden\" name=\"csrf\" value=\"\(escape(token))\">"
                     + "<button type=\"submit\">Restore this version</button></form>"
             }
@@ -94,7 +94,7 @@ struct DownloadRoutes {
         let csrf: String
     }
 
-    func add(to router: Router<ServeContext>) {
+    func add(to router: some RouterMethods<ServeContext>) {
         let library = changes.library, readOnly = changes.readOnly, csrf = changes.csrf, indexPath = changes.indexPath
         router.post("/download") { request, _ -> Response in
             let form = try await csrf.form(DownloadForm.self, from: request, readOnly: readOnly, needs: "path and csrf")
@@ -105,7 +105,7 @@ struct DownloadRoutes {
                 throw HTTPError(.conflict, message: "\(path) was not downloaded: \(error)")
             }
             await IndexAfterWrites.update([path], library: library, indexPath: indexPath)
-            let link = "/doc?path=" + HTML.queryValue(path)
+            let link = HTML.base + "/doc?path=" + HTML.queryValue(path)
             return HTML.page(title: "Downloaded", library: library,
                              body: "<h1>Downloaded</h1><p>\(HTML.escape(path)) is here now. <a href=\"\(HTML.escape(link))\">Open it</a></p>")
         }
@@ -117,7 +117,7 @@ extension HTML {
     static func notDownloaded(_ path: String, token: String?) -> String {
         var html = "<h1>\(escape(path))</h1><p class=\"note\">Not downloaded: only a placeholder is here; the document is in the cloud.</p>"
         if let token {
-            html += "<form method=\"post\" action=\"/download\"><input type=\"hidden\" name=\"path\" value=\"\(escape(path))\">"
+            html += "<form method=\"post\" action=\"\(escape(base))/download\"><input type=\"hidden\" name=\"path\" value=\"\(escape(path))\">"
                 + "<input type=\"hidden\" name=\"csrf\" value=\"\(escape(token))\"><button type=\"submit\">Download it</button></form>"
         }
         return html

@@ -36,7 +36,10 @@ extension Yiana {
                 """
         )
 
-        @OptionGroup var libraryOptions: LibraryOptions
+        @Option(name: .customLong("library"), help: ArgumentHelp(
+            "A library folder (repeat for several: each is served under /NAME/, its folder's name, and / lists them).",
+            discussion: "Default: $YIANA_LIBRARY, else the current folder.", valueName: "dir"))
+        var libraries: [String] = []
         @OptionGroup var indexOptions: IndexOptionGroup
 
         @Option(help: ArgumentHelp("Where to listen: HOST:PORT (a loopback host; port 0 takes any free one).", valueName: "host:port"))
@@ -58,6 +61,9 @@ extension Yiana {
         var setPassword: String?
 
         func validate() throws {
+            guard libraries.count <= 1 || indexOptions.path == nil else {
+                throw ValidationError("--index names one library's index: with several libraries each uses its own default index.")
+            }
             let (host, _) = try Self.address(listen)
             guard (1...65536).contains(maxImport) else { throw ValidationError("--max-import \(maxImport): a size in MB from 1 to 65536.") }
             guard ServeOptions.isLoopback(host) || passwordFile != nil || setPassword != nil else {
@@ -72,26 +78,33 @@ extension Yiana {
 
         func run() async throws {
             if let setPassword { return try PasswordPrompt.write(to: setPassword) }
-            let library = try libraryOptions.open()
-            var options = ServeOptions(library: library)
-            options.indexPath = indexOptions.path.map { _ in indexOptions.location(for: library) }
+            let opened = try (libraries.isEmpty ? [nil] : libraries.map { Optional($0) }).map { root in
+                do { return try Library.resolve(explicit: root) } catch let error as LibraryError { throw ValidationError(error.description) }
+            }
+            var options = ServeOptions(libraries: opened)
+            options.indexPath = indexOptions.path.map { _ in indexOptions.location(for: opened[0]) }
             (options.host, options.port) = try Self.address(listen)
             options.readOnly = readOnly
             options.importLimit = maxImport << 20
             do { options.password = try passwordFile.map(PasswordHash.init(file:)) } catch let error as ServeError { throw ValidationError(error.description) }
-            let index = options.index
+            let index = options.index(for: opened[0])
+            let served = opened.count == 1 ? "library \(opened[0].root.path); index \(index)" : "\(opened.count) libraries, listed at /"
+            let fixed = options
+            let indexOf = { @Sendable (library: Library) in fixed.index(for: library) }
             // --watch: the watcher in this process, started once the server listens (the address
             // is the first line), stopped by the same SIGINT/SIGTERM (each has its own handler).
             let stop = watch ? try StopSignals() : nil
-            let printer = EventPrinter(json: false, several: false)
+            let printer = EventPrinter(json: false, several: opened.count > 1)
             let watching = StartedLater()
             let app = YianaServer.application(options) { url in
                 // Unbuffered: a script or test reading the address gets it at once.
-                FileHandle.standardOutput.write(Data("yiana serve: \(url)  (library \(library.root.path); index \(index)); Ctrl-C stops it\n".utf8))
+                FileHandle.standardOutput.write(Data("yiana serve: \(url)  (\(served)); Ctrl-C stops it\n".utf8))
                 guard let stop else { return }
-                watching.start {
-                    let watcher = try LibraryWatcher(library: library, options: WatchOptions(index: index)) { printer.print($0, library: library.root.lastPathComponent) }
-                    try await watcher.run(wake: stop.fd) { stop.requested }
+                for library in opened {
+                    watching.start {
+                        let watcher = try LibraryWatcher(library: library, options: WatchOptions(index: indexOf(library))) { printer.print($0, library: library.root.lastPathComponent) }
+                        try await watcher.run(wake: stop.fd) { stop.requested }
+                    }
                 }
             }
             try await app.runService()
@@ -100,19 +113,17 @@ extension Yiana {
     }
 }
 
-/// A task started from a callback (the server's "listening"), awaited later.
+/// Tasks started from a callback (the server's "listening"), awaited later.
 final class StartedLater: @unchecked Sendable {
-    // @unchecked: `task` is guarded by `lock`.
+    // @unchecked: `tasks` is guarded by `lock`.
     private let lock = NSLock()
-    private var task: Task<Void, Error>?
+    private var tasks: [Task<Void, Error>] = []
 
     func start(_ work: @escaping @Sendable () async throws -> Void) {
-        lock.lock()
-        defer { lock.unlock() }
-        if task == nil { task = Task { try await work() } }
+        lock.withLock { tasks.append(Task { try await work() }) }
     }
 
     func finish() async throws {
-        try await lock.withLock { task }?.value
+        for task in lock.withLock({ tasks }) { try await task.value }
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 import YianaTestSupport
 
@@ -70,5 +73,58 @@ struct ServeWatchTests {
         server.process.terminate()
         server.process.waitUntilExit()
         #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0)
+    }
+}
+
+/// Several libraries in one server: each under /NAME/ (its folder's name, unique), listed at /,
+/// each with its own pages, index, links and changes; no path of one reaches another.
+@Suite("yiana serve: several libraries", .serialized)
+struct ServeLibrariesTests {
+    @Test func eachLibraryIsServedUnderItsName() async throws {
+        let home = try TemporaryFolder()
+        let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
+        let libraries = [home.path("Home"), home.path("Clinic"), home.path("other/Home")]
+        try FileManager.default.createDirectory(atPath: home.path("other"), withIntermediateDirectories: true)
+        for (library, pdf) in zip(libraries, ["pdfs/Bank statement reminder.pdf", "pdfs/Flow control paper.pdf", "pdfs/Filled form.pdf"]) {
+            #expect(try runYiana(["import", "--library", library, Fixtures.sample(pdf)], environment: env).status == 0)
+            #expect(try runYiana(["index", "--library", library], environment: env).status == 0)
+        }
+        #expect(try runYiana(["serve", "--library", libraries[0], "--library", libraries[1], "--index", home.path("x.sqlite")]).status == 2)
+        let server = try ServeCLITests.Server(library: libraries[0], home: home, options: ["--library", libraries[1], "--library", libraries[2]])
+        defer { server.stop() }
+        func text(_ path: String) async throws -> (Int, String) {
+            let answer = try await server.get(path)
+            return (answer.status, String(decoding: answer.body, as: UTF8.self))
+        }
+
+        let index = try await text("/")
+        #expect(index.0 == 200 && index.1.contains("href=\"/Home/\"") && index.1.contains("href=\"/Clinic/\"") && index.1.contains("href=\"/Home-2/\""))
+        let listed = try #require(try JSONSerialization.jsonObject(with: try await server.get("/api/libraries").body) as? [[String: Any]])
+        #expect(listed.compactMap { $0["name"] as? String } == ["Home", "Clinic", "Home-2"])
+
+        #expect(try await text("/Home/api/search?q=statement").1.contains("Bank statement reminder.yianazip"))
+        #expect(!(try await text("/Clinic/api/search?q=statement").1.contains("Bank statement")))
+        #expect(try await text("/Clinic/api/search?q=flow").1.contains("Flow control paper.yianazip"))
+        let page = try await text("/Home/?q=statement")
+        #expect(page.0 == 200 && page.1.contains("data-base=\"/Home\"") && page.1.contains("href=\"/Home/conflicts\"")
+                && page.1.contains("/Home/doc?path=Bank%20statement%20reminder.yianazip") && page.1.contains("/Home/page.png?path="), "\(page.1)")
+        #expect(try await text("/Home/results?q=statement").1.contains("Bank statement reminder"))
+        #expect(try await text("/Home/doc?path=Bank%20statement%20reminder.yianazip").0 == 200)
+        #expect(try await text("/Clinic/doc?path=Bank%20statement%20reminder.yianazip").0 == 404)
+        #expect(try await text("/Home/doc?path=../Clinic/Flow%20control%20paper.yianazip").0 == 404)
+        #expect(try await text("/Home-2/page.png?path=Filled%20form.yianazip&n=1&w=160").0 == 200)
+        let style = try await text("/static/style.css"), nowhere = try await text("/Nowhere/api/search?q=a")
+        #expect(style.0 == 200 && nowhere.0 == 404)
+        // A change goes to the library it was asked of.
+        let importPage = try await text("/Clinic/import")
+        let token = try #require(importPage.1.range(of: #"data-csrf="[0-9a-f]{64}""#, options: .regularExpression).map { String(importPage.1[$0].dropFirst(11).dropLast()) })
+        var request = URLRequest(url: URL(string: "/Clinic/import?folder=&name=Form.pdf", relativeTo: server.base)!)
+        request.httpMethod = "POST"
+        request.setValue(token, forHTTPHeaderField: "X-CSRF-Token")
+        request.httpBody = try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("pdfs/Filled form.pdf")))
+        let (_, response) = try await URLSession.shared.data(for: request)
+        #expect((response as! HTTPURLResponse).statusCode == 201)
+        #expect(FileManager.default.fileExists(atPath: home.path("Clinic/Form.yianazip")) && !FileManager.default.fileExists(atPath: home.path("Home/Form.yianazip")))
+        #expect(try await text("/Clinic/api/search?q=form").1.contains("Form.yianazip"))
     }
 }
