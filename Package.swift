@@ -47,6 +47,8 @@ let package = Package(
         // Loaded at run time by `yiana ocr` only (see their shim.h): headers only here.
         .systemLibrary(name: "CTesseract", providers: [.apt(["libtesseract-dev", "tesseract-ocr-eng"])]),
         .systemLibrary(name: "CQPDF", providers: [.apt(["libqpdf-dev"])]),
+        // Loaded when `yiana serve` first encodes a scanned page as JPEG (see its shim.h): headers only here.
+        .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(
             name: "CPoppler",
             providers: [.apt(["libpoppler-glib-dev"]), .brew(["poppler"])]
@@ -63,7 +65,7 @@ let package = Package(
             dependencies: ["CZip", "YianaSystem", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // PDFs: facts and text on poppler, new PDFs from pages on qpdf (both loaded on first use).
-        .target(name: "YianaPDF", dependencies: ["CPoppler", "CQPDF", "YianaSystem"], swiftSettings: [.unsafeFlags(popplerHeaderFlags)]),
+        .target(name: "YianaPDF", dependencies: ["CPoppler", "CQPDF", "CTurboJPEG", "YianaSystem"], swiftSettings: [.unsafeFlags(popplerHeaderFlags)]),
         .target(
             name: "YianaLibrary",
             dependencies: [

@@ -101,7 +101,7 @@ doc="Samples/Flow%20control%20paper.yianazip"
 # One HTTP client kept open (no process start in the figures): the first render with the
 # cache emptied before it, and the same image from the cache.
 image() {  # image N-TIMES CLEAR(0/1): median seconds of one request
-    python3 - "$url" "page.png?path=$doc&n=1&w=960" "$1" "$2" "$work"/cache/yiana-tools/libraries <<'PY'
+    python3 - "$url" "page-image?path=$doc&n=1&w=960" "$1" "$2" "$work"/cache/yiana-tools/libraries <<'PY'
 import glob, http.client, shutil, statistics, sys, time, urllib.parse
 base, path, times, clear, cache = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == "1", sys.argv[5]
 host = urllib.parse.urlparse(base)
@@ -121,7 +121,7 @@ PY
 reference=()
 for _ in $(seq 7); do reference+=("$(seconds pdftoppm -png -f 1 -l 1 -scale-to-x 960 -scale-to-y -1 "$work/paper.pdf" "$work/ref")"); done
 a=$(image 7 1); b=$(printf '%s\n' "${reference[@]}" | median); c=$(image 51 0)
-ours_png=$(curl -sf "${url}page.png?path=$doc&n=1&w=960" | wc -c); ref_png=$(stat -c %s "$work"/ref*.png)
+ours_png=$(curl -sf "${url}page-image?path=$doc&n=1&w=960" | wc -c); ref_png=$(stat -c %s "$work"/ref*.png)
 
 printf '\n%-62s %s\n' "yiana serve, $documents documents, wrk -t2 -c32 -d${duration}s" "requests/s   p50      p99     non-2xx   target"
 printf '%-62s %10s %8s %8s %8s   p99 <= 50 ms\n' "/api/search (20 queries in turn)" "$api_rps" "$api_p50" "$api_p99" "${api_bad:-0}"

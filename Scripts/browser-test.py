@@ -100,7 +100,7 @@ try:
     page = driver.find_element(By.CSS_SELECTOR, "#page-1 img:not(.boxes)")
     boxes = driver.find_element(By.CSS_SELECTOR, "#page-1 img.boxes")
     wait.until(lambda d: loaded(page) and loaded(boxes))
-    check("the document's page is drawn with the hit boxed", loaded(page) and loaded(boxes) and page.get_attribute("currentSrc").find("page.png") >= 0)
+    check("the document's page is drawn with the hit boxed", loaded(page) and loaded(boxes) and page.get_attribute("currentSrc").find("page-image") >= 0)
     check("the PDF can be downloaded", driver.find_element(By.LINK_TEXT, "Download the PDF").get_attribute("href").startswith(base + "pdf?"))
     driver.save_screenshot(os.path.join(out, "document.png"))
 

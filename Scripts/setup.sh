@@ -9,7 +9,8 @@ set -euo pipefail
 # libtesseract-dev, tesseract-ocr-eng, libqpdf-dev: `yiana ocr` (tesseract and its English
 # trained data, qpdf for the text layer).
 # libmimalloc-dev: the allocator `yiana` is linked with (Package.swift).
-packages=(libzip-dev libpoppler-glib-dev libsqlite3-dev pkg-config unzip libtesseract-dev tesseract-ocr-eng libqpdf-dev libmimalloc-dev "$@")
+# libturbojpeg0-dev: `yiana serve` sends scanned pages as JPEG (Scripts/bench-image-format.sh).
+packages=(libzip-dev libpoppler-glib-dev libsqlite3-dev pkg-config unzip libtesseract-dev tesseract-ocr-eng libqpdf-dev libmimalloc-dev libturbojpeg0-dev "$@")
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

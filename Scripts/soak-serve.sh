@@ -41,7 +41,7 @@ request = function()
   if kind < 3 then return wrk.format("GET", "/api/search?limit=20&q=" .. word) end
   if kind < 5 then return wrk.format("GET", "/api/search?limit=20&q=" .. word .. "%20" .. other .. "%20" .. (n % 97)) end
   if kind < 7 then return wrk.format("GET", "/?q=" .. word) end
-  if kind < 9 then return wrk.format("GET", "/page.png?path=" .. paper .. "&n=" .. (n % 3 + 1) .. "&w=" .. widths[n % #widths + 1]) end
+  if kind < 9 then return wrk.format("GET", "/page-image?path=" .. paper .. "&n=" .. (n % 3 + 1) .. "&w=" .. widths[n % #widths + 1]) end
   return wrk.format("GET", "/api/hits?path=" .. bank .. "&n=1&q=statement")
 end
 LUA

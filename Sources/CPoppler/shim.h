@@ -30,6 +30,8 @@
     F(poppler_form_field_choice_get_text) \
     F(poppler_page_get_size) \
     F(poppler_page_render) \
+    F(poppler_page_get_image_mapping) \
+    F(poppler_page_free_image_mapping) \
     F(poppler_error_quark) \
     F(cairo_image_surface_create) \
     F(cairo_image_surface_get_data) \
@@ -104,6 +106,29 @@ static inline gchar *yiana_poppler_form_field_choice_get_text(PopplerFormField *
    and dlsym on poppler-glib's handle finds it among the libraries it needs). */
 static inline void yiana_poppler_page_get_size(PopplerPage *page, double *width, double *height) {
     yiana_poppler()->poppler_page_get_size(page, width, height);
+}
+static inline GList *yiana_poppler_page_get_image_mapping(PopplerPage *page) {
+    return yiana_poppler()->poppler_page_get_image_mapping(page);
+}
+static inline void yiana_poppler_page_free_image_mapping(GList *list) {
+    yiana_poppler()->poppler_page_free_image_mapping(list);
+}
+/* The share of the page's area its images cover (each image's box clipped to the page, their
+   areas summed, at most 1): near 1 for a scan. */
+static inline double yiana_poppler_page_image_coverage(PopplerPage *page) {
+    double width = 0, height = 0, covered = 0;
+    yiana_poppler()->poppler_page_get_size(page, &width, &height);
+    if (width <= 0 || height <= 0) return 0;
+    GList *images = yiana_poppler()->poppler_page_get_image_mapping(page);
+    for (GList *item = images; item != NULL; item = item->next) {
+        PopplerImageMapping *mapping = (PopplerImageMapping *)item->data;
+        double x1 = mapping->area.x1 < 0 ? 0 : mapping->area.x1, y1 = mapping->area.y1 < 0 ? 0 : mapping->area.y1;
+        double x2 = mapping->area.x2 > width ? width : mapping->area.x2, y2 = mapping->area.y2 > height ? height : mapping->area.y2;
+        if (x2 > x1 && y2 > y1) covered += (x2 - x1) * (y2 - y1);
+    }
+    yiana_poppler()->poppler_page_free_image_mapping(images);
+    double share = covered / (width * height);
+    return share > 1 ? 1 : share;
 }
 static inline void yiana_poppler_page_render(PopplerPage *page, cairo_t *cairo) {
     yiana_poppler()->poppler_page_render(page, cairo);

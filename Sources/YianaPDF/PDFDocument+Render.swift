@@ -1,4 +1,5 @@
 internal import CPoppler
+internal import CTurboJPEG
 
 /// A page drawn as 8-bit grey pixels, rows top to bottom, `width` bytes per row; 0 is black.
 public struct GrayImage: Sendable {
@@ -15,6 +16,13 @@ public struct GrayImage: Sendable {
         self.dpi = dpi
         self.pixels = pixels
     }
+}
+
+/// How a page image is encoded.
+public enum PageImageFormat: String, Sendable {
+    case png, jpeg
+
+    public var contentType: String { self == .png ? "image/png" : "image/jpeg" }
 }
 
 extension PDFDocument {
@@ -65,29 +73,61 @@ extension PDFDocument {
     }
 
     /// Page `index` (0-based) drawn in colour on white, `width` pixels wide (at most
-    /// ``largestRenderedSide`` on either side), as PNG (cairo's encoder). One document must
-    /// not be used from two threads at once.
-    /// - Returns: the PNG and its size in pixels.
+    /// ``largestRenderedSide`` on either side), for a screen: as JPEG (quality 85, libjpeg-turbo)
+    /// when images cover most of the page (a scan: its pixels are a photograph's, which PNG
+    /// encodes five times larger and slower), else as PNG (cairo's encoder: text stays sharp,
+    /// and smaller than in JPEG). Measured by Scripts/bench-image-format.sh. Without
+    /// libjpeg-turbo every page is PNG. One document must not be used from two threads at once.
+    /// - Returns: the encoded image, its format and its size in pixels.
     /// - Throws: ``PDFError`` `.damaged` when the page does not exist or cannot be drawn.
-    public func renderPNG(page index: Int, width requested: Int) throws -> (png: [UInt8], width: Int, height: Int) {
+    public func renderImage(page index: Int, width requested: Int) throws -> (bytes: [UInt8], format: PageImageFormat, width: Int, height: Int) {
         guard let size = pageSize(index), size.width > 0, size.height > 0 else {
             throw PDFError(.damaged("page \(index + 1) has no size"), source: source)
         }
         let fit = Double(Self.largestRenderedSide) / max(size.width, size.height)
         let scale = min(Double(max(1, requested)) / size.width, fit)
+        let format: PageImageFormat = imageCoverage(index) >= 0.5 && yiana_turbojpeg_failure() == nil ? .jpeg : .png
         return try render(page: index, scale: scale) { surface, width, height in
-            final class Sink { var bytes: [UInt8] = [] }
-            let sink = Sink()
-            let written = withExtendedLifetime(sink) {
-                yiana_cairo_write_png(surface, { closure, data, length in
-                    guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
-                    Unmanaged<Sink>.fromOpaque(closure).takeUnretainedValue().bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
-                    return CAIRO_STATUS_SUCCESS
-                }, Unmanaged.passUnretained(sink).toOpaque())
-            }
-            guard written != 0 else { throw PDFError(.damaged("page \(index + 1) could not be encoded as PNG"), source: source) }
-            return (sink.bytes, width, height)
+            let bytes = format == .jpeg ? try jpeg(surface, width: width, height: height, page: index) : try png(surface, page: index)
+            return (bytes, format, width, height)
         }
+    }
+
+    /// The share of page `index`'s area its images cover (0 to 1).
+    public func imageCoverage(_ index: Int) -> Double {
+        guard index >= 0, index < pageCount, let page = yiana_poppler_document_get_page(handle, Int32(index)) else { return 0 }
+        defer { yiana_g_object_unref(UnsafeMutableRawPointer(page)) }
+        return yiana_poppler_page_image_coverage(page)
+    }
+
+    private func png(_ surface: OpaquePointer, page index: Int) throws -> [UInt8] {
+        final class Sink { var bytes: [UInt8] = [] }
+        let sink = Sink()
+        let written = withExtendedLifetime(sink) {
+            yiana_cairo_write_png(surface, { closure, data, length in
+                guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+                Unmanaged<Sink>.fromOpaque(closure).takeUnretainedValue().bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+                return CAIRO_STATUS_SUCCESS
+            }, Unmanaged.passUnretained(sink).toOpaque())
+        }
+        guard written != 0 else { throw PDFError(.damaged("page \(index + 1) could not be encoded as PNG"), source: source) }
+        return sink.bytes
+    }
+
+    private func jpeg(_ surface: OpaquePointer, width: Int, height: Int, page index: Int) throws -> [UInt8] {
+        guard let data = yiana_cairo_image_surface_get_data(surface) else {
+            throw PDFError(.damaged("page \(index + 1) could not be drawn"), source: source)
+        }
+        var output: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        var why = [CChar](repeating: 0, count: 200)
+        let status = yiana_tj_compress_bgrx(data, Int32(width), yiana_cairo_image_surface_get_stride(surface), Int32(height), 85, &output, &size, &why, why.count)
+        defer { if let output { yiana_tj_free(output) } }
+        guard status == 0, let output else {
+            let reason = String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw PDFError(.damaged("page \(index + 1) could not be encoded as JPEG (\(reason))"), source: source)
+        }
+        return Array(UnsafeBufferPointer(start: output, count: Int(size)))
     }
 
     /// Draws page `index` at `scale` (pixels per point) on a white RGB24 cairo surface and

@@ -132,7 +132,7 @@ extension HTML {
                     + (file.modified.map { " · modified \(escape(InternetTime.string($0)))" } ?? "") + "</p>"
                 if file.role != .notDownloaded, file.role != .damaged {
                     let document = "path=" + HTML.queryValue(file.path)
-                    html += "<a href=\"\(escape(base + "/doc?\(document)"))\"><img loading=\"lazy\" alt=\"First page of \(escape(file.path))\" src=\"\(escape(base + "/page.png?\(document)&n=1&w=320"))\"></a>"
+                    html += "<a href=\"\(escape(base + "/doc?\(document)"))\"><img loading=\"lazy\" alt=\"First page of \(escape(file.path))\" src=\"\(escape(base + "/page-image?\(document)&n=1&w=320"))\"></a>"
                 }
                 html += "</div>"
             }
@@ -177,7 +177,7 @@ extension HTML {
         for page in pages {
             html += "<tr><td>\(page.number)</td>"
             for (path, hash) in [(diff.a, page.a), (diff.b, page.b)] {
-                let source = base + "/page.png?path=\(HTML.queryValue(path))&n=\(page.number)&w=320"
+                let source = base + "/page-image?path=\(HTML.queryValue(path))&n=\(page.number)&w=320"
                 html += hash == nil ? "<td class=\"none\">no such page</td>"
                     : "<td><img loading=\"lazy\" alt=\"Page \(page.number) of \(escape(path))\" src=\"\(escape(source))\"></td>"
             }

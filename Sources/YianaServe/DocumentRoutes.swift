@@ -4,6 +4,7 @@ import Hummingbird
 import NIOCore
 import YianaArchive
 import YianaLibrary
+import YianaPDF
 import YianaSystem
 
 /// A document: its page (metadata, every page drawn lazily at the width the screen needs, the
@@ -36,22 +37,22 @@ struct DocumentRoutes {
                              body: HTML.document(metadata, path: path, query: query) + HTML.versions(versions, path: path, token: token)
                                 + HTML.history(DocumentHistory(library: library).entries(of: metadata.id.uuidString), current: key))
         }
-        router.get("/page.png") { request, _ -> Response in
+        router.get("/page-image") { request, _ -> Response in
             let parameters = request.uri.queryParameters
             let (url, path) = try DocumentLocator.document(parameters.get("path"), in: library)
             guard let number = parameters.get("n").flatMap(Int.init), number >= 1 else {
                 throw HTTPError(.badRequest, message: "n: the page number, from 1.")
             }
             let width = PageImages.width(for: parameters.get("w").flatMap(Int.init))
-            let png: [UInt8]?
+            let image: (bytes: [UInt8], format: PageImageFormat)?
             do {
-                png = try images.png(of: url, page: number, width: width)
+                image = try images.image(of: url, page: number, width: width)
             } catch {
                 throw HTTPError(.unprocessableContent, message: "\(path): page \(number) cannot be drawn (\(error)).")
             }
-            guard let png else { throw HTTPError(.notFound, message: "\(path) has no page \(number).") }
-            return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "private, max-age=60"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: png)))
+            guard let image else { throw HTTPError(.notFound, message: "\(path) has no page \(number).") }
+            return Response(status: .ok, headers: [.contentType: image.format.contentType, .cacheControl: "private, max-age=60"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: image.bytes)))
         }
         router.get("/api/hits") { request, _ -> Response in
             try JSONBody.response(try Self.hits(request, library: library))
@@ -107,7 +108,7 @@ extension HTML {
         html += " · <a href=\"\(escape(base))/pdf?\(escape(document))\">Download the PDF</a></p><div class=\"pages\">"
         let words = query.isEmpty ? nil : "q=" + HTML.queryValue(query)
         for number in 1...max(1, metadata.pageCount) {
-            let source = escape(base + "/page.png?\(document)&n=\(number)")
+            let source = escape(base + "/page-image?\(document)&n=\(number)")
             html += "<figure id=\"page-\(number)\"><div class=\"sheet\"><img loading=\"lazy\" alt=\"Page \(number)\" src=\"\(source)&amp;w=960\" "
                 + "srcset=\"\(source)&amp;w=640 640w, \(source)&amp;w=960 960w, \(source)&amp;w=1280 1280w, \(source)&amp;w=1920 1920w\" "
                 + "sizes=\"(max-width: 60em) 100vw, 60em\">"

@@ -4,9 +4,10 @@ import YianaLibrary
 import YianaPDF
 import YianaSystem
 
-/// Page images: drawn with poppler and cairo, encoded as PNG by cairo, kept in this machine's
-/// cache (never in the synced folder) under the document's content key, the page and the
-/// width, so a changed document never shows an old image. The cache is bounded: past
+/// Page images: drawn with poppler and cairo, as JPEG when images cover most of the page (a
+/// scan) and as PNG otherwise (``PDFDocument/renderImage(page:width:)`` says why), kept in this
+/// machine's cache (never in the synced folder) under the document's content key, the page and
+/// the width, so a changed document never shows an old image. The cache is bounded: past
 /// ``limitBytes`` the least recently used images go.
 final class PageImages: @unchecked Sendable {
     let folder: URL
@@ -26,21 +27,24 @@ final class PageImages: @unchecked Sendable {
         return widths.first { $0 >= requested } ?? widths.last!
     }
 
-    /// The PNG of page `number` (1-based) of the document at `url`, `width` pixels wide.
+    /// The image of page `number` (1-based) of the document at `url`, `width` pixels wide.
     /// - Returns: nil when the document has no such page.
-    func png(of url: URL, page number: Int, width: Int) throws -> [UInt8]? {
+    func image(of url: URL, page number: Int, width: Int) throws -> (bytes: [UInt8], format: PageImageFormat)? {
         let reader = try DocumentReader(path: url.path)
         guard let key = reader.contentKey else { return nil }
-        let file = folder.appendingPathComponent("\(key)-\(number)-\(width).png")
-        if let cached = FileManager.default.contents(atPath: file.path) {
-            touch(file)
-            return [UInt8](cached)
+        let stem = "\(key)-\(number)-\(width)"
+        for format in [PageImageFormat.jpeg, .png] {
+            let file = folder.appendingPathComponent("\(stem).\(format.rawValue)")
+            if let cached = FileManager.default.contents(atPath: file.path) {
+                touch(file)
+                return ([UInt8](cached), format)
+            }
         }
         let pdf = try reader.pdfBytes().document(source: url.lastPathComponent)
         guard number >= 1, number <= pdf.pageCount else { return nil }
-        let png = try pdf.renderPNG(page: number - 1, width: width).png
-        store(png, at: file)
-        return png
+        let image = try pdf.renderImage(page: number - 1, width: width)
+        store(image.bytes, at: folder.appendingPathComponent("\(stem).\(image.format.rawValue)"))
+        return (image.bytes, image.format)
     }
 
     private func touch(_ file: URL) {

@@ -149,7 +149,7 @@ enum HTML {
                 for page in pages {
                     let at = "\(document)&n=\(page.number)"
                     html += "<a class=\"thumb\" href=\"\(escape(base + "/doc?\(document)&\(words)#page-\(page.number)"))\">"
-                        + "<img loading=\"lazy\" alt=\"Page \(page.number)\" src=\"\(escape(base + "/page.png?\(at)&w=320"))\">"
+                        + "<img loading=\"lazy\" alt=\"Page \(page.number)\" src=\"\(escape(base + "/page-image?\(at)&w=320"))\">"
                         + "<img class=\"boxes\" loading=\"lazy\" alt=\"\" src=\"\(escape(base + "/hits.svg?\(at)&\(words)"))\"></a>"
                 }
                 html += "</div>"

@@ -21,15 +21,15 @@ struct VersionRoutes {
 
     func add(to router: some RouterMethods<ServeContext>) {
         let library = changes.library, images = self.images, readOnly = changes.readOnly, csrf = changes.csrf, indexPath = changes.indexPath
-        router.get("/version.png") { request, _ -> Response in
+        router.get("/version-image") { request, _ -> Response in
             let parameters = request.uri.queryParameters
             let (url, path) = try DocumentLocator.document(parameters.get("path"), in: library)
             let record = try Self.record(parameters.get("version"), of: url, library: library)
             let number = parameters.get("n").flatMap(Int.init) ?? 1
-            guard let png = try? images.png(of: VersionStore(library: library).objectURL(record), page: number, width: PageImages.width(for: parameters.get("w").flatMap(Int.init))) else {
+            guard let image = try? images.image(of: VersionStore(library: library).objectURL(record), page: number, width: PageImages.width(for: parameters.get("w").flatMap(Int.init))) else {
                 throw HTTPError(.notFound, message: "\(path): version \(record.shortID) has no page \(number) to draw.")
             }
-            return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "private, max-age=3600"], body: .init(byteBuffer: ByteBuffer(bytes: png)))
+            return Response(status: .ok, headers: [.contentType: image.format.contentType, .cacheControl: "private, max-age=3600"], body: .init(byteBuffer: ByteBuffer(bytes: image.bytes)))
         }
         router.post("/versions/restore") { request, _ -> Response in
             let form = try await csrf.form(RestoreForm.self, from: request, readOnly: readOnly, needs: "path, version and csrf")
@@ -71,7 +71,7 @@ extension HTML {
         var html = "<h2>Versions</h2><ol class=\"versions-list\">"
         var seen = Set<String>()
         for record in records.sorted(by: { $0.keptAt > $1.keptAt }) where seen.insert(record.sha256).inserted {
-            html += "<li><img loading=\"lazy\" alt=\"Version \(escape(record.shortID))\" src=\"\(escape(base + "/version.png?\(document)&version=\(record.shortID)&n=1&w=160"))\">"
+            html += "<li><img loading=\"lazy\" alt=\"Version \(escape(record.shortID))\" src=\"\(escape(base + "/version-image?\(document)&version=\(record.shortID)&n=1&w=160"))\">"
                 + "<div><strong>\(escape(record.shortID))</strong> kept \(escape(InternetTime.string(record.keptAt))): \(escape(record.reason))"
             if let token {
                 html += "<form method=\"post\" action=\"\(escape(base))/versions/restore\"><input type=\"hidden\" name=\"path\" value=\"\(escape(path))\">"

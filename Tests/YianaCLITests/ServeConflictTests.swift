@@ -36,8 +36,8 @@ struct ServeConflictTests {
 
         let page = String(decoding: try await server.get("/conflicts").body, as: UTF8.self)
         // Page 1 differs (drawn for both), page 2 is only in one.
-        #expect(page.contains("class=\"pages-diff\"") && page.contains("page.png?path=Smith_Jane_010180.yianazip&amp;n=1&amp;w=320")
-                && page.contains("page.png?path=Smith_Jane_010180.sync-conflict-20261124-101010-ABCDEF7.yianazip&amp;n=1&amp;w=320")
+        #expect(page.contains("class=\"pages-diff\"") && page.contains("page-image?path=Smith_Jane_010180.yianazip&amp;n=1&amp;w=320")
+                && page.contains("page-image?path=Smith_Jane_010180.sync-conflict-20261124-101010-ABCDEF7.yianazip&amp;n=1&amp;w=320")
                 && page.contains("no such page"), "\(page)")
         // The document's companion in its section (before the next section), its copy's text shown.
         let section = try #require(page.range(of: "<section class=\"conflict\"><h2>Bank statement reminder</h2>").map { page[$0.lowerBound...] })

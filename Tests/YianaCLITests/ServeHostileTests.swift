@@ -28,12 +28,12 @@ struct ServeHostileTests {
 
     /// Other parameters out of range or hostile, on a real document.
     static let others = [
-        "/page.png?path=\(document)&n=-1", "/page.png?path=\(document)&n=0", "/page.png?path=\(document)&n=99999999999999999999",
-        "/page.png?path=\(document)&n=1&w=0", "/page.png?path=\(document)&n=1&w=-5", "/page.png?path=\(document)&n=1&w=100000000",
+        "/page-image?path=\(document)&n=-1", "/page-image?path=\(document)&n=0", "/page-image?path=\(document)&n=99999999999999999999",
+        "/page-image?path=\(document)&n=1&w=0", "/page-image?path=\(document)&n=1&w=-5", "/page-image?path=\(document)&n=1&w=100000000",
         "/api/hits?path=\(document)&n=1&q=" + String(repeating: "x", count: 10_000), "/api/search?q=a&limit=1e3",
         "/api/search?q=a&limit=0", "/api/search?q=a&since=yesterday", "/api/search?q=" + String(repeating: "a%20", count: 200),
         "/api/search?q=%22unterminated", "/api/search?q=a*%20OR%20NEAR(b", "/hits.svg?path=\(document)&n=1&q=%3C/svg%3E",
-        "/version.png?path=\(document)&id=..%2F..%2Fetc%2Fpasswd", "/version.png?path=\(document)&id=",
+        "/version-image?path=\(document)&id=..%2F..%2Fetc%2Fpasswd", "/version-image?path=\(document)&id=",
         "/conflicts/plan?path=\(document)&strategy=rm%20-rf", "/health?state=%3Cscript%3E",
         "/api/search?" + Array(repeating: "tag=t", count: 1000).joined(separator: "&") + "&q=a",
     ]
@@ -60,7 +60,7 @@ struct ServeHostileTests {
 
         var tried = 0
         for path in Self.paths {
-            for route in ["/doc?path=", "/page.png?n=1&path=", "/pdf?path=", "/api/hits?n=1&path=", "/hits.svg?n=1&q=a&path=", "/conflicts/plan?strategy=merge&path="] {
+            for route in ["/doc?path=", "/page-image?n=1&path=", "/pdf?path=", "/api/hits?n=1&path=", "/hits.svg?n=1&q=a&path=", "/conflicts/plan?strategy=merge&path="] {
                 let answer = try send(route + path)
                 #expect((400..<500).contains(answer.status), "\(route)\(path.prefix(80)): \(answer.status)")
                 #expect(!answer.body.contains("secret") && answer.headers["set-cookie"] == nil, "\(route)\(path.prefix(80))")
