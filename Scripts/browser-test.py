@@ -78,7 +78,7 @@ try:
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#results ol.hits > li"))
     titles = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#results ol.hits h2")]
     check("results appear as one types", titles == ["Clinic letter (scan)"])
-    check("the address follows the query (bookmarkable)", urllib.parse.urlparse(driver.current_url).query == "q=okafor&tag=&folder=")
+    check("the address follows the query (bookmarkable)", urllib.parse.urlparse(driver.current_url).query == "q=okafor&tag=&folder=&since=&until=")
     thumb = driver.find_element(By.CSS_SELECTOR, ".thumb img:not(.boxes)")
     overlay = driver.find_element(By.CSS_SELECTOR, ".thumb img.boxes")
     driver.execute_script("arguments[0].scrollIntoView()", overlay)
@@ -92,6 +92,13 @@ try:
     check("the overlay covers the thumbnail exactly", abs(size[0] - size[2]) < 1 and abs(size[1] - size[3]) < 1)
     driver.save_screenshot(os.path.join(out, "search.png"))
 
+    # The date filter: created from a day in 2099, nothing; emptied again, the result is back.
+    since = driver.find_element(By.NAME, "since")
+    driver.execute_script("arguments[0].value = '2099-01-01'; arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", since)
+    wait.until(lambda d: "No document matches" in d.find_element(By.ID, "results").text)
+    check("the date filter narrows the results as one sets it", "since=2099-01-01" in driver.current_url)
+    driver.execute_script("arguments[0].value = ''; arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", since)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#results ol.hits > li"))
     box.send_keys(Keys.ARROW_DOWN)
     active = driver.switch_to.active_element
     check("the arrow keys move to the first result", active.tag_name == "a" and active.text == "Clinic letter (scan)")

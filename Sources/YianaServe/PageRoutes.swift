@@ -118,6 +118,8 @@ enum HTML {
         <input type="search" name="q" value="\(escape(search.query))" placeholder="Words, &quot;a phrase&quot;, inv*" autofocus aria-label="Search">
         <input type="text" name="tag" value="\(escape(search.options.tags.first ?? ""))" placeholder="tag" aria-label="Tag">
         <input type="text" name="folder" value="\(escape(search.options.folder ?? ""))" placeholder="folder" aria-label="Folder">
+        <label class="date">from <input type="date" name="since" value="\(escape(search.since))" aria-label="Created on or after"></label>
+        <label class="date">to <input type="date" name="until" value="\(escape(search.until))" aria-label="Created on or before"></label>
         <button type="submit">Search</button></form>
         """
     }
@@ -233,7 +235,7 @@ enum HTML {
         form.logout{margin-left:auto}form.login{display:flex;gap:.6em;align-items:center;flex-wrap:wrap}
         header .home{font-weight:600;color:inherit;text-decoration:none}nav a{margin-right:1em}
         main{max-width:60em;margin:0 auto;padding:1em 1.2em}
-        form.search{display:flex;gap:.5em;flex-wrap:wrap}form.search input[type=search]{flex:1 1 20em;font-size:1.1em;padding:.4em}
+        form.search{display:flex;gap:.5em;flex-wrap:wrap;align-items:center}label.date{color:#666;font-size:.9em}form.search input[type=search]{flex:1 1 20em;font-size:1.1em;padding:.4em}
         ol.hits{list-style:none;padding:0}ol.hits>li{background:#fff;border:1px solid #e3e3e3;border-radius:6px;padding:.6em 1em;margin:.8em 0}
         h2{font-size:1.1em;margin:.1em 0}.meta{color:#666;font-size:.9em;margin:.2em 0}.tag{background:#eef;border-radius:3px;padding:0 .3em}
         ul.pages{list-style:none;padding:0;margin:.3em 0}.place{color:#888;font-size:.85em;margin-right:.4em}mark{background:#ffe066}

@@ -10,6 +10,8 @@ import YianaSystem
 struct SearchRequest {
     let query: String
     let options: SearchOptions
+    /// `since` and `until` as given (for the form to show them again).
+    let since: String, until: String
 
     init(_ parameters: Parameters) throws {
         query = (parameters.get("q") ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
@@ -19,6 +21,8 @@ struct SearchRequest {
         guard tags.count <= 20 else { throw HTTPError(.badRequest, message: "tag: at most 20 different tags.") }
         options.tags = tags
         options.folder = parameters.get("folder").flatMap { $0.isEmpty ? nil : $0 }
+        since = String((parameters.get("since") ?? "").prefix(40))
+        until = String((parameters.get("until") ?? "").prefix(40))
         options.since = try Self.date(parameters.get("since"), name: "since", endOfDay: false)
         options.until = try Self.date(parameters.get("until"), name: "until", endOfDay: true)
         if let text = parameters.get("limit"), !text.isEmpty {

@@ -36,6 +36,10 @@ struct ServeSearchTests {
         #expect(Set(try await hits("/api/search?q=statement")) == ["Bank statement reminder.yianazip", "Zebrafish.yianazip"])
         let fragment = String(decoding: try await server.get("/results?q=zebrafish").body, as: UTF8.self)
         #expect(fragment.contains("Zebrafish"))
+        // The page's date filter, shown again in its form.
+        let later = String(decoding: try await server.get("/?q=zebrafish&since=2099-01-01").body, as: UTF8.self)
+        #expect(later.contains("No document matches") && later.contains("name=\"since\" value=\"2099-01-01\""))
+        #expect(String(decoding: try await server.get("/?q=zebrafish&until=2099-01-01").body, as: UTF8.self).contains("Zebrafish.yianazip"))
     }
 }
 
