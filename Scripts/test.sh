@@ -4,8 +4,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # python3: Scripts/structure.sh; systemd: systemd-analyze checks the watch unit; chromium,
 # chromium-driver, python3-selenium: `yiana serve` driven in a real browser (Scripts/browser-test.py);
-# python3-venv: schemathesis from PyPI in a virtual environment (Scripts/api-fuzz.sh).
-Scripts/setup.sh unison syncthing libtasn1-doc python3 systemd chromium chromium-driver python3-selenium python3-venv
+# python3-venv: schemathesis from PyPI in a virtual environment (Scripts/api-fuzz.sh);
+# postgresql: the index on PostgreSQL, against servers the tests start themselves (initdb, pg_ctl).
+Scripts/setup.sh unison syncthing libtasn1-doc python3 systemd chromium chromium-driver python3-selenium python3-venv postgresql
 Scripts/structure.sh >/dev/null || { Scripts/structure.sh; exit 1; }  # the layering and size rules
 swift build --build-tests
 swift test

@@ -1,0 +1,128 @@
+import Foundation
+import PostgresNIO
+
+/// The index's tables on PostgreSQL, made and brought up to date by `yiana index` (and the
+/// commands that keep an index current): versioned migrations run in one transaction under an
+/// advisory lock, so that two machines starting at once neither fight nor run one twice. A
+/// reader checks the version only, and refuses a schema newer than it knows.
+///
+/// The rows of every library share the tables, each under its library's id (``library``): a
+/// library is known by the id kept in its own synced folder, so two machines with copies of
+/// one library share its rows and two libraries never mix. The tables mirror the SQLite index:
+/// a document row per file (its stamp, content key, status, counts), its tags, and one row
+/// per page and source with a `tsvector` (title weight A, tags B, folder C, text D) under a
+/// GIN index.
+public enum PostgresSchema {
+    /// The newest version this yiana knows.
+    public static let version = 1
+
+    static let migrations: [(version: Int, statements: [String])] = [
+        (1, [
+            """
+            CREATE TABLE yiana_library (
+                id bigserial PRIMARY KEY,
+                key text NOT NULL UNIQUE,              -- the id in the library's .yiana/library-id
+                name text NOT NULL,                    -- its folder's name, for people
+                folder_times text,                     -- the staleness check's record, as in SQLite's index_state
+                last_run timestamptz
+            )
+            """,
+            """
+            CREATE TABLE yiana_document (
+                id bigserial PRIMARY KEY,
+                library bigint NOT NULL REFERENCES yiana_library(id) ON DELETE CASCADE,
+                path text NOT NULL,                    -- relative to the library
+                folder text NOT NULL,                  -- '' at the root
+                document_id text,                      -- metadata id
+                title text NOT NULL,
+                tags text[] NOT NULL DEFAULT '{}',
+                created double precision,              -- seconds since 2001, as the app writes them
+                modified double precision,
+                file_size bigint NOT NULL,
+                file_modified bigint NOT NULL,         -- nanoseconds since 1970
+                file_inode bigint NOT NULL,
+                content_key text,
+                status text NOT NULL,
+                reason text,
+                page_count integer NOT NULL DEFAULT 0,
+                text_pages integer NOT NULL DEFAULT 0,
+                ocr_pages integer NOT NULL DEFAULT 0,
+                UNIQUE (library, path)
+            )
+            """,
+            "CREATE INDEX yiana_document_content_key ON yiana_document (library, content_key)",
+            "CREATE INDEX yiana_document_folder ON yiana_document (library, folder)",
+            "CREATE INDEX yiana_document_tags ON yiana_document USING gin (tags)",
+            """
+            CREATE TABLE yiana_page (
+                document bigint NOT NULL REFERENCES yiana_document(id) ON DELETE CASCADE,
+                number integer NOT NULL,               -- 1-based; 0 for the app's OCR text of the whole document
+                source text NOT NULL,                  -- where the text came from (pdf, ocr, …)
+                body text NOT NULL,
+                search tsvector NOT NULL,
+                PRIMARY KEY (document, number, source)
+            )
+            """,
+            "CREATE INDEX yiana_page_search ON yiana_page USING gin (search)",
+            """
+            CREATE TABLE yiana_document_addresses (
+                document bigint PRIMARY KEY REFERENCES yiana_document(id) ON DELETE CASCADE,
+                fingerprint text NOT NULL
+            )
+            """,
+        ]),
+    ]
+
+    /// Brings the schema up to `version`, from whatever version it is at (none: a new
+    /// database). Safe to run from several machines at once.
+    /// - Returns: the versions before and after.
+    /// - Throws: ``PostgresIndexError`` `.schemaTooNew` for a schema a newer yiana made.
+    @discardableResult
+    public static func migrate(_ database: PostgresDatabase) async throws(PostgresIndexError) -> (from: Int, to: Int) {
+        let location = database.location
+        return try await database.run(within: 120) { connection in
+            try await connection.query("BEGIN", logger: PostgresDatabase.logger)
+            do {
+                // One migrator at a time, whichever machine: the others wait here, then find it done.
+                try await connection.query("SELECT pg_advisory_xact_lock(7133924561)", logger: PostgresDatabase.logger)
+                try await connection.query("CREATE TABLE IF NOT EXISTS yiana_schema (version integer NOT NULL)", logger: PostgresDatabase.logger)
+                let found = try await currentVersion(connection)
+                guard found <= version else { throw PostgresIndexError(.schemaTooNew(found: found, known: version), location: location) }
+                for migration in migrations where migration.version > found {
+                    for statement in migration.statements {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: PostgresDatabase.logger)
+                    }
+                    try await connection.query("INSERT INTO yiana_schema (version) VALUES (\(migration.version))", logger: PostgresDatabase.logger)
+                }
+                try await connection.query("COMMIT", logger: PostgresDatabase.logger)
+                return (found, version)
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: PostgresDatabase.logger)
+                throw error
+            }
+        }
+    }
+
+    /// The schema's version (0 when the database holds no index yet), checked against this
+    /// yiana's: for the commands that only read.
+    /// - Throws: ``PostgresIndexError`` `.schemaTooNew`.
+    public static func check(_ database: PostgresDatabase, within seconds: Double = 10) async throws(PostgresIndexError) -> Int {
+        let location = database.location
+        return try await database.run(within: seconds) { connection in
+            let exists = try await connection.query("SELECT to_regclass('yiana_schema') IS NOT NULL", logger: PostgresDatabase.logger)
+            var present = false
+            for try await value in exists.decode(Bool.self) { present = value }
+            guard present else { return 0 }
+            let found = try await currentVersion(connection)
+            guard found <= version else { throw PostgresIndexError(.schemaTooNew(found: found, known: version), location: location) }
+            return found
+        }
+    }
+
+    static func currentVersion(_ connection: PostgresConnection) async throws -> Int {
+        var found = 0
+        let rows = try await connection.query("SELECT coalesce(max(version), 0) FROM yiana_schema", logger: PostgresDatabase.logger)
+        for try await value in rows.decode(Int.self) { found = value }
+        return found
+    }
+}

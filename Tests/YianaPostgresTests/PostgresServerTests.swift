@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import YianaTestSupport
+@testable import YianaPostgres
+
+/// Against a real PostgreSQL server each test starts itself: connecting by socket and by TCP
+/// with a password, every refusal said with the server's name and what to do, a dead or silent
+/// server an error within the timeout (never a hang), the schema made once however many
+/// machines start at once, and a newer schema refused.
+@Suite("postgres server", .serialized)
+struct PostgresServerTests {
+    func location(_ url: String, _ environment: [String: String] = [:]) throws -> PostgresLocation {
+        try PostgresLocation(url: url, environment: ["USER": "yiana", "HOME": "/nonexistent"].merging(environment) { $1 })
+    }
+
+    func failure(_ location: PostgresLocation) async -> PostgresIndexError? {
+        do {
+            let database = try await PostgresDatabase.connect(location)
+            await database.close()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func connectingAndItsRefusals() async throws {
+        let server = try TestPostgres()
+        let bySocket = try await PostgresDatabase.connect(try location(server.url()))
+        #expect(try await PostgresSchema.check(bySocket) == 0)
+        await bySocket.close()
+        let byTCP = try await PostgresDatabase.connect(try location(server.url(tcp: true, extra: "sslmode=disable"), ["PGPASSWORD": server.password]))
+        await byTCP.close()
+
+        let noPassword = await failure(try location(server.url(tcp: true, extra: "sslmode=disable")))
+        #expect(noPassword?.description.contains("127.0.0.1:\(server.port)") == true && noPassword?.description.contains("~/.pgpass") == true, "\(String(describing: noPassword))")
+        let wrong = await failure(try location(server.url(tcp: true, extra: "sslmode=disable"), ["PGPASSWORD": "guess"]))
+        #expect(wrong.map { if case .refused = $0.kind { return $0.description.contains("$PGPASSWORD") } else { return false } } == true, "\(String(describing: wrong))")
+        let noDatabase = await failure(try location(server.url(database: "nope")))
+        #expect(noDatabase?.kind == .noSuchDatabase && noDatabase?.description.contains("createdb nope") == true)
+        // sslmode=require against a server without TLS.
+        let tls = await failure(try location(server.url(tcp: true, extra: "sslmode=require"), ["PGPASSWORD": server.password]))
+        #expect(tls.map { if case .tls = $0.kind { return true } else { return false } } == true, "\(String(describing: tls))")
+
+        // The server goes down: a clear error, at once.
+        server.stop()
+        let started = Date()
+        let down = await failure(try location(server.url()))
+        #expect(down.map { if case .notAnswering = $0.kind { return $0.description.contains("is it running") } else { return false } } == true, "\(String(describing: down))")
+        #expect(Date().timeIntervalSince(started) < 5)
+        try server.start()
+        let back = try await PostgresDatabase.connect(try location(server.url()))
+        await back.close()
+    }
+
+    /// A server that takes the connection and never says a word: the timeout, not a hang.
+    @Test func aSilentServerTimesOut() async throws {
+        let port = try TestPostgres.freePort()
+        let listener = try SilentListener(port: port)
+        defer { listener.close() }
+        let started = Date()
+        let silent = await failure(try location("postgres://yiana@127.0.0.1:\(port)/x?sslmode=disable&connect_timeout=1"))
+        #expect(silent?.kind == .timedOut(1) && silent?.description.contains("did not answer within 1 s") == true, "\(String(describing: silent))")
+        #expect(Date().timeIntervalSince(started) < 4)
+    }
+
+    @Test func theSchemaIsMadeOnceAndANewerOneRefused() async throws {
+        let server = try TestPostgres()
+        let url = try location(server.url())
+        // Four machines at once on a new database: each waits for the first, none runs a migration twice.
+        let results = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    let database = try await PostgresDatabase.connect(url)
+                    defer { Task { await database.close() } }
+                    return try await PostgresSchema.migrate(database)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.filter { $0 == (0, PostgresSchema.version) }.count == 1 && results.filter { $0 == (PostgresSchema.version, PostgresSchema.version) }.count == 3, "\(results)")
+        let database = try await PostgresDatabase.connect(url)
+        #expect(try await PostgresSchema.check(database) == PostgresSchema.version)
+        let tables = try await database.run(within: 5) { connection in
+            var names: [String] = []
+            for try await name in try await connection.query("SELECT tablename FROM pg_tables WHERE tablename LIKE 'yiana_%' ORDER BY 1", logger: PostgresDatabase.logger).decode(String.self) {
+                names.append(name)
+            }
+            return names
+        }
+        #expect(tables == ["yiana_document", "yiana_document_addresses", "yiana_library", "yiana_page", "yiana_schema"])
+        // A newer yiana's schema: this one refuses it, by name.
+        _ = try await database.run(within: 5) { try await $0.query("INSERT INTO yiana_schema (version) VALUES (99)", logger: PostgresDatabase.logger) }
+        do {
+            _ = try await PostgresSchema.check(database)
+            Issue.record("a newer schema was taken")
+        } catch {
+            #expect(error.kind == .schemaTooNew(found: 99, known: PostgresSchema.version) && error.description.contains("update yiana"))
+        }
+        await database.close()
+    }
+}

@@ -1,0 +1,137 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// A PostgreSQL server of the test's own (Debian's, 15): `initdb` in a new folder, started by
+/// `pg_ctl` on a socket in that folder and on a free loopback port, stopped when the test is
+/// done. Its superuser `yiana` logs in without a password on the socket and with `password`
+/// (SCRAM) over TCP. No test touches a server it did not start. Run as root (CI), the server
+/// runs as the `postgres` user, which initdb asks for.
+public final class TestPostgres: @unchecked Sendable {
+    public let folder: String
+    public let port: Int
+    public let password = "test password 1"
+    public var socketFolder: String { folder + "/socket" }
+    let bin: String
+    let asPostgres: Bool
+
+    /// Whether Debian's PostgreSQL is installed (Scripts/test.sh installs it).
+    public static var binFolder: String? {
+        let base = "/usr/lib/postgresql"
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []).compactMap(Int.init).sorted()
+        return versions.last.map { "\(base)/\($0)/bin" }.flatMap { FileManager.default.fileExists(atPath: $0 + "/initdb") ? $0 : nil }
+    }
+
+    public init() throws {
+        guard let bin = Self.binFolder else { throw TestPostgresError("PostgreSQL is not installed (apt-get install postgresql; Scripts/test.sh does)") }
+        self.bin = bin
+        asPostgres = getuid() == 0
+        folder = "/tmp/yiana-pg-\(UUID().uuidString.prefix(8))"
+        port = try Self.freePort()
+        try FileManager.default.createDirectory(atPath: socketFolder, withIntermediateDirectories: true)
+        try (password + "\n").write(toFile: folder + "/pwfile", atomically: true, encoding: .utf8)
+        if asPostgres { try run("/bin/chown", ["-R", "postgres:postgres", folder], asServer: false) }
+        try run(bin + "/initdb", ["-D", folder + "/data", "-U", "yiana", "--auth-local=trust", "--auth-host=scram-sha-256",
+                                  "--pwfile=" + folder + "/pwfile", "-E", "UTF8", "--locale=C.UTF-8"])
+        try start()
+    }
+
+    /// `postgres://yiana@…/DB`: over the socket, or over TCP on 127.0.0.1 (password needed).
+    public func url(database: String = "postgres", tcp: Bool = false, extra: String = "") -> String {
+        let host = tcp ? "127.0.0.1:\(port)" : (socketFolder.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? socketFolder) + ":\(port)"
+        return "postgres://yiana@\(host)/\(database)\(extra.isEmpty ? "" : "?" + extra)"
+    }
+
+    public func start() throws {
+        try run(bin + "/pg_ctl", ["-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "30", "start", "-o",
+                                  "-k \(socketFolder) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off"])
+    }
+
+    /// Stops the server (fast: sessions are cut, as when a server goes down).
+    public func stop() {
+        _ = try? run(bin + "/pg_ctl", ["-D", folder + "/data", "-w", "-m", "fast", "stop"])
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Runs `program` to its end (as `postgres` when this process is root), its output to a
+    /// file. Not with Foundation's Process: pg_ctl leaves the server running, and the server
+    /// would inherit the descriptor Process waits on, so it would wait for ever. Here the child
+    /// gets no descriptor of this process but its output (closefrom 3).
+    @discardableResult
+    func run(_ program: String, _ arguments: [String], asServer: Bool = true) throws -> String {
+        let argv = asServer && asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--", program] + arguments : [program] + arguments
+        let outputPath = NSTemporaryDirectory() + "yiana-pg-output-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // glibc's closefrom action (2.34 and later), which Swift's Glibc module does not declare.
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
+            throw TestPostgresError("this C library has no posix_spawn_file_actions_addclosefrom_np (glibc 2.34 or later)")
+        }
+        _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArguments, environ)
+        guard spawned == 0 else { throw TestPostgresError("\(argv[0]) could not be started (\(spawned))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            throw TestPostgresError("\(program) \(arguments.joined(separator: " ")) failed: \(text)")
+        }
+        return text
+    }
+
+    public static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw TestPostgresError("no free loopback port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+public struct TestPostgresError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A loopback port that takes connections (the kernel completes them) and never says a word:
+/// a server that hangs.
+public final class SilentListener: @unchecked Sendable {
+    let fd: Int32
+
+    public init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        guard bound, listen(fd, 16) == 0 else {
+            Glibc.close(fd)
+            throw TestPostgresError("cannot listen on 127.0.0.1:\(port)")
+        }
+    }
+
+    public func close() { Glibc.close(fd) }
+}
