@@ -143,11 +143,19 @@ public struct PostgresIndexError: Error, Sendable, CustomStringConvertible {
             kind = .tls("the server does not offer TLS, and sslmode=\(location.sslMode.rawValue) asks for it")
         case .failedToAddSSLHandler:
             kind = .tls("TLS could not be set up (\(psql.underlying.map { String(describing: $0) } ?? "no reason given"))")
+        case .connectionError where Self.isConnectTimeout(psql.underlying):
+            // postgres-nio's own connect timeout (the same length as ours) fired first.
+            kind = .timedOut(location.connectTimeout)
         case .connectionError, .serverClosedConnection, .uncleanShutdown:
             kind = .notAnswering(psql.underlying.map { String(describing: $0) } ?? "\(psql.code)")
         default:
             kind = .other("\(psql.code)\(psql.underlying.map { ": \($0)" } ?? "")")
         }
+    }
+
+    static func isConnectTimeout(_ error: (any Error)?) -> Bool {
+        if let channel = error as? ChannelError, case .connectTimeout = channel { return true }
+        return false
     }
 
     public var description: String {
