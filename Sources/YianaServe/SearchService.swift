@@ -51,6 +51,9 @@ final class SearchService: @unchecked Sendable {
     let lifetime: TimeInterval
     private let lock = NSLock()
     private var kept: [Key: Kept] = [:]
+    /// The bytes of the kept answers, at most ``byteLimit``.
+    private var bytes = 0
+    let byteLimit = 16 << 20
     private var uses: UInt64 = 0
     private var staleness: (version: [FileStamp?], checked: TimeInterval, value: IndexFreshness.Staleness?)?
 
@@ -91,12 +94,17 @@ final class SearchService: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         uses += 1
+        bytes += body.utf8.count - (kept[key]?.body.utf8.count ?? 0)
         kept[key] = Kept(body: body, stale: stale, version: version, made: now, used: uses)
-        guard kept.count > capacity else { return }
-        // Over capacity: the entries of an older version of the index go first, then the least
-        // recently used (a scan of a few hundred entries, only when one is added).
+        guard kept.count > capacity || bytes > byteLimit else { return }
+        // Over its bounds (so many answers, so many bytes: a client asking for 200 hits of one
+        // distinct query after another must not grow the server): the entries of an older
+        // version of the index go first, then the least recently used (a scan of a few
+        // hundred entries, only when one is added).
         kept = kept.filter { $0.value.version == version }
-        while kept.count > capacity, let oldest = kept.min(by: { $0.value.used < $1.value.used }) {
+        bytes = kept.values.reduce(0) { $0 + $1.body.utf8.count }
+        while kept.count > capacity || bytes > byteLimit, let oldest = kept.min(by: { $0.value.used < $1.value.used }) {
+            bytes -= oldest.value.body.utf8.count
             kept[oldest.key] = nil
         }
     }
