@@ -55,6 +55,16 @@ enum OpenAPIDocument {
             }
           }
         },
+        "/api/libraries": {
+          "get": {
+            "summary": "The libraries this server serves: one at /, or several, each under /NAME/ (its own /NAME/api/… as here).",
+            "responses": {
+              "200": {"description": "The libraries.", "content": {"application/json": {"schema": {"type": "array",
+                "items": {"type": "object", "required": ["name", "path", "folder"], "additionalProperties": false,
+                          "properties": {"name": {"type": "string"}, "path": {"type": "string"}, "folder": {"type": "string"}}}}}}}
+            }
+          }
+        },
         "/api/openapi.json": {
           "get": {"summary": "This document.", "responses": {"200": {"description": "The OpenAPI document.", "content": {"application/json": {"schema": {"type": "object"}}}}}}
         }

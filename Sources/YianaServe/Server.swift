@@ -31,7 +31,7 @@ public enum YianaServer {
                 addRoutes(of: library, to: group, options: options, csrf: csrf)
             }
         }
-        if mounts.all.count > 1 { mounts.add(to: router) }
+        mounts.add(to: router)
         return Application(
             router: router,
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "yiana"),
@@ -86,14 +86,18 @@ struct Mounts {
         let folder: String
     }
 
+    /// `/api/libraries` always; the list at `/` when there are several (else `/` is the
+    /// library's own search page).
     func add(to router: Router<ServeContext>) {
-        let listed = all.map { Listed(name: $0.name, path: "/\($0.name)/", folder: $0.library.root.path) }
+        let single = all.count == 1
+        let listed = all.map { Listed(name: $0.name, path: single ? "/" : "/\($0.name)/", folder: $0.library.root.path) }
+        router.get("/api/libraries") { _, _ -> Response in try JSONBody.response(listed) }
+        guard !single else { return }
         router.get("/") { _, _ -> Response in
             HTML.bare(title: "Libraries", body: "<h1>Libraries</h1><ul class=\"libraries\">" + listed.map {
                 "<li><a href=\"\(HTML.escape($0.path))\">\(HTML.escape($0.name))</a> <span class=\"meta\">\(HTML.escape($0.folder))</span></li>"
             }.joined() + "</ul>")
         }
-        router.get("/api/libraries") { _, _ -> Response in try JSONBody.response(listed) }
     }
 }
 

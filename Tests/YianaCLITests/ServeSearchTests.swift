@@ -24,6 +24,9 @@ struct ServeSearchTests {
         }
         #expect(try await hits("/api/search?q=zebrafish").isEmpty)
         #expect(try await hits("/api/search?q=statement") == ["Bank statement reminder.yianazip"])
+        // One library: it is at /, as /api/libraries says.
+        let listed = try JSONSerialization.jsonObject(with: try await server.get("/api/libraries").body) as? [[String: String]]
+        #expect(listed == [["name": "Yiana", "path": "/", "folder": lib]])
         // Asked again: the same answer (kept).
         #expect(try await hits("/api/search?q=zebrafish").isEmpty)
 
