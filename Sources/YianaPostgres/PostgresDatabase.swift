@@ -143,6 +143,9 @@ public struct PostgresIndexError: Error, Sendable, CustomStringConvertible {
             kind = .tls("the server does not offer TLS, and sslmode=\(location.sslMode.rawValue) asks for it")
         case .failedToAddSSLHandler:
             kind = .tls("TLS could not be set up (\(psql.underlying.map { String(describing: $0) } ?? "no reason given"))")
+        case .connectionError where psql.underlying is NIOSSLError:
+            kind = .tls("the TLS handshake failed (\(psql.underlying.map { String(describing: $0) } ?? "")): for sslmode=verify-ca or verify-full, "
+                        + "give the certificate of the server's CA with sslrootcert=FILE, and for verify-full use the name the certificate holds")
         case .connectionError where Self.isConnectTimeout(psql.underlying):
             // postgres-nio's own connect timeout (the same length as ours) fired first.
             kind = .timedOut(location.connectTimeout)

@@ -99,3 +99,39 @@ struct PostgresServerTests {
         await database.close()
     }
 }
+
+/// TLS as `sslmode` asks, against a server of the test's own with a certificate for
+/// `db.example` and 127.0.0.1: required and used; the chain checked against the given root
+/// (`verify-ca`) and the name too (`verify-full`), a name the certificate does not hold refused.
+@Suite("postgres TLS", .serialized)
+struct PostgresTLSTests {
+    @Test func sslModesAsLibpqUsersExpect() async throws {
+        let server = try TestPostgres(tlsName: "db.example")
+        let environment = ["USER": "yiana", "HOME": "/nonexistent", "PGPASSWORD": server.password]
+        func connect(_ parameters: String) async throws -> PostgresIndexError? {
+            let location = try PostgresLocation(url: server.url(tcp: true, extra: parameters), environment: environment)
+            do {
+                let database = try await PostgresDatabase.connect(location)
+                let encrypted = try await database.run(within: 5) { connection in
+                    var ssl = false
+                    for try await value in try await connection.query("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()", logger: PostgresDatabase.logger).decode(Bool.self) {
+                        ssl = value
+                    }
+                    return ssl
+                }
+                await database.close()
+                return encrypted == !parameters.contains("sslmode=disable") ? nil : PostgresIndexError(.other("TLS \(encrypted ? "used" : "not used")"), location: database.location)
+            } catch {
+                return error  // typed: every failure of connect and run is a PostgresIndexError
+            }
+        }
+        #expect(try await connect("sslmode=disable") == nil)
+        #expect(try await connect("sslmode=require") == nil)
+        #expect(try await connect("sslmode=prefer") == nil)
+        #expect(try await connect("sslmode=verify-ca&sslrootcert=\(server.certificate)") == nil)
+        #expect(try await connect("sslmode=verify-full&sslrootcert=\(server.certificate)") == nil, "127.0.0.1 is in the certificate")
+        // Without the root to trust, the self-made certificate is refused.
+        let untrusted = try await connect("sslmode=verify-full")
+        #expect(untrusted.map { if case .tls = $0.kind { return $0.description.contains("sslrootcert") } else { return false } } == true, "\(String(describing: untrusted))")
+    }
+}

@@ -23,7 +23,13 @@ public final class TestPostgres: @unchecked Sendable {
         return versions.last.map { "\(base)/\($0)/bin" }.flatMap { FileManager.default.fileExists(atPath: $0 + "/initdb") ? $0 : nil }
     }
 
-    public init() throws {
+    /// With `tlsName`, the server also takes TLS, with a certificate made for that name and
+    /// 127.0.0.1 (``certificate`` is its file, to trust).
+    public let tlsName: String?
+    public var certificate: String { folder + "/server.crt" }
+
+    public init(tlsName: String? = nil) throws {
+        self.tlsName = tlsName
         guard let bin = Self.binFolder else { throw TestPostgresError("PostgreSQL is not installed (apt-get install postgresql; Scripts/test.sh does)") }
         self.bin = bin
         asPostgres = getuid() == 0
@@ -31,6 +37,11 @@ public final class TestPostgres: @unchecked Sendable {
         port = try Self.freePort()
         try FileManager.default.createDirectory(atPath: socketFolder, withIntermediateDirectories: true)
         try (password + "\n").write(toFile: folder + "/pwfile", atomically: true, encoding: .utf8)
+        if let tlsName {
+            try run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=\(tlsName)",
+                                         "-addext", "subjectAltName=DNS:\(tlsName),IP:127.0.0.1", "-keyout", folder + "/server.key", "-out", certificate], asServer: false)
+            chmod(folder + "/server.key", 0o600)
+        }
         if asPostgres { try run("/bin/chown", ["-R", "postgres:postgres", folder], asServer: false) }
         try run(bin + "/initdb", ["-D", folder + "/data", "-U", "yiana", "--auth-local=trust", "--auth-host=scram-sha-256",
                                   "--pwfile=" + folder + "/pwfile", "-E", "UTF8", "--locale=C.UTF-8"])
@@ -45,7 +56,8 @@ public final class TestPostgres: @unchecked Sendable {
 
     public func start() throws {
         try run(bin + "/pg_ctl", ["-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "30", "start", "-o",
-                                  "-k \(socketFolder) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off"])
+                                  "-k \(socketFolder) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off"
+                                    + (tlsName == nil ? "" : " -c ssl=on -c ssl_cert_file=\(certificate) -c ssl_key_file=\(folder)/server.key")])
     }
 
     /// Stops the server (fast: sessions are cut, as when a server goes down).
