@@ -147,7 +147,7 @@ let package = Package(
         .executableTarget(name: "yiana-bench", dependencies: ["YianaSystem", "YianaSearch", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
 
         // Temporary folders, fixtures and process helpers shared by the test targets.
-        .target(name: "YianaTestSupport", dependencies: ["YianaPDF"], path: "Tests/YianaTestSupport"),
+        .target(name: "YianaTestSupport", dependencies: ["YianaPDF", "YianaSystem"], path: "Tests/YianaTestSupport"),
         .testTarget(name: "YianaSystemTests", dependencies: ["YianaSystem", "YianaTestSupport"]),
         .testTarget(
             name: "YianaArchiveTests",
@@ -157,7 +157,7 @@ let package = Package(
         .testTarget(name: "YianaLibraryTests", dependencies: ["YianaLibrary", "YianaArchive", "YianaTestSupport"]),
         .testTarget(name: "YianaSearchTests", dependencies: ["YianaSearch", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
         .testTarget(name: "YianaOCRTests", dependencies: ["YianaOCR", "YianaLibrary", "YianaSync", "YianaArchive", "YianaPDF", "YianaSearch", "YianaTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "YianaPostgresTests", dependencies: ["YianaPostgres", "YianaTestSupport"]),
+        .testTarget(name: "YianaPostgresTests", dependencies: ["YianaPostgres", "YianaSystem", "YianaTestSupport"]),
         .testTarget(name: "YianaSyncTests", dependencies: ["YianaSync", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
         .testTarget(name: "YianaCLITests", dependencies: ["yiana", "yiana-bench", "yiana-harness", "yiana-realsync", "YianaArchive", "YianaTestSupport"]),
     ],

@@ -9,6 +9,7 @@
 # Usage: Scripts/api-fuzz.sh YIANA_BINARY [EXAMPLES per operation, default 200]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Scripts/bench-common.sh
 yiana="$(realpath "$1")"
 examples="${2:-200}"
 venv=.build/schemathesis-venv
@@ -24,10 +25,7 @@ trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
 "$yiana" import --library "$work/lib" SampleDocs/pdfs/*.pdf SampleDocs/scans/*.pdf >/dev/null 2>&1 || true
 test -f "$work/lib/Bank statement reminder.yianazip"
 "$yiana" index --library "$work/lib" >/dev/null
-"$yiana" serve --library "$work/lib" --listen 127.0.0.1:0 > "$work/serve.out" 2>"$work/serve.err" &
-server=$!
-for _ in $(seq 100); do grep -q "http://" "$work/serve.out" && break; sleep 0.1; done
-url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$work/serve.out")
+start_serve "$work" "$yiana" --library "$work/lib"
 cd "$work"
 status=0
 "$OLDPWD/$venv/bin/schemathesis" run "${url}api/openapi.json" --checks all --exclude-checks negative_data_rejection \

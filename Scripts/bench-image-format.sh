@@ -11,17 +11,11 @@ cd "$(dirname "$0")/.."
 source Scripts/bench-common.sh
 Scripts/setup.sh poppler-utils webp curl $(command -v python3 >/dev/null || echo python3) >/dev/null
 yiana="$(release_binary yiana)"
-work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-image-XXXXXX")"
-export XDG_STATE_HOME="$work/state" XDG_CACHE_HOME="$work/cache"
-server=""
-trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
+serve_work bench-image
 pages=("pdfs/Flow control paper.pdf" "pdfs/Bank statement reminder.pdf" "scans/Clinic letter (scan).pdf"
        "scans/Hardware receipt (scan).pdf" "scans/Parish newsletter, two columns (scan).pdf")
 for page in "${pages[@]}"; do "$yiana" import --library "$work/lib" "SampleDocs/$page" >/dev/null; done
-"$yiana" serve --library "$work/lib" --listen 127.0.0.1:0 > "$work/serve.out" 2>/dev/null &
-server=$!
-for _ in $(seq 100); do grep -q "http://" "$work/serve.out" && break; sleep 0.1; done
-url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$work/serve.out")
+start_serve "$work" "$yiana" --library "$work/lib"
 python3 - "$url" "$work" "${pages[@]}" <<'PY'
 import glob, http.client, os, shutil, statistics, subprocess, sys, time, urllib.parse
 url, work, pages = sys.argv[1], sys.argv[2], sys.argv[3:]

@@ -21,19 +21,13 @@ yiana="$(release_binary yiana)"
 bench="$(release_binary yiana-bench)"
 documents="${1:-10000}"
 duration="${2:-20}"
-work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-serve-XXXXXX")"
-export XDG_STATE_HOME="$work/state" XDG_CACHE_HOME="$work/cache"
-server=""
-trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
+serve_work bench-serve
 
 python3 Scripts/make-library.py "$documents" "$work/lib" >/dev/null
 "$yiana" import --library "$work/lib" --into Samples SampleDocs/pdfs/Flow\ control\ paper.pdf >/dev/null
 "$yiana" index --library "$work/lib" >/dev/null
-"$yiana" serve --library "$work/lib" --listen 127.0.0.1:0 > "$work/serve.out" 2>/dev/null &
-server=$!
-for _ in $(seq 100); do grep -q "http://" "$work/serve.out" && break; sleep 0.1; done
-url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$work/serve.out")
-rss() { awk '/VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$server/status"; }
+start_serve "$work" "$yiana" --library "$work/lib"
+rss() { rss_mb "$server"; }
 idle=$(rss)
 
 cat > "$work/queries.lua" <<'LUA'

@@ -12,19 +12,13 @@ Scripts/setup.sh wrk $(command -v python3 >/dev/null || echo python3) >/dev/null
 yiana="$(release_binary yiana)"
 minutes="${1:-10}"
 documents="${2:-10000}"
-work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-soak-serve-XXXXXX")"
-export XDG_STATE_HOME="$work/state" XDG_CACHE_HOME="$work/cache"
-server=""
-trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
+serve_work soak-serve
 
 python3 Scripts/make-library.py "$documents" "$work/lib" >/dev/null
 "$yiana" import --library "$work/lib" --into Samples SampleDocs/pdfs/Flow\ control\ paper.pdf SampleDocs/pdfs/Bank\ statement\ reminder.pdf >/dev/null
 "$yiana" index --library "$work/lib" >/dev/null
-"$yiana" serve --library "$work/lib" --listen 127.0.0.1:0 > "$work/serve.out" 2>/dev/null &
-server=$!
-for _ in $(seq 100); do grep -q "http://" "$work/serve.out" && break; sleep 0.1; done
-url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$work/serve.out")
-rss() { awk '/VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$server/status"; }
+start_serve "$work" "$yiana" --library "$work/lib"
+rss() { rss_mb "$server"; }
 
 cat > "$work/mix.lua" <<'LUA'
 local words = {"account", "invoice", "statement", "tax", "meeting", "insurance", "receipt", "payment", "refund", "delivery",

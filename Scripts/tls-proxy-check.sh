@@ -8,6 +8,7 @@
 # Usage: Scripts/tls-proxy-check.sh YIANA_BINARY
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Scripts/bench-common.sh
 Scripts/setup.sh nginx openssl curl >/dev/null
 yiana="$(realpath "$1")"
 work="$(mktemp -d "${TMPDIR:-/tmp}/yiana-tls-XXXXXX")"
@@ -20,10 +21,9 @@ check() { if eval "$2"; then echo "ok    $1"; else echo "FAIL  $1"; failed=1; fi
 "$yiana" import --library "$work/lib" SampleDocs/pdfs/Bank\ statement\ reminder.pdf >/dev/null
 "$yiana" index --library "$work/lib" >/dev/null
 echo "correct horse battery staple" | "$yiana" serve --set-password "$work/password" >/dev/null
-"$yiana" serve --library "$work/lib" --password-file "$work/password" --listen 127.0.0.1:0 > "$work/serve.out" 2>"$work/serve.err" &
-server=$!
-for _ in $(seq 100); do grep -q "http://" "$work/serve.out" && break; sleep 0.1; done
-upstream=$(grep -o '127\.0\.0\.1:[0-9]*' "$work/serve.out" | head -1)
+start_serve "$work" "$yiana" --library "$work/lib" --password-file "$work/password"
+upstream=${url#http://}
+upstream=${upstream%/}
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 
 openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj "/CN=yiana.example" -addext "subjectAltName=DNS:yiana.example" \

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import YianaSystem
 import YianaTestSupport
 @testable import YianaPostgres
 
@@ -54,7 +55,7 @@ struct PostgresServerTests {
 
     /// A server that takes the connection and never says a word: the timeout, not a hang.
     @Test func aSilentServerTimesOut() async throws {
-        let port = try TestPostgres.freePort()
+        let port = try Sys.freeLoopbackPort()
         let listener = try SilentListener(port: port)
         defer { listener.close() }
         let started = Date()

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import YianaSystem
 
 /// A PostgreSQL server of the test's own (Debian's, 15): `initdb` in a new folder, started by
 /// `pg_ctl` on a socket in that folder and on a free loopback port, stopped when the test is
@@ -34,7 +35,7 @@ public final class TestPostgres: @unchecked Sendable {
         self.bin = bin
         asPostgres = getuid() == 0
         folder = "/tmp/yiana-pg-\(UUID().uuidString.prefix(8))"
-        port = try Self.freePort()
+        port = try Sys.freeLoopbackPort()
         try FileManager.default.createDirectory(atPath: socketFolder, withIntermediateDirectories: true)
         try (password + "\n").write(toFile: folder + "/pwfile", atomically: true, encoding: .utf8)
         if let tlsName {
@@ -103,20 +104,6 @@ public final class TestPostgres: @unchecked Sendable {
             throw TestPostgresError("\(program) \(arguments.joined(separator: " ")) failed: \(text)")
         }
         return text
-    }
-
-    public static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw TestPostgresError("no free loopback port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 
