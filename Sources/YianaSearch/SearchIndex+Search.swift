@@ -89,10 +89,17 @@ extension SearchIndex {
     private static func filterClause(_ options: SearchOptions) -> (sql: String, arguments: StatementArguments) {
         var filters: [String] = []
         var arguments: StatementArguments = []
-        for tag in options.tags {
+        // Every tag, as one subquery however many there are (one per tag nested past SQLite's
+        // expression depth at a thousand); `tag` compares case-insensitively (NOCASE).
+        var tags: [String] = []
+        for tag in options.tags where !tags.contains(where: { $0.caseInsensitiveCompare(tag) == .orderedSame }) { tags.append(tag) }
+        if tags.count == 1 {
             filters.append("d.id IN (SELECT document FROM document_tag WHERE tag = ?)")
-            _ = arguments.append(contentsOf: [tag])
+        } else if !tags.isEmpty {
+            let marks = Array(repeating: "?", count: tags.count).joined(separator: ", ")
+            filters.append("d.id IN (SELECT document FROM document_tag WHERE tag IN (\(marks)) GROUP BY document HAVING count(DISTINCT tag) = \(tags.count))")
         }
+        _ = arguments.append(contentsOf: StatementArguments(tags))
         if let folder = options.folder?.trimmingCharacters(in: CharacterSet(charactersIn: "/")), !folder.isEmpty {
             filters.append("(d.folder = ? OR d.folder LIKE ? ESCAPE '\\')")
             let escaped = folder.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")

@@ -47,6 +47,21 @@ struct IndexFixture: Sendable {
 
 @Suite("indexing")
 struct IndexTests {
+    /// Several tags: every one must be on the document (in any case, each counted once), and a
+    /// thousand and more are one subquery, not a thousand nested ones past SQLite's depth.
+    @Test func everyTagGivenMustBeThere() async throws {
+        let fixture = try await IndexFixture()
+        _ = try await fixture.run()
+        let index = fixture.index
+        var options = SearchOptions()
+        options.tags = ["BANK", "2026", "bank"]
+        #expect(try index.search("statement", options: options).map(\.path) == ["Letters/Bank statement reminder.yianazip"])
+        options.tags = ["bank", "research"]
+        #expect(try index.search("statement", options: options).isEmpty)
+        options.tags = ["bank"] + (1...1500).map { "tag\($0)" }
+        #expect(try index.search("statement", options: options).isEmpty)
+    }
+
     @Test func everyDocumentGetsAStatus() async throws {
         let fixture = try await IndexFixture()
         let report = try await fixture.run()
