@@ -89,18 +89,18 @@ let package = Package(
         // ~/.pgpass, sslmode), connecting with a timeout and errors that name the server, the
         // schema's migrations. On postgres-nio; no psql, no libpq.
         .target(name: "YianaPostgres", dependencies: [
-            "YianaSystem",
+            "YianaSystem", "YianaLibrary", "YianaSearch",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         // `yiana watch`: inotify, passes of the index/OCR/conflict work, the event log and health.
-        .target(name: "YianaWatch", dependencies: ["YianaSystem", "YianaArchive", "YianaLibrary", "YianaSearch", "YianaSync", "YianaOCR"]),
+        .target(name: "YianaWatch", dependencies: ["YianaSystem", "YianaArchive", "YianaLibrary", "YianaSearch", "YianaPostgres", "YianaSync", "YianaOCR"]),
         // `yiana serve`: the pages and the JSON API on Hummingbird; routes parse and render,
         // the library modules do the work.
         .target(name: "YianaServe", dependencies: [
-            "YianaLibrary", "YianaSearch", "YianaWatch", "YianaSystem", "YianaSync", "YianaArchive", "YianaOCR", "YianaPDF",
+            "YianaLibrary", "YianaSearch", "YianaPostgres", "YianaWatch", "YianaSystem", "YianaSync", "YianaArchive", "YianaOCR", "YianaPDF",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -113,7 +113,7 @@ let package = Package(
         .executableTarget(
             name: "yiana",
             dependencies: [
-                "YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF", "YianaSearch", "YianaSync", "YianaOCR", "YianaWatch", "YianaServe",
+                "YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF", "YianaSearch", "YianaPostgres", "YianaSync", "YianaOCR", "YianaWatch", "YianaServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: [.linkedLibrary("mimalloc", .when(platforms: [.linux]))]
@@ -147,7 +147,7 @@ let package = Package(
         .executableTarget(name: "yiana-bench", dependencies: ["YianaSystem", "YianaSearch", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
 
         // Temporary folders, fixtures and process helpers shared by the test targets.
-        .target(name: "YianaTestSupport", dependencies: ["YianaPDF", "YianaSystem"], path: "Tests/YianaTestSupport"),
+        .target(name: "YianaTestSupport", dependencies: ["YianaPDF", "YianaSystem", "YianaLibrary", "YianaSearch", "YianaPostgres"], path: "Tests/YianaTestSupport"),
         .testTarget(name: "YianaSystemTests", dependencies: ["YianaSystem", "YianaTestSupport"]),
         .testTarget(
             name: "YianaArchiveTests",
@@ -155,9 +155,9 @@ let package = Package(
         ),
         .testTarget(name: "YianaPDFTests", dependencies: ["YianaPDF"]),
         .testTarget(name: "YianaLibraryTests", dependencies: ["YianaLibrary", "YianaArchive", "YianaTestSupport"]),
-        .testTarget(name: "YianaSearchTests", dependencies: ["YianaSearch", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
+        .testTarget(name: "YianaSearchTests", dependencies: ["YianaSearch", "YianaPostgres", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
         .testTarget(name: "YianaOCRTests", dependencies: ["YianaOCR", "YianaLibrary", "YianaSync", "YianaArchive", "YianaPDF", "YianaSearch", "YianaTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "YianaPostgresTests", dependencies: ["YianaPostgres", "YianaSystem", "YianaTestSupport"]),
+        .testTarget(name: "YianaPostgresTests", dependencies: ["YianaPostgres", "YianaSearch", "YianaLibrary", "YianaArchive", "YianaSystem", "YianaTestSupport"]),
         .testTarget(name: "YianaSyncTests", dependencies: ["YianaSync", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
         .testTarget(name: "YianaCLITests", dependencies: ["yiana", "yiana-bench", "yiana-harness", "yiana-realsync", "YianaArchive", "YianaTestSupport"]),
     ],

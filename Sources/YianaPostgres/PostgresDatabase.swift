@@ -9,22 +9,55 @@ import PostgresNIO
 /// `sslmode` asks, every problem said as ``PostgresIndexError`` in words a person can act on.
 public final class PostgresDatabase: Sendable {
     public let location: PostgresLocation
-    let connection: PostgresConnection
+    private let pool: ConnectionPool
     static let logger = Logger(label: "yiana.postgres")
 
-    init(location: PostgresLocation, connection: PostgresConnection) {
+    private init(location: PostgresLocation, pool: ConnectionPool) {
         self.location = location
-        self.connection = connection
+        self.pool = pool
     }
 
-    /// Connects (and logs in) within `location.connectTimeout` seconds.
-    public static func connect(_ location: PostgresLocation) async throws(PostgresIndexError) -> PostgresDatabase {
+    /// Connects (and logs in) within `location.connectTimeout` seconds; later work shares up to
+    /// `connections` connections (opened when first needed: the indexer needs one, `serve` a few).
+    public static func connect(_ location: PostgresLocation, connections: Int = 1) async throws(PostgresIndexError) -> PostgresDatabase {
         let configuration = try Self.configuration(location)
+        let pool = ConnectionPool(configuration: configuration, location: location, limit: max(1, connections))
+        ConnectionPool.keep(pool)
         do {
-            let connection = try await within(location.connectTimeout, location) {
-                try await PostgresConnection.connect(configuration: configuration, id: Int.random(in: 1...Int.max), logger: logger)
+            let first = try await within(location.connectTimeout, location) { try await pool.take() }
+            await pool.give(first)
+        } catch let error as PostgresIndexError {
+            await pool.closeAll()
+            throw error
+        } catch {
+            await pool.closeAll()
+            throw PostgresIndexError(error, location: location)
+        }
+        return PostgresDatabase(location: location, pool: pool)
+    }
+
+    public func close() async {
+        await pool.closeAll()
+    }
+
+    /// Runs `body` on a connection of its own, failing with a timeout error naming the server
+    /// after `seconds` (a search must never hang on a server that stopped answering). A
+    /// connection that failed or was cut off by the timeout is closed, and the next call opens a
+    /// new one: a server restarted meanwhile is simply used again.
+    public func run<T: Sendable>(within seconds: Double, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(PostgresIndexError) -> T {
+        let pool = self.pool
+        do {
+            return try await Self.within(seconds, location) {
+                let connection = try await pool.take()
+                do {
+                    let value = try await body(connection)
+                    await pool.give(connection)
+                    return value
+                } catch {
+                    await pool.drop(connection, healthy: !Task.isCancelled && error is PSQLError && (error as! PSQLError).code == .server)
+                    throw error
+                }
             }
-            return PostgresDatabase(location: location, connection: connection)
         } catch let error as PostgresIndexError {
             throw error
         } catch {
@@ -32,20 +65,27 @@ public final class PostgresDatabase: Sendable {
         }
     }
 
-    public func close() async {
-        try? await connection.close()
-    }
-
-    /// Runs `body` on the connection, failing with a timeout error naming the server after
-    /// `seconds` (a search must never hang on a server that stopped answering).
-    public func run<T: Sendable>(within seconds: Double, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(PostgresIndexError) -> T {
-        let connection = self.connection
-        do {
-            return try await Self.within(seconds, location) { try await body(connection) }
-        } catch let error as PostgresIndexError {
-            throw error
-        } catch {
-            throw PostgresIndexError(error, location: location)
+    /// Runs `body` in a transaction (committed when it returns, rolled back when it throws); a
+    /// deadlock or serialization failure with another machine's writer is tried again.
+    public func transaction<T: Sendable>(within seconds: Double, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(PostgresIndexError) -> T {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await run(within: seconds) { connection in
+                    try await connection.query("BEGIN", logger: Self.logger)
+                    do {
+                        let value = try await body(connection)
+                        try await connection.query("COMMIT", logger: Self.logger)
+                        return value
+                    } catch {
+                        _ = try? await connection.query("ROLLBACK", logger: Self.logger)
+                        throw error
+                    }
+                }
+            } catch where attempt < 5 && (error.sqlState == "40P01" || error.sqlState == "40001") {
+                try? await Task.sleep(for: .milliseconds(Int.random(in: 5...50) * attempt))
+            }
         }
     }
 
@@ -116,6 +156,8 @@ public struct PostgresIndexError: Error, Sendable, CustomStringConvertible {
 
     public let kind: Kind
     public let location: PostgresLocation
+    /// The server's SQLSTATE, when it said one.
+    public internal(set) var sqlState: String?
 
     public init(_ kind: Kind, location: PostgresLocation) {
         self.kind = kind
@@ -130,6 +172,7 @@ public struct PostgresIndexError: Error, Sendable, CustomStringConvertible {
             return
         }
         let state = psql.serverInfo?[.sqlState], message = psql.serverInfo?[.message] ?? ""
+        sqlState = state
         switch psql.code {
         case .server where state == "28P01" || state == "28000":
             kind = .refused(message)
@@ -180,5 +223,76 @@ public struct PostgresIndexError: Error, Sendable, CustomStringConvertible {
         case .other(let why):
             return "\(server): \(why). (index \(location))"
         }
+    }
+}
+
+/// The connections a ``PostgresDatabase`` shares out: an idle one when there is one, a new one
+/// while fewer than `limit` are open, else a short wait for one to come back.
+actor ConnectionPool {
+    /// Every pool not closed yet: a connection must be closed before it goes (postgres-nio checks),
+    /// so a pool whose database was dropped without ``PostgresDatabase/close()`` is kept, not freed
+    /// with its connections open; the process's end closes them.
+    nonisolated(unsafe) private static var live: [ObjectIdentifier: ConnectionPool] = [:]
+    private static let liveLock = NSLock()
+
+    static func keep(_ pool: ConnectionPool) {
+        liveLock.withLock { live[ObjectIdentifier(pool)] = pool }
+    }
+
+    let configuration: PostgresConnection.Configuration
+    let location: PostgresLocation
+    let limit: Int
+    private var idle: [PostgresConnection] = []
+    private var open = 0
+    private var closed = false
+
+    init(configuration: PostgresConnection.Configuration, location: PostgresLocation, limit: Int) {
+        self.configuration = configuration
+        self.location = location
+        self.limit = limit
+    }
+
+    func take() async throws -> PostgresConnection {
+        while true {
+            if closed { throw CancellationError() }
+            while let connection = idle.popLast() {
+                if !connection.isClosed { return connection }
+                open -= 1
+            }
+            if open < limit {
+                open += 1
+                do {
+                    return try await PostgresConnection.connect(configuration: configuration, id: Int.random(in: 1...Int.max), logger: PostgresDatabase.logger)
+                } catch {
+                    open -= 1
+                    throw error
+                }
+            }
+            try await Task.sleep(for: .microseconds(500))  // cancelled by the caller's timeout
+        }
+    }
+
+    func give(_ connection: PostgresConnection) async {
+        if closed, !connection.isClosed { try? await connection.close() }
+        if connection.isClosed || closed { open -= 1 } else { idle.append(connection) }
+    }
+
+    /// A connection whose work failed: kept if the server only refused a statement, else closed.
+    func drop(_ connection: PostgresConnection, healthy: Bool) async {
+        if healthy, !connection.isClosed {
+            idle.append(connection)
+            return
+        }
+        open -= 1
+        try? await connection.close()
+    }
+
+    func closeAll() async {
+        closed = true
+        let all = idle
+        idle = []
+        open -= all.count
+        for connection in all { try? await connection.close() }
+        Self.liveLock.withLock { Self.live[ObjectIdentifier(self)] = nil }
     }
 }

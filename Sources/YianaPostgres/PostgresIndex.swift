@@ -1,168 +1,191 @@
 import Foundation
 import PostgresNIO
+import YianaSearch
+import YianaSystem
 
-/// One library's rows in an index on PostgreSQL: its documents and their pages, each replaced
-/// in one transaction (a search sees a document's old pages or its new ones, never a mix or
-/// none), and searched with PostgreSQL's full-text search. The storage the indexer will use
-/// through the search module's interface (issue 34, next step); tested on its own here.
-public struct PostgresIndex: Sendable {
+/// One library's index on PostgreSQL, as an ``IndexStore``: its documents and their pages, a
+/// batch of documents written in one transaction (a search sees a document's old pages or its
+/// new ones, never a mix or none), searched with PostgreSQL's full-text search
+/// (``search(_:options:)``). Every machine with a copy of the library shares its rows: the
+/// library is known by the id in its synced folder (``YianaLibrary/LibraryIdentity``).
+///
+/// A page's `tsvector` holds its document's title (weight A), tags (B) and folder (C) and its
+/// own text (D), each folded in Swift as the SQLite index's tokenizer folds (compatibility
+/// forms, diacritics, case) and split at every character that is not a letter or digit, so both
+/// indexes see the same words; no `unaccent` extension is needed on a shared server.
+public struct PostgresIndex: IndexStore {
     public let database: PostgresDatabase
     /// The library's row (``PostgresSchema``'s `yiana_library`).
     public let library: Int64
 
-    /// A document as the index keeps it (the columns of SQLite's `document` table).
-    public struct Document: Sendable {
-        public var path: String, folder: String, documentID: String?, title: String, tags: [String]
-        public var created: Double?, modified: Double?
-        public var fileSize: Int64, fileModified: Int64, fileInode: Int64
-        public var contentKey: String?, status: String, reason: String?
-        public var pageCount: Int, textPages: Int, ocrPages: Int
+    public var location: String { database.location.description }
 
-        public init(path: String, title: String, tags: [String] = [], status: String = "indexed", fileSize: Int64 = 0, fileModified: Int64 = 0, fileInode: Int64 = 0) {
-            self.path = path
-            folder = path.split(separator: "/").dropLast().joined(separator: "/")
-            self.title = title
-            self.tags = tags
-            self.status = status
-            self.fileSize = fileSize
-            self.fileModified = fileModified
-            self.fileInode = fileInode
-            pageCount = 0
-            textPages = 0
-            ocrPages = 0
-        }
-    }
+    /// Seconds a write may take before it is given up (and tried again by the next run).
+    static let writeTimeout = 120.0
 
-    /// A page's text and where it came from (`pdf`, `ocr`, …); number 0 for the app's OCR text
-    /// of the whole document.
-    public struct Page: Sendable {
-        public let number: Int, source: String, body: String
-        public init(number: Int, source: String, body: String) {
-            self.number = number
-            self.source = source
-            self.body = body
-        }
-    }
-
-    /// One hit: a page of a document, best first.
-    public struct Hit: Sendable, Equatable {
-        public let path: String, title: String, page: Int, score: Double
-    }
-
-    /// The index of the library known by `key` (``YianaLibrary/LibraryIdentity``), its row made
-    /// when the database has none; the schema must be this yiana's (``PostgresSchema/migrate(_:)``).
-    public static func open(_ database: PostgresDatabase, libraryKey key: String, name: String) async throws(PostgresIndexError) -> PostgresIndex {
-        let id = try await database.run(within: 30) { connection in
-            let rows = try await connection.query("""
-                INSERT INTO yiana_library (key, name) VALUES (\(key), \(name))
-                ON CONFLICT (key) DO UPDATE SET name = excluded.name RETURNING id
-                """, logger: PostgresDatabase.logger)
-            var id: Int64 = 0
+    /// The index of the library known by `key`, its row made when the database has none
+    /// (`create`), else nil when there is none; the schema must be this yiana's
+    /// (``PostgresSchema/migrate(_:)``).
+    public static func open(_ database: PostgresDatabase, libraryKey key: String, name: String, create: Bool = true) async throws(PostgresIndexError) -> PostgresIndex? {
+        let id = try await database.run(within: 30) { connection -> Int64? in
+            let rows = create
+                ? try await connection.query("""
+                    INSERT INTO yiana_library (key, name) VALUES (\(key), \(name))
+                    ON CONFLICT (key) DO UPDATE SET name = excluded.name RETURNING id
+                    """, logger: PostgresDatabase.logger)
+                : try await connection.query("SELECT id FROM yiana_library WHERE key = \(key)", logger: PostgresDatabase.logger)
+            var id: Int64?
             for try await value in rows.decode(Int64.self) { id = value }
             return id
         }
-        return PostgresIndex(database: database, library: id)
+        return id.map { PostgresIndex(database: database, library: $0) }
     }
 
-    /// Folds text as the SQLite index's tokenizer does (`unicode61 remove_diacritics 2`):
-    /// compatibility forms, diacritics and case. Done here, not with the `unaccent` extension,
-    /// which a shared server's user may not be allowed to install.
+    /// Text as both sides of a match see it: folded as the SQLite index's tokenizer folds
+    /// (`unicode61 remove_diacritics 2`), every character but letters and digits a space, no NUL.
+    public static func searchable(_ text: String) -> String {
+        String(String.UnicodeScalarView(folded(text).unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? $0 : " " }))
+    }
+
+    /// `text` with compatibility forms, diacritics and case folded.
     public static func folded(_ text: String) -> String {
         text.precomposedStringWithCompatibilityMapping.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
     }
 
-    /// Puts `document` and its `pages` in place of what the index had at its path, in one
-    /// transaction; several machines doing so at once end with one of their versions, whole.
-    public func replace(_ document: Document, pages: [Page]) async throws(PostgresIndexError) {
+    /// Text as PostgreSQL can store it (it takes no NUL character).
+    static func storable(_ text: String) -> String {
+        text.contains("\u{0}") ? text.replacingOccurrences(of: "\u{0}", with: "") : text
+    }
+
+    /// The words of a document's title, tags and folder, weighted for ``header``.
+    struct Header: Sendable {
+        let title: String, tags: String, folder: String
+        init(title: String, tags: [String], folder: String) {
+            self.title = PostgresIndex.searchable(title)
+            self.tags = PostgresIndex.searchable(tags.joined(separator: " "))
+            self.folder = PostgresIndex.searchable(folder)
+        }
+    }
+
+    public func close() async {
+        await database.close()
+    }
+
+    // MARK: - Reading what the index holds
+
+    public func known() async throws -> [String: StoredDocument] {
+        try await rows("SELECT id, path, file_size, file_modified, file_inode, content_key, status FROM yiana_document WHERE library = \(library)",
+                       as: (Int64, String, Int64, Int64, Int64, String?, String).self)
+            .reduce(into: [:]) { result, row in
+                result[row.1] = StoredDocument(id: row.0, file: FileStamp(size: row.2, modified: row.3, inode: row.4),
+                                               contentKey: row.5, status: IndexStatus(rawValue: row.6) ?? .failed)
+            }
+    }
+
+    public func statuses(onlyProblems: Bool) async throws -> [IndexReport.Document] {
+        try await rows("""
+            SELECT path, status, reason, page_count, text_pages, ocr_pages FROM yiana_document
+            WHERE library = \(library) AND (NOT \(onlyProblems) OR status <> 'ok') ORDER BY path COLLATE "C"
+            """, as: (String, String, String?, Int, Int, Int).self)
+            .map { IndexReport.Document(path: $0.0, status: IndexStatus(rawValue: $0.1) ?? .failed, reason: $0.2, pages: $0.3, textPages: $0.4, ocrPages: $0.5) }
+    }
+
+    public func documentCount() async throws -> Int {
+        try await rows("SELECT count(*)::int8 FROM yiana_document WHERE library = \(library)", as: Int.self).first ?? 0
+    }
+
+    public func stamps(inFolder folder: String) async throws -> [String: FileStamp] {
+        try await rows("SELECT path, file_size, file_modified, file_inode FROM yiana_document WHERE library = \(library) AND folder = \(folder)",
+                       as: (String, Int64, Int64, Int64).self)
+            .reduce(into: [:]) { $0[$1.0] = FileStamp(size: $1.1, modified: $1.2, inode: $1.3) }
+    }
+
+    public func state(_ key: IndexState) async throws -> String? {
+        try await rows("SELECT value FROM yiana_state WHERE library = \(library) AND key = \(key.rawValue)", as: String.self).first
+    }
+
+    public func setState(_ values: [IndexState: String]) async throws {
         let library = self.library
-        try await database.run(within: 60) { connection in
-            try await connection.query("BEGIN", logger: PostgresDatabase.logger)
-            do {
-                // The document's row locked first (made if new): concurrent replacers of one
-                // document take turns here instead of interleaving their pages.
-                let rows = try await connection.query("""
-                    INSERT INTO yiana_document (library, path, folder, document_id, title, tags, created, modified, file_size, file_modified,
-                                                file_inode, content_key, status, reason, page_count, text_pages, ocr_pages)
-                    VALUES (\(library), \(document.path), \(document.folder), \(document.documentID), \(document.title), \(document.tags),
-                            \(document.created), \(document.modified), \(document.fileSize), \(document.fileModified), \(document.fileInode),
-                            \(document.contentKey), \(document.status), \(document.reason), \(document.pageCount), \(document.textPages), \(document.ocrPages))
-                    ON CONFLICT (library, path) DO UPDATE SET folder = excluded.folder, document_id = excluded.document_id, title = excluded.title,
-                        tags = excluded.tags, created = excluded.created, modified = excluded.modified, file_size = excluded.file_size,
-                        file_modified = excluded.file_modified, file_inode = excluded.file_inode, content_key = excluded.content_key,
-                        status = excluded.status, reason = excluded.reason, page_count = excluded.page_count, text_pages = excluded.text_pages,
-                        ocr_pages = excluded.ocr_pages
-                    RETURNING id
+        try await database.transaction(within: Self.writeTimeout) { connection in
+            for (key, value) in values {
+                try await connection.query("""
+                    INSERT INTO yiana_state (library, key, value) VALUES (\(library), \(key.rawValue), \(value))
+                    ON CONFLICT (library, key) DO UPDATE SET value = excluded.value
                     """, logger: PostgresDatabase.logger)
-                var id: Int64 = 0
-                for try await value in rows.decode(Int64.self) { id = value }
-                try await connection.query("DELETE FROM yiana_page WHERE document = \(id)", logger: PostgresDatabase.logger)
-                let title = Self.folded(document.title), tags = Self.folded(document.tags.joined(separator: " ")), folder = Self.folded(document.folder)
-                for page in pages {
-                    try await connection.query("""
-                        INSERT INTO yiana_page (document, number, source, body, search) VALUES (\(id), \(page.number), \(page.source), \(page.body),
-                            setweight(to_tsvector('english', \(title)), 'A') || setweight(to_tsvector('english', \(tags)), 'B')
-                            || setweight(to_tsvector('simple', \(folder)), 'C') || setweight(to_tsvector('english', \(Self.folded(page.body))), 'D'))
-                        """, logger: PostgresDatabase.logger)
-                }
-                try await connection.query("COMMIT", logger: PostgresDatabase.logger)
-            } catch {
-                _ = try? await connection.query("ROLLBACK", logger: PostgresDatabase.logger)
-                throw error
             }
         }
     }
 
-    /// Removes the document at `path` and its pages.
-    public func remove(path: String) async throws(PostgresIndexError) {
+    public func addressRecords() async throws -> [AddressRecord] {
+        try await rows("""
+            SELECT d.id, d.path, d.title, a.fingerprint FROM yiana_document d
+            LEFT JOIN yiana_document_addresses a ON a.document = d.id WHERE d.library = \(library)
+            """, as: (Int64, String, String, String?).self)
+            .map { AddressRecord(id: $0.0, path: $0.1, title: $0.2, fingerprint: $0.3) }
+    }
+
+    /// Every row of `query`, its columns decoded as `columns`.
+    func rows<each C: PostgresDecodable & Sendable>(_ query: PostgresQuery, as columns: (repeat each C).Type, within seconds: Double = 30)
+        async throws(PostgresIndexError) -> [(repeat each C)] {
+        try await database.run(within: seconds) { connection in
+            var result: [(repeat each C)] = []
+            for try await row in try await connection.query(query, logger: PostgresDatabase.logger).decode((repeat each C).self) {
+                result.append(row)
+            }
+            return result
+        }
+    }
+
+    // MARK: - Writing
+
+    public func clear() async throws {
         let library = self.library
-        try await database.run(within: 30) { connection in
-            try await connection.query("DELETE FROM yiana_document WHERE library = \(library) AND path = \(path)", logger: PostgresDatabase.logger)
+        try await database.transaction(within: Self.writeTimeout) { connection in
+            try await connection.query("DELETE FROM yiana_document WHERE library = \(library)", logger: PostgresDatabase.logger)
+            try await connection.query("DELETE FROM yiana_state WHERE library = \(library)", logger: PostgresDatabase.logger)
         }
     }
 
-    /// The pages matching what a person typed (every word; `"a phrase"`; `inv*` a prefix),
-    /// best first, at most `limit`; within `seconds` (a search never hangs on a dead server).
-    public func search(_ text: String, limit: Int = 20, within seconds: Double = 10) async throws(PostgresIndexError) -> [Hit] {
-        guard let query = Self.tsquery(text) else { return [] }
+    public func write(_ documents: [ExtractedDocument]) async throws -> [ExtractedDocument] {
+        guard !documents.isEmpty else { return [] }
         let library = self.library
-        return try await database.run(within: seconds) { connection in
-            let rows = try await connection.query("""
-                SELECT d.path, d.title, p.number, ts_rank(p.search, q)::float8 AS score
-                FROM yiana_page p JOIN yiana_document d ON d.id = p.document, to_tsquery('english', \(query)) q
-                WHERE d.library = \(library) AND p.search @@ q
-                ORDER BY score DESC, d.path, p.number LIMIT \(limit)
-                """, logger: PostgresDatabase.logger)
-            var hits: [Hit] = []
-            for try await (path, title, page, score) in rows.decode((String, String, Int, Double).self) {
-                hits.append(Hit(path: path, title: title, page: page, score: score))
+        // In order of path: two machines writing overlapping batches lock rows in one order, so
+        // they take turns instead of deadlocking.
+        let sorted = documents.sorted { $0.path < $1.path }
+        return try await database.transaction(within: Self.writeTimeout) { connection in
+            var unwritten: [ExtractedDocument] = []
+            for document in sorted where try await !PostgresWriter(connection: connection, library: library).apply(document) {
+                unwritten.append(document)
             }
-            return hits
+            return unwritten
         }
     }
 
-    /// The `to_tsquery` text for what a person typed: each word a quoted lexeme (so no
-    /// character of it is an operator), a phrase's words joined by `<->`, a prefix `:*`, all
-    /// joined by `&`; nil when nothing in it is searchable.
-    public static func tsquery(_ text: String) -> String? {
-        var terms: [String] = []
-        var phrase: [String]? = nil
-        func lexeme(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "''").replacingOccurrences(of: "\\", with: "\\\\") + "'" }
-        func words(_ chunk: Substring) -> [String] {
-            chunk.split { !$0.isLetter && !$0.isNumber && $0 != "*" }.map(String.init)
+    public func remove(_ paths: [String]) async throws -> Int {
+        guard !paths.isEmpty else { return 0 }
+        let library = self.library
+        return try await database.transaction(within: Self.writeTimeout) { connection in
+            var removed = 0
+            let rows = try await connection.query("DELETE FROM yiana_document WHERE library = \(library) AND path = ANY(\(paths)) RETURNING id",
+                                                  logger: PostgresDatabase.logger)
+            for try await _ in rows { removed += 1 }
+            return removed
         }
-        for piece in folded(text).replacingOccurrences(of: "\u{201C}", with: "\"").replacingOccurrences(of: "\u{201D}", with: "\"")
-            .split(separator: "\"", omittingEmptySubsequences: false).enumerated() {
-            if piece.offset % 2 == 1 {
-                phrase = words(piece.element).map { $0.replacingOccurrences(of: "*", with: "") }.filter { !$0.isEmpty }
-                if let phrase, !phrase.isEmpty { terms.append("(" + phrase.map(lexeme).joined(separator: " <-> ") + ")") }
-                continue
-            }
-            for word in words(piece.element) {
-                let bare = word.replacingOccurrences(of: "*", with: "")
-                guard !bare.isEmpty else { continue }
-                terms.append(word.hasSuffix("*") ? lexeme(bare) + ":*" : lexeme(bare))
+    }
+
+    public func removeAll(except paths: Set<String>) async throws -> Int {
+        let stale = try await known().keys.filter { !paths.contains($0) }
+        return try await remove(stale.sorted())
+    }
+
+    public func writeAddresses(_ rows: [(id: Int64, text: String, fingerprint: String)]) async throws {
+        guard !rows.isEmpty else { return }
+        let rows = rows.map { (id: $0.id, text: Self.storable($0.text), fingerprint: $0.fingerprint) }
+        try await database.transaction(within: Self.writeTimeout) { connection in
+            for row in rows {
+                try await PostgresWriter(connection: connection, library: 0).writeAddresses(id: row.id, text: row.text, fingerprint: row.fingerprint)
             }
         }
-        return terms.isEmpty ? nil : terms.joined(separator: " & ")
     }
 }
+

@@ -18,13 +18,28 @@ public enum PostgresSchema {
 
     static let migrations: [(version: Int, statements: [String])] = [
         (1, [
+            // English stemming as SQLite's porter tokenizer does it, and like it without stop
+            // words: `the` and `a` are words a person may search for (PostgreSQL's own `english`
+            // drops them); every word the page text is split into is one of these token types.
+            "CREATE TEXT SEARCH DICTIONARY yiana_english_stem (TEMPLATE = snowball, Language = english)",
+            "CREATE TEXT SEARCH CONFIGURATION yiana_english (COPY = pg_catalog.english)",
+            """
+            ALTER TEXT SEARCH CONFIGURATION yiana_english
+                ALTER MAPPING FOR asciiword, word, asciihword, hword, hword_asciipart, hword_part WITH yiana_english_stem
+            """,
             """
             CREATE TABLE yiana_library (
                 id bigserial PRIMARY KEY,
                 key text NOT NULL UNIQUE,              -- the id in the library's .yiana/library-id
-                name text NOT NULL,                    -- its folder's name, for people
-                folder_times text,                     -- the staleness check's record, as in SQLite's index_state
-                last_run timestamptz
+                name text NOT NULL                     -- its folder's name, for people
+            )
+            """,
+            """
+            CREATE TABLE yiana_state (
+                library bigint NOT NULL REFERENCES yiana_library(id) ON DELETE CASCADE,
+                key text NOT NULL,                     -- as in SQLite's index_state: folder times, last run, …
+                value text NOT NULL,
+                PRIMARY KEY (library, key)
             )
             """,
             """

@@ -9,15 +9,22 @@ import YianaSystem
 typealias FileState = FileStamp
 
 /// The text of one page, ready for the index.
-struct PageText: Sendable {
-    let number: Int
-    let text: String
-    let source: TextSource
+public struct PageText: Sendable {
+    /// 1-based; 0 for the app's OCR text of the whole document.
+    public let number: Int
+    public let text: String
+    public let source: TextSource
+
+    public init(number: Int, text: String, source: TextSource) {
+        self.number = number
+        self.text = text
+        self.source = source
+    }
 }
 
 /// What one document contributes to the index.
-struct ExtractedDocument: Sendable {
-    enum Pages: Sendable {
+public struct ExtractedDocument: Sendable {
+    public enum Pages: Sendable {
         /// Newly extracted pages.
         case extracted([PageText])
         /// The same PDF bytes are already indexed under another document: copy its pages.
@@ -26,22 +33,34 @@ struct ExtractedDocument: Sendable {
         case keepExisting
     }
 
-    let path: String  // relative to the library
-    let folder: String
-    let file: FileState
+    public let path: String  // relative to the library
+    public let folder: String
+    public let file: FileStamp
     /// The file went away after the library was listed (moved or removed by another
     /// process): it is not indexed, as if it had never been listed.
-    var vanished = false
-    var documentID: String?
-    var title: String
-    var tags: [String] = []
-    var created: Double?
-    var modified: Double?
-    var contentKey: String?
-    var status: IndexStatus
-    var reason: String?
-    var pageCount = 0
-    var pages: Pages = .extracted([])
+    public internal(set) var vanished = false
+    public internal(set) var documentID: String?
+    public internal(set) var title: String
+    public internal(set) var tags: [String] = []
+    public internal(set) var created: Double?
+    public internal(set) var modified: Double?
+    public internal(set) var contentKey: String?
+    public internal(set) var status: IndexStatus
+    public internal(set) var reason: String?
+    public internal(set) var pageCount = 0
+    public internal(set) var pages: Pages = .extracted([])
+
+    /// The pages with text to index (a page without any is not one).
+    public var textPages: [PageText] {
+        guard case .extracted(let pages) = pages else { return [] }
+        return pages.filter { $0.source != .none }
+    }
+
+    /// How many pages have text from the PDF, and how many from OCR.
+    public var pageCounts: (text: Int, ocr: Int) {
+        guard case .extracted(let pages) = pages else { return (0, 0) }
+        return (pages.filter { $0.source == .pdf }.count, pages.filter { $0.source == .ocr }.count)
+    }
 }
 
 /// Reads one library item into an ``ExtractedDocument``. Never throws: every failure
@@ -185,5 +204,13 @@ struct DocumentExtractor: Sendable {
         let text = TextNormalizer.normalize(fullText)
         guard hasWords(text) else { return [] }
         return [PageText(number: pageCount == 1 ? 1 : 0, text: text, source: .ocr)]
+    }
+}
+
+extension DocumentExtractor {
+    /// Extracts a document again from its file, without reusing any indexed pages.
+    func extractAgain(_ document: ExtractedDocument) -> ExtractedDocument {
+        let url = library.root.appendingPathComponent(document.path)
+        return extract(LibraryItem(kind: .document, url: url, documentURL: url), file: document.file)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import YianaLibrary
 import YianaSystem
 
@@ -33,9 +32,6 @@ public enum IndexFreshness {
         }
     }
 
-    static let stateKey = "folderTimes"
-    static let lastRunKey = "lastRun"
-
     /// What the index holds of each document, by path: its status and the file it was made
     /// from (for `yiana status`, which reads no document to tell what changed since).
     public struct Entry: Sendable {
@@ -45,26 +41,18 @@ public enum IndexFreshness {
 
     /// Every document the index holds, and when `yiana index` last ran over the library (nil
     /// before a version that records it).
-    public static func entries(_ index: SearchIndex) throws -> (documents: [String: Entry], lastRun: Date?) {
-        try index.pool.read { db in
-            var documents: [String: Entry] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT path, status, fileSize, fileModified, fileInode FROM document")
-            while let row = try rows.next() {
-                documents[row[0]] = Entry(status: IndexStatus(rawValue: row[1]) ?? .failed, stamp: FileStamp(size: row[2], modified: row[3], inode: row[4]))
-            }
-            let lastRun = try db.tableExists("index_state")
-                ? try String.fetchOne(db, sql: "SELECT value FROM index_state WHERE key = ?", arguments: [lastRunKey]).flatMap(Double.init)
-                : nil
-            return (documents, lastRun.map { Date(timeIntervalSince1970: $0) })
-        }
+    public static func entries(_ index: any IndexStore) async throws -> (documents: [String: Entry], lastRun: Date?) {
+        let documents = try await index.known().mapValues { Entry(status: $0.status, stamp: $0.file) }
+        let lastRun = try await index.state(.lastRun).flatMap(Double.init)
+        return (documents, lastRun.map { Date(timeIntervalSince1970: $0) })
     }
 
     /// The folder times the index was last brought up to date with; nil before the first run
     /// of a version that records them.
     /// Read on every search, so in a form read without a JSON decoder: a line per folder,
     /// its time, a tab, its path (a backslash, a tab or a line break in it escaped).
-    static func stored(_ db: Database) throws -> [String: Int64]? {
-        guard let text = try? String.fetchOne(db, sql: "SELECT value FROM index_state WHERE key = ?", arguments: [stateKey]) else { return nil }
+    static func stored(_ index: any IndexStore) async throws -> [String: Int64]? {
+        guard let text = try await index.state(.folderTimes) else { return nil }
         var folders: [String: Int64] = [:]
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             guard let tab = line.firstIndex(of: "\t"), let time = Int64(line[..<tab]) else { continue }
@@ -73,9 +61,8 @@ public enum IndexFreshness {
         return folders
     }
 
-    static func store(_ folders: [String: Int64], _ db: Database) throws {
-        let text = folders.map { "\($0.value)\t\(escape($0.key))\n" }.joined()
-        try db.execute(sql: "INSERT OR REPLACE INTO index_state (key, value) VALUES (?, ?)", arguments: [stateKey, text])
+    static func encode(_ folders: [String: Int64]) -> String {
+        folders.map { "\($0.value)\t\(escape($0.key))\n" }.joined()
     }
 
     private static func escape(_ path: String) -> String {
@@ -101,43 +88,36 @@ public enum IndexFreshness {
 
     /// What the library holds that the index has not seen (empty when nothing), or nil when
     /// the index does not know its folders' times yet (made by an older version).
-    public static func check(_ library: Library, index: SearchIndex) throws -> Staleness? {
-        try index.pool.read { db in
-            guard let stored = try stored(db) else { return nil }
-            var staleness = Staleness()
-            // Paths joined as strings: `appendingPathComponent` would `stat` each to learn
-            // whether it is a folder, doubling the cost of the check.
-            let root = library.root.path == "/" ? "" : library.root.path
-            for (folder, time) in stored where FileStamp(path: folder.isEmpty ? library.root.path : root + "/" + folder)?.modified != time {
-                let found = differences(in: folder, known: stored, library: library, db)
-                staleness.documents += found.documents
-                staleness.folders += found.folders
-            }
-            return staleness
+    public static func check(_ library: Library, index: any IndexStore) async throws -> Staleness? {
+        guard let stored = try await stored(index) else { return nil }
+        var staleness = Staleness()
+        // Paths joined as strings: `appendingPathComponent` would `stat` each to learn
+        // whether it is a folder, doubling the cost of the check.
+        let root = library.root.path == "/" ? "" : library.root.path
+        for (folder, time) in stored where FileStamp(path: folder.isEmpty ? library.root.path : root + "/" + folder)?.modified != time {
+            let found = await differences(in: folder, known: stored, library: library, index: index)
+            staleness.documents += found.documents
+            staleness.folders += found.folders
         }
+        return staleness
     }
 
     /// Records the times of `folders` (each taken before it was compared) for those whose
     /// documents all match the index now: after a command's own writes, so they do not show
     /// as changes. A folder that does not match keeps its old time, and shows.
-    static func refresh(_ folders: Set<String>, library: Library, pool: DatabasePool) throws {
-        try pool.write { db in
-            guard var stored = try stored(db) else { return }
-            for folder in folders {
-                guard let time = FileStamp(path: library.root.appendingPathComponent(folder).path)?.modified else { continue }
-                if differences(in: folder, known: stored, library: library, db).isEmpty { stored[folder] = time }
-            }
-            try store(stored, db)
+    static func refresh(_ folders: Set<String>, library: Library, index: any IndexStore) async throws {
+        guard var stored = try await stored(index) else { return }
+        for folder in folders {
+            guard let time = FileStamp(path: library.root.appendingPathComponent(folder).path)?.modified else { continue }
+            if await differences(in: folder, known: stored, library: library, index: index).isEmpty { stored[folder] = time }
         }
+        try await index.setState([.folderTimes: encode(stored)])
     }
 
     /// How the documents in `folder` itself differ from the index's (added, changed, removed),
     /// and its sub-folders the index does not know; a folder that is gone counts its documents.
-    static func differences(in folder: String, known: [String: Int64], library: Library, _ db: Database) -> Staleness {
-        var rows: [String: FileStamp] = [:]
-        if let cursor = try? Row.fetchCursor(db, sql: "SELECT path, fileSize, fileModified, fileInode FROM document WHERE folder = ?", arguments: [folder]) {
-            while let row = try? cursor.next() { rows[row[0]] = FileStamp(size: row[1], modified: row[2], inode: row[3]) }
-        }
+    static func differences(in folder: String, known: [String: Int64], library: Library, index: any IndexStore) async -> Staleness {
+        let rows = (try? await index.stamps(inFolder: folder)) ?? [:]
         guard let scan = try? LibraryScanner.scan(library, only: library.root.appendingPathComponent(folder)) else {
             return Staleness(documents: rows.count, folders: 1)
         }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import YianaLibrary
 import YianaPDF
 import YianaSystem
@@ -35,6 +34,15 @@ public struct IndexReport: Codable, Sendable {
         public let pages: Int
         public let textPages: Int
         public let ocrPages: Int
+
+        public init(path: String, status: IndexStatus, reason: String?, pages: Int, textPages: Int, ocrPages: Int) {
+            self.path = path
+            self.status = status
+            self.reason = reason
+            self.pages = pages
+            self.textPages = textPages
+            self.ocrPages = ocrPages
+        }
     }
 
     /// Documents whose text was extracted in this run.
@@ -80,9 +88,9 @@ public struct IndexProgress: Sendable {
 /// Brings the index up to date with a library.
 public struct Indexer: Sendable {
     public let library: Library
-    public let index: SearchIndex
+    public let index: any IndexStore
 
-    public init(library: Library, index: SearchIndex) {
+    public init(library: Library, index: any IndexStore) {
         self.library = library
         self.index = index
     }
@@ -98,12 +106,12 @@ public struct Indexer: Sendable {
         let scan = try LibraryScanner.scan(library)
         let items = scan.items
         let arrival = Arrival(scan: scan, window: options.settle)
-        let known = try await index.pool.read { db in try StoredDocument.all(db) }
+        let known = try await index.known()
         var report = IndexReport()
         if options.full {
             // A rebuild starts from nothing: cheaper than replacing every page in place, and
             // a run killed halfway leaves the rest to the next run, as new documents.
-            try await index.pool.write { db in try SearchIndex.clear(db) }
+            try await index.clear()
         }
 
         var work: [(LibraryItem, FileState)] = []
@@ -129,25 +137,20 @@ public struct Indexer: Sendable {
         let extractor = DocumentExtractor(library: library, indexedContent: indexedContent, pageHelpers: PageHelpers(count: options.jobs - 1))
         if !work.isEmpty { PDFDocument.prepareForConcurrentUse() }  // poppler's start-up, only when there is work
 
-        let writer = IndexWriter(pool: index.pool)
-        for path in try await extract(work, extractor: extractor, arrival: arrival, writer: writer, options: options, report: &report, progress: progress) {
+        for path in try await extract(work, extractor: extractor, arrival: arrival, options: options, report: &report, progress: progress) {
             if seen.remove(path) != nil, known[path] != nil { knownSeen -= 1 }
         }
         // Nothing can have gone when every path the index knows was seen: then no row is read again.
-        report.removed = options.full ? known.count - knownSeen : knownSeen == known.count ? 0 : try writer.removeAll(except: seen)
+        report.removed = options.full ? known.count - knownSeen : knownSeen == known.count ? 0 : try await index.removeAll(except: seen)
         try await finish(&report, scan: scan, options: options)
         // The folders' times from before they were listed: a change made during the run shows.
-        try await index.pool.write { db in
-            try IndexFreshness.store(scan.folders, db)
-            try db.execute(sql: "INSERT OR REPLACE INTO index_state (key, value) VALUES (?, ?)",
-                           arguments: [IndexFreshness.lastRunKey, String(Date().timeIntervalSince1970)])
-        }
+        try await index.setState([.folderTimes: IndexFreshness.encode(scan.folders), .lastRun: String(Date().timeIntervalSince1970)])
         return report
     }
 
     /// Extracts `work` (on `options.jobs` workers) and commits it in batches; returns the
     /// paths that vanished before they could be read.
-    private func extract(_ work: [(LibraryItem, FileState)], extractor: DocumentExtractor, arrival: Arrival, writer: IndexWriter,
+    private func extract(_ work: [(LibraryItem, FileState)], extractor: DocumentExtractor, arrival: Arrival,
                          options: IndexOptions, report: inout IndexReport,
                          progress: @escaping @Sendable (IndexProgress) -> Void) async throws -> [String] {
         var pending: [ExtractedDocument] = []
@@ -179,15 +182,38 @@ public struct Indexer: Sendable {
                 progress(IndexProgress(completed: completed, total: work.count, current: document.path))
                 // Commit in batches: few transactions, and a killed run loses little.
                 if pending.count >= options.batchSize || Date().timeIntervalSince(lastCommit) > 1 {
-                    try writer.commit(pending, extractor: extractor, report: &report)
+                    try await commit(pending, report: &report)
                     pending.removeAll(keepingCapacity: true)
                     lastCommit = Date()
                 }
                 addNext()
             }
         }
-        try writer.commit(pending, extractor: extractor, report: &report)
+        try await commit(pending, report: &report)
         return vanished
+    }
+
+    /// Writes `documents`; those whose pages were to be copied from a document that no longer
+    /// holds them (it changed meanwhile, here or on another machine) are extracted after all.
+    private func commit(_ documents: [ExtractedDocument], report: inout IndexReport) async throws {
+        guard !documents.isEmpty else { return }
+        let unwritten = try await index.write(documents)
+        if !unwritten.isEmpty {
+            let extractor = DocumentExtractor(library: library, indexedContent: [])
+            _ = try await index.write(unwritten.map { extractor.extractAgain($0) })
+        }
+        let extractedAgain = Set(unwritten.map(\.path))
+        for document in documents {
+            switch document.pages {
+            case .reuse where !extractedAgain.contains(document.path):
+                report.reused += 1
+                report.reusedPaths.insert(document.path)
+            case .reuse, .extracted:
+                report.extracted += 1
+            case .keepExisting:
+                break
+            }
+        }
     }
 
     /// Brings the index up to date for `urls` alone (documents a command just wrote or
@@ -217,60 +243,28 @@ public struct Indexer: Sendable {
         present = present.filter { once.insert($0.path).inserted }
         let scan = present.isEmpty ? LibraryScan() : try LibraryScanner.scan(library, below: present)
         var report = IndexReport()
-        let known = try await index.pool.read { db in try StoredDocument.all(db) }
+        let known = try await index.known()
         let work = scan.items.compactMap { item in (item.stamp ?? FileState(path: item.url.path)).map { (item, $0) } }
         let indexedContent = Set(known.values.filter { $0.status == .ok }.compactMap(\.contentKey))
         let extractor = DocumentExtractor(library: library, indexedContent: indexedContent, pageHelpers: PageHelpers(count: options.jobs - 1))
         if !work.isEmpty { PDFDocument.prepareForConcurrentUse() }
-        let writer = IndexWriter(pool: index.pool)
-        gone += try await extract(work, extractor: extractor, arrival: Arrival(scan: scan, window: options.settle), writer: writer,
+        gone += try await extract(work, extractor: extractor, arrival: Arrival(scan: scan, window: options.settle),
                                   options: options, report: &report, progress: { _ in })
-        report.removed = try writer.remove(gone.filter { known[$0] != nil })
-        try IndexFreshness.refresh(folders, library: library, pool: index.pool)
+        report.removed = try await index.remove(gone.filter { known[$0] != nil })
+        try await IndexFreshness.refresh(folders, library: library, index: index)
         return report
     }
 
     /// The people of the app's address files, then the index's state, into `report`.
     private func finish(_ report: inout IndexReport, scan: LibraryScan, options: IndexOptions) async throws {
-        report.addresses = try AddressIndex(library: library, pool: index.pool).update(scan, changed: report.changed)
-        report.documents = try statuses(onlyProblems: !options.listEveryDocument)
-        report.documentCount = try await index.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM document") ?? 0 }
+        report.addresses = try await AddressIndex(library: library, index: index).update(scan, changed: report.changed)
+        report.documents = try await index.statuses(onlyProblems: !options.listEveryDocument)
+        report.documentCount = try await index.documentCount()
         report.notIndexed = scan.irregular.map { IndexReport.Document(path: $0.path, status: .failed, reason: $0.reason, pages: 0, textPages: 0, ocrPages: 0) }
     }
 
     /// The status of every document in the index (or of those with a problem), by path.
-    public func statuses(onlyProblems: Bool = false) throws -> [IndexReport.Document] {
-        try index.pool.read { db in
-            // Columns by position: this runs over every document on every run.
-            var documents: [IndexReport.Document] = []
-            let filter = onlyProblems ? "WHERE status != '\(IndexStatus.ok.rawValue)'" : ""
-            let rows = try Row.fetchCursor(db, sql: "SELECT path, status, reason, pageCount, textPages, ocrPages FROM document \(filter) ORDER BY path")
-            while let row = try rows.next() {
-                documents.append(IndexReport.Document(path: row[0], status: IndexStatus(rawValue: row[1]) ?? .failed,
-                                                      reason: row[2], pages: row[3], textPages: row[4], ocrPages: row[5]))
-            }
-            return documents
-        }
-    }
-}
-
-/// What the index holds about a document, to decide whether it changed.
-struct StoredDocument {
-    let id: Int64
-    let file: FileState
-    let contentKey: String?
-    let status: IndexStatus
-    var isPlaceholder: Bool { status == .notDownloaded }
-
-    static func all(_ db: Database) throws -> [String: StoredDocument] {
-        var result: [String: StoredDocument] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT id, path, fileSize, fileModified, fileInode, contentKey, status FROM document")
-        result.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM document") ?? 0)
-        while let row = try rows.next() {  // columns by position: this runs over every document on every run
-            result[row[1]] = StoredDocument(
-                id: row[0], file: FileState(size: row[2], modified: row[3], inode: row[4]),
-                contentKey: row[5], status: IndexStatus(rawValue: row[6]) ?? .failed)
-        }
-        return result
+    public func statuses(onlyProblems: Bool = false) async throws -> [IndexReport.Document] {
+        try await index.statuses(onlyProblems: onlyProblems)
     }
 }

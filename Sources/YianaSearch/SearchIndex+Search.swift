@@ -31,6 +31,13 @@ public struct SearchHit: Codable, Sendable {
         /// Higher is better (bm25, sign flipped).
         public let score: Double
         public let source: TextSource
+
+        public init(number: Int, snippet: String, score: Double, source: TextSource) {
+            self.number = number
+            self.snippet = snippet
+            self.score = score
+            self.source = source
+        }
     }
 
     public let path: String
@@ -42,6 +49,16 @@ public struct SearchHit: Codable, Sendable {
     public let score: Double
     /// Matching pages, best first.
     public let pages: [Page]
+
+    public init(path: String, title: String, tags: [String], created: Date?, status: IndexStatus, score: Double, pages: [Page]) {
+        self.path = path
+        self.title = title
+        self.tags = tags
+        self.created = created
+        self.status = status
+        self.score = score
+        self.pages = pages
+    }
 
     /// The markers around matched words in snippets.
     public static let markOpen = "\u{2}", markClose = "\u{3}"
@@ -70,6 +87,11 @@ extension SearchIndex {
     /// Titles weigh most, then tags, folder names, and page text.
     /// - Throws: ``SearchError``; a database error only if the index itself is broken.
     public func search(_ query: String, options: SearchOptions = SearchOptions()) throws -> [SearchHit] {
+        try searchNow(query, options: options)
+    }
+
+    /// ``search(_:options:)``, by a name the async one (``IndexStore``) can call.
+    func searchNow(_ query: String, options: SearchOptions) throws -> [SearchHit] {
         let match: String
         if options.advanced {
             match = query

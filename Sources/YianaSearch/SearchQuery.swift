@@ -11,9 +11,25 @@ import Foundation
 public enum SearchQuery {
     /// The FTS5 expression for `text`, or nil when it holds nothing searchable.
     public static func fts5(_ text: String) -> String? {
-        var terms: [String] = []
-        // The same folding as the indexed text: ligatures, full-width forms, …
-        for token in tokens(of: text.precomposedStringWithCompatibilityMapping) {
+        let terms = terms(of: text).map { term in
+            let quoted = "\"" + term.text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            return term.prefix ? quoted + "*" : quoted
+        }
+        return terms.isEmpty ? nil : terms.joined(separator: " ")
+    }
+
+    /// One thing to match: a word, a word with punctuation inside or a quoted phrase (the
+    /// index's tokenizer splits it into words in a row), or a prefix (`inv*`).
+    public struct Term: Sendable, Equatable {
+        public let text: String
+        public let prefix: Bool
+    }
+
+    /// The terms of what a person typed, compatibility forms folded as the indexed text is
+    /// (ligatures, full-width forms, …); only terms with a letter or digit (anything else
+    /// would be an empty phrase).
+    public static func terms(of text: String) -> [Term] {
+        tokens(of: text.precomposedStringWithCompatibilityMapping).compactMap { token in
             var word = token.text
             var prefix = false
             if !token.quoted {
@@ -24,13 +40,9 @@ public enum SearchQuery {
                     word = word.trimmingCharacters(in: CharacterSet.alphanumerics.inverted)
                 }
             }
-            // Only text with letters or digits makes tokens; anything else would be an
-            // empty phrase, which FTS5 rejects.
-            guard word.unicodeScalars.contains(where: { CharacterSet.alphanumerics.contains($0) }) else { continue }
-            let quoted = "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            terms.append(prefix ? quoted + "*" : quoted)
+            guard word.unicodeScalars.contains(where: { CharacterSet.alphanumerics.contains($0) }) else { return nil }
+            return Term(text: word, prefix: prefix)
         }
-        return terms.isEmpty ? nil : terms.joined(separator: " ")
     }
 
     struct Token {
@@ -38,6 +50,7 @@ public enum SearchQuery {
         let quoted: Bool
     }
 
+    /// What a person typed, split at spaces outside quotes (straight or curly).
     static func tokens(of text: String) -> [Token] {
         var tokens: [Token] = []
         var current = ""

@@ -27,14 +27,14 @@ struct APIRoutes {
         let library = self.library, searches = self.searches, index = searches.index
         router.get("/api/search") { request, _ -> Response in
             let search = try SearchRequest(request.uri.queryParameters)
-            let body = try searches.answer(search, as: .json) { found in
+            let body = try await searches.answer(search, as: .json) { found in
                 try JSONBody.text(SearchAnswer(query: search.query, hits: found.hits.map(SearchHitJSON.init),
                                                stale: found.stale.map { .init(documents: $0.documents, folders: $0.folders) }))
             }
             return Response(status: .ok, headers: [.contentType: JSONBody.contentType], body: .init(byteBuffer: ByteBuffer(string: body)))
         }
         router.get("/api/health") { _, _ -> Response in
-            let health = try LibraryHealth.gather(library, indexPath: index.path)
+            let health = try await LibraryHealth.gather(library, index: try? await index.open())
             return try JSONBody.response(health)
         }
         router.get("/api/openapi.json") { _, _ -> Response in

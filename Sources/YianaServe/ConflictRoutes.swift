@@ -20,7 +20,7 @@ struct ConflictRoutes {
     }
 
     func add(to router: some RouterMethods<ServeContext>) {
-        let library = changes.library, readOnly = changes.readOnly, csrf = changes.csrf, indexPath = changes.indexPath
+        let library = changes.library, readOnly = changes.readOnly, csrf = changes.csrf, index = changes.index
         router.get("/conflicts") { _, _ -> Response in
             let report = try await ConflictDetector(library: library).detect()
             return HTML.page(title: "Conflicts", library: library, body: HTML.conflicts(report, library: library))
@@ -44,7 +44,7 @@ struct ConflictRoutes {
             options.documents = path.map { [$0] } ?? []
             let report = try await ConflictResolver(library: library).resolve(options)
             let touched = report.resolutions.flatMap { [$0.original] + $0.steps.map(\.path) }
-            await IndexAfterWrites.update(Array(Set(touched)), library: library, indexPath: indexPath)
+            await IndexAfterWrites.update(Array(Set(touched)), library: library, index: index)
             return HTML.page(title: "Resolved", library: library,
                              body: HTML.resolution(report, title: "Done: \(form.strategy) for \(path ?? "every conflict")") + "<p><a href=\"\(HTML.base)/conflicts\">Back to the conflicts</a></p>")
         }
@@ -109,7 +109,7 @@ struct Changes: Sendable {
     let library: Library
     let readOnly: Bool
     let csrf: CSRFToken
-    let indexPath: String
+    let index: IndexHandle
 }
 
 /// A form that carries the server's CSRF token.

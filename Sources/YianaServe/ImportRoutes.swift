@@ -48,7 +48,7 @@ struct ImportRoutes {
             let report = try await Importer(library: changes.library).run([upload.path], options: ImportOptions(into: folder, jobs: 1))
             let outcome = Self.outcome(report, file: name, source: upload.path)
             if let document = outcome.document, outcome.status == "imported" {
-                await IndexAfterWrites.update([document], library: changes.library, indexPath: changes.indexPath)
+                await IndexAfterWrites.update([document], library: changes.library, index: changes.index)
             }
             let status: HTTPResponse.Status = outcome.status == "imported" ? .created : outcome.status == "skipped" ? .ok : .unprocessableContent
             return try JSONBody.response(outcome, status: status)

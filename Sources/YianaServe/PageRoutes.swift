@@ -16,18 +16,19 @@ struct PageRoutes {
         let library = self.library, searches = self.searches, index = searches.index
         router.get("/") { request, _ -> Response in
             let search = try SearchRequest(request.uri.queryParameters)
-            let body = HTML.searchForm(search) + "<div id=\"results\" aria-live=\"polite\">\(Self.results(search, searches: searches))</div>"
+            let results = await Self.results(search, searches: searches)
+            let body = HTML.searchForm(search) + "<div id=\"results\" aria-live=\"polite\">\(results)</div>"
             return HTML.page(title: search.query.isEmpty ? "Search" : "\(search.query) — Search", library: library, body: body,
                              script: "/static/search.js")
         }
         // The results alone, for the page's script to show them as a person types.
         router.get("/results") { request, _ -> Response in
             let search = try SearchRequest(request.uri.queryParameters)
-            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: Self.results(search, searches: searches))))
+            let results = await Self.results(search, searches: searches)
+            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: results)))
         }
         router.get("/health") { request, _ -> Response in
-            let health = try LibraryHealth.gather(library, indexPath: index.path)
+            let health = try await LibraryHealth.gather(library, index: try? await index.open())
             let state = request.uri.queryParameters.get("state")
             return HTML.page(title: "Health", library: library, body: HTML.health(health, listing: state))
         }
@@ -36,10 +37,10 @@ struct PageRoutes {
 
 extension PageRoutes {
     /// The results of a search as HTML (nothing for an empty query), with the staleness note.
-    static func results(_ search: SearchRequest, searches: SearchService) -> String {
+    static func results(_ search: SearchRequest, searches: SearchService) async -> String {
         guard !search.query.isEmpty else { return "" }
         do {
-            return try searches.answer(search, as: .html) { answer in
+            return try await searches.answer(search, as: .html) { answer in
                 var html = HTML.results(answer.hits, query: search.query)
                 if let stale = answer.stale {
                     html += "<p class=\"note\">\(HTML.escape(stale.description)) changed since the index was last updated: "

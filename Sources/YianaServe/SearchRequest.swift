@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import YianaLibrary
+import YianaPostgres
 import YianaSearch
 import YianaSystem
 
@@ -44,14 +45,16 @@ struct SearchRequest {
 
     /// The hits (none for a query without a word to search for, as for an empty one), or a 400
     /// for a query the index cannot take.
-    func run(on index: SearchIndex) throws -> [SearchHit] {
+    func run(on index: any IndexStore) async throws -> [SearchHit] {
         guard !query.isEmpty else { return [] }
         do {
-            return try index.search(query, options: options)
+            return try await index.search(query, options: options)
         } catch SearchError.nothingToSearch {
             return []
         } catch let error as SearchError {
             throw HTTPError(.badRequest, message: error.description)
+        } catch let error as PostgresIndexError {
+            throw HTTPError(.serviceUnavailable, message: error.description)
         }
     }
 }

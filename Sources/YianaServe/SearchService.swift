@@ -67,15 +67,19 @@ final class SearchService: @unchecked Sendable {
     /// The answer to `search` in `form`, as `render` makes it from the hits and the index's
     /// staleness (an empty query has no hits), or as it was kept.
     /// - Throws: 503 when there is no index, 400 for a query the index cannot take.
-    func answer(_ search: SearchRequest, as form: Form, render: (Answer) throws -> String) throws -> String {
-        let opened = try index.open()
-        let version = [FileStamp(path: index.path), FileStamp(path: index.path + "-wal")]
+    func answer(_ search: SearchRequest, as form: Form, render: (Answer) throws -> String) async throws -> String {
+        let opened = try await index.open()
         let now = ProcessInfo.processInfo.systemUptime
-        let stale = staleness(opened, version: version, now: now)
+        guard let version = index.version else {
+            // A database on a server: other machines change it unseen, so nothing is kept.
+            let stale = (try? await IndexFreshness.check(library, index: opened)).flatMap { $0?.isEmpty == false ? $0 : nil }
+            return try render(Answer(hits: search.query.isEmpty ? [] : try await search.run(on: opened), stale: stale))
+        }
+        let stale = await staleness(opened, version: version, now: now)
         let key = Key(form: form, query: search.query, tags: search.options.tags, folder: search.options.folder,
                       since: search.options.since, until: search.options.until, limit: search.options.limit)
         if let body = lookUp(key, version: version, stale: stale, now: now) { return body }
-        let body = try render(Answer(hits: search.query.isEmpty ? [] : try search.run(on: opened), stale: stale))
+        let body = try render(Answer(hits: search.query.isEmpty ? [] : try await search.run(on: opened), stale: stale))
         keep(body, stale: stale, for: key, version: version, now: now)
         return body
     }
@@ -111,17 +115,10 @@ final class SearchService: @unchecked Sendable {
 
     /// The staleness check (a `stat` of each folder the index knows, a look into the folders that
     /// changed) at most once a second and again whenever the index changes.
-    private func staleness(_ opened: SearchIndex, version: [FileStamp?], now: TimeInterval) -> IndexFreshness.Staleness? {
-        lock.lock()
-        if let staleness, staleness.version == version, now - staleness.checked < 1 {
-            lock.unlock()
-            return staleness.value
-        }
-        lock.unlock()
-        let value = (try? IndexFreshness.check(library, index: opened)).flatMap { $0?.isEmpty == false ? $0 : nil }
-        lock.lock()
-        staleness = (version, now, value)
-        lock.unlock()
+    private func staleness(_ opened: any IndexStore, version: [FileStamp?], now: TimeInterval) async -> IndexFreshness.Staleness? {
+        if let recent = lock.withLock({ staleness }), recent.version == version, now - recent.checked < 1 { return recent.value }
+        let value = (try? await IndexFreshness.check(library, index: opened)).flatMap { $0?.isEmpty == false ? $0 : nil }
+        lock.withLock { staleness = (version, now, value) }
         return value
     }
 }

@@ -1,14 +1,16 @@
 import Foundation
 import YianaLibrary
+import YianaPostgres
 import YianaSearch
 
 /// How `yiana serve` runs.
 public struct ServeOptions: Sendable {
     /// The libraries served: one at the root, or several, each under `/name/` (``Mounts``).
     public var libraries: [Library]
-    /// The search index file of the one library (its default one when nil); with several
-    /// libraries each has its default one.
-    public var indexPath: String?
+    /// The search index: a file for the one library (its default one when nil; with several
+    /// libraries each has its default one), or a database on a PostgreSQL server, which holds
+    /// every library's.
+    public var index: IndexLocation?
     public var host = "127.0.0.1"
     /// 0: any free port (the one taken is reported when the server is up).
     public var port = 8484
@@ -28,8 +30,12 @@ public struct ServeOptions: Sendable {
     }
 
     /// The search index of `library`.
-    public func index(for library: Library) -> String {
-        libraries.count == 1 ? indexPath ?? SearchIndex.defaultLocation(for: library.root) : SearchIndex.defaultLocation(for: library.root)
+    public func index(for library: Library) -> IndexLocation {
+        switch index {
+        case .server?: index!
+        case .file? where libraries.count == 1: index!
+        default: .file(SearchIndex.defaultLocation(for: library.root))
+        }
     }
 
     /// `HOST:PORT`, `:PORT` or `PORT`; a host beyond loopback is refused (see ``isLoopback(_:)``).

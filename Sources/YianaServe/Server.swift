@@ -3,7 +3,9 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import YianaLibrary
+import YianaPostgres
 import YianaSearch
+import YianaSystem
 import YianaWatch
 
 /// `yiana serve`: the library in a browser and a JSON API, on Hummingbird. The routes parse
@@ -44,13 +46,13 @@ public enum YianaServer {
 
     /// Every page and API route of one library.
     static func addRoutes(of library: Library, to router: some RouterMethods<ServeContext>, options: ServeOptions, csrf: CSRFToken) {
-        let indexPath = options.index(for: library)
-        let searches = SearchService(index: IndexHandle(path: indexPath), library: library)
+        let index = IndexHandle(location: options.index(for: library), library: library)
+        let searches = SearchService(index: index, library: library)
         APIRoutes(library: library, searches: searches).add(to: router)
         PageRoutes(library: library, searches: searches).add(to: router)
         let images = PageImages(library: library)
         DocumentRoutes(library: library, images: images, versionsToken: options.readOnly ? nil : csrf.value).add(to: router)
-        let changes = Changes(library: library, readOnly: options.readOnly, csrf: csrf, indexPath: indexPath)
+        let changes = Changes(library: library, readOnly: options.readOnly, csrf: csrf, index: index)
         VersionRoutes(changes: changes, images: images).add(to: router)
         ConflictRoutes(changes: changes).add(to: router)
         DownloadRoutes(changes: changes).add(to: router)
@@ -114,42 +116,68 @@ struct LibraryBase: RouterMiddleware {
 /// Brings the library's index (if it has one) up to date for documents the server changed,
 /// as the commands do after their own writes; a failure is logged, never the request's.
 enum IndexAfterWrites {
-    static func update(_ relativePaths: [String], library: Library, indexPath: String) async {
-        guard !relativePaths.isEmpty, FileManager.default.fileExists(atPath: indexPath) else { return }
+    static func update(_ relativePaths: [String], library: Library, index handle: IndexHandle) async {
+        guard !relativePaths.isEmpty, handle.location.mayExist else { return }
         do {
+            guard let index = try await handle.forWriting() else { return }
             var options = IndexOptions(jobs: 1)
             options.listEveryDocument = false
-            _ = try await Indexer(library: library, index: SearchIndex(path: indexPath)).update(relativePaths.map { library.root.appendingPathComponent($0) }, options: options)
+            _ = try await Indexer(library: library, index: index).update(relativePaths.map { library.root.appendingPathComponent($0) }, options: options)
         } catch {
-            FileHandle.standardError.write(Data("yiana serve: the search index (\(indexPath)) could not be updated: \(error); run `yiana index`.\n".utf8))
+            FileHandle.standardError.write(Data("yiana serve: the search index (\(handle.location)) could not be updated: \(error); run `yiana index`.\n".utf8))
         }
     }
 }
 
-/// The search index, opened for reading when first needed (and again if it was missing).
+/// The search index, opened when first needed (and again if it was missing): a file, or a
+/// database on a PostgreSQL server shared through a few connections.
 final class IndexHandle: @unchecked Sendable {
-    let path: String
+    // @unchecked: `index` is guarded by `lock`.
+    let location: IndexLocation
+    let library: Library
     private let lock = NSLock()
-    private var index: SearchIndex?
+    private var index: (any IndexStore)?
+    /// Connections to a PostgreSQL server the searches share.
+    static let connections = 8
 
-    init(path: String) {
-        self.path = path
+    init(location: IndexLocation, library: Library) {
+        self.location = location
+        self.library = library
     }
 
-    /// The index, or an error a person can act on (503: the server is fine, the index is not there yet).
-    func open() throws -> SearchIndex {
-        lock.lock()
-        defer { lock.unlock() }
-        if let index { return index }
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw HTTPError(.serviceUnavailable, message: "There is no search index for this library yet: run `yiana index` (it makes \(path)).")
-        }
+    /// The index's version for the kept answers (``SearchService``): the stamps of its file and
+    /// write-ahead log; nil for a database on a server, whose answers are not kept.
+    var version: [FileStamp?]? {
+        location.path.map { [FileStamp(path: $0), FileStamp(path: $0 + "-wal")] }
+    }
+
+    /// The index to search, or an error a person can act on (503: the server is fine, the
+    /// index is not there yet, or its database server does not answer).
+    func open() async throws -> any IndexStore {
+        if let index = lock.withLock({ index }) { return index }
+        let opened: (any IndexStore)?
         do {
-            let opened = try SearchIndex(readingAt: path)
-            index = opened
-            return opened
+            opened = try await location.openExisting(library, connections: Self.connections)
         } catch let error as SearchError {
             throw HTTPError(.serviceUnavailable, message: error.description)
+        } catch let error as PostgresIndexError {
+            throw HTTPError(.serviceUnavailable, message: error.description)
+        }
+        guard let opened else {
+            let made = location.path.map { "it makes \($0)" } ?? "with --index \(location)"
+            throw HTTPError(.serviceUnavailable, message: "There is no search index for this library yet: run `yiana index` (\(made)).")
+        }
+        return lock.withLock {
+            if index == nil { index = opened }
+            return index ?? opened
+        }
+    }
+
+    /// The index to bring up to date after the server's own writes; nil when there is none.
+    func forWriting() async throws -> (any IndexStore)? {
+        switch location {
+        case .file: try await location.openExisting(library, writable: true)
+        case .server: try await open()
         }
     }
 }

@@ -20,7 +20,7 @@ struct VersionRoutes {
     }
 
     func add(to router: some RouterMethods<ServeContext>) {
-        let library = changes.library, images = self.images, readOnly = changes.readOnly, csrf = changes.csrf, indexPath = changes.indexPath
+        let library = changes.library, images = self.images, readOnly = changes.readOnly, csrf = changes.csrf, indexHandle = changes.index
         router.get("/version-image") { request, _ -> Response in
             let parameters = request.uri.queryParameters
             let (url, path) = try DocumentLocator.document(parameters.get("path"), in: library)
@@ -41,7 +41,7 @@ struct VersionRoutes {
             } catch {
                 throw HTTPError(.conflict, message: "\(path): version \(record.shortID) was not restored: \(error)")
             }
-            await IndexAfterWrites.update([path], library: library, indexPath: indexPath)
+            await IndexAfterWrites.update([path], library: library, index: indexHandle)
             let link = HTML.base + "/doc?path=" + HTML.queryValue(path)
             return HTML.page(title: "Restored", library: library, body: "<h1>Restored version \(HTML.escape(record.shortID))</h1><p>\(HTML.escape(path))"
                              + (replaced.map { ": the document it replaced is kept as \(HTML.escape($0.shortID))." } ?? ".")
@@ -95,7 +95,7 @@ struct DownloadRoutes {
     }
 
     func add(to router: some RouterMethods<ServeContext>) {
-        let library = changes.library, readOnly = changes.readOnly, csrf = changes.csrf, indexPath = changes.indexPath
+        let library = changes.library, readOnly = changes.readOnly, csrf = changes.csrf, indexHandle = changes.index
         router.post("/download") { request, _ -> Response in
             let form = try await csrf.form(DownloadForm.self, from: request, readOnly: readOnly, needs: "path and csrf")
             let (url, path) = try DocumentLocator.evicted(form.path, in: library)
@@ -104,7 +104,7 @@ struct DownloadRoutes {
             } catch {
                 throw HTTPError(.conflict, message: "\(path) was not downloaded: \(error)")
             }
-            await IndexAfterWrites.update([path], library: library, indexPath: indexPath)
+            await IndexAfterWrites.update([path], library: library, index: indexHandle)
             let link = HTML.base + "/doc?path=" + HTML.queryValue(path)
             return HTML.page(title: "Downloaded", library: library,
                              body: "<h1>Downloaded</h1><p>\(HTML.escape(path)) is here now. <a href=\"\(HTML.escape(link))\">Open it</a></p>")

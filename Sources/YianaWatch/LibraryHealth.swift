@@ -48,17 +48,23 @@ public struct LibraryHealth: Codable, Sendable {
     public var read = ""
 
     /// Gathers the library's health; `indexPath`: its search index (the default location when nil).
-    public static func gather(_ library: Library, indexPath: String? = nil, now: Date = Date()) throws -> LibraryHealth {
+    public static func gather(_ library: Library, indexPath: String? = nil, now: Date = Date()) async throws -> LibraryHealth {
+        let path = indexPath ?? SearchIndex.defaultLocation(for: library.root)
+        let index = FileManager.default.fileExists(atPath: path) ? try? SearchIndex(readingAt: path) : nil
+        return try await gather(library, index: index, now: now)
+    }
+
+    /// Gathers the library's health with `index` (nil: the library has no index yet).
+    public static func gather(_ library: Library, index: (any IndexStore)?, now: Date = Date()) async throws -> LibraryHealth {
         let started = Date()
         var health = LibraryHealth(library: library.root.path)
         let scan = try LibraryScanner.scan(library)
         let arrival = Arrival(scan: scan, now: now)
         health.documents = scan.items.count
-        let path = indexPath ?? SearchIndex.defaultLocation(for: library.root)
         var indexed: [String: IndexFreshness.Entry]?
-        if FileManager.default.fileExists(atPath: path), let index = try? SearchIndex(readingAt: path), let entries = try? IndexFreshness.entries(index) {
+        if let index, let entries = try? await IndexFreshness.entries(index) {
             indexed = entries.documents
-            health.index = IndexInfo(path: path, documents: entries.documents.count, lastRun: entries.lastRun)
+            health.index = IndexInfo(path: index.location, documents: entries.documents.count, lastRun: entries.lastRun)
         }
 
         var buckets: [String: [String]] = [:]

@@ -2,14 +2,15 @@ import Foundation
 import YianaArchive
 import YianaLibrary
 import YianaOCR
+import YianaPostgres
 import YianaSearch
 import YianaSync
 import YianaSystem
 
 /// How `yiana watch` works.
 public struct WatchOptions: Sendable {
-    /// The search index kept current.
-    public var index: String
+    /// The search index kept current: a file, or a database on a PostgreSQL server.
+    public var index: IndexLocation
     /// Documents extracted (and pages recognised) at once.
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
     /// Seconds a file must have been left alone before it is acted on (``Arrival``): a sync
@@ -30,7 +31,7 @@ public struct WatchOptions: Sendable {
     /// Append the letters in `.letters/inject/` to their documents (``Injector``).
     public var inject = false
 
-    public init(index: String) {
+    public init(index: IndexLocation) {
         self.index = index
     }
 }
@@ -58,7 +59,7 @@ public final class LibraryWatcher {
     var ocrRetry: [String: Date] = [:]
     /// The app's companion files as last checked: read again only when a file changed.
     var companionChecks: [String: (identity: FileIdentity, problems: [VerifyProblem])] = [:]
-    let index: SearchIndex
+    let index: any IndexStore
     let waitQueue = DispatchQueue(label: "yiana.watch.wait")
     /// Documents' facts for conflict detection, read again only when a file changed.
     let factsCache = FactsCache()
@@ -68,7 +69,7 @@ public final class LibraryWatcher {
 
     /// - Throws: ``WatchError/alreadyWatched`` when another watcher of this machine has the
     ///   library; when the index cannot be opened.
-    public init(library: Library, options: WatchOptions, emit: @escaping (WatchEvent) -> Void = { _ in }) throws {
+    public init(library: Library, options: WatchOptions, emit: @escaping (WatchEvent) -> Void = { _ in }) async throws {
         self.library = library
         self.options = options
         self.emit = emit
@@ -82,7 +83,7 @@ public final class LibraryWatcher {
         }
         log = EventLog(library: library)
         health = WatchHealth(pid: ProcessInfo.processInfo.processIdentifier, started: Date(), heartbeat: Date())
-        index = try SearchIndex(path: options.index)
+        index = try await options.index.openForWriting(library)
     }
 
     /// Logs and emits one event.
@@ -174,6 +175,7 @@ public final class LibraryWatcher {
         health.stopped = Date()
         record(.stopped, detail: "asked to stop")
         writeHealth()
+        await index.close()
     }
 
     /// One pass and no watching (`yiana watch --once`, for a timer instead of a running
@@ -185,6 +187,7 @@ public final class LibraryWatcher {
         health.stopped = Date()
         record(.stopped, detail: "one pass done")
         writeHealth()
+        await index.close()
         return health.lastErrorAt == before
     }
 

@@ -1,18 +1,36 @@
 import ArgumentParser
 import Foundation
 import YianaLibrary
+import YianaPostgres
 import YianaSearch
 
 /// `--index`, shared by the commands that use the search index.
 struct IndexOptionGroup: ParsableArguments {
     @Option(name: .customLong("index"), help: ArgumentHelp(
-        "The search index file.",
-        discussion: "Default: ~/.cache/yiana-tools/index-<library>-<hash>.sqlite, one per library, outside the synced folder.",
-        valueName: "path"))
+        "The search index: a file, or a PostgreSQL database every machine shares (postgres://USER@HOST[:PORT]/DB).",
+        discussion: """
+            Default: $YIANA_INDEX if set, else ~/.cache/yiana-tools/index-<library>-<hash>.sqlite, one per library, outside             the synced folder. A postgres:// URL takes what psql takes: ?sslmode=, sslrootcert=, connect_timeout=, a socket             folder as host; the password from ~/.pgpass (mode 0600) or $PGPASSWORD, never on the command line.
+            """,
+        valueName: "path-or-url"))
     var path: String?
 
-    func location(for library: Library) -> String {
-        path.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? SearchIndex.defaultLocation(for: library.root)
+    /// Where the index is: `--index`, `$YIANA_INDEX`, or the library's default file.
+    func resolve(for library: Library) throws -> IndexLocation {
+        do {
+            return try IndexLocation.resolve(path, library: library)
+        } catch {
+            throw CommandFailure("--index: \(error.description)")
+        }
+    }
+
+    /// Whether the index was named (`--index` or `$YIANA_INDEX`), not the default file.
+    var isNamed: Bool {
+        path != nil || !(ProcessInfo.processInfo.environment[IndexLocation.environmentKey] ?? "").isEmpty
+    }
+
+    /// Whether the index named is on a PostgreSQL server (one database holds many libraries).
+    var isServer: Bool {
+        PostgresLocation.isURL(path ?? ProcessInfo.processInfo.environment[IndexLocation.environmentKey] ?? "")
     }
 }
 
@@ -56,13 +74,16 @@ extension Yiana {
 
         func run() async throws {
             let library = try libraryOptions.open()
-            let index = try SearchIndex(path: indexOptions.location(for: library))
+            let location = try indexOptions.resolve(for: library)
+            let index = try await location.openForWriting(library)
             let bar = ProgressBar(label: "Indexing")
             var options = IndexOptions(jobs: jobsOption.jobs, full: full)
             options.settle = arrivalOption.settle
             options.listEveryDocument = json  // the text says how many, and lists only the problems
-            let report = try await Indexer(library: library, index: index).run(options: options) { progress in
-                bar.update(completed: progress.completed, total: progress.total, current: progress.current)
+            let report = try await index.closing {
+                try await Indexer(library: library, index: index).run(options: options) { progress in
+                    bar.update(completed: progress.completed, total: progress.total, current: progress.current)
+                }
             }
             bar.finish()
             if json {
@@ -82,7 +103,7 @@ extension Yiana {
                     print("Not fully indexed: \(counts.joined(separator: ", ")) (see --problems)."
                           + Output.later(problems.filter { $0.status == .stillArriving }.count))
                 }
-                print("Index: \(index.path)")
+                print("Index: \(index.location)")
             }
             if report.problems.contains(where: { $0.status == .damaged || $0.status == .failed }) {
                 throw ExitCode.failure

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import YianaLibrary
+import YianaPostgres
 import YianaSearch
 import YianaSystem
 
@@ -47,7 +48,7 @@ extension Yiana {
         @Flag(help: "Print the results as JSON.")
         var json = false
 
-        @Flag(name: .customLong("fts"), help: "Treat the query as SQLite FTS5 syntax (AND, OR, NOT, NEAR, column:word).")
+        @Flag(name: .customLong("fts"), help: "Treat the query as SQLite FTS5 syntax (AND, OR, NOT, NEAR, column:word); with a PostgreSQL index, as its web search syntax (\"a phrase\", or, -word).")
         var advanced = false
 
         @Argument(help: ArgumentHelp("What to look for.", valueName: "query"))
@@ -62,10 +63,7 @@ extension Yiana {
 
         func run() async throws {
             let library = try libraryOptions.open()
-            let path = indexOptions.location(for: library)
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw CommandFailure("there is no search index for \(library.root.path) yet; run `yiana index` first.")
-            }
+            let location = try indexOptions.resolve(for: library)
             var options = SearchOptions()
             options.tags = tags
             options.folder = folder
@@ -74,13 +72,24 @@ extension Yiana {
             options.limit = limit
             options.advanced = advanced
             let hits: [SearchHit]
-            let freshness: BackgroundWork<IndexFreshness.Staleness?>
+            let freshness: Task<IndexFreshness.Staleness?, Never>
+            let index: any IndexStore
             do {
-                let index = try SearchIndex(readingAt: path)
+                guard let opened = try await location.openExisting(library) else {
+                    throw CommandFailure("there is no search index for \(library.root.path)\(location.path == nil ? " on \(location)" : "") yet; "
+                                         + "run `yiana index\(indexOptions.path.map { " --index \(Self.quoted($0))" } ?? "")` first.")
+                }
+                index = opened
                 // Whether the library changed since the index saw it, told beside the search
-                // on another thread (one lstat per folder), so the search waits for nothing.
-                freshness = BackgroundWork { try? IndexFreshness.check(library, index: index) }
-                hits = try index.search(query.joined(separator: " "), options: options)
+                // (one lstat per folder), so the search waits for nothing.
+                freshness = Task { try? await IndexFreshness.check(library, index: opened) }
+                do {
+                    hits = try await index.search(query.joined(separator: " "), options: options)
+                } catch {
+                    _ = await freshness.value
+                    await index.close()
+                    throw error
+                }
             } catch let error as SearchError {
                 throw CommandFailure(error.description)
             }
@@ -91,7 +100,9 @@ extension Yiana {
             }
             // One line on stderr when the library holds changes the index has not seen (a
             // folder listed only when its time moved).
-            if let stale = try? freshness.wait(), !stale.isEmpty {
+            let stale = await freshness.value
+            await index.close()
+            if let stale, !stale.isEmpty {
                 let option = indexOptions.path.map { " --index \(Self.quoted($0))" } ?? ""
                 Output.error("note: \(stale.description) in \(library.root.path) changed since the index was last updated, so results may be missing or out of date; `yiana index\(option)` brings it up to date.")
             }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import YianaLibrary
+import YianaPostgres
 import YianaServe
 import YianaSystem
 import YianaWatch
@@ -61,8 +62,8 @@ extension Yiana {
         var setPassword: String?
 
         func validate() throws {
-            guard libraries.count <= 1 || indexOptions.path == nil else {
-                throw ValidationError("--index names one library's index: with several libraries each uses its own default index.")
+            guard libraries.count <= 1 || indexOptions.path == nil || PostgresLocation.isURL(indexOptions.path ?? "") else {
+                throw ValidationError("--index names one library's index file: with several libraries each uses its own default index (or name a postgres:// database, which holds them all).")
             }
             let (host, _) = try Self.address(listen)
             guard (1...65536).contains(maxImport) else { throw ValidationError("--max-import \(maxImport): a size in MB from 1 to 65536.") }
@@ -82,7 +83,7 @@ extension Yiana {
                 do { return try Library.resolve(explicit: root) } catch let error as LibraryError { throw ValidationError(error.description) }
             }
             var options = ServeOptions(libraries: opened)
-            options.indexPath = indexOptions.path.map { _ in indexOptions.location(for: opened[0]) }
+            if indexOptions.isNamed, opened.count == 1 || indexOptions.isServer { options.index = try indexOptions.resolve(for: opened[0]) }
             (options.host, options.port) = try Self.address(listen)
             options.readOnly = readOnly
             options.importLimit = maxImport << 20
@@ -102,7 +103,7 @@ extension Yiana {
                 guard let stop else { return }
                 for library in opened {
                     watching.start {
-                        let watcher = try LibraryWatcher(library: library, options: WatchOptions(index: indexOf(library))) { printer.print($0, library: library.root.lastPathComponent) }
+                        let watcher = try await LibraryWatcher(library: library, options: WatchOptions(index: indexOf(library))) { printer.print($0, library: library.root.lastPathComponent) }
                         try await watcher.run(wake: stop.fd) { stop.requested }
                     }
                 }

@@ -63,7 +63,9 @@ extension Yiana {
 
         func run() async throws {
             let library = try libraryOptions.open()
-            let summary = try LibraryHealth.gather(library, indexPath: indexOptions.location(for: library))
+            let index = try? await indexOptions.resolve(for: library).openExisting(library)
+            let summary = try await LibraryHealth.gather(library, index: index)
+            await index?.close()
             let failures = OCRProblems.entries(for: library)
             let watcher = WatchHealth.file(for: library).load().map { WatcherStatus(running: $0.isRunning, health: $0) }
             let cloud: StatusReport?

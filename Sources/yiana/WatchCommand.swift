@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import YianaLibrary
 import YianaOCR
+import YianaPostgres
 import YianaSearch
 import YianaSystem
 import YianaWatch
@@ -91,8 +92,8 @@ extension Yiana {
             guard resolve == nil || resolve == "identical" else {
                 throw ValidationError("--resolve takes identical: only copies identical to their document are resolved unattended.")
             }
-            guard libraries.count <= 1 || indexOptions.path == nil else {
-                throw ValidationError("--index names one library's index: with several libraries each uses its own default index.")
+            guard libraries.count <= 1 || indexOptions.path == nil || PostgresLocation.isURL(indexOptions.path ?? "") else {
+                throw ValidationError("--index names one library's index file: with several libraries each uses its own default index (or name a postgres:// database, which holds them all).")
             }
             guard rescan >= 1 else { throw ValidationError("--rescan must be at least 1 second.") }
             guard (settle ?? 0) >= 0 else { throw ValidationError("--settle cannot be negative.") }
@@ -126,7 +127,7 @@ extension Yiana {
             if once {
                 var clean = true
                 for library in opened {
-                    let watcher = try LibraryWatcher(library: library, options: options(for: library, ocr: ocrOptions)) {
+                    let watcher = try await LibraryWatcher(library: library, options: options(for: library, ocr: ocrOptions)) {
                         printer.print($0, library: library.root.lastPathComponent)
                     }
                     if await !watcher.runOnce() { clean = false }
@@ -138,7 +139,7 @@ extension Yiana {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for library in opened {
                     let name = library.root.lastPathComponent
-                    let watcher = try LibraryWatcher(library: library, options: options(for: library, ocr: ocrOptions)) {
+                    let watcher = try await LibraryWatcher(library: library, options: options(for: library, ocr: ocrOptions)) {
                         printer.print($0, library: name)
                     }
                     group.addTask { try await watcher.run(wake: stop.fd) { stop.requested } }
@@ -150,8 +151,10 @@ extension Yiana {
 }
 
 extension Yiana.Watch {
-    func options(for library: Library, ocr: OCROptions?) -> WatchOptions {
-        var options = WatchOptions(index: indexOptions.location(for: library))
+    func options(for library: Library, ocr: OCROptions?) throws -> WatchOptions {
+        // $YIANA_INDEX names a file for one library only; a database holds them all.
+        let named = libraries.count <= 1 || indexOptions.path != nil || indexOptions.isServer
+        var options = WatchOptions(index: named ? try indexOptions.resolve(for: library) : .file(SearchIndex.defaultLocation(for: library.root)))
         options.jobs = jobsOption.jobs
         options.ocr = ocr
         options.resolveIdentical = resolve == "identical"

@@ -107,7 +107,7 @@ private func documents(_ library: Library) throws -> [LibraryItem] {
         let indexFolder = try TemporaryFolder()
         let index = try SearchIndex(path: indexFolder.path("index.sqlite"))
         _ = try await Indexer(library: library, index: index).run(options: IndexOptions(jobs: 1))
-        let hits = try index.search("Tuesday")
+        let hits = try await index.search("Tuesday")
         #expect(hits.first?.pages.map(\.number) == [2])
 
         // Done: a second run leaves it alone.

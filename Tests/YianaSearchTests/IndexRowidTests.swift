@@ -23,7 +23,7 @@ struct IndexRowidTests {
     @Test func changedMovedAndRemovedDocumentsKeepTheirPagesInRange() async throws {
         let fixture = try await IndexFixture()
         _ = try await fixture.run()
-        #expect(try Self.pagesAreInTheirRanges(fixture.index))
+        #expect(try Self.pagesAreInTheirRanges(fixture.index as! SearchIndex))
         let paper = fixture.folder.url.appendingPathComponent("Papers/Flow control paper.yianazip")
         _ = try DocumentEditor(library: fixture.library).apply(MetadataEdit(title: "Renamed paper"), to: paper)
         try FileManager.default.moveItem(at: fixture.folder.url.appendingPathComponent("Letters/Bank statement reminder.yianazip"),
@@ -31,10 +31,10 @@ struct IndexRowidTests {
         try FileManager.default.removeItem(at: fixture.folder.url.appendingPathComponent("Receipt with OCR.yianazip"))
         let report = try await fixture.run()
         #expect(report.removed == 2 && report.reused == 2, "\(report)")  // removed: the moved one's old path and the deleted one; reused: the moved one, and the edited one (same PDF)
-        #expect(try Self.pagesAreInTheirRanges(fixture.index))
-        let hits = try fixture.index.search("Renamed paper")
+        #expect(try Self.pagesAreInTheirRanges(fixture.index as! SearchIndex))
+        let hits = try await fixture.index.search("Renamed paper")
         #expect(hits.first?.path == "Papers/Flow control paper.yianazip")
-        #expect(try fixture.index.search("hinges").isEmpty)
+        #expect(try await fixture.index.search("hinges").isEmpty)
     }
 
     @Test func aFullRebuildStartsFromNothingAndCountsWhatWentAway() async throws {
@@ -44,7 +44,7 @@ struct IndexRowidTests {
         let full = try await fixture.run(YianaSearch.IndexOptions(jobs: 2, full: true))
         #expect(full.removed == 1 && full.extracted == first.extracted - 1)
         #expect(full.documents.map(\.path) == first.documents.map(\.path).filter { $0 != "Locked.yianazip" })
-        #expect(try Self.pagesAreInTheirRanges(fixture.index))
+        #expect(try Self.pagesAreInTheirRanges(fixture.index as! SearchIndex))
     }
 
     /// An index written by the previous version (pages found by their UNINDEXED column) is
@@ -73,7 +73,7 @@ struct IndexRowidTests {
         #expect(try Self.pagesAreInTheirRanges(index))
         let numbers = try await index.pool.read { db in try Int.fetchAll(db, sql: "SELECT number FROM page ORDER BY rowid") }
         #expect(numbers == [1, 2, 1, 2, 1, 2])
-        #expect(try index.search("word2x2").first?.pages.first?.number == 2)
+        #expect(try await index.search("word2x2").first?.pages.first?.number == 2)
     }
 
     /// The page table's definition as SQLite keeps it.

@@ -9,14 +9,14 @@ import YianaTestSupport
 struct IndexFixture: Sendable {
     let folder: TemporaryFolder
     let library: Library
-    let index: SearchIndex
+    let index: any IndexStore
     let indexFolder: TemporaryFolder
 
-    init() async throws {
+    init(_ backend: IndexBackend = .sqlite) async throws {
         folder = try TemporaryFolder()
         indexFolder = try TemporaryFolder()
         library = try Library(root: folder.url)
-        index = try SearchIndex(path: indexFolder.path("index.sqlite"))
+        index = try await backend.makeIndex(for: library, in: indexFolder)
         let pdfs = Fixtures.sampleDocs.appendingPathComponent("pdfs")
         _ = try await Importer(library: library).run([pdfs.appendingPathComponent("Bank statement reminder.pdf").path],
                                                      options: ImportOptions(into: "Letters", tags: ["bank", "2026"], jobs: 1))
@@ -49,21 +49,23 @@ struct IndexFixture: Sendable {
 struct IndexTests {
     /// Several tags: every one must be on the document (in any case, each counted once), and a
     /// thousand and more are one subquery, not a thousand nested ones past SQLite's depth.
-    @Test func everyTagGivenMustBeThere() async throws {
-        let fixture = try await IndexFixture()
+    @Test(arguments: IndexBackend.allCases)
+    func everyTagGivenMustBeThere(backend: IndexBackend) async throws {
+        let fixture = try await IndexFixture(backend)
         _ = try await fixture.run()
         let index = fixture.index
         var options = SearchOptions()
         options.tags = ["BANK", "2026", "bank"]
-        #expect(try index.search("statement", options: options).map(\.path) == ["Letters/Bank statement reminder.yianazip"])
+        #expect(try await index.search("statement", options: options).map(\.path) == ["Letters/Bank statement reminder.yianazip"])
         options.tags = ["bank", "research"]
-        #expect(try index.search("statement", options: options).isEmpty)
+        #expect(try await index.search("statement", options: options).isEmpty)
         options.tags = ["bank"] + (1...1500).map { "tag\($0)" }
-        #expect(try index.search("statement", options: options).isEmpty)
+        #expect(try await index.search("statement", options: options).isEmpty)
     }
 
-    @Test func everyDocumentGetsAStatus() async throws {
-        let fixture = try await IndexFixture()
+    @Test(arguments: IndexBackend.allCases)
+    func everyDocumentGetsAStatus(backend: IndexBackend) async throws {
+        let fixture = try await IndexFixture(backend)
         let report = try await fixture.run()
         #expect(report.extracted == 7)
         let statuses = Dictionary(uniqueKeysWithValues: report.documents.map { ($0.path, $0.status) })
@@ -85,16 +87,18 @@ struct IndexTests {
         #expect(report.problems.allSatisfy { $0.reason?.isEmpty == false })
     }
 
-    @Test func aSecondRunOnlyLooksAtWhatChanged() async throws {
-        let fixture = try await IndexFixture()
+    @Test(arguments: IndexBackend.allCases)
+    func aSecondRunOnlyLooksAtWhatChanged(backend: IndexBackend) async throws {
+        let fixture = try await IndexFixture(backend)
         _ = try await fixture.run()
         let again = try await fixture.run()
         #expect(again.extracted == 0 && again.reused == 0 && again.removed == 0)
         #expect(again.unchanged == 8)
     }
 
-    @Test func changesDeletionsMovesAndRenames() async throws {
-        let fixture = try await IndexFixture()
+    @Test(arguments: IndexBackend.allCases)
+    func changesDeletionsMovesAndRenames(backend: IndexBackend) async throws {
+        let fixture = try await IndexFixture(backend)
         _ = try await fixture.run()
         let root = fixture.folder.url
         // Rename and move: the same bytes under a new path are not extracted again.
@@ -120,17 +124,18 @@ struct IndexTests {
         #expect(report.extracted == 1)
         #expect(report.removed == 2)
         #expect(!report.documents.contains { $0.path.hasPrefix("Papers/Flow") || $0.path == "Legacy.yianazip" })
-        #expect(try fixture.index.search("flow control").map(\.path) == ["Archive/Paper on flow.yianazip"])
-        #expect(try fixture.index.search("IBAN").map(\.path).sorted() == ["Letters/Bank statement reminder.yianazip", "Receipt with OCR.yianazip"])
-        #expect(try fixture.index.search("quarterly").first?.path == "Letters/Bank statement reminder.yianazip")
+        #expect(try await fixture.index.search("flow control").map(\.path) == ["Archive/Paper on flow.yianazip"])
+        #expect(try await fixture.index.search("IBAN").map(\.path).sorted() == ["Letters/Bank statement reminder.yianazip", "Receipt with OCR.yianazip"])
+        #expect(try await fixture.index.search("quarterly").first?.path == "Letters/Bank statement reminder.yianazip")
         var urgent = SearchOptions()
         urgent.tags = ["URGENT"]
-        #expect(try fixture.index.search("balance", options: urgent).count == 1)
-        #expect(try fixture.index.search("hinges").isEmpty)
+        #expect(try await fixture.index.search("balance", options: urgent).count == 1)
+        #expect(try await fixture.index.search("hinges").isEmpty)
     }
 
-    @Test func anInterruptedRunLeavesAUsableIndexAndTheNextFinishes() async throws {
-        let fixture = try await IndexFixture()
+    @Test(arguments: IndexBackend.allCases)
+    func anInterruptedRunLeavesAUsableIndexAndTheNextFinishes(backend: IndexBackend) async throws {
+        let fixture = try await IndexFixture(backend)
         var options = IndexOptions(jobs: 1)
         options.batchSize = 2
         let task = Task {
@@ -140,9 +145,9 @@ struct IndexTests {
         }
         let interrupted = await task.result
         #expect(throws: CancellationError.self) { try interrupted.get() }
-        let partial = try Indexer(library: fixture.library, index: fixture.index).statuses()
+        let partial = try await Indexer(library: fixture.library, index: fixture.index).statuses()
         #expect(partial.count >= 2 && partial.count < 8)
-        _ = try fixture.index.search("statement")
+        _ = try await fixture.index.search("statement")
         let finished = try await fixture.run()
         #expect(finished.documents.count == 8)
         // What the interrupted run stored is kept; the next run reads only the rest (the
@@ -153,21 +158,22 @@ struct IndexTests {
 
     /// The legacy "metadata + FF FF FF FF + nothing" has no PDF: indexed by its title and
     /// said to have no PDF, not called damaged.
-    @Test func aLegacyDocumentWithoutAPDFIsNotDamaged() async throws {
+    @Test(arguments: IndexBackend.allCases)
+    func aLegacyDocumentWithoutAPDFIsNotDamaged(backend: IndexBackend) async throws {
         let folder = try TemporaryFolder(), indexFolder = try TemporaryFolder()
         let metadata = #"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","title":"Parking permit","created":800000000,"modified":800000001.5,"pageCount":0,"tags":[],"ocrCompleted":false}"#
         try Data(Array(metadata.utf8) + [0xFF, 0xFF, 0xFF, 0xFF]).write(to: folder.url.appendingPathComponent("Permit.yianazip"))
-        let index = try SearchIndex(path: indexFolder.path("index.sqlite"))
+        let index = try await backend.makeIndex(for: try Library(root: folder.url), in: indexFolder)
         let report = try await Indexer(library: try Library(root: folder.url), index: index).run(options: IndexOptions(jobs: 1))
         #expect(report.documents.map(\.status) == [.noTextLayer])
         #expect(report.documents.first?.reason?.contains("no PDF") == true, "\(report.documents)")
-        #expect(try index.search("parking").map(\.path) == ["Permit.yianazip"])
+        #expect(try await index.search("parking").map(\.path) == ["Permit.yianazip"])
     }
 
     /// A letter whose second page was scanned in and OCR'd by the app: the text layer of
     /// page 1 and the OCR text both are searched; the OCR results say which page.
-    @Test(arguments: [true, false])
-    func theAppsOCRTextIsSearchedBesideTheTextLayer(withResults: Bool) async throws {
+    @Test(arguments: IndexBackend.allCases, [true, false])
+    func theAppsOCRTextIsSearchedBesideTheTextLayer(backend: IndexBackend, withResults: Bool) async throws {
         let folder = try TemporaryFolder(), indexFolder = try TemporaryFolder()
         let pdf = try Data(contentsOf: Fixtures.sampleDocs.appendingPathComponent("pdfs/Letter with scanned page.pdf"))
         var metadata = DocumentMetadata(title: "Letter", pageCount: 2)
@@ -183,34 +189,36 @@ struct IndexTests {
             try Data(#"{"documentId":"Letter","confidence":0.9,"pages":[{"pageNumber":1,"confidence":0.9,"text":"Dear Ms. Lefevre","textBlocks":[]},{"pageNumber":2,"confidence":0.8,"text":"Hardware store receipt: hinges and varnish","textBlocks":[]}]}"#.utf8)
                 .write(to: results.appendingPathComponent("Letter.json"))
         }
-        let index = try SearchIndex(path: indexFolder.path("index.sqlite"))
+        let index = try await backend.makeIndex(for: try Library(root: folder.url), in: indexFolder)
         let report = try await Indexer(library: try Library(root: folder.url), index: index).run(options: IndexOptions(jobs: 1))
         #expect(report.documents.map(\.status) == [.ok])
-        let varnish = try #require(try index.search("varnish").first)
+        let varnish = try #require(try await index.search("varnish").first)
         #expect(varnish.pages.map(\.number) == [withResults ? 2 : 0] && varnish.pages.map(\.source) == [.ocr], "\(varnish.pages)")
-        let summary = try #require(try index.search("summary").first)
+        let summary = try #require(try await index.search("summary").first)
         #expect(summary.pages.contains { $0.number == 1 && $0.source == .pdf }, "\(summary.pages)")
     }
 
     /// A PDF whose only text is its filled form fields is indexed by their values.
-    @Test func filledFormFieldsAreIndexed() async throws {
+    @Test(arguments: IndexBackend.allCases)
+    func filledFormFieldsAreIndexed(backend: IndexBackend) async throws {
         let folder = try TemporaryFolder(), indexFolder = try TemporaryFolder()
         let library = try Library(root: folder.url)
         _ = try await Importer(library: library).run([Fixtures.sample("pdfs/Filled form.pdf")], options: ImportOptions(jobs: 1))
-        let index = try SearchIndex(path: indexFolder.path("index.sqlite"))
+        let index = try await backend.makeIndex(for: library, in: indexFolder)
         let report = try await Indexer(library: library, index: index).run(options: IndexOptions(jobs: 1))
         #expect(report.documents.map(\.status) == [.ok], "\(report.documents)")
         for query in ["Quellenhof", "QX-58213", "riverside physiotherapy"] {
-            #expect(try index.search(query).first?.pages.first?.number == 1, "\(query)")
+            #expect(try await index.search(query).first?.pages.first?.number == 1, "\(query)")
         }
     }
 
     /// A document whose name is not UTF-8 is reported as failed, by its escaped name.
-    @Test func aNameThatIsNotUTF8IsAProblemNotSilence() async throws {
+    @Test(arguments: IndexBackend.allCases)
+    func aNameThatIsNotUTF8IsAProblemNotSilence(backend: IndexBackend) async throws {
         let folder = try TemporaryFolder(), indexFolder = try TemporaryFolder()
         try CoordinatedDocument.create(at: folder.path("Good.yianazip"), metadata: DocumentMetadata(title: "Good", pageCount: 1), pdf: .data(simplePDF(["good"])))
         try createFile(named: [0xFF, 0xFE] + Array(".yianazip".utf8), in: folder.url, contents: try Data(contentsOf: folder.url.appendingPathComponent("Good.yianazip")))
-        let index = try SearchIndex(path: indexFolder.path("index.sqlite"))
+        let index = try await backend.makeIndex(for: try Library(root: folder.url), in: indexFolder)
         let report = try await Indexer(library: try Library(root: folder.url), index: index).run(options: IndexOptions(jobs: 1))
         #expect(report.problems.map(\.path) == ["\\xFF\\xFE.yianazip"] && report.problems.map(\.status) == [.failed])
     }

@@ -45,7 +45,7 @@ struct PageHelpersTests {
         let report = try await Indexer(library: try Library(root: folder.url), index: index).run(options: YianaSearch.IndexOptions(jobs: 2))
         #expect(report.extracted == 2)
         for page in [1, PageHelpers.pagesPerChunk + 1, Self.pageCount] {
-            let hits = try index.search("page\(page)word")
+            let hits = try await index.search("page\(page)word")
             #expect(hits.map(\.path) == ["Long.yianazip"])
             #expect(hits.first?.pages.map(\.number) == [page])
         }

@@ -5,19 +5,23 @@ import YianaLibrary
 import YianaTestSupport
 @testable import YianaSearch
 
+/// The same searches on both indexes (SQLite, and PostgreSQL on a server the test process
+/// starts), with the same answers.
 @Suite("search")
 struct SearchTests {
-    static let shared = Task { () throws -> IndexFixture in
-        let fixture = try await IndexFixture()
-        _ = try await fixture.run()
-        return fixture
+    static let shared = IndexBackend.allCases.reduce(into: [IndexBackend: Task<IndexFixture, Error>]()) { fixtures, backend in
+        fixtures[backend] = Task {
+            let fixture = try await IndexFixture(backend)
+            _ = try await fixture.run()
+            return fixture
+        }
     }
 
-    func search(_ query: String, _ options: SearchOptions = SearchOptions()) async throws -> [SearchHit] {
-        try await Self.shared.value.index.search(query, options: options)
+    func search(_ query: String, _ options: SearchOptions = SearchOptions(), on backend: IndexBackend) async throws -> [SearchHit] {
+        try await Self.shared[backend]!.value.index.search(query, options: options)
     }
 
-    @Test(arguments: [
+    @Test(arguments: IndexBackend.allCases, [
         ("Élodie", "Letters/Bank statement reminder.yianazip", 1),        // diacritics
         ("elodie muller", "Letters/Bank statement reminder.yianazip", 1),
         ("A-1312/B", "Letters/Bank statement reminder.yianazip", 1),      // a code
@@ -29,21 +33,24 @@ struct SearchTests {
         ("hinges", "Receipt with OCR.yianazip", 1),                       // OCR text
         ("evicted", "Evicted report.yianazip", 0),                        // a placeholder's name
     ])
-    func findsTheRightPage(query: String, path: String, page: Int) async throws {
-        let hits = try await search(query)
+    func findsTheRightPage(backend: IndexBackend, expected: (query: String, path: String, page: Int)) async throws {
+        let (query, path, page) = expected
+        let hits = try await search(query, on: backend)
         let hit = try #require(hits.first { $0.path == path }, "\(query)")
         #expect(hit.pages.first?.number == page, "\(query)")
     }
 
-    @Test func snippetsMarkTheMatchedWords() async throws {
-        let hit = try #require(try await search("balance").first)
+    @Test(arguments: IndexBackend.allCases)
+    func snippetsMarkTheMatchedWords(backend: IndexBackend) async throws {
+        let hit = try #require(try await search("balance", on: backend).first)
         #expect(hit.pages[0].snippet.contains("\(SearchHit.markOpen)balance\(SearchHit.markClose)"))
     }
 
     /// A prefix's snippets are made apart from the index (its pages copied into a table in
     /// memory): the same pages, scores and marked words as the word itself gives.
-    @Test func aPrefixGivesTheSnippetsOfTheWordsItMatches() async throws {
-        let word = try await search("balance"), prefix = try await search("balanc*")
+    @Test(arguments: IndexBackend.allCases)
+    func aPrefixGivesTheSnippetsOfTheWordsItMatches(backend: IndexBackend) async throws {
+        let word = try await search("balance", on: backend), prefix = try await search("balanc*", on: backend)
         #expect(!prefix.isEmpty && prefix.map(\.path) == word.map(\.path))
         for (a, b) in zip(word, prefix) {
             #expect(b.pages.map(\.number) == a.pages.map(\.number) && b.pages.map(\.snippet) == a.pages.map(\.snippet), "\(b.path)")
@@ -53,7 +60,8 @@ struct SearchTests {
 
     /// A title match outranks a body that repeats the word: proof that bm25's weights land
     /// on the right columns (the UNINDEXED ones take places in its argument list too).
-    @Test func titlesWeighMoreThanBodyText() async throws {
+    @Test(arguments: IndexBackend.allCases)
+    func titlesWeighMoreThanBodyText(backend: IndexBackend) async throws {
         let folder = try TemporaryFolder(), indexFolder = try TemporaryFolder()
         let documents = [("Notes", ["budget budget budget budget", "more about the budget and the plan"]),
                          ("Budget 2026", ["plan for the year"]),
@@ -62,51 +70,54 @@ struct SearchTests {
             try CoordinatedDocument.create(at: folder.path("\(title).yianazip"), metadata: DocumentMetadata(title: title, pageCount: 1),
                                            pdf: .data(simplePDF(lines)))
         }
-        let index = try SearchIndex(path: indexFolder.path("i.sqlite"))
+        let index = try await backend.makeIndex(for: try Library(root: folder.url), in: indexFolder)
         _ = try await Indexer(library: try Library(root: folder.url), index: index).run()
-        let hits = try index.search("budget")
+        let hits = try await index.search("budget")
         #expect(hits.map(\.title) == ["Budget 2026", "Notes", "Minutes"])
         #expect(hits.map(\.score) == hits.map(\.score).sorted(by: >))
     }
 
-    @Test func pagesAreGroupedBestFirst() async throws {
-        let hit = try #require(try await search("statement").first { $0.path.hasPrefix("Letters/") })
+    @Test(arguments: IndexBackend.allCases)
+    func pagesAreGroupedBestFirst(backend: IndexBackend) async throws {
+        let hit = try #require(try await search("statement", on: backend).first { $0.path.hasPrefix("Letters/") })
         #expect(hit.pages.map(\.score) == hit.pages.map(\.score).sorted(by: >))
     }
 
-    @Test(arguments: ["\"unterminated", "AND", "NOT balance", "balance OR", "(", "*", "a:b", "C++", "-", "NEAR(",
+    @Test(arguments: IndexBackend.allCases, ["\"unterminated", "AND", "NOT balance", "balance OR", "(", "*", "a:b", "C++", "-", "NEAR(",
                       "title:flow", "\"\"", "^flow", "flow)", "10:30 +44", "e-mail", "'quote'", "SELECT * FROM page;"])
-    func anyTextIsAValidQuery(query: String) async throws {
+    func anyTextIsAValidQuery(backend: IndexBackend, query: String) async throws {
         do {
-            _ = try await search(query)
+            _ = try await search(query, on: backend)
         } catch let error as SearchError {
             #expect(error == .nothingToSearch, "\(query)")
         }
     }
 
     @Test func advancedSyntaxOnlyOnRequestAndWithAClearError() async throws {
+        let backend = IndexBackend.sqlite
         var options = SearchOptions()
         options.advanced = true
-        #expect(try await search("elodie NOT reference", options).isEmpty)
-        #expect(try await search("elodie NOT nothingsuch", options).count == 1)
-        #expect(try await search("title:flow", options).map(\.path) == ["Papers/Flow control paper.yianazip"])
-        await #expect(throws: SearchError.self) { try await search("AND AND (", options) }
+        #expect(try await search("elodie NOT reference", options, on: backend).isEmpty)
+        #expect(try await search("elodie NOT nothingsuch", options, on: backend).count == 1)
+        #expect(try await search("title:flow", options, on: backend).map(\.path) == ["Papers/Flow control paper.yianazip"])
+        await #expect(throws: SearchError.self) { try await search("AND AND (", options, on: backend) }
     }
 
-    @Test func filtersByTagFolderAndDate() async throws {
+    @Test(arguments: IndexBackend.allCases)
+    func filtersByTagFolderAndDate(backend: IndexBackend) async throws {
         var options = SearchOptions()
         options.tags = ["research"]
-        #expect(try await search("flow", options).map(\.path) == ["Papers/Flow control paper.yianazip"])
+        #expect(try await search("flow", options, on: backend).map(\.path) == ["Papers/Flow control paper.yianazip"])
         options = SearchOptions()
         options.folder = "Letters"
-        #expect(try await search("statement", options).allSatisfy { $0.path.hasPrefix("Letters/") })
+        #expect(try await search("statement", options, on: backend).allSatisfy { $0.path.hasPrefix("Letters/") })
         options = SearchOptions()
         options.until = Date(timeIntervalSinceReferenceDate: 0)
-        #expect(try await search("statement", options).isEmpty)
+        #expect(try await search("statement", options, on: backend).isEmpty)
         options = SearchOptions()
         options.since = Date(timeIntervalSinceNow: -3600)
-        #expect(try await search("statement", options).isEmpty == false)
+        #expect(try await search("statement", options, on: backend).isEmpty == false)
         options.limit = 1
-        #expect(try await search("the", options).count == 1)
+        #expect(try await search("the", options, on: backend).count == 1)
     }
 }

@@ -29,8 +29,12 @@ public final class TestPostgres: @unchecked Sendable {
     public let tlsName: String?
     public var certificate: String { folder + "/server.crt" }
 
-    public init(tlsName: String? = nil) throws {
+    /// Connections the server takes (PostgreSQL's default is 100).
+    let maxConnections: Int
+
+    public init(tlsName: String? = nil, maxConnections: Int = 100) throws {
         self.tlsName = tlsName
+        self.maxConnections = maxConnections
         guard let bin = Self.binFolder else { throw TestPostgresError("PostgreSQL is not installed (apt-get install postgresql; Scripts/test.sh does)") }
         self.bin = bin
         asPostgres = getuid() == 0
@@ -57,7 +61,7 @@ public final class TestPostgres: @unchecked Sendable {
 
     public func start() throws {
         try run(bin + "/pg_ctl", ["-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "30", "start", "-o",
-                                  "-k \(socketFolder) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off"
+                                  "-k \(socketFolder) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=\(maxConnections)"
                                     + (tlsName == nil ? "" : " -c ssl=on -c ssl_cert_file=\(certificate) -c ssl_key_file=\(folder)/server.key")])
     }
 
@@ -133,4 +137,32 @@ public final class SilentListener: @unchecked Sendable {
     }
 
     public func close() { Glibc.close(fd) }
+}
+
+extension TestPostgres {
+    private static let sharedServer = Result { try TestPostgres(maxConnections: 500) }
+
+    /// One server for the whole test process (started when first asked for, stopped when the
+    /// process exits); each test takes a database of its own (``makeDatabase()``).
+    public static func shared() throws -> TestPostgres {
+        let server = try sharedServer.get()
+        _ = stopAtExit
+        return server
+    }
+
+    private static let stopAtExit: Void = {
+        atexit {
+            if case .success(let server) = TestPostgres.sharedServer {
+                server.stop()
+                try? FileManager.default.removeItem(atPath: server.folder)
+            }
+        }
+    }()
+
+    /// A new empty database on this server; its name.
+    public func makeDatabase() throws -> String {
+        let name = "test_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "")
+        try run(bin + "/createdb", ["-h", socketFolder, "-p", String(port), "-U", "yiana", name])
+        return name
+    }
 }

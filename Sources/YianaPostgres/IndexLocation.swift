@@ -1,0 +1,93 @@
+import Foundation
+import YianaLibrary
+import YianaSearch
+
+/// Where a library's search index is: an SQLite file on this machine (the default, one per
+/// library under `~/.cache/yiana-tools/`), or a PostgreSQL database every machine shares
+/// (`--index postgres://USER@HOST[:PORT]/DB`, or `$YIANA_INDEX`).
+public enum IndexLocation: Sendable, Equatable, CustomStringConvertible {
+    case file(String)
+    case server(PostgresLocation)
+
+    /// The environment variable that names the index when `--index` does not.
+    public static let environmentKey = "YIANA_INDEX"
+
+    /// `option` (`--index`) if given, else `$YIANA_INDEX`, else the library's default file.
+    /// - Throws: ``PostgresLocationError`` for a `postgres://` URL that is not valid.
+    public static func resolve(_ option: String?, library: Library,
+                               environment: [String: String] = ProcessInfo.processInfo.environment) throws(PostgresLocationError) -> IndexLocation {
+        guard let given = option ?? environment[environmentKey].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            return .file(SearchIndex.defaultLocation(for: library.root, environment: environment))
+        }
+        if PostgresLocation.isURL(given) { return .server(try PostgresLocation(url: given, environment: environment)) }
+        return .file(URL(fileURLWithPath: given).standardizedFileURL.path)
+    }
+
+    /// The file's path, or the server's URL without its password.
+    public var description: String {
+        switch self {
+        case .file(let path): path
+        case .server(let location): location.description
+        }
+    }
+
+    /// The file's path; nil for a server.
+    public var path: String? {
+        if case .file(let path) = self { return path }
+        return nil
+    }
+
+    /// Whether an index may be here: the file exists, or it is on a server (whether the server
+    /// holds this library is known only by asking it, ``openExisting(_:writable:connections:)``).
+    public var mayExist: Bool {
+        switch self {
+        case .file(let path): FileManager.default.fileExists(atPath: path)
+        case .server: true
+        }
+    }
+
+    /// The index to write (`yiana index`, `watch`, the commands that keep it current): the file
+    /// made if missing; on a server, the schema brought up to this version and the library's
+    /// rows made if new (its id made in the library's `.yiana/` when it has none).
+    /// - Throws: ``PostgresIndexError`` naming the server, or the file's error.
+    public func openForWriting(_ library: Library, connections: Int = 1) async throws -> any IndexStore {
+        switch self {
+        case .file(let path):
+            return try SearchIndex(path: path)
+        case .server(let location):
+            let database = try await PostgresDatabase.connect(location, connections: connections)
+            try await PostgresSchema.migrate(database)
+            let key = try LibraryIdentity.key(of: library)
+            guard let index = try await PostgresIndex.open(database, libraryKey: key, name: library.root.lastPathComponent) else {
+                throw PostgresIndexError(.other("the library's row could not be made"), location: location)
+            }
+            return index
+        }
+    }
+
+    /// The index to search (or with `writable`, to keep current without making one), or nil when
+    /// there is none yet (no file; on the server, no schema or no rows of this library: `yiana
+    /// index` makes them).
+    /// - Throws: ``YianaSearch/SearchError`` `.indexNeedsUpdate` for an older file,
+    ///   ``PostgresIndexError`` naming the server (down, refused, a newer schema, …).
+    public func openExisting(_ library: Library, writable: Bool = false, connections: Int = 1) async throws -> (any IndexStore)? {
+        switch self {
+        case .file(let path):
+            guard FileManager.default.fileExists(atPath: path) else { return nil }
+            return writable ? try SearchIndex(path: path) : try SearchIndex(readingAt: path)
+        case .server(let location):
+            let database = try await PostgresDatabase.connect(location, connections: connections)
+            guard try await PostgresSchema.check(database) == PostgresSchema.version else {
+                // No index yet, or one an older yiana made (reading it needs `yiana index` to bring it up).
+                await database.close()
+                return nil
+            }
+            guard let key = LibraryIdentity.ids(in: library).min(),
+                  let index = try await PostgresIndex.open(database, libraryKey: key, name: library.root.lastPathComponent, create: false) else {
+                await database.close()
+                return nil
+            }
+            return index
+        }
+    }
+}

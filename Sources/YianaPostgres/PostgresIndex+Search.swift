@@ -1,0 +1,148 @@
+import Foundation
+import PostgresNIO
+import YianaSearch
+
+extension PostgresIndex {
+    /// Seconds a search may take before it fails with an error naming the server.
+    static let searchTimeout = 10.0
+
+    /// Documents matching `query`, best first, each with its matching pages, best first, as the
+    /// SQLite index answers (``YianaSearch/SearchIndex/search(_:options:)``): words, "phrases",
+    /// prefixes (`inv*`); titles weigh most, then tags, folder names and page text; the same
+    /// filters. With `options.advanced` the query is PostgreSQL's web search syntax (`"a
+    /// phrase"`, `or`, `-word`) instead of FTS5's.
+    /// - Throws: ``YianaSearch/SearchError`` `.nothingToSearch`, or ``PostgresIndexError``.
+    public func search(_ query: String, options: SearchOptions) async throws -> [SearchHit] {
+        var sql = SQL()
+        let parse: String
+        if options.advanced {
+            parse = "websearch_to_tsquery('yiana_english', \(sql.bind(Self.folded(query))))"
+        } else {
+            guard let text = Self.tsquery(query) else { throw SearchError.nothingToSearch }
+            parse = "to_tsquery('yiana_english', \(sql.bind(text)))"
+        }
+        let filter = Self.filter(options, &sql)
+        let library = sql.bind(self.library)
+        let limit = max(1, options.limit)
+        var window = max(limit * 8, 200)
+        var order: [Int64] = []
+        var pages: [Int64: [(number: Int, source: String, score: Double, own: Bool)]] = [:]
+        while true {
+            var windowed = sql
+            let rows = try await self.rows(windowed.query("""
+                SELECT p.document, p.number, p.source, ts_rank('{0.1, 0.2, 0.5, 1.0}', p.search, q)::float8 AS score,
+                       ts_filter(p.search, '{d}') @@ q
+                FROM yiana_page p JOIN yiana_document d ON d.id = p.document, \(parse) q
+                WHERE d.library = \(library) AND p.search @@ q \(filter)
+                ORDER BY score DESC, p.document, p.number LIMIT \(windowed.bind(window))
+                """), as: (Int64, Int, String, Double, Bool).self, within: Self.searchTimeout)
+            order = []
+            pages = [:]
+            for (document, number, source, score, own) in rows {
+                if pages[document] == nil {
+                    guard order.count < limit else { continue }
+                    order.append(document)
+                }
+                pages[document, default: []].append((number, source, score, own))
+            }
+            if order.count == limit || rows.count < window { break }
+            window *= 4
+        }
+        guard !order.isEmpty else { return [] }
+        return try await hits(order, pages: pages, parse: parse, sql: sql)
+    }
+
+    /// The hits of documents `order`, with snippets of their chosen pages (`ts_headline` of
+    /// the stored text; of the title for a document only its title, tags or folder match).
+    private func hits(_ order: [Int64], pages: [Int64: [(number: Int, source: String, score: Double, own: Bool)]],
+                      parse: String, sql: SQL) async throws -> [SearchHit] {
+        var documents = sql
+        let ids = documents.bind(order)
+        var rows: [Int64: (String, String, [String], Double?, String)] = [:]
+        for row in try await self.rows(documents.query("SELECT id, path, title, tags, created, status FROM yiana_document WHERE id = ANY(\(ids))"),
+                                       as: (Int64, String, String, [String], Double?, String).self, within: Self.searchTimeout) {
+            rows[row.0] = (row.1, row.2, row.3, row.4, row.5)
+        }
+        let chosen = order.flatMap { id in (pages[id] ?? []).filter(\.own).map { (id, $0.number, $0.source) } }
+        var snippets = sql
+        let headline = "ts_headline('yiana_english', %@, q, \(snippets.bind(Self.headlineOptions)))"
+        let chosenIDs = snippets.bind(chosen.map(\.0)), numbers = snippets.bind(chosen.map(\.1)), sources = snippets.bind(chosen.map(\.2))
+        let titleIDs = snippets.bind(order.filter { id in !(pages[id] ?? []).contains(where: \.own) })
+        var text: [String: String] = [:]
+        for (id, number, source, snippet) in try await self.rows(snippets.query("""
+            SELECT p.document, p.number, p.source, \(headline.replacingOccurrences(of: "%@", with: "p.body"))
+            FROM unnest(\(chosenIDs)::int8[], \(numbers)::int8[], \(sources)::text[]) AS c(document, number, source)
+            JOIN yiana_page p ON p.document = c.document AND p.number = c.number AND p.source = c.source, \(parse) q
+            UNION ALL
+            SELECT d.id, 0, 'none', \(headline.replacingOccurrences(of: "%@", with: "d.title || ' · ' || array_to_string(d.tags, ' ') || ' · ' || d.folder"))
+            FROM yiana_document d, \(parse) q WHERE d.id = ANY(\(titleIDs))
+            """), as: (Int64, Int, String, String).self, within: Self.searchTimeout) {
+            text["\(id) \(number) \(source)"] = snippet
+        }
+        return order.compactMap { id -> SearchHit? in
+            guard let document = rows[id], let found = pages[id] else { return nil }
+            var hitPages = found.filter(\.own).map { page in
+                SearchHit.Page(number: page.number, snippet: text["\(id) \(page.number) \(page.source)"] ?? "", score: page.score,
+                               source: TextSource(rawValue: page.source) ?? .none)
+            }
+            if hitPages.isEmpty {
+                hitPages = [SearchHit.Page(number: 0, snippet: text["\(id) 0 none"] ?? document.1, score: found[0].score, source: .none)]
+            }
+            return SearchHit(path: document.0, title: document.1, tags: document.2, created: document.3.map { Date(timeIntervalSinceReferenceDate: $0) },
+                             status: IndexStatus(rawValue: document.4) ?? .failed, score: found[0].score, pages: hitPages)
+        }
+    }
+
+    /// About a dozen words around the first match, matched words between the markers.
+    static let headlineOptions = "StartSel=\(SearchHit.markOpen), StopSel=\(SearchHit.markClose), MaxWords=24, MinWords=10, ShortWord=2, HighlightAll=false, MaxFragments=1"
+
+    /// The SQL narrowing hits to the options' tags (all of them, case-insensitively), folder
+    /// (or below it) and dates; empty when nothing narrows.
+    static func filter(_ options: SearchOptions, _ sql: inout SQL) -> String {
+        var filters: [String] = []
+        var tags: [String] = []
+        for tag in options.tags.map({ $0.lowercased() }) where !tags.contains(tag) { tags.append(tag) }
+        if !tags.isEmpty {
+            filters.append("(SELECT count(DISTINCT lower(t)) FROM unnest(d.tags) t WHERE lower(t) = ANY(\(sql.bind(tags)))) = \(tags.count)")
+        }
+        if let folder = options.folder?.trimmingCharacters(in: CharacterSet(charactersIn: "/")), !folder.isEmpty {
+            let escaped = folder.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+            filters.append("(d.folder = \(sql.bind(folder)) OR d.folder LIKE \(sql.bind(escaped + "/%")))")
+        }
+        if let since = options.since { filters.append("d.created >= \(sql.bind(since.timeIntervalSinceReferenceDate))") }
+        if let until = options.until { filters.append("d.created < \(sql.bind(until.timeIntervalSinceReferenceDate))") }
+        return filters.map { "AND " + $0 }.joined(separator: " ")
+    }
+
+    /// The `to_tsquery` text for what a person typed, read as the SQLite index reads it
+    /// (``YianaSearch/SearchQuery``): every word must occur; a quoted phrase, and a word with
+    /// punctuation inside (`A-1312/B`, `e-mail`), are their words in a row (`<->`); `inv*` a
+    /// prefix (`:*`); every word a quoted lexeme, so nothing typed is an operator. Nil when
+    /// nothing in it is searchable.
+    public static func tsquery(_ text: String) -> String? {
+        let terms = SearchQuery.terms(of: text).compactMap { term -> String? in
+            let words = searchable(term.text).split(separator: " ")
+            guard !words.isEmpty else { return nil }
+            var parts = words.map { "'" + $0 + "'" }  // letters and digits only: nothing to escape
+            if term.prefix { parts[parts.count - 1] += ":*" }
+            return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " <-> ") + ")"
+        }
+        return terms.isEmpty ? nil : terms.joined(separator: " & ")
+    }
+}
+
+/// A statement's text and its bound values, built up together (`$1`, `$2`, … in order).
+struct SQL: Sendable {
+    private var bindings = PostgresBindings()
+
+    /// The placeholder of `value`, bound as the next parameter.
+    mutating func bind<T: PostgresNonThrowingEncodable & Sendable>(_ value: T) -> String {
+        bindings.append(value)
+        return "$\(bindings.count)"
+    }
+
+    /// The statement `text` with the values bound so far.
+    mutating func query(_ text: String) -> PostgresQuery {
+        PostgresQuery(unsafeSQL: text, binds: bindings)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import YianaSystem
+
+/// Where an index keeps a library's documents and pages: the SQLite file on this machine
+/// (``SearchIndex``), or a PostgreSQL database that every machine shares (`YianaPostgres`).
+///
+/// Only storage sits behind it: what changed, moves and renames reusing pages, statuses,
+/// `--full`, the people of the address files and the staleness record are decided once, above
+/// it (``Indexer``, ``AddressIndex``, ``IndexFreshness``), whichever store holds the rows.
+public protocol IndexStore: Sendable {
+    /// Where the index is, for people: a file's path, or the server and database (never a password).
+    var location: String { get }
+
+    /// What the index holds of every document, by path: to tell what changed.
+    func known() async throws -> [String: StoredDocument]
+    /// Empties the index (`index --full`).
+    func clear() async throws
+    /// Writes `documents`, each with its pages, so that a search never sees half of one;
+    /// several machines writing one document at once end with one of their versions, whole.
+    /// A document whose pages were to be copied (``ExtractedDocument/Pages/reuse(contentKey:)``)
+    /// from one that no longer holds them is not written: it is returned, to be extracted.
+    func write(_ documents: [ExtractedDocument]) async throws -> [ExtractedDocument]
+    /// Removes the documents at `paths`; returns how many the index held.
+    func remove(_ paths: [String]) async throws -> Int
+    /// Removes every document whose path is not in `paths`; returns how many.
+    func removeAll(except paths: Set<String>) async throws -> Int
+    /// The status of every document (or only of those with a problem), by path.
+    func statuses(onlyProblems: Bool) async throws -> [IndexReport.Document]
+    /// How many documents the index holds.
+    func documentCount() async throws -> Int
+    /// The stamps of the documents directly in `folder` ('' for the root), by path.
+    func stamps(inFolder folder: String) async throws -> [String: FileStamp]
+    /// A value the index keeps about itself (``IndexState``), nil when never set.
+    func state(_ key: IndexState) async throws -> String?
+    /// Sets values the index keeps about itself, together.
+    func setState(_ values: [IndexState: String]) async throws
+    /// Every document's people record: its id, path, title and the fingerprint of the address
+    /// files it was made from (nil when none was made).
+    func addressRecords() async throws -> [AddressRecord]
+    /// Puts each document's people (its text, empty for none) in place, with the fingerprint.
+    func writeAddresses(_ rows: [(id: Int64, text: String, fingerprint: String)]) async throws
+    /// Documents matching `query`, best first, each with its matching pages, best first.
+    func search(_ query: String, options: SearchOptions) async throws -> [SearchHit]
+    /// Lets go of the index's connections (a file's close when the last reference goes).
+    func close() async
+}
+
+/// The values an index keeps about itself.
+public enum IndexState: String, Sendable, Hashable, CaseIterable {
+    /// The folders' times at the last run (``IndexFreshness``).
+    case folderTimes
+    /// When `yiana index` last ran over the whole library (seconds since 1970).
+    case lastRun
+    /// The `.addresses` folder's time and inode at the last run (``AddressIndex``).
+    case addressesFolder = "addresses-folder"
+    /// When every document's address files were last looked at (seconds since 1970).
+    case addressesChecked = "addresses-checked"
+}
+
+/// What the index holds about a document, to decide whether it changed.
+public struct StoredDocument: Sendable {
+    public let id: Int64
+    public let file: FileStamp
+    public let contentKey: String?
+    public let status: IndexStatus
+    var isPlaceholder: Bool { status == .notDownloaded }
+
+    public init(id: Int64, file: FileStamp, contentKey: String?, status: IndexStatus) {
+        self.id = id
+        self.file = file
+        self.contentKey = contentKey
+        self.status = status
+    }
+}
+
+/// A document as ``AddressIndex`` needs it.
+public struct AddressRecord: Sendable {
+    public let id: Int64
+    public let path: String
+    public let title: String
+    public let fingerprint: String?
+
+    public init(id: Int64, path: String, title: String, fingerprint: String?) {
+        self.id = id
+        self.path = path
+        self.title = title
+        self.fingerprint = fingerprint
+    }
+}
+
+extension IndexStore {
+    /// Documents matching `query`, with no filter and the default limit.
+    public func search(_ query: String) async throws -> [SearchHit] {
+        try await search(query, options: SearchOptions())
+    }
+}
+
+extension IndexStore {
+    /// `body`'s result, the index closed after it whether it returned or threw.
+    public func closing<T>(after body: () async throws -> T) async throws -> T {
+        do {
+            let value = try await body()
+            await close()
+            return value
+        } catch {
+            await close()
+            throw error
+        }
+    }
+}

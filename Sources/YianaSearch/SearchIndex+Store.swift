@@ -1,0 +1,250 @@
+import Foundation
+import GRDB
+import YianaSystem
+
+/// The SQLite file as an ``IndexStore``: each write one transaction, so the index never
+/// holds half a document.
+extension SearchIndex: IndexStore {
+    public var location: String { path }
+
+    public func known() async throws -> [String: StoredDocument] {
+        try await pool.read { db in
+            var result: [String: StoredDocument] = [:]
+            result.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM document") ?? 0)
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, path, fileSize, fileModified, fileInode, contentKey, status FROM document")
+            while let row = try rows.next() {  // columns by position: this runs over every document on every run
+                result[row[1]] = StoredDocument(id: row[0], file: FileStamp(size: row[2], modified: row[3], inode: row[4]),
+                                                contentKey: row[5], status: IndexStatus(rawValue: row[6]) ?? .failed)
+            }
+            return result
+        }
+    }
+
+    public func clear() async throws {
+        try await pool.write { db in try Self.clear(db) }
+    }
+
+    public func write(_ documents: [ExtractedDocument]) async throws -> [ExtractedDocument] {
+        guard !documents.isEmpty else { return [] }
+        return try await pool.write { db in
+            var unwritten: [ExtractedDocument] = []
+            for document in documents {
+                var source: Int64? = nil
+                if case .reuse(let key) = document.pages {
+                    source = try Int64.fetchOne(db, sql: "SELECT id FROM document WHERE contentKey = ? AND status = 'ok' LIMIT 1", arguments: [key])
+                    guard let found = source, try Self.hasPages(found, db) else {
+                        // The document that held these bytes changed meanwhile: extract after all.
+                        unwritten.append(document)
+                        continue
+                    }
+                }
+                try Self.apply(document, reusing: source, db)
+            }
+            return unwritten
+        }
+    }
+
+    private static func hasPages(_ id: Int64, textOnly: Bool = false, _ db: Database) throws -> Bool {
+        let pages = pageRowids(of: id)
+        return try Int.fetchOne(db, sql: "SELECT 1 FROM page WHERE rowid BETWEEN ? AND ? \(textOnly ? "AND source != 'none'" : "") LIMIT 1",
+                                arguments: [pages.lowerBound, pages.upperBound]) != nil
+    }
+
+    private static func apply(_ document: ExtractedDocument, reusing source: Int64?, _ db: Database) throws {
+        let tagsJSON = String(decoding: try JSONEncoder().encode(document.tags), as: UTF8.self)
+        let existing = try Int64.fetchOne(db, sql: "SELECT id FROM document WHERE path = ?", arguments: [document.path])
+        let counts = document.pageCounts
+        let tags = document.tags.joined(separator: " ")
+        let folder = document.folder.replacingOccurrences(of: "/", with: " ")
+        if let existing, existing == source {
+            // Only the metadata changed (same path, same PDF): update it in place.
+            try db.execute(sql: """
+                UPDATE document SET folder = ?, documentID = ?, title = ?, tags = ?, created = ?, modified = ?,
+                    fileSize = ?, fileModified = ?, fileInode = ?, status = ?, reason = ? WHERE id = ?
+                """, arguments: [document.folder, document.documentID, document.title, tagsJSON, document.created, document.modified,
+                                 document.file.size, document.file.modified, document.file.inode,
+                                 document.status.rawValue, document.reason, existing])
+            let pages = pageRowids(of: existing)
+            try db.execute(sql: "UPDATE page SET title = ?, tags = ?, folder = ? WHERE rowid BETWEEN ? AND ?",
+                           arguments: [document.title, tags, folder, pages.lowerBound, pages.upperBound])
+            try writeTags(document.tags, of: existing, db)
+            return
+        }
+        let id: Int64
+        if let existing {
+            id = existing
+            if case .keepExisting = document.pages, try hasPages(id, textOnly: true, db) {
+                // An evicted document keeps what was indexed of it; only its state changes.
+                try db.execute(sql: "UPDATE document SET fileSize = ?, fileModified = ?, fileInode = ?, status = ?, reason = ? WHERE id = ?",
+                               arguments: [document.file.size, document.file.modified, document.file.inode,
+                                           document.status.rawValue, document.reason, id])
+                return
+            }
+            try db.execute(sql: """
+                UPDATE document SET folder = ?, documentID = ?, title = ?, tags = ?, created = ?, modified = ?,
+                    fileSize = ?, fileModified = ?, fileInode = ?, contentKey = ?, status = ?, reason = ?,
+                    pageCount = ?, textPages = ?, ocrPages = ? WHERE id = ?
+                """, arguments: [document.folder, document.documentID, document.title, tagsJSON, document.created, document.modified,
+                                 document.file.size, document.file.modified, document.file.inode, document.contentKey,
+                                 document.status.rawValue, document.reason, document.pageCount, counts.text, counts.ocr, id])
+            try deletePages(of: id, db)
+        } else {
+            try db.execute(sql: """
+                INSERT INTO document (path, folder, documentID, title, tags, created, modified, fileSize, fileModified,
+                    fileInode, contentKey, status, reason, pageCount, textPages, ocrPages)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [document.path, document.folder, document.documentID, document.title, tagsJSON,
+                                 document.created, document.modified, document.file.size, document.file.modified,
+                                 document.file.inode, document.contentKey, document.status.rawValue, document.reason,
+                                 document.pageCount, counts.text, counts.ocr])
+            id = db.lastInsertedRowID
+        }
+        try writeTags(document.tags, of: id, db)
+        try writePages(document, id: id, copyingFrom: source, tags: tags, folder: folder, db)
+    }
+
+    private static func writeTags(_ tags: [String], of id: Int64, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM document_tag WHERE document = ?", arguments: [id])
+        for tag in Set(tags) {
+            try db.execute(sql: "INSERT INTO document_tag (document, tag) VALUES (?, ?)", arguments: [id, tag])
+        }
+    }
+
+    /// Document `id`'s pages: copied from `source` (the same PDF, indexed already), or the
+    /// extracted ones (a title-only row when none has text), at the rowids of its range.
+    private static func writePages(_ document: ExtractedDocument, id: Int64, copyingFrom source: Int64?, tags: String, folder: String,
+                                   _ db: Database) throws {
+        let rowids = pageRowids(of: id)
+        if let source {
+            let from = pageRowids(of: source)
+            try db.execute(sql: """
+                INSERT INTO page (rowid, title, body, tags, folder, document, number, source)
+                SELECT ? + (rowid - ?), ?, body, ?, ?, ?, number, source FROM page WHERE rowid BETWEEN ? AND ? AND source != ?
+                """, arguments: [rowids.lowerBound, from.lowerBound, document.title, tags, folder, id, from.lowerBound, from.upperBound,
+                                 TextSource.addresses.rawValue])
+            let copied = try Row.fetchOne(db, sql: "SELECT textPages, ocrPages, pageCount FROM document WHERE id = ?", arguments: [source])
+            try db.execute(sql: "UPDATE document SET textPages = ?, ocrPages = ?, pageCount = ? WHERE id = ?",
+                           arguments: [copied?["textPages"] ?? 0, copied?["ocrPages"] ?? 0, copied?["pageCount"] ?? 0, id])
+            return
+        }
+        var pages = document.textPages
+        if pages.isEmpty {
+            // Title, tags and folder stay searchable for a document without text.
+            pages = [PageText(number: 0, text: "", source: .none)]
+        }
+        let insert = try db.cachedStatement(sql: "INSERT INTO page (rowid, title, body, tags, folder, document, number, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        for (offset, page) in pages.prefix(Int(rowids.count) - 1).enumerated() {
+            try insert.execute(arguments: [rowids.lowerBound + Int64(offset), document.title, page.text, tags, folder, id, page.number, page.source.rawValue])
+        }
+    }
+
+    /// Deletes document `id`'s pages: a rowid range, which FTS5 finds without a scan. Its
+    /// addresses row goes with them, and is written again after the run (``AddressIndex``).
+    private static func deletePages(of id: Int64, _ db: Database) throws {
+        let pages = pageRowids(of: id)
+        try db.execute(sql: "DELETE FROM page WHERE rowid BETWEEN ? AND ?", arguments: [pages.lowerBound, pages.upperBound])
+        try db.execute(sql: "DELETE FROM document_addresses WHERE document = ?", arguments: [id])
+    }
+
+    public func removeAll(except paths: Set<String>) async throws -> Int {
+        try await pool.write { db in
+            let stale = try Row.fetchAll(db, sql: "SELECT id, path FROM document").filter { !paths.contains($0["path"]) }
+            for row in stale { try Self.delete(row["id"], db) }
+            return stale.count
+        }
+    }
+
+    public func remove(_ paths: [String]) async throws -> Int {
+        try await pool.write { db in
+            var removed = 0
+            for path in paths {
+                guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM document WHERE path = ?", arguments: [path]) else { continue }
+                try Self.delete(id, db)
+                removed += 1
+            }
+            return removed
+        }
+    }
+
+    private static func delete(_ id: Int64, _ db: Database) throws {
+        try deletePages(of: id, db)
+        try db.execute(sql: "DELETE FROM document_tag WHERE document = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM document WHERE id = ?", arguments: [id])
+    }
+
+    public func statuses(onlyProblems: Bool) async throws -> [IndexReport.Document] {
+        try await pool.read { db in
+            // Columns by position: this runs over every document on every run.
+            var documents: [IndexReport.Document] = []
+            let filter = onlyProblems ? "WHERE status != '\(IndexStatus.ok.rawValue)'" : ""
+            let rows = try Row.fetchCursor(db, sql: "SELECT path, status, reason, pageCount, textPages, ocrPages FROM document \(filter) ORDER BY path")
+            while let row = try rows.next() {
+                documents.append(IndexReport.Document(path: row[0], status: IndexStatus(rawValue: row[1]) ?? .failed,
+                                                      reason: row[2], pages: row[3], textPages: row[4], ocrPages: row[5]))
+            }
+            return documents
+        }
+    }
+
+    public func documentCount() async throws -> Int {
+        try await pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM document") ?? 0 }
+    }
+
+    public func stamps(inFolder folder: String) async throws -> [String: FileStamp] {
+        try await pool.read { db in
+            var rows: [String: FileStamp] = [:]
+            let cursor = try Row.fetchCursor(db, sql: "SELECT path, fileSize, fileModified, fileInode FROM document WHERE folder = ?", arguments: [folder])
+            while let row = try cursor.next() { rows[row[0]] = FileStamp(size: row[1], modified: row[2], inode: row[3]) }
+            return rows
+        }
+    }
+
+    public func state(_ key: IndexState) async throws -> String? {
+        try await pool.read { db in
+            // An index made before there was any state (and searched read-only) has no table.
+            guard try db.tableExists("index_state") else { return nil }
+            return try String.fetchOne(db, sql: "SELECT value FROM index_state WHERE key = ?", arguments: [key.rawValue])
+        }
+    }
+
+    public func setState(_ values: [IndexState: String]) async throws {
+        try await pool.write { db in
+            for (key, value) in values {
+                try db.execute(sql: "INSERT OR REPLACE INTO index_state (key, value) VALUES (?, ?)", arguments: [key.rawValue, value])
+            }
+        }
+    }
+
+    public func addressRecords() async throws -> [AddressRecord] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT d.id, d.path, d.title, a.fingerprint FROM document d LEFT JOIN document_addresses a ON a.document = d.id")
+                .map { AddressRecord(id: $0[0], path: $0[1], title: $0[2], fingerprint: $0[3]) }
+        }
+    }
+
+    public func writeAddresses(_ rows: [(id: Int64, text: String, fingerprint: String)]) async throws {
+        try await pool.write { db in
+            let insert = try db.cachedStatement(sql: """
+                INSERT INTO page (rowid, title, body, tags, folder, document, number, source)
+                SELECT ?, title, ?, ?, ?, id, 0, ? FROM document WHERE id = ?
+                """)
+            for row in rows {
+                let rowid = Self.pageRowids(of: row.id).upperBound
+                try db.execute(sql: "DELETE FROM page WHERE rowid = ?", arguments: [rowid])
+                if !row.text.isEmpty, let document = try Row.fetchOne(db, sql: "SELECT tags, folder FROM document WHERE id = ?", arguments: [row.id]) {
+                    let tags = ((try? JSONDecoder().decode([String].self, from: Data((document[0] as String).utf8))) ?? []).joined(separator: " ")
+                    let folder = (document[1] as String).replacingOccurrences(of: "/", with: " ")
+                    try insert.execute(arguments: [rowid, row.text, tags, folder, TextSource.addresses.rawValue, row.id])
+                }
+                try db.execute(sql: "INSERT OR REPLACE INTO document_addresses (document, fingerprint) VALUES (?, ?)",
+                               arguments: [row.id, row.fingerprint])
+            }
+        }
+    }
+
+    public func close() async {}
+
+    public func search(_ query: String, options: SearchOptions) async throws -> [SearchHit] {
+        try searchNow(query, options: options)
+    }
+}
