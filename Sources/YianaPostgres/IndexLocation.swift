@@ -23,6 +23,14 @@ public enum IndexLocation: Sendable, Equatable, CustomStringConvertible {
         return .file(URL(fileURLWithPath: given).standardizedFileURL.path)
     }
 
+    /// This machine's copy of `library`, as a shared index tells it from the others' (each tells
+    /// its own files' changes): the machine's id (`/etc/machine-id`, else its host name) and the
+    /// library's path on it (two copies on one machine are two copies).
+    public static func machine(for library: Library) -> String {
+        let id = (try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        return (id.flatMap { $0.isEmpty ? nil : $0 } ?? ProcessInfo.processInfo.hostName) + ":" + library.root.standardizedFileURL.path
+    }
+
     /// The file's path, or the server's URL without its password.
     public var description: String {
         switch self {
@@ -58,7 +66,7 @@ public enum IndexLocation: Sendable, Equatable, CustomStringConvertible {
             let database = try await PostgresDatabase.connect(location, connections: connections)
             try await PostgresSchema.migrate(database)
             let key = try LibraryIdentity.key(of: library)
-            guard let index = try await PostgresIndex.open(database, libraryKey: key, name: library.root.lastPathComponent) else {
+            guard let index = try await PostgresIndex.open(database, libraryKey: key, name: library.root.lastPathComponent, machine: Self.machine(for: library)) else {
                 throw PostgresIndexError(.other("the library's row could not be made"), location: location)
             }
             return index
@@ -83,7 +91,8 @@ public enum IndexLocation: Sendable, Equatable, CustomStringConvertible {
                 return nil
             }
             guard let key = LibraryIdentity.ids(in: library).min(),
-                  let index = try await PostgresIndex.open(database, libraryKey: key, name: library.root.lastPathComponent, create: false) else {
+                  let index = try await PostgresIndex.open(database, libraryKey: key, name: library.root.lastPathComponent,
+                                                           machine: Self.machine(for: library), create: false) else {
                 await database.close()
                 return nil
             }

@@ -17,6 +17,9 @@ public struct PostgresIndex: IndexStore {
     public let database: PostgresDatabase
     /// The library's row (``PostgresSchema``'s `yiana_library`).
     public let library: Int64
+    /// This machine's copy of the library (``IndexLocation/machine(for:)``): what it has seen
+    /// of each document is its own (`yiana_seen`).
+    public let machine: String
 
     public var location: String { database.location.description }
 
@@ -26,7 +29,8 @@ public struct PostgresIndex: IndexStore {
     /// The index of the library known by `key`, its row made when the database has none
     /// (`create`), else nil when there is none; the schema must be this yiana's
     /// (``PostgresSchema/migrate(_:)``).
-    public static func open(_ database: PostgresDatabase, libraryKey key: String, name: String, create: Bool = true) async throws(PostgresIndexError) -> PostgresIndex? {
+    public static func open(_ database: PostgresDatabase, libraryKey key: String, name: String, machine: String,
+                            create: Bool = true) async throws(PostgresIndexError) -> PostgresIndex? {
         let id = try await database.run(within: 30) { connection -> Int64? in
             let rows = create
                 ? try await connection.query("""
@@ -38,7 +42,7 @@ public struct PostgresIndex: IndexStore {
             for try await value in rows.decode(Int64.self) { id = value }
             return id
         }
-        return id.map { PostgresIndex(database: database, library: $0) }
+        return id.map { PostgresIndex(database: database, library: $0, machine: machine) }
     }
 
     /// Text as both sides of a match see it: folded as the SQLite index's tokenizer folds
@@ -73,13 +77,24 @@ public struct PostgresIndex: IndexStore {
 
     // MARK: - Reading what the index holds
 
+    /// The documents this machine has indexed, with its copies' stamps: one another machine
+    /// wrote and this one never saw is new here (its pages reused by content, if the same).
     public func known() async throws -> [String: StoredDocument] {
-        try await rows("SELECT id, path, file_size, file_modified, file_inode, content_key, status FROM yiana_document WHERE library = \(library)",
-                       as: (Int64, String, Int64, Int64, Int64, String?, String).self)
+        try await rows("""
+            SELECT d.id, d.path, s.file_size, s.file_modified, s.file_inode, d.content_key, d.status
+            FROM yiana_document d JOIN yiana_seen s ON s.document = d.id AND s.machine = \(machine) WHERE d.library = \(library)
+            """, as: (Int64, String, Int64, Int64, Int64, String?, String).self)
             .reduce(into: [:]) { result, row in
                 result[row.1] = StoredDocument(id: row.0, file: FileStamp(size: row.2, modified: row.3, inode: row.4),
                                                contentKey: row.5, status: IndexStatus(rawValue: row.6) ?? .failed)
             }
+    }
+
+    /// Every machine's: a document this machine has not seen yet reuses the pages another's run made.
+    public func indexedContent(known: [String: StoredDocument]) async throws -> Set<String> {
+        Set(try await rows("""
+            SELECT DISTINCT content_key FROM yiana_document WHERE library = \(library) AND status = 'ok' AND content_key IS NOT NULL
+            """, as: String.self))
     }
 
     public func statuses(onlyProblems: Bool) async throws -> [IndexReport.Document] {
@@ -95,21 +110,31 @@ public struct PostgresIndex: IndexStore {
     }
 
     public func stamps(inFolder folder: String) async throws -> [String: FileStamp] {
-        try await rows("SELECT path, file_size, file_modified, file_inode FROM yiana_document WHERE library = \(library) AND folder = \(folder)",
-                       as: (String, Int64, Int64, Int64).self)
+        try await rows("""
+            SELECT d.path, s.file_size, s.file_modified, s.file_inode
+            FROM yiana_document d JOIN yiana_seen s ON s.document = d.id AND s.machine = \(machine)
+            WHERE d.library = \(library) AND d.folder = \(folder)
+            """, as: (String, Int64, Int64, Int64).self)
             .reduce(into: [:]) { $0[$1.0] = FileStamp(size: $1.1, modified: $1.2, inode: $1.3) }
     }
 
+    /// The key under which `key` is kept: the folders' times and the address files' stamps are
+    /// this machine's copy's (another's differ), when the last run was is the library's.
+    func stateKey(_ key: IndexState) -> String {
+        key == .lastRun ? key.rawValue : key.rawValue + " " + machine
+    }
+
     public func state(_ key: IndexState) async throws -> String? {
-        try await rows("SELECT value FROM yiana_state WHERE library = \(library) AND key = \(key.rawValue)", as: String.self).first
+        try await rows("SELECT value FROM yiana_state WHERE library = \(library) AND key = \(stateKey(key))", as: String.self).first
     }
 
     public func setState(_ values: [IndexState: String]) async throws {
         let library = self.library
+        let values = values.map { (stateKey($0.key), $0.value) }
         try await database.transaction(within: Self.writeTimeout) { connection in
             for (key, value) in values {
                 try await connection.query("""
-                    INSERT INTO yiana_state (library, key, value) VALUES (\(library), \(key.rawValue), \(value))
+                    INSERT INTO yiana_state (library, key, value) VALUES (\(library), \(key), \(value))
                     ON CONFLICT (library, key) DO UPDATE SET value = excluded.value
                     """, logger: PostgresDatabase.logger)
             }
@@ -119,7 +144,7 @@ public struct PostgresIndex: IndexStore {
     public func addressRecords() async throws -> [AddressRecord] {
         try await rows("""
             SELECT d.id, d.path, d.title, a.fingerprint FROM yiana_document d
-            LEFT JOIN yiana_document_addresses a ON a.document = d.id WHERE d.library = \(library)
+            LEFT JOIN yiana_document_addresses a ON a.document = d.id AND a.machine = \(machine) WHERE d.library = \(library)
             """, as: (Int64, String, String, String?).self)
             .map { AddressRecord(id: $0.0, path: $0.1, title: $0.2, fingerprint: $0.3) }
     }
@@ -148,13 +173,14 @@ public struct PostgresIndex: IndexStore {
 
     public func write(_ documents: [ExtractedDocument]) async throws -> [ExtractedDocument] {
         guard !documents.isEmpty else { return [] }
-        let library = self.library
+        let library = self.library, machine = self.machine
         // In order of path: two machines writing overlapping batches lock rows in one order, so
         // they take turns instead of deadlocking.
         let sorted = documents.sorted { $0.path < $1.path }
         return try await database.transaction(within: Self.writeTimeout) { connection in
             var unwritten: [ExtractedDocument] = []
-            for document in sorted where try await !PostgresWriter(connection: connection, library: library).apply(document) {
+            let writer = PostgresWriter(connection: connection, library: library, machine: machine)
+            for document in sorted where try await !writer.apply(document) {
                 unwritten.append(document)
             }
             return unwritten
@@ -173,6 +199,8 @@ public struct PostgresIndex: IndexStore {
         }
     }
 
+    /// Removes the documents this machine indexed that are not in `paths` (one another machine
+    /// added, which has not reached this one yet, is not this one's to remove).
     public func removeAll(except paths: Set<String>) async throws -> Int {
         let stale = try await known().keys.filter { !paths.contains($0) }
         return try await remove(stale.sorted())
@@ -180,10 +208,10 @@ public struct PostgresIndex: IndexStore {
 
     public func writeAddresses(_ rows: [(id: Int64, text: String, fingerprint: String)]) async throws {
         guard !rows.isEmpty else { return }
-        let rows = rows.map { (id: $0.id, text: Self.storable($0.text), fingerprint: $0.fingerprint) }
+        let rows = rows.map { (id: $0.id, text: Self.storable($0.text), fingerprint: $0.fingerprint) }, machine = self.machine
         try await database.transaction(within: Self.writeTimeout) { connection in
             for row in rows {
-                try await PostgresWriter(connection: connection, library: 0).writeAddresses(id: row.id, text: row.text, fingerprint: row.fingerprint)
+                try await PostgresWriter(connection: connection, library: 0, machine: machine).writeAddresses(id: row.id, text: row.text, fingerprint: row.fingerprint)
             }
         }
     }

@@ -9,9 +9,11 @@ import PostgresNIO
 /// The rows of every library share the tables, each under its library's id (``library``): a
 /// library is known by the id kept in its own synced folder, so two machines with copies of
 /// one library share its rows and two libraries never mix. The tables mirror the SQLite index:
-/// a document row per file (its stamp, content key, status, counts), its tags, and one row
-/// per page and source with a `tsvector` (title weight A, tags B, folder C, text D) under a
-/// GIN index.
+/// a document row per file (its content key, status, counts, tags), one row per page and
+/// source with a `tsvector` (title weight A, tags B, folder C, text D) under a GIN index, and
+/// what each machine's copy of the file was when that machine last indexed it (`yiana_seen`:
+/// sizes, times and inodes differ from machine to machine, so each tells its own changes and
+/// none redoes what another did).
 public enum PostgresSchema {
     /// The newest version this yiana knows.
     public static let version = 1
@@ -80,9 +82,21 @@ public enum PostgresSchema {
             """,
             "CREATE INDEX yiana_page_search ON yiana_page USING gin (search)",
             """
+            CREATE TABLE yiana_seen (
+                document bigint NOT NULL REFERENCES yiana_document(id) ON DELETE CASCADE,
+                machine text NOT NULL,                 -- one machine's copy of the library (IndexLocation.machine)
+                file_size bigint NOT NULL,             -- the file there when that machine last indexed it
+                file_modified bigint NOT NULL,
+                file_inode bigint NOT NULL,
+                PRIMARY KEY (document, machine)
+            )
+            """,
+            """
             CREATE TABLE yiana_document_addresses (
-                document bigint PRIMARY KEY REFERENCES yiana_document(id) ON DELETE CASCADE,
-                fingerprint text NOT NULL
+                document bigint NOT NULL REFERENCES yiana_document(id) ON DELETE CASCADE,
+                machine text NOT NULL,                 -- the fingerprint holds that machine's files' stamps
+                fingerprint text NOT NULL,
+                PRIMARY KEY (document, machine)
             )
             """,
         ]),

@@ -8,6 +8,7 @@ import YianaSearch
 struct PostgresWriter {
     let connection: PostgresConnection
     let library: Int64
+    let machine: String
 
     private func query(_ query: PostgresQuery) async throws {
         try await connection.query(query, logger: PostgresDatabase.logger)
@@ -18,16 +19,28 @@ struct PostgresWriter {
         return nil
     }
 
-    /// Writes `document`; false when its pages were to be copied from a document that no longer
-    /// holds them (the caller extracts it then).
+    /// Writes `document` and what this machine's copy of it is; false when its pages were to be
+    /// copied from a document that no longer holds them (the caller extracts it then).
     func apply(_ document: ExtractedDocument) async throws -> Bool {
+        guard let id = try await write(document) else { return false }
+        try await query("""
+            INSERT INTO yiana_seen (document, machine, file_size, file_modified, file_inode)
+            VALUES (\(id), \(machine), \(document.file.size), \(document.file.modified), \(document.file.inode))
+            ON CONFLICT (document, machine) DO UPDATE SET file_size = excluded.file_size, file_modified = excluded.file_modified,
+                file_inode = excluded.file_inode
+            """)
+        return true
+    }
+
+    /// Writes `document`'s rows; its id, or nil when its pages could not be copied.
+    private func write(_ document: ExtractedDocument) async throws -> Int64? {
         var source: Int64?
         if case .reuse(let key) = document.pages {
             source = try await first("""
                 SELECT d.id FROM yiana_document d WHERE d.library = \(library) AND d.content_key = \(key) AND d.status = 'ok'
                     AND EXISTS (SELECT 1 FROM yiana_page p WHERE p.document = d.id) LIMIT 1
                 """, as: Int64.self)
-            guard source != nil else { return false }
+            guard source != nil else { return nil }
         }
         let header = PostgresIndex.Header(title: document.title, tags: document.tags, folder: document.folder)
         // The document's row locked first: concurrent writers of one document take turns here.
@@ -39,7 +52,7 @@ struct PostgresWriter {
             // Only the metadata changed (same path, same PDF): the row and its pages' headers.
             try await updateMetadata(document, id: existing.0)
             try await reweigh(existing.0, from: existing.0, header: header, copying: false)
-            return true
+            return existing.0
         }
         if let existing, existing.1, case .keepExisting = document.pages {
             // An evicted document keeps what was indexed of it; only its state changes.
@@ -48,7 +61,7 @@ struct PostgresWriter {
                     file_inode = \(document.file.inode), status = \(document.status.rawValue), reason = \(document.reason.map(PostgresIndex.storable))
                 WHERE id = \(existing.0)
                 """)
-            return true
+            return existing.0
         }
         let id = try await upsert(document)
         try await query("DELETE FROM yiana_page WHERE document = \(id)")
@@ -59,7 +72,7 @@ struct PostgresWriter {
                 UPDATE yiana_document d SET text_pages = s.text_pages, ocr_pages = s.ocr_pages, page_count = s.page_count
                 FROM yiana_document s WHERE d.id = \(id) AND s.id = \(source)
                 """)
-            return true
+            return id
         }
         var pages = document.textPages
         if pages.isEmpty { pages = [PageText(number: 0, text: "", source: .none)] }  // title, tags and folder stay searchable
@@ -72,7 +85,7 @@ struct PostgresWriter {
                    || setweight(to_tsvector('yiana_english', \(header.folder)), 'C') || to_tsvector('yiana_english', t.words)
             FROM unnest(\(numbers)::int8[], \(sources)::text[], \(bodies)::text[], \(words)::text[]) AS t(number, source, body, words)
             """)
-        return true
+        return id
     }
 
     /// The pages of `source` (this document's own, or another's with the same PDF) under this
@@ -140,8 +153,8 @@ struct PostgresWriter {
                 """)
         }
         try await query("""
-            INSERT INTO yiana_document_addresses (document, fingerprint) VALUES (\(id), \(fingerprint))
-            ON CONFLICT (document) DO UPDATE SET fingerprint = excluded.fingerprint
+            INSERT INTO yiana_document_addresses (document, machine, fingerprint) VALUES (\(id), \(machine), \(fingerprint))
+            ON CONFLICT (document, machine) DO UPDATE SET fingerprint = excluded.fingerprint
             """)
     }
 }

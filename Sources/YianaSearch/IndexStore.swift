@@ -11,8 +11,12 @@ public protocol IndexStore: Sendable {
     /// Where the index is, for people: a file's path, or the server and database (never a password).
     var location: String { get }
 
-    /// What the index holds of every document, by path: to tell what changed.
+    /// What the index holds of every document this copy of the library indexed, by path: to
+    /// tell what changed here.
     func known() async throws -> [String: StoredDocument]
+    /// The content keys of the PDFs indexed whole (status ok), whose pages a document with the
+    /// same bytes can copy: those of `known` (``known()``'s answer), and any others the index holds.
+    func indexedContent(known: [String: StoredDocument]) async throws -> Set<String>
     /// Empties the index (`index --full`).
     func clear() async throws
     /// Writes `documents`, each with its pages, so that a search never sees half of one;

@@ -133,7 +133,7 @@ public struct Indexer: Sendable {
         // Largest first: a long document starts early, so its pages (shared out among the
         // workers) and its commit overlap the small ones instead of running alone at the end.
         work.sort { $0.1.size > $1.1.size }
-        let indexedContent = options.full || work.isEmpty ? [] : Set(known.values.filter { $0.status == .ok }.compactMap(\.contentKey))
+        let indexedContent = options.full || work.isEmpty ? [] : try await index.indexedContent(known: known)
         let extractor = DocumentExtractor(library: library, indexedContent: indexedContent, pageHelpers: PageHelpers(count: options.jobs - 1))
         if !work.isEmpty { PDFDocument.prepareForConcurrentUse() }  // poppler's start-up, only when there is work
 
@@ -245,7 +245,7 @@ public struct Indexer: Sendable {
         var report = IndexReport()
         let known = try await index.known()
         let work = scan.items.compactMap { item in (item.stamp ?? FileState(path: item.url.path)).map { (item, $0) } }
-        let indexedContent = Set(known.values.filter { $0.status == .ok }.compactMap(\.contentKey))
+        let indexedContent = work.isEmpty ? [] : try await index.indexedContent(known: known)
         let extractor = DocumentExtractor(library: library, indexedContent: indexedContent, pageHelpers: PageHelpers(count: options.jobs - 1))
         if !work.isEmpty { PDFDocument.prepareForConcurrentUse() }
         gone += try await extract(work, extractor: extractor, arrival: Arrival(scan: scan, window: options.settle),

@@ -20,6 +20,10 @@ extension SearchIndex: IndexStore {
         }
     }
 
+    public func indexedContent(known: [String: StoredDocument]) async throws -> Set<String> {
+        Set(known.values.filter { $0.status == .ok }.compactMap(\.contentKey))
+    }
+
     public func clear() async throws {
         try await pool.write { db in try Self.clear(db) }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import YianaArchive
 import YianaLibrary
 import YianaSystem
 import YianaTestSupport
@@ -87,5 +88,45 @@ struct PostgresIndexTests {
         let tags = Set(versions.map { $0.split(separator: " ")[0] })
         #expect(versions.count == 3 && tags.count == 1, "\(versions)")
         await database.close()
+    }
+
+    /// Two machines' copies of one library (the second a copy of the first, as a sync program
+    /// makes it: other inodes and times) share the rows: the second extracts nothing, neither
+    /// redoes what the other did, and neither removes what the other added before it arrives.
+    @Test func twoCopiesShareTheIndexWithoutRedoingEachOthersWork() async throws {
+        let server = try TestPostgres.shared()
+        let location = IndexLocation.server(try PostgresLocation(url: server.url(database: try server.makeDatabase()), environment: ["USER": "yiana"]))
+        let a = try TemporaryFolder(), b = try TemporaryFolder()
+        for n in 0..<6 {
+            try CoordinatedDocument.create(at: a.path("Note \(n).yianazip"), metadata: DocumentMetadata(title: "Note \(n)", pageCount: 1),
+                                           pdf: .data(simplePDF(["note number \(n)", "words for every note"])))
+        }
+        let copyA = try Library(root: a.url), copyB = try Library(root: b.url)
+        func run(_ library: Library) async throws -> IndexReport {
+            let index = try await location.openForWriting(library)
+            return try await index.closing { try await Indexer(library: library, index: index).run(options: IndexOptions(jobs: 2)) }
+        }
+        let first = try await run(copyA)
+        #expect(first.extracted == 6)
+        // The copy, with the library's id the first run made.
+        for name in try FileManager.default.contentsOfDirectory(atPath: a.url.path) {
+            try FileManager.default.copyItem(at: a.url.appendingPathComponent(name), to: b.url.appendingPathComponent(name))
+        }
+        let second = try await run(copyB)
+        #expect(second.extracted == 0 && second.reused == 6 && second.documentCount == 6, "\(second)")
+        #expect(try await run(copyA).unchanged == 6, "the other machine's run changed nothing here")
+        #expect(try await run(copyB).unchanged == 6)
+        // Added on B, not yet synced to A: A's run leaves it.
+        try CoordinatedDocument.create(at: b.path("New.yianazip"), metadata: DocumentMetadata(title: "New", pageCount: 1), pdf: .data(simplePDF(["brand new"])))
+        #expect(try await run(copyB).extracted == 1)
+        let onA = try await run(copyA)
+        #expect(onA.removed == 0 && onA.documentCount == 7, "\(onA)")
+        // Removed on A (and seen there): gone from the index.
+        try FileManager.default.removeItem(at: a.url.appendingPathComponent("Note 0.yianazip"))
+        #expect(try await run(copyA).removed == 1)
+        let index = try await location.openForWriting(copyA)
+        #expect(try await index.search("brand").map(\.path) == ["New.yianazip"])
+        #expect(try await index.documentCount() == 6)
+        await index.close()
     }
 }
