@@ -159,7 +159,7 @@ let package = Package(
         .testTarget(name: "YianaOCRTests", dependencies: ["YianaOCR", "YianaLibrary", "YianaSync", "YianaArchive", "YianaPDF", "YianaSearch", "YianaTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "YianaPostgresTests", dependencies: ["YianaPostgres", "YianaSearch", "YianaLibrary", "YianaArchive", "YianaSystem", "YianaTestSupport"]),
         .testTarget(name: "YianaSyncTests", dependencies: ["YianaSync", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
-        .testTarget(name: "YianaCLITests", dependencies: ["yiana", "yiana-bench", "yiana-harness", "yiana-realsync", "YianaArchive", "YianaTestSupport"]),
+        .testTarget(name: "YianaCLITests", dependencies: ["yiana", "yiana-bench", "yiana-harness", "yiana-realsync", "YianaArchive", "YianaPostgres", "YianaSystem", "YianaTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

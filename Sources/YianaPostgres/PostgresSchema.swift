@@ -126,7 +126,7 @@ public enum PostgresSchema {
                 try await connection.query("COMMIT", logger: PostgresDatabase.logger)
                 return (found, version)
             } catch {
-                _ = try? await connection.query("ROLLBACK", logger: PostgresDatabase.logger)
+                await PostgresDatabase.rollback(connection, after: error)
                 throw error
             }
         }

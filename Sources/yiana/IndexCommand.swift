@@ -19,7 +19,7 @@ struct IndexOptionGroup: ParsableArguments {
         do {
             return try IndexLocation.resolve(path, library: library)
         } catch {
-            throw CommandFailure("--index: \(error.description)")
+            throw CommandFailure(error.description)
         }
     }
 

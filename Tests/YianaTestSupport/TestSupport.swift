@@ -57,7 +57,7 @@ public enum Fixtures {
 }
 
 /// Runs a program and collects its exit status and output.
-public struct ProcessResult {
+public struct ProcessResult: Sendable {
     public let status: Int32
     public let stdout: String
     public let stderr: String
