@@ -137,7 +137,8 @@ let package = Package(
         .executableTarget(
             name: "yiana-realsync",
             dependencies: [
-                "YianaSystem", "YianaLibrary",
+                "YianaSystem", "YianaLibrary", "YianaPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

@@ -14,12 +14,19 @@ extension PostgresIndex {
     /// - Throws: ``YianaSearch/SearchError`` `.nothingToSearch`, or ``PostgresIndexError``.
     public func search(_ query: String, options: SearchOptions) async throws -> [SearchHit] {
         var sql = SQL()
-        let parse: String
+        let parse: String, rank: String
         if options.advanced {
             parse = "websearch_to_tsquery('yiana_english', \(sql.bind(Self.folded(query))))"
+            rank = parse
         } else {
-            guard let text = Self.tsquery(query) else { throw SearchError.nothingToSearch }
-            parse = "to_tsquery('yiana_english', \(sql.bind(text)))"
+            guard let terms = Self.tsqueryTerms(query) else { throw SearchError.nothingToSearch }
+            parse = "to_tsquery('yiana_english', \(sql.bind(terms.joined(separator: " & "))))"
+            // Ranked by each term's weighted frequency, summed as bm25 sums its terms' (for `a & b`
+            // PostgreSQL ranks by how close together they are instead), cover density (phrases
+            // rank by their whole matches) and the page's length (1: divided by its logarithm),
+            // which of the variants tried gave the SQLite index's top ten most often
+            // (Scripts/bench-postgres.sh).
+            rank = "to_tsquery('yiana_english', \(sql.bind(terms.joined(separator: " | "))))"
         }
         let filter = Self.filter(options, &sql)
         let library = sql.bind(self.library)
@@ -30,9 +37,9 @@ extension PostgresIndex {
         while true {
             var windowed = sql
             let rows = try await self.rows(windowed.query("""
-                SELECT p.document, p.number, p.source, ts_rank('{0.1, 0.2, 0.5, 1.0}', p.search, q)::float8 AS score,
+                SELECT p.document, p.number, p.source, ts_rank_cd('{0.1, 0.2, 0.5, 1.0}', p.search, r, 1)::float8 AS score,
                        ts_filter(p.search, '{d}') @@ q
-                FROM yiana_page p JOIN yiana_document d ON d.id = p.document, \(parse) q
+                FROM yiana_page p JOIN yiana_document d ON d.id = p.document, \(parse) q, \(rank) r
                 WHERE d.library = \(library) AND p.search @@ q \(filter)
                 ORDER BY score DESC, p.document, p.number LIMIT \(windowed.bind(window))
                 """), as: (Int64, Int, String, Double, Bool).self, within: Self.searchTimeout)
@@ -120,6 +127,11 @@ extension PostgresIndex {
     /// prefix (`:*`); every word a quoted lexeme, so nothing typed is an operator. Nil when
     /// nothing in it is searchable.
     public static func tsquery(_ text: String) -> String? {
+        tsqueryTerms(text)?.joined(separator: " & ")
+    }
+
+    /// The terms of ``tsquery(_:)``, each a lexeme, a prefix or a phrase; nil when none.
+    static func tsqueryTerms(_ text: String) -> [String]? {
         let terms = SearchQuery.terms(of: text).compactMap { term -> String? in
             let words = searchable(term.text).split(separator: " ")
             guard !words.isEmpty else { return nil }
@@ -127,7 +139,7 @@ extension PostgresIndex {
             if term.prefix { parts[parts.count - 1] += ":*" }
             return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " <-> ") + ")"
         }
-        return terms.isEmpty ? nil : terms.joined(separator: " & ")
+        return terms.isEmpty ? nil : terms
     }
 }
 

@@ -7,8 +7,14 @@ import YianaSystem
 extension SearchIndex: IndexStore {
     public var location: String { path }
 
+    /// GRDB's blocking read and write, also from async code. Its async ones hand the connection
+    /// back only once their caller resumes; mixed with blocking ones (the search's, the
+    /// freshness check's) on Swift's few shared threads, a server under load waited on itself.
+    private func readNow<T>(_ body: (Database) throws -> T) throws -> T { try pool.read(body) }
+    private func writeNow<T>(_ body: (Database) throws -> T) throws -> T { try pool.write(body) }
+
     public func known() async throws -> [String: StoredDocument] {
-        try await pool.read { db in
+        try readNow { db in
             var result: [String: StoredDocument] = [:]
             result.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM document") ?? 0)
             let rows = try Row.fetchCursor(db, sql: "SELECT id, path, fileSize, fileModified, fileInode, contentKey, status FROM document")
@@ -25,12 +31,12 @@ extension SearchIndex: IndexStore {
     }
 
     public func clear() async throws {
-        try await pool.write { db in try Self.clear(db) }
+        try writeNow { db in try Self.clear(db) }
     }
 
     public func write(_ documents: [ExtractedDocument]) async throws -> [ExtractedDocument] {
         guard !documents.isEmpty else { return [] }
-        return try await pool.write { db in
+        return try writeNow { db in
             var unwritten: [ExtractedDocument] = []
             for document in documents {
                 var source: Int64? = nil
@@ -151,7 +157,7 @@ extension SearchIndex: IndexStore {
     }
 
     public func removeAll(except paths: Set<String>) async throws -> Int {
-        try await pool.write { db in
+        try writeNow { db in
             let stale = try Row.fetchAll(db, sql: "SELECT id, path FROM document").filter { !paths.contains($0["path"]) }
             for row in stale { try Self.delete(row["id"], db) }
             return stale.count
@@ -159,7 +165,7 @@ extension SearchIndex: IndexStore {
     }
 
     public func remove(_ paths: [String]) async throws -> Int {
-        try await pool.write { db in
+        try writeNow { db in
             var removed = 0
             for path in paths {
                 guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM document WHERE path = ?", arguments: [path]) else { continue }
@@ -177,7 +183,7 @@ extension SearchIndex: IndexStore {
     }
 
     public func statuses(onlyProblems: Bool) async throws -> [IndexReport.Document] {
-        try await pool.read { db in
+        try readNow { db in
             // Columns by position: this runs over every document on every run.
             var documents: [IndexReport.Document] = []
             let filter = onlyProblems ? "WHERE status != '\(IndexStatus.ok.rawValue)'" : ""
@@ -191,11 +197,11 @@ extension SearchIndex: IndexStore {
     }
 
     public func documentCount() async throws -> Int {
-        try await pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM document") ?? 0 }
+        try readNow { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM document") ?? 0 }
     }
 
     public func stamps(inFolder folder: String) async throws -> [String: FileStamp] {
-        try await pool.read { db in
+        try readNow { db in
             var rows: [String: FileStamp] = [:]
             let cursor = try Row.fetchCursor(db, sql: "SELECT path, fileSize, fileModified, fileInode FROM document WHERE folder = ?", arguments: [folder])
             while let row = try cursor.next() { rows[row[0]] = FileStamp(size: row[1], modified: row[2], inode: row[3]) }
@@ -204,7 +210,7 @@ extension SearchIndex: IndexStore {
     }
 
     public func state(_ key: IndexState) async throws -> String? {
-        try await pool.read { db in
+        try readNow { db in
             // An index made before there was any state (and searched read-only) has no table.
             guard try db.tableExists("index_state") else { return nil }
             return try String.fetchOne(db, sql: "SELECT value FROM index_state WHERE key = ?", arguments: [key.rawValue])
@@ -212,7 +218,7 @@ extension SearchIndex: IndexStore {
     }
 
     public func setState(_ values: [IndexState: String]) async throws {
-        try await pool.write { db in
+        try writeNow { db in
             for (key, value) in values {
                 try db.execute(sql: "INSERT OR REPLACE INTO index_state (key, value) VALUES (?, ?)", arguments: [key.rawValue, value])
             }
@@ -220,14 +226,14 @@ extension SearchIndex: IndexStore {
     }
 
     public func addressRecords() async throws -> [AddressRecord] {
-        try await pool.read { db in
+        try readNow { db in
             try Row.fetchAll(db, sql: "SELECT d.id, d.path, d.title, a.fingerprint FROM document d LEFT JOIN document_addresses a ON a.document = d.id")
                 .map { AddressRecord(id: $0[0], path: $0[1], title: $0[2], fingerprint: $0[3]) }
         }
     }
 
     public func writeAddresses(_ rows: [(id: Int64, text: String, fingerprint: String)]) async throws {
-        try await pool.write { db in
+        try writeNow { db in
             let insert = try db.cachedStatement(sql: """
                 INSERT INTO page (rowid, title, body, tags, folder, document, number, source)
                 SELECT ?, title, ?, ?, ?, id, 0, ? FROM document WHERE id = ?

@@ -41,6 +41,13 @@ struct RealSyncCommand: AsyncParsableCommand {
             document exactly once on both, no \
             conflict copy left, every byte from before resolving retrievable, verify clean.
 
+            --scenario shared-index: one device imports three documents and indexes them into \
+            a PostgreSQL database (--index), which makes the library's id; they sync; both run \
+            `yiana watch --index` on their copies while documents are added, edited, renamed and \
+            removed on both and synced across. Checked: the library's rows in the database equal \
+            a fresh `yiana index` of one copy into another database (--fresh-index), both copies \
+            the same, and no watcher logged an error.
+
             Exit status: 0 when every check passed, 1 otherwise.
             """
     )
@@ -50,6 +57,12 @@ struct RealSyncCommand: AsyncParsableCommand {
 
     @Option(help: "edit (edits on both devices, merged), ocr (both devices recognise one scan), companions (the app's corrections, work list and draft changed on both) or inject (one letter injected on both, another on one).")
     var scenario = "edit"
+
+    @Option(help: ArgumentHelp("For --scenario shared-index: the database both watchers share (postgres://…).", valueName: "url"))
+    var index: String?
+
+    @Option(help: ArgumentHelp("For --scenario shared-index: an empty database for the fresh index it is compared with.", valueName: "url"))
+    var freshIndex: String?
 
     @Option(help: "Work folder (default: a new folder in /tmp, removed when all is well).")
     var work: String?
@@ -62,7 +75,12 @@ struct RealSyncCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard ["unison", "syncthing"].contains(program) else { throw ValidationError("--program is unison or syncthing.") }
-        guard ["edit", "ocr", "companions", "inject"].contains(scenario) else { throw ValidationError("--scenario is edit, ocr, companions or inject.") }
+        guard ["edit", "ocr", "companions", "inject", "shared-index"].contains(scenario) else {
+            throw ValidationError("--scenario is edit, ocr, companions, inject or shared-index.")
+        }
+        guard scenario != "shared-index" || (index != nil && freshIndex != nil) else {
+            throw ValidationError("--scenario shared-index needs --index and --fresh-index (two databases on a PostgreSQL server).")
+        }
     }
 
     func run() async throws {
@@ -84,6 +102,7 @@ struct RealSyncCommand: AsyncParsableCommand {
             case "ocr": try await OCRScenario(base: scenario).run(&program)
             case "companions": try await CompanionScenario(base: scenario).run(&program)
             case "inject": try await InjectScenario(base: scenario).run(&program)
+            case "shared-index": try await SharedIndexScenario(base: scenario, shared: self.index ?? "", fresh: self.freshIndex ?? "").run(&program)
             default: try await scenario.run(&program)
             }
         }
@@ -130,6 +149,17 @@ extension Scenario.Result: Outcome {
         converged \(converged ? "yes" : "NO"); verify clean \(verifyClean.map { $0 ? "yes" : "NO" }.joined(separator: "/")); \
         versions listed \(versionsListed.map(String.init).joined(separator: "/")) of \(versionsKept) kept; \
         files that travelled but must not: \(travelled.count); \(String(format: "%.1f", seconds)) s
+        """
+    }
+}
+
+extension SharedIndexScenario.Result: Outcome {
+    var summary: String {
+        """
+        \(program), two watchers into one PostgreSQL index: copies converged \(converged ? "yes" : "NO"); \
+        the shared index equals a fresh one \(equalsFresh ? "yes" : "NO") (\(indexedShared) and \(indexedFresh) documents, \
+        settled \(String(format: "%.1f", secondsToSettle)) s after the last sync); watcher errors \(watcherErrors.count); \
+        \(String(format: "%.1f", seconds)) s
         """
     }
 }

@@ -49,6 +49,9 @@ enum Tree {
                 return !["json", "xml", "hocr"].contains((name as NSString).pathExtension)
             }
             if parts.first == Library.stateFolderName {
+                // The library's id (an index on a shared server keeps its rows under it), and a
+                // sync program's copy of it when two machines made one apart.
+                if parts.count == 2, parts[1].hasPrefix(LibraryIdentity.fileName) { return false }
                 if parts.count == 4, parts[1] == "devices", LocalState.isDeviceID(parts[2]),
                    SharedState.Log(rawValue: parts[3]) != nil { return false }
                 if parts.count == 5, parts[1] == "versions", parts[2] == "objects", parts[4].count == 64 { return false }

@@ -9,8 +9,11 @@ import YianaTestSupport
 struct RealSyncTests {
     let tool = Fixtures.productsFolder.appendingPathComponent("yiana-realsync")
 
-    func scenario(_ program: String, _ scenario: String = "edit") throws -> [String: Any] {
-        let run = try runProcess(tool, ["--program", program, "--scenario", scenario, "--json", "--samples", Fixtures.sampleDocs.path])
+    func scenario(_ program: String, _ scenario: String = "edit", extra: [String] = []) throws -> [String: Any] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["USER"] = "yiana"  // the test server's user, for a postgres:// URL without one
+        let run = try runProcess(tool, ["--program", program, "--scenario", scenario, "--json", "--samples", Fixtures.sampleDocs.path] + extra,
+                                 environment: environment)
         let result = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)\(run.stderr)")
         #expect(run.status == 0, "\(result["problems"] ?? run.stderr)")
         return result
@@ -89,5 +92,19 @@ struct RealSyncTests {
         #expect(needed > 0 && result["bytesRetrievable"] as? [Int] == [needed, needed])
         #expect(result["converged"] as? Bool == true && result["verifyClean"] as? [Bool] == [true, true])
         #expect((result["travelled"] as? [String])?.isEmpty == true)
+    }
+
+    /// Two `yiana watch --index postgres://…` on two copies of one library kept in step by
+    /// unison, into one database, while documents are added, edited, renamed and removed on
+    /// both: at the end the library's rows equal a fresh `yiana index` of a copy.
+    @Test func twoWatchersShareOnePostgreSQLIndexUnderUnison() throws {
+        let server = try TestPostgres.shared()
+        let result = try scenario("unison", "shared-index", extra: ["--index", server.url(database: try server.makeDatabase()),
+                                                                     "--fresh-index", server.url(database: try server.makeDatabase())])
+        #expect(result["converged"] as? Bool == true)
+        #expect(result["equalsFresh"] as? Bool == true, "\(result["differences"] ?? "")")
+        #expect(result["indexedFresh"] as? Int == 3 && result["indexedShared"] as? Int == 3)
+        #expect((result["watcherErrors"] as? [String])?.isEmpty == true)
+        #expect((result["travelled"] as? [String])?.isEmpty ?? true)
     }
 }

@@ -46,6 +46,65 @@ struct ServeSearchTests {
     }
 }
 
+/// Searches at once, on the SQLite index and on a PostgreSQL one.
+@Suite("yiana serve: searches at once", .serialized)
+struct ServeConcurrentSearchTests {
+    static func get(_ base: URL, _ path: String) async throws -> (status: Int, body: Data) {
+        let (data, response) = try await URLSession.shared.data(from: URL(string: path, relativeTo: base)!)
+        return ((response as! HTTPURLResponse).statusCode, data)
+    }
+
+    /// Many searches at once, none of them kept (all different): every one answered. The
+    /// SQLite index's async reads, mixed with the search's blocking ones on Swift's few shared
+    /// threads, once left the server waiting on itself at the first burst.
+    @Test func manySearchesAtOnceAreAllAnswered() async throws {
+        let home = try TemporaryFolder()
+        let lib = home.path("Yiana")
+        let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
+        _ = try runYiana(["import", "--library", lib, Fixtures.sample("pdfs")], environment: env)  // the encrypted sample is refused
+        #expect(try runYiana(["index", "--library", lib], environment: env).status == 0)
+        let server = try ServeCLITests.Server(library: lib, home: home)
+        defer { server.stop() }
+        let words = ["statement", "balance", "flow", "control", "letter", "page", "bank", "form", "paper", "reminder"]
+        let base = server.base
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for (n, word) in (0..<96).map({ ($0, words[$0 % words.count]) }) {
+                group.addTask { try await Self.get(base, "/api/search?limit=\(n % 20 + 1)&q=\(word)").status }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.count == 96 && statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+    }
+
+    /// `yiana serve --index postgres://…`: the searches go to the database (a few connections
+    /// shared); a server that is down is a 503 naming it, and the server goes on serving.
+    @Test func searchesOnAPostgreSQLIndex() async throws {
+        let home = try TemporaryFolder()
+        let lib = home.path("Yiana")
+        let postgres = try TestPostgres.shared()
+        let url = postgres.url(database: try postgres.makeDatabase())
+        let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache"), "USER": "yiana"]
+        _ = try runYiana(["import", "--library", lib, Fixtures.sample("pdfs")], environment: env)  // the encrypted sample is refused
+        #expect(try runYiana(["index", "--library", lib, "--index", url], environment: env).status == 0)
+        let server = try ServeCLITests.Server(library: lib, home: home, options: ["--index", url])
+        defer { server.stop() }
+        let base = server.base
+        let statuses = try await withThrowingTaskGroup(of: (Int, Data).self) { group in
+            for n in 0..<32 {
+                group.addTask { try await Self.get(base, "/api/search?limit=\(n % 5 + 1)&q=statement") }
+            }
+            return try await group.reduce(into: [(Int, Data)]()) { $0.append($1) }
+        }
+        #expect(statuses.allSatisfy { $0.0 == 200 })
+        let answer = try #require(try JSONSerialization.jsonObject(with: try await server.get("/api/search?q=balance").body) as? [String: Any])
+        #expect((answer["hits"] as? [[String: Any]])?.first?["path"] as? String == "pdfs/Bank statement reminder.yianazip")
+        let page = String(decoding: try await server.get("/?q=balance").body, as: UTF8.self)
+        #expect(page.contains("Bank statement reminder"))
+        let health = String(decoding: try await server.get("/health").body, as: UTF8.self)
+        #expect(health.contains("Index: 5 documents"), "\(health.prefix(2000))")
+    }
+}
+
 /// `yiana serve --watch`: the watcher in the server's process keeps the index current, so a
 /// document a sync program brings is found without `yiana index`; both stop on SIGTERM.
 @Suite("yiana serve --watch", .serialized)
