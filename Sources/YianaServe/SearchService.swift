@@ -71,8 +71,9 @@ final class SearchService: @unchecked Sendable {
         let opened = try await index.open()
         let now = ProcessInfo.processInfo.systemUptime
         guard let version = index.version else {
-            // A database on a server: other machines change it unseen, so nothing is kept.
-            let stale = (try? await IndexFreshness.check(library, index: opened)).flatMap { $0?.isEmpty == false ? $0 : nil }
+            // A database on a server: other machines change it unseen, so no answer is kept (the
+            // staleness check, of this machine's folders, at most once a second).
+            let stale = await staleness(opened, version: [], now: now)
             return try render(Answer(hits: search.query.isEmpty ? [] : try await search.run(on: opened), stale: stale))
         }
         let stale = await staleness(opened, version: version, now: now)
