@@ -178,10 +178,15 @@ public struct PostgresIndex: IndexStore {
         // they take turns instead of deadlocking.
         let sorted = documents.sorted { $0.path < $1.path }
         return try await database.transaction(within: Self.writeTimeout) { connection in
+            // Newly extracted documents all together (most of a run); those whose pages are
+            // copied or kept one by one.
+            let extracted = sorted.filter { if case .extracted = $0.pages { true } else { false } }
+            try await PostgresBatchWriter(connection: connection, library: library, machine: machine).write(extracted)
             var unwritten: [ExtractedDocument] = []
             let writer = PostgresWriter(connection: connection, library: library, machine: machine)
-            for document in sorted where try await !writer.apply(document) {
-                unwritten.append(document)
+            for document in sorted {
+                if case .extracted = document.pages { continue }
+                if try await !writer.apply(document) { unwritten.append(document) }
             }
             return unwritten
         }
