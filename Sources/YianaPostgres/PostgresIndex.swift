@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import YianaLibrary
 import YianaSearch
 import YianaSystem
 
@@ -16,7 +17,12 @@ import YianaSystem
 public struct PostgresIndex: IndexStore {
     public let database: PostgresDatabase
     /// The library's row (``PostgresSchema``'s `yiana_library`).
-    public let library: Int64
+    public var library: Int64 { row.current.id }
+    /// Which library row this is, and by which id (``refreshIdentity()``).
+    let row: LibraryRow
+    /// The library on this machine, whose id is read again at every run; nil for a store
+    /// opened by its key alone.
+    let root: Library?
     /// This machine's copy of the library (``IndexLocation/machine(for:)``): what it has seen
     /// of each document is its own (`yiana_seen`).
     public let machine: String
@@ -30,7 +36,7 @@ public struct PostgresIndex: IndexStore {
     /// (`create`), else nil when there is none; the schema must be this yiana's
     /// (``PostgresSchema/migrate(_:)``).
     public static func open(_ database: PostgresDatabase, libraryKey key: String, name: String, machine: String,
-                            create: Bool = true) async throws(PostgresIndexError) -> PostgresIndex? {
+                            create: Bool = true, root: Library? = nil) async throws(PostgresIndexError) -> PostgresIndex? {
         let id = try await database.run(within: 30) { connection -> Int64? in
             let rows = create
                 ? try await connection.query("""
@@ -42,7 +48,7 @@ public struct PostgresIndex: IndexStore {
             for try await value in rows.decode(Int64.self) { id = value }
             return id
         }
-        return id.map { PostgresIndex(database: database, library: $0, machine: machine) }
+        return id.map { PostgresIndex(database: database, row: LibraryRow(id: $0, key: key), root: root, machine: machine) }
     }
 
     /// Text as both sides of a match see it: folded as the SQLite index's tokenizer folds
@@ -80,7 +86,8 @@ public struct PostgresIndex: IndexStore {
     /// The documents this machine has indexed, with its copies' stamps: one another machine
     /// wrote and this one never saw is new here (its pages reused by content, if the same).
     public func known() async throws -> [String: StoredDocument] {
-        try await rows("""
+        try await refreshIdentity()
+        return try await rows("""
             SELECT d.id, d.path, s.file_size, s.file_modified, s.file_inode, d.content_key, d.status
             FROM yiana_document d JOIN yiana_seen s ON s.document = d.id AND s.machine = \(machine) WHERE d.library = \(library)
             """, as: (Int64, String, Int64, Int64, Int64, String?, String).self)
@@ -161,6 +168,33 @@ public struct PostgresIndex: IndexStore {
         }
     }
 
+    /// Two machines that each indexed the library before it synced made an id each; once the
+    /// files have met, every machine takes the smallest (``YianaLibrary/LibraryIdentity``). A run
+    /// that finds the id changed moves to that library's rows and drops the ones it leaves (a
+    /// machine still writing them fails its run, and moves on its next).
+    func refreshIdentity() async throws {
+        guard let root else { return }
+        let ids = LibraryIdentity.ids(in: root)
+        guard let key = ids.min() else { return }
+        let old = row.current
+        // The rows under every other id this library has had: the ones it leaves.
+        let stale = Array(Set(ids + [old.key]).subtracting([key]))
+        guard key != old.key || !stale.isEmpty else { return }
+        let name = root.root.lastPathComponent
+        let id = try await database.transaction(within: Self.writeTimeout) { connection -> Int64 in
+            var id = old.id
+            if key != old.key {
+                let made = try await connection.query("""
+                    INSERT INTO yiana_library (key, name) VALUES (\(key), \(name)) ON CONFLICT (key) DO UPDATE SET name = excluded.name RETURNING id
+                    """, logger: PostgresDatabase.logger)
+                for try await value in made.decode(Int64.self) { id = value }
+            }
+            try await connection.query("DELETE FROM yiana_library WHERE key = ANY(\(stale))", logger: PostgresDatabase.logger)
+            return id
+        }
+        row.set(id: id, key: key)
+    }
+
     // MARK: - Writing
 
     public func clear() async throws {
@@ -222,3 +256,20 @@ public struct PostgresIndex: IndexStore {
     }
 }
 
+
+/// The library row a ``PostgresIndex`` writes under, which a run may move (its id changed).
+final class LibraryRow: @unchecked Sendable {
+    // @unchecked: `value` is guarded by `lock`.
+    private let lock = NSLock()
+    private var value: (id: Int64, key: String)
+
+    init(id: Int64, key: String) {
+        value = (id, key)
+    }
+
+    var current: (id: Int64, key: String) { lock.withLock { value } }
+
+    func set(id: Int64, key: String) {
+        lock.withLock { value = (id, key) }
+    }
+}

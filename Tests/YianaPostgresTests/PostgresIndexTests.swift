@@ -129,4 +129,44 @@ struct PostgresIndexTests {
         #expect(try await index.documentCount() == 6)
         await index.close()
     }
+
+    /// Two machines index their copies before these ever synced, each making a library id; the
+    /// sync brings each the other's id file (a conflict copy): on their next runs both move to
+    /// the smallest id's rows, the other library row goes, and nothing is extracted again.
+    @Test func twoIdsMadeApartConvergeOnTheSmallest() async throws {
+        let server = try TestPostgres.shared()
+        let location = IndexLocation.server(try PostgresLocation(url: server.url(database: try server.makeDatabase()), environment: ["USER": "yiana"]))
+        let a = try TemporaryFolder(), b = try TemporaryFolder()
+        for root in [a, b] {
+            try CoordinatedDocument.create(at: root.path("Note.yianazip"), metadata: DocumentMetadata(title: "Note", pageCount: 1),
+                                           pdf: .data(simplePDF(["the same note on both"])))
+        }
+        let copyA = try Library(root: a.url), copyB = try Library(root: b.url)
+        func run(_ library: Library) async throws -> IndexReport {
+            let index = try await location.openForWriting(library)
+            return try await index.closing { try await Indexer(library: library, index: index).run(options: IndexOptions(jobs: 1)) }
+        }
+        _ = try await run(copyA)
+        _ = try await run(copyB)
+        let ids = [LibraryIdentity.ids(in: copyA), LibraryIdentity.ids(in: copyB)].map { $0.first ?? "" }
+        #expect(ids[0] != ids[1], "each made its own")
+        // The sync brings each the other's file, as a conflict copy.
+        try Data((ids[1] + "\n").utf8).write(to: a.url.appendingPathComponent(".yiana/library-id.sync-conflict-20261125-120000-B"))
+        try Data((ids[0] + "\n").utf8).write(to: b.url.appendingPathComponent(".yiana/library-id.sync-conflict-20261125-120000-A"))
+        // A store opened before the ids met moves on its next run.
+        let open = try await location.openForWriting(copyA)
+        let report = try await Indexer(library: copyA, index: open).run(options: IndexOptions(jobs: 1))
+        #expect(report.extracted == 0 && report.documentCount == 1, "\(report)")
+        #expect((open as? PostgresIndex).map { $0.row.current.key } == ids.min())
+        await open.close()
+        #expect(try await run(copyB).extracted == 0)
+        let database = try await PostgresDatabase.connect(try PostgresLocation(url: location.description, environment: ["USER": "yiana"]))
+        let keys = try await database.run(within: 10) { connection in
+            var keys: [String] = []
+            for try await key in try await connection.query("SELECT key FROM yiana_library", logger: PostgresDatabase.logger).decode(String.self) { keys.append(key) }
+            return keys
+        }
+        await database.close()
+        #expect(keys == [ids.min()!], "the other library row is gone: \(keys)")
+    }
 }
