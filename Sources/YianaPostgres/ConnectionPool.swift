@@ -43,7 +43,7 @@ actor ConnectionPool {
                     // Within connect_timeout, log-in included (a server shutting down can take the
                     // connection and never answer it).
                     let configuration = self.configuration
-                    let connection = try await PostgresDatabase.within(location.connectTimeout, location) {
+                    let connection = try await PostgresDatabase.within(location.connectTimeout, location, late: { let _: EventLoopFuture<Void> = $0.close() }) {
                         try await PostgresConnection.connect(configuration: configuration, id: Int.random(in: 1...Int.max), logger: PostgresDatabase.logger)
                     }
                     let watch = ConnectionWatch()

@@ -33,7 +33,9 @@ public final class PostgresDatabase: Sendable {
         let pool = ConnectionPool(configuration: configuration, location: location, limit: max(1, connections))
         ConnectionPool.keep(pool)
         do {
-            let first = try await within(location.connectTimeout, location) { try await pool.take() }
+            let first = try await within(location.connectTimeout, location, late: { taken in Task { await pool.give(taken.connection) } }) {
+                try await pool.take()
+            }
             await pool.give(first.connection)
         } catch let error as PostgresIndexError {
             await pool.closeAll()
@@ -116,13 +118,16 @@ public final class PostgresDatabase: Sendable {
     }
 
     /// `body`'s result, or ``PostgresIndexError`` `.timedOut` after `seconds` (`body` cancelled).
-    static func within<T: Sendable>(_ seconds: Double, _ location: PostgresLocation, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await within(seconds, location, onGiveUp: {}) { _ in try await body() }
+    static func within<T: Sendable>(_ seconds: Double, _ location: PostgresLocation, late: @escaping @Sendable (T) -> Void = { _ in },
+                                    _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await within(seconds, location, onGiveUp: {}, late: late) { _ in try await body() }
     }
 
     /// ``within(_:_:_:)``, `body` given a way to fail at once (the caller answered, the work
-    /// cancelled), and `onGiveUp` run when the work is left unfinished.
+    /// cancelled), `onGiveUp` run when the work is left unfinished, and `late` given what the
+    /// work made after its caller was answered (a connection, to close: nothing is dropped open).
     static func within<T: Sendable>(_ seconds: Double, _ location: PostgresLocation, onGiveUp: @escaping @Sendable () -> Void,
+                                    late: @escaping @Sendable (T) -> Void = { _ in },
                                     _ body: @escaping @Sendable (_ fail: @escaping @Sendable (Error) -> Void) async throws -> T) async throws -> T {
         // Not a task group: a group waits for all its tasks, so work that does not end when
         // cancelled (a reply the server will never send) would keep the caller waiting too.
@@ -132,7 +137,10 @@ public final class PostgresDatabase: Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
                 outcome.start(continuation)
                 let fail: @Sendable (Error) -> Void = { error in if outcome.finish(with: .failure(error)) { onGiveUp() } }
-                let work = Task { outcome.finish(with: await Result { try await body(fail) }) }
+                let work = Task {
+                    let result = await Result { try await body(fail) }
+                    if !outcome.finish(with: result), case .success(let value) = result { late(value) }
+                }
                 outcome.onFinish { work.cancel() }
                 Task {
                     try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))

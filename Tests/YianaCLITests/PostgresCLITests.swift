@@ -68,9 +68,19 @@ struct PostgresCLITests {
                                    "1500", library.url.path])
         #expect(made.status == 0, "\(made.stderr)")
         let path = library.url.path
+        // The tables made, and each document's row slowed down by the server (10 ms), so that
+        // the run is surely still writing when the server stops, whatever this machine's speed.
+        let database = try await PostgresDatabase.connect(try PostgresLocation(url: url, environment: ["USER": "yiana"]))
+        try await PostgresSchema.migrate(database)
+        try await database.run(within: 10) { connection in
+            try await connection.query("""
+                CREATE FUNCTION test_slow() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.01); RETURN NEW; END $$
+                """, logger: .init(label: "test"))
+            try await connection.query("CREATE TRIGGER test_slow AFTER INSERT ON yiana_document FOR EACH ROW EXECUTE FUNCTION test_slow()",
+                                       logger: .init(label: "test"))
+        }
         let run = Task.detached { try runYiana(["index", "--library", path, "--index", url, "--jobs", "1"], environment: ["USER": "yiana"]) }
         // Stopped once the first batch is in.
-        let database = try await PostgresDatabase.connect(try PostgresLocation(url: url, environment: ["USER": "yiana"]))
         var written = 0
         for _ in 0..<3000 where written == 0 {
             try await Task.sleep(for: .milliseconds(10))
@@ -92,6 +102,11 @@ struct PostgresCLITests {
                 "\(first.stderr)")
 
         try server.start()
+        let again = try await PostgresDatabase.connect(try PostgresLocation(url: url, environment: ["USER": "yiana"]))
+        try await again.run(within: 10) { connection in
+            try await connection.query("DROP TRIGGER test_slow ON yiana_document", logger: .init(label: "test"))
+        }
+        await again.close()
         let second = try runYiana(["index", "--library", path, "--index", url], environment: ["USER": "yiana"])
         #expect(second.status == 0 && second.stdout.contains("1,500 documents in the index") || second.stdout.contains("1500 documents in the index"), "\(second.stdout)\(second.stderr)")
         #expect(!second.stdout.contains(": 1500 extracted") && !second.stdout.contains(": 1,500 extracted"), "what the first run wrote is kept: \(second.stdout)")
