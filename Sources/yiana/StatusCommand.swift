@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import YianaSystem
 import YianaLibrary
+import YianaSearch
 import YianaSync
 import YianaWatch
 
@@ -63,7 +64,14 @@ extension Yiana {
 
         func run() async throws {
             let library = try libraryOptions.open()
-            let index = try? await indexOptions.resolve(for: library).openExisting(library)
+            let location = try indexOptions.resolve(for: library)
+            var index: (any IndexStore)?
+            do {
+                index = try await location.openExisting(library)
+            } catch {
+                // The rest of the status needs no index: said, and the status goes on.
+                Output.error("note: the search index (\(location)) could not be read: \(error)")
+            }
             let summary = try await LibraryHealth.gather(library, index: index)
             await index?.close()
             let failures = OCRProblems.entries(for: library)
