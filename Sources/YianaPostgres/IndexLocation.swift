@@ -64,13 +64,18 @@ public enum IndexLocation: Sendable, Equatable, CustomStringConvertible {
             return try SearchIndex(path: path)
         case .server(let location):
             let database = try await PostgresDatabase.connect(location, connections: connections)
-            try await PostgresSchema.migrate(database)
-            let key = try LibraryIdentity.key(of: library)
-            guard let index = try await PostgresIndex.open(database, libraryKey: key, name: library.root.lastPathComponent, machine: Self.machine(for: library),
-                                                           root: library) else {
-                throw PostgresIndexError(.other("the library's row could not be made"), location: location)
+            do {
+                try await PostgresSchema.migrate(database)
+                let key = try LibraryIdentity.key(of: library)
+                guard let index = try await PostgresIndex.open(database, libraryKey: key, name: library.root.lastPathComponent,
+                                                               machine: Self.machine(for: library), root: library) else {
+                    throw PostgresIndexError(.other("the library's row could not be made"), location: location)
+                }
+                return index
+            } catch {
+                await database.close()
+                throw error
             }
-            return index
         }
     }
 
