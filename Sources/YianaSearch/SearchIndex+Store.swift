@@ -109,12 +109,13 @@ extension SearchIndex: IndexStore {
                                  document.pageCount, counts.text, counts.ocr])
             id = db.lastInsertedRowID
         }
-        try writeTags(document.tags, of: id, db)
+        try writeTags(document.tags, of: id, replacing: existing != nil, db)
         try writePages(document, id: id, copyingFrom: source, tags: tags, folder: folder, db)
     }
 
-    private static func writeTags(_ tags: [String], of id: Int64, _ db: Database) throws {
-        try db.execute(sql: "DELETE FROM document_tag WHERE document = ?", arguments: [id])
+    /// A document's tags; `replacing` the ones it had (a new document has none: no delete).
+    private static func writeTags(_ tags: [String], of id: Int64, replacing: Bool = true, _ db: Database) throws {
+        if replacing { try db.execute(sql: "DELETE FROM document_tag WHERE document = ?", arguments: [id]) }
         for tag in Set(tags) {
             try db.execute(sql: "INSERT INTO document_tag (document, tag) VALUES (?, ?)", arguments: [id, tag])
         }

@@ -141,8 +141,16 @@ public final class SearchIndex: Sendable {
                 );
                 """)
         }
+        migrator.registerMigration(tagsByDocument) { db in
+            // A document's tags were found by scanning every tag (the table is indexed by tag, for
+            // the filter): each changed or removed document cost a scan of them all.
+            try db.execute(sql: "CREATE INDEX IF NOT EXISTS document_tag_document ON document_tag(document)")
+        }
         return migrator
     }
+
+    /// The migration that indexes the tags by document.
+    static let tagsByDocument = "v5: tags by document"
 
     /// The migration that adds the two-letter prefix index (``pageColumns``).
     static let twoLetterPrefixes = "v3: two-letter prefixes"
@@ -151,7 +159,7 @@ public final class SearchIndex: Sendable {
 
     /// The migrations whose absence only makes searching slower or finds less: an index
     /// without them is searched as it is, and the next `yiana index` applies them.
-    static let optimizations: Set<String> = [twoLetterPrefixes, addresses]
+    static let optimizations: Set<String> = [twoLetterPrefixes, addresses, tagsByDocument]
 
     /// What an index must have been brought to before it can be searched at all.
     static var migrationsSearchNeeds: Set<String> {
