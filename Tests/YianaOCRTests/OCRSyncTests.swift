@@ -55,11 +55,15 @@ import YianaTestSupport
 
         // The other device's recognition, a minute earlier, under the plain names; this
         // device's as Syncthing's conflict copies; a stray copy of the hOCR too.
-        let processed = try #require(try DocumentReader(path: url.path).metadata().ocrProcessedAt)
+        // The time as the results files hold it (read from them: the metadata's copy, a Double,
+        // can round across a second boundary), a minute earlier.
         let stamp = ISO8601DateFormatter()
+        let heldText = String(decoding: held, as: UTF8.self)
+        let field = try #require(heldText.range(of: #""processedAt"\s*:\s*"[^"]+""#, options: .regularExpression).map { String(heldText[$0]) })
+        let written = String(try #require(field.split(separator: "\"").last))
+        let earlier = stamp.string(from: try #require(stamp.date(from: written)).addingTimeInterval(-60))
         func other(_ data: Data) -> Data {
-            Data(String(decoding: data, as: UTF8.self)
-                .replacingOccurrences(of: stamp.string(from: processed), with: stamp.string(from: processed.addingTimeInterval(-60))).utf8)
+            Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: written, with: earlier).utf8)
         }
         let copy = "Letter.sync-conflict-20261123-101500-ABCDEF7"
         try FileManager.default.moveItem(at: results.appendingPathComponent("Letter.json"), to: results.appendingPathComponent(copy + ".json"))
