@@ -33,9 +33,8 @@ public final class PostgresDatabase: Sendable {
         let pool = ConnectionPool(configuration: configuration, location: location, limit: max(1, connections))
         ConnectionPool.keep(pool)
         do {
-            let first = try await within(location.connectTimeout, location, late: { taken in Task { await pool.give(taken.connection) } }) {
-                try await pool.take()
-            }
+            // Bounded by connect_timeout inside (log-in included): no second timer here.
+            let first = try await pool.take()
             await pool.give(first.connection)
         } catch let error as PostgresIndexError {
             await pool.closeAll()
