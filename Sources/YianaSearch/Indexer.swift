@@ -197,10 +197,15 @@ public struct Indexer: Sendable {
     /// holds them (it changed meanwhile, here or on another machine) are extracted after all.
     private func commit(_ documents: [ExtractedDocument], report: inout IndexReport) async throws {
         guard !documents.isEmpty else { return }
-        let unwritten = try await index.write(documents)
-        if !unwritten.isEmpty {
-            let extractor = DocumentExtractor(library: library, indexedContent: [])
-            _ = try await index.write(unwritten.map { extractor.extractAgain($0) })
+        let unwritten: [ExtractedDocument]
+        do {
+            unwritten = try await index.write(documents)
+            if !unwritten.isEmpty {
+                let extractor = DocumentExtractor(library: library, indexedContent: [])
+                _ = try await index.write(unwritten.map { extractor.extractAgain($0) })
+            }
+        } catch where Task.isCancelled {
+            throw CancellationError()  // a run cancelled is that, whatever the store made of it
         }
         let extractedAgain = Set(unwritten.map(\.path))
         for document in documents {
