@@ -138,7 +138,6 @@ let package = Package(
             name: "yiana-realsync",
             dependencies: [
                 "YianaSystem", "YianaLibrary", "YianaPostgres",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 import YianaLibrary
 import YianaSearch
 
@@ -103,6 +104,35 @@ public enum IndexLocation: Sendable, Equatable, CustomStringConvertible {
                 return nil
             }
             return index
+        }
+    }
+
+    /// What the database holds of `library`, by path: each document's title, tags, status, PDF
+    /// and every page's source and text (as a digest), not which machine's file stamps: two
+    /// indexes of one library are equal when these are (the shared-index checks). Empty for a
+    /// file, or a library that has no id yet.
+    public func contents(of library: Library) async throws -> [String: String] {
+        guard case .server(let location) = self, let key = LibraryIdentity.ids(in: library).min() else { return [:] }
+        let database = try await PostgresDatabase.connect(location)
+        let query: PostgresQuery = """
+            SELECT d.path, d.title || ' | ' || array_to_string(d.tags, ',') || ' | ' || d.status || ' | ' || coalesce(d.content_key, '-')
+                   || ' | ' || coalesce((SELECT string_agg(p.number || ':' || p.source || ':' || md5(p.body), ' ' ORDER BY p.number, p.source)
+                                         FROM yiana_page p WHERE p.document = d.id), '')
+            FROM yiana_document d JOIN yiana_library l ON l.id = d.library WHERE l.key = \(key)
+            """
+        do {
+            let rows = try await database.run(within: 30) { connection in
+                var rows: [String: String] = [:]
+                for try await (path, description) in try await connection.query(query, logger: PostgresDatabase.logger).decode((String, String).self) {
+                    rows[path] = description
+                }
+                return rows
+            }
+            await database.close()
+            return rows
+        } catch {
+            await database.close()
+            throw error
         }
     }
 }

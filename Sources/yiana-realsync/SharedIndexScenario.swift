@@ -1,6 +1,5 @@
 import Foundation
 import YianaLibrary
-import PostgresNIO
 import YianaPostgres
 import YianaSystem
 
@@ -101,32 +100,6 @@ struct SharedIndexScenario {
     /// (title, tags, status, PDF, and every page's source and text), not which machine's file
     /// stamps it holds.
     static func rows(_ url: String, library root: URL) async throws -> [String: String] {
-        let library = try Library(root: root)
-        guard let key = LibraryIdentity.ids(in: library).min() else { return [:] }
-        let database = try await YianaPostgres.PostgresDatabase.connect(try PostgresLocation(url: url))
-        do {
-            let rows = try await read(database, key: key)
-            await database.close()
-            return rows
-        } catch {
-            await database.close()
-            throw error
-        }
-    }
-
-    private static func read(_ database: YianaPostgres.PostgresDatabase, key: String) async throws -> [String: String] {
-        try await database.run(within: 30) { connection in
-            var rows: [String: String] = [:]
-            let query: PostgresQuery = """
-                SELECT d.path, d.title || ' | ' || array_to_string(d.tags, ',') || ' | ' || d.status || ' | ' || coalesce(d.content_key, '-')
-                       || ' | ' || coalesce((SELECT string_agg(p.number || ':' || p.source || ':' || md5(p.body), ' ' ORDER BY p.number, p.source)
-                                             FROM yiana_page p WHERE p.document = d.id), '')
-                FROM yiana_document d JOIN yiana_library l ON l.id = d.library WHERE l.key = \(key)
-                """
-            for try await (path, description) in try await connection.query(query, logger: .init(label: "realsync")).decode((String, String).self) {
-                rows[path] = description
-            }
-            return rows
-        }
+        try await IndexLocation.server(try PostgresLocation(url: url)).contents(of: try Library(root: root))
     }
 }
