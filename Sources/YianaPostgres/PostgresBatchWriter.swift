@@ -85,8 +85,8 @@ struct PostgresBatchWriter {
             }
         }
         try await connection.query("""
-            INSERT INTO yiana_page (document, number, source, body, search)
-            SELECT t.document, t.number, t.source, t.body,
+            INSERT INTO yiana_page (library, document, number, source, body, search)
+            SELECT \(library), t.document, t.number, t.source, t.body,
                    setweight(to_tsvector('yiana_english', t.title), 'A') || setweight(to_tsvector('yiana_english', t.tags), 'B')
                    || setweight(to_tsvector('yiana_english', t.folder), 'C') || to_tsvector('yiana_english', t.words)
             FROM unnest(\(document)::int8[], \(number)::int8[], \(source)::text[], \(body)::text[], \(words)::text[], \(title)::text[],

@@ -79,8 +79,8 @@ struct PostgresWriter {
         let numbers = pages.map(\.number), sources = pages.map(\.source.rawValue)
         let bodies = pages.map { PostgresIndex.storable($0.text) }, words = pages.map { PostgresIndex.searchable($0.text) }
         try await query("""
-            INSERT INTO yiana_page (document, number, source, body, search)
-            SELECT \(id), t.number, t.source, t.body,
+            INSERT INTO yiana_page (library, document, number, source, body, search)
+            SELECT \(library), \(id), t.number, t.source, t.body,
                    setweight(to_tsvector('yiana_english', \(header.title)), 'A') || setweight(to_tsvector('yiana_english', \(header.tags)), 'B')
                    || setweight(to_tsvector('yiana_english', \(header.folder)), 'C') || to_tsvector('yiana_english', t.words)
             FROM unnest(\(numbers)::int8[], \(sources)::text[], \(bodies)::text[], \(words)::text[]) AS t(number, source, body, words)
@@ -93,8 +93,8 @@ struct PostgresWriter {
     private func reweigh(_ id: Int64, from source: Int64, header: PostgresIndex.Header, copying: Bool) async throws {
         let vector: PostgresQuery = copying
             ? """
-              INSERT INTO yiana_page (document, number, source, body, search)
-              SELECT \(id), number, source, body,
+              INSERT INTO yiana_page (library, document, number, source, body, search)
+              SELECT \(library), \(id), number, source, body,
                      setweight(to_tsvector('yiana_english', \(header.title)), 'A') || setweight(to_tsvector('yiana_english', \(header.tags)), 'B')
                      || setweight(to_tsvector('yiana_english', \(header.folder)), 'C') || ts_filter(search, '{d}')
               FROM yiana_page WHERE document = \(source) AND source <> 'addresses'
@@ -143,11 +143,12 @@ struct PostgresWriter {
     /// of the address files it was made from.
     func writeAddresses(id: Int64, text: String, fingerprint: String) async throws {
         try await query("DELETE FROM yiana_page WHERE document = \(id) AND source = 'addresses'")
-        if !text.isEmpty, let row = try await first("SELECT title, tags, folder FROM yiana_document WHERE id = \(id)", as: (String, [String], String).self) {
+        if !text.isEmpty, let row = try await first("SELECT title, tags, folder, library FROM yiana_document WHERE id = \(id)",
+                                                    as: (String, [String], String, Int64).self) {
             let header = PostgresIndex.Header(title: row.0, tags: row.1, folder: row.2)
             try await query("""
-                INSERT INTO yiana_page (document, number, source, body, search)
-                VALUES (\(id), 0, 'addresses', \(text),
+                INSERT INTO yiana_page (library, document, number, source, body, search)
+                VALUES (\(row.3), \(id), 0, 'addresses', \(text),
                         setweight(to_tsvector('yiana_english', \(header.title)), 'A') || setweight(to_tsvector('yiana_english', \(header.tags)), 'B')
                         || setweight(to_tsvector('yiana_english', \(header.folder)), 'C') || to_tsvector('yiana_english', \(PostgresIndex.searchable(text))))
                 """)

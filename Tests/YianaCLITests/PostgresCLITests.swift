@@ -103,7 +103,7 @@ struct PostgresCLITests {
 
         try server.start()
         let again = try await PostgresDatabase.connect(try PostgresLocation(url: url, environment: ["USER": "yiana"]))
-        try await again.run(within: 10) { connection in
+        _ = try await again.run(within: 10) { connection in
             try await connection.query("DROP TRIGGER test_slow ON yiana_document", logger: .init(label: "test"))
         }
         await again.close()

@@ -54,6 +54,38 @@ struct PostgresIndexTests {
         #expect(try await other.search("statement").count == 1)
     }
 
+    /// An index a yiana of schema version 1 made (pages without their library): a reader sees
+    /// no index it can use, and the next `yiana index` brings it up, its pages searchable.
+    @Test func aVersion1IndexIsBroughtUpToDate() async throws {
+        let server = try TestPostgres.shared()
+        let location = try PostgresLocation(url: server.url(database: try server.makeDatabase()), environment: ["USER": "yiana"])
+        let folder = try TemporaryFolder()
+        let library = try Library(root: folder.url)
+        let key = try LibraryIdentity.key(of: library)
+        let database = try await PostgresDatabase.connect(location)
+        #expect(try await PostgresSchema.migrate(database, upTo: 1) == (0, 1))
+        _ = try await database.run(within: 5) { connection in
+            try await connection.query("INSERT INTO yiana_library (key, name) VALUES (\(key), 'home')", logger: PostgresDatabase.logger)
+            try await connection.query("""
+                INSERT INTO yiana_document (library, path, folder, title, file_size, file_modified, file_inode, status, page_count, text_pages)
+                SELECT id, 'Bank/Old.yianazip', 'Bank', 'Old letter', 1, 1, 1, 'ok', 1, 1 FROM yiana_library
+                """, logger: PostgresDatabase.logger)
+            return try await connection.query("""
+                INSERT INTO yiana_page (document, number, source, body, search)
+                SELECT id, 1, 'pdf', 'annual statement', setweight(to_tsvector('yiana_english', 'Old letter'), 'A')
+                       || to_tsvector('yiana_english', 'annual statement') FROM yiana_document
+                """, logger: PostgresDatabase.logger)
+        }
+        await database.close()
+        #expect(try await IndexLocation.server(location).openExisting(library) == nil, "an older schema is not read as if it were this one")
+        let index = try await IndexLocation.server(location).openForWriting(library)
+        #expect(try await index.search("statement").map(\.title) == ["Old letter"])
+        var inBank = SearchOptions()
+        inBank.folder = "Bank"
+        #expect(try await index.search("statement", options: inBank).map(\.path) == ["Bank/Old.yianazip"])
+        await index.close()
+    }
+
     /// Eight machines replace one document at once, each with its own version: at the end the
     /// document is exactly one of them, its pages all of that version's.
     @Test func concurrentReplacersOfOneDocumentConverge() async throws {
