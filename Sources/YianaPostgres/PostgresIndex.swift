@@ -99,8 +99,14 @@ public struct PostgresIndex: IndexStore {
 
     /// Every machine's: a document this machine has not seen yet reuses the pages another's run made.
     public func indexedContent(known: [String: StoredDocument]) async throws -> Set<String> {
-        Set(try await rows("""
-            SELECT DISTINCT content_key FROM yiana_document WHERE library = \(library) AND status = 'ok' AND content_key IS NOT NULL
+        let own = Set(known.values.filter { $0.status == .ok }.compactMap(\.contentKey))
+        // The keys of documents other machines indexed and this one has not seen, read only
+        // when there are any: the whole library's are a read of every row.
+        guard try await documentCount() > known.count else { return own }
+        return own.union(try await rows("""
+            SELECT DISTINCT d.content_key FROM yiana_document d
+            WHERE d.library = \(library) AND d.status = 'ok' AND d.content_key IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM yiana_seen s WHERE s.document = d.id AND s.machine = \(machine))
             """, as: String.self))
     }
 
@@ -148,10 +154,11 @@ public struct PostgresIndex: IndexStore {
         }
     }
 
-    public func addressRecords() async throws -> [AddressRecord] {
+    public func addressRecords(paths: Set<String>?) async throws -> [AddressRecord] {
         try await rows("""
             SELECT d.id, d.path, d.title, a.fingerprint FROM yiana_document d
-            LEFT JOIN yiana_document_addresses a ON a.document = d.id AND a.machine = \(machine) WHERE d.library = \(library)
+            LEFT JOIN yiana_document_addresses a ON a.document = d.id AND a.machine = \(machine)
+            WHERE d.library = \(library) AND (\(paths == nil) OR d.path = ANY(\(paths.map { Array($0) } ?? [])))
             """, as: (Int64, String, String, String?).self)
             .map { AddressRecord(id: $0.0, path: $0.1, title: $0.2, fingerprint: $0.3) }
     }

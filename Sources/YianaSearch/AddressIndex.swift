@@ -51,7 +51,7 @@ struct AddressIndex {
             }
         }
         var changed: [(id: Int64, fingerprint: String, paths: (extraction: String?, corrections: String?))] = []
-        for record in try await index.addressRecords() where paths?.contains(record.path) ?? true {
+        for record in try await index.addressRecords(paths: paths) {
             let stem = (record.path as NSString).lastPathComponent.replacingOccurrences(of: ".\(Library.documentExtension)", with: "")
             let paths = files[record.title] ?? files[stem] ?? (nil, nil)
             let fingerprint: String = [paths.extraction, paths.corrections].map { path -> String in

@@ -38,9 +38,10 @@ public protocol IndexStore: Sendable {
     func state(_ key: IndexState) async throws -> String?
     /// Sets values the index keeps about itself, together.
     func setState(_ values: [IndexState: String]) async throws
-    /// Every document's people record: its id, path, title and the fingerprint of the address
-    /// files it was made from (nil when none was made).
-    func addressRecords() async throws -> [AddressRecord]
+    /// The people records of the documents at `paths` (of every document when nil): each
+    /// one's id, path, title and the fingerprint of the address files it was made from (nil
+    /// when none was made). A run that wrote a few documents reads a few rows, not the library's.
+    func addressRecords(paths: Set<String>?) async throws -> [AddressRecord]
     /// Puts each document's people (its text, empty for none) in place, with the fingerprint.
     func writeAddresses(_ rows: [(id: Int64, text: String, fingerprint: String)]) async throws
     /// Documents matching `query`, best first, each with its matching pages, best first.

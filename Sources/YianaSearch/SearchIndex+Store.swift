@@ -226,10 +226,18 @@ extension SearchIndex: IndexStore {
         }
     }
 
-    public func addressRecords() async throws -> [AddressRecord] {
+    public func addressRecords(paths: Set<String>?) async throws -> [AddressRecord] {
         try readNow { db in
-            try Row.fetchAll(db, sql: "SELECT d.id, d.path, d.title, a.fingerprint FROM document d LEFT JOIN document_addresses a ON a.document = d.id")
-                .map { AddressRecord(id: $0[0], path: $0[1], title: $0[2], fingerprint: $0[3]) }
+            let select = "SELECT d.id, d.path, d.title, a.fingerprint FROM document d LEFT JOIN document_addresses a ON a.document = d.id"
+            let rows: [Row]
+            if let paths {
+                // By the path's unique index, one lookup per path (a few hundred at most per batch).
+                let statement = try db.cachedStatement(sql: select + " WHERE d.path = ?")
+                rows = try paths.sorted().flatMap { try Row.fetchAll(statement, arguments: [$0]) }
+            } else {
+                rows = try Row.fetchAll(db, sql: select)
+            }
+            return rows.map { AddressRecord(id: $0[0], path: $0[1], title: $0[2], fingerprint: $0[3]) }
         }
     }
 
