@@ -106,5 +106,12 @@ struct AddressSearchTests {
         try Data(inPlace.utf8).write(to: folder.url.appendingPathComponent(".addresses/Smith_Jane_010180.json"))
         _ = try await Indexer(library: library, index: index).run(options: IndexOptions(jobs: 1, full: true))
         #expect(await found("Okonkwo") == ["Clinic letter.yianazip"])
+
+        // A run that wrote a few documents reads those documents' records alone.
+        let records = try await index.addressRecords(paths: ["Clinic letter.yianazip", "Copy.yianazip", "Gone.yianazip"])
+        #expect(Set(records.map(\.path)) == ["Clinic letter.yianazip", "Copy.yianazip"])
+        #expect(records.first { $0.path == "Clinic letter.yianazip" }?.fingerprint != nil)
+        #expect(try await index.addressRecords(paths: []).isEmpty)
+        #expect(try await index.addressRecords(paths: nil).count == 3)
     }
 }
