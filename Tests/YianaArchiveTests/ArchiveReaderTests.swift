@@ -24,7 +24,7 @@ struct ArchiveReaderTests {
         }
     }
 
-    @Test func readsWhatTheWriterWrites() throws {
+    @Test func readsWhatTheWriterWrites() async throws {
         let folder = try TemporaryFolder()
         let pdf = Data("%PDF-1.4\n".utf8) + Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         var metadata = DocumentMetadata(title: "Report", pageCount: 2, tags: ["a"])
@@ -49,7 +49,7 @@ struct ArchiveReaderTests {
         #expect(String(decoding: format, as: UTF8.self) == #"{"formatVersion":2}"#)
     }
 
-    @Test func readsAnArchiveMadeByAnotherZipWriter() throws {
+    @Test func readsAnArchiveMadeByAnotherZipWriter() async throws {
         // SampleDocs' current-format sample is written by Python's zipfile, not by libzip.
         let reader = try DocumentReader(path: Fixtures.sample("archives/Sample Letter.yianazip"))
         let metadata = try reader.verifyContents()
@@ -58,7 +58,7 @@ struct ArchiveReaderTests {
         #expect(reader.format == .zip(formatVersion: 2, hasFormatFile: true))
     }
 
-    @Test func readsTheSeparatorLegacyFormat() throws {
+    @Test func readsTheSeparatorLegacyFormat() async throws {
         let reader = try DocumentReader(path: Fixtures.sample("archives/Legacy Separator.yianazip"))
         #expect(reader.format == .legacySeparator)
         #expect(try reader.metadata().title == "Legacy Separator")
@@ -67,7 +67,7 @@ struct ArchiveReaderTests {
         #expect(pdf == (try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("pdfs/Flow control paper.pdf")))))
     }
 
-    @Test func readsTheMetadataOnlyLegacyFormat() throws {
+    @Test func readsTheMetadataOnlyLegacyFormat() async throws {
         let reader = try DocumentReader(path: Fixtures.sample("archives/Legacy Metadata Only.yianazip"))
         #expect(reader.format == .legacyMetadataOnly)
         #expect(reader.pdf == nil)
@@ -75,7 +75,7 @@ struct ArchiveReaderTests {
         #expect(throws: ArchiveError.self) { try reader.readPDF { _ in } }
     }
 
-    @Test func findsTheSeparatorAcrossChunkBoundaries() throws {
+    @Test func findsTheSeparatorAcrossChunkBoundaries() async throws {
         let folder = try TemporaryFolder()
         var metadata = ZipBuilder.validMetadata
         // Pad the JSON so the separator straddles the reader's 1 MiB chunk boundary.
@@ -87,7 +87,7 @@ struct ArchiveReaderTests {
         #expect(try reader.metadata().title == "Test")
     }
 
-    @Test func aMissingFormatFileMeansVersion2() throws {
+    @Test func aMissingFormatFileMeansVersion2() async throws {
         var builder = ZipBuilder.document()
         builder.entries.removeLast()
         let folder = try TemporaryFolder()
@@ -96,7 +96,7 @@ struct ArchiveReaderTests {
         try reader.verifyContents()
     }
 
-    @Test func aNewerFormatVersionIsReportedNotRewritten() throws {
+    @Test func aNewerFormatVersionIsReportedNotRewritten() async throws {
         var builder = ZipBuilder.document()
         builder.entries[2].data = Array(#"{"formatVersion":3}"#.utf8)
         let folder = try TemporaryFolder()
@@ -106,7 +106,7 @@ struct ArchiveReaderTests {
         #expect { try reader.verifyContents() } throws: { ($0 as? ArchiveError)?.kind == .unsupportedFormatVersion(3) }
     }
 
-    @Test func aCRCMismatchIsAnErrorNeverData() throws {
+    @Test func aCRCMismatchIsAnErrorNeverData() async throws {
         let folder = try TemporaryFolder()
         let path = folder.path("doc.yianazip")
         try CoordinatedDocument.create(at: path, metadata: DocumentMetadata(title: "T", pageCount: 1),
@@ -120,7 +120,7 @@ struct ArchiveReaderTests {
         #expect { try reader.verifyContents() } throws: { ($0 as? ArchiveError)?.kind == .crcMismatch(entry: "content.pdf") }
     }
 
-    @Test func aDamagedMetadataChecksumIsCaught() throws {
+    @Test func aDamagedMetadataChecksumIsCaught() async throws {
         var builder = ZipBuilder.document()
         builder.entries[0].crc = 0x1234_5678
         let folder = try TemporaryFolder()
@@ -128,7 +128,7 @@ struct ArchiveReaderTests {
         #expect { try reader.metadata() } throws: { ($0 as? ArchiveError)?.kind == .crcMismatch(entry: "metadata.json") }
     }
 
-    @Test func aLayoutOnlyOpenLeavesLibzipsCheckToTheFirstReadThroughIt() throws {
+    @Test func aLayoutOnlyOpenLeavesLibzipsCheckToTheFirstReadThroughIt() async throws {
         // The PDF's local header disagrees with the central directory (its date): only
         // libzip's consistency check sees it.
         var bytes = ZipBuilder.document().build()
@@ -151,7 +151,7 @@ struct ArchiveReaderTests {
     /// A refusal after the reader is fully built (here: no metadata.json) must close its
     /// descriptor once: a second close would shut whatever file another thread opened under
     /// the same number in between.
-    @Test func aRefusedOpenClosesItsDescriptorOnce() throws {
+    @Test func aRefusedOpenClosesItsDescriptorOnce() async throws {
         var builder = ZipBuilder.document()
         builder.entries.removeFirst()
         let folder = try TemporaryFolder()
@@ -173,7 +173,7 @@ struct ArchiveReaderTests {
         #expect(failures.value == 0, "reads on another thread's file failed: its descriptor was closed under it")
     }
 
-    @Test func smallEntriesReadDirectlyAreCheckedAgainstTheirCRC() throws {
+    @Test func smallEntriesReadDirectlyAreCheckedAgainstTheirCRC() async throws {
         var builder = ZipBuilder.document()
         builder.entries[2].crc = 0x1234_5678
         #expect(try openError(builder.build()) == .crcMismatch(entry: "format.json"))
@@ -188,17 +188,17 @@ struct ArchiveReaderTests {
         }
     }
 
-    @Test func aTruncatedArchiveIsNotReadAsADocument() throws {
+    @Test func aTruncatedArchiveIsNotReadAsADocument() async throws {
         let bytes = ZipBuilder.document().build()
         #expect(try openError(Array(bytes.prefix(bytes.count / 2))) == .zip(.notAZip, message: "no end-of-central-directory record"))
     }
 
-    @Test func emptyAndForeignFilesAreRefused() throws {
+    @Test func emptyAndForeignFilesAreRefused() async throws {
         #expect(try openError([]) == .notADocument(reason: "the file is empty"))
         #expect(try openError(Array("just some text, not a zip".utf8)) == .zip(.notAZip, message: "no end-of-central-directory record"))
     }
 
-    @Test func onlyTheThreeKnownEntriesAreAllowed() throws {
+    @Test func onlyTheThreeKnownEntriesAreAllowed() async throws {
         var builder = ZipBuilder.document()
         builder.entries.append(.init(name: "notes.txt", data: [1, 2, 3]))
         #expect(try openError(builder.build()) == .unexpectedEntry("notes.txt"))
@@ -207,7 +207,7 @@ struct ArchiveReaderTests {
         #expect(try openError(builder.build()) == .unexpectedEntry("Folder/metadata.json"))
     }
 
-    @Test func hostileNamesAreRefused() throws {
+    @Test func hostileNamesAreRefused() async throws {
         for (name, expected) in [("../content.pdf", ArchiveError.Kind.pathTraversal("../content.pdf")),
                                  ("a/../../x", .pathTraversal("a/../../x")),
                                  ("..\\evil", .pathTraversal("..\\evil")),
@@ -219,7 +219,7 @@ struct ArchiveReaderTests {
         }
     }
 
-    @Test func duplicateNamesAreRefusedAlsoAfterCaseFoldingAndNormalisation() throws {
+    @Test func duplicateNamesAreRefusedAlsoAfterCaseFoldingAndNormalisation() async throws {
         var builder = ZipBuilder.document()
         builder.entries.append(.init(name: "metadata.json", data: Array("{}".utf8)))
         #expect(try openError(builder.build()) == .duplicateEntry("metadata.json", "metadata.json"))
@@ -234,7 +234,7 @@ struct ArchiveReaderTests {
         #expect(try openError(builder.build()) == .duplicateEntry("caf\u{E9}", "cafe\u{301}"))
     }
 
-    @Test func symlinkAndEncryptedEntriesAreRefused() throws {
+    @Test func symlinkAndEncryptedEntriesAreRefused() async throws {
         var builder = ZipBuilder.document()
         builder.entries[1].externalAttributes = 0o120777 << 16
         #expect(try openError(builder.build()) == .symlinkEntry("content.pdf"))
@@ -244,14 +244,14 @@ struct ArchiveReaderTests {
         #expect(try openError(builder.build()) == .encryptedEntry("content.pdf"))
     }
 
-    @Test func storedEntriesWithTwoSizesAreRefused() throws {
+    @Test func storedEntriesWithTwoSizesAreRefused() async throws {
         var builder = ZipBuilder.document()
         let size = UInt64(builder.entries[1].data.count)
         builder.entries[1].uncompressedSize = UInt32(size) + 100
         #expect(try openError(builder.build()) == .storedSizeMismatch("content.pdf", compressed: size, uncompressed: size + 100))
     }
 
-    @Test func overlappingEntriesAreRefused() throws {
+    @Test func overlappingEntriesAreRefused() async throws {
         // Both central entries point at the same local header: the shape of a zip bomb.
         var builder = ZipBuilder.document()
         builder.entries[2].centralOffset = 0
@@ -260,20 +260,20 @@ struct ArchiveReaderTests {
         #expect(try openError(builder.build()) == .overlappingEntries("metadata.json", "format.json"))
     }
 
-    @Test func hugeDeclaredSizesAreRefusedWithoutAllocating() throws {
+    @Test func hugeDeclaredSizesAreRefusedWithoutAllocating() async throws {
         var builder = ZipBuilder.document()
         builder.entries[1].compressedSize = 0xFFFF_FFF0
         builder.entries[1].uncompressedSize = 0xFFFF_FFF0
         #expect(try openError(builder.build()) == .overlappingEntries("content.pdf", ""))
     }
 
-    @Test func anArchiveWithoutMetadataIsRefused() throws {
+    @Test func anArchiveWithoutMetadataIsRefused() async throws {
         var builder = ZipBuilder.document()
         builder.entries.removeFirst()
         #expect(try openError(builder.build()) == .missingMetadata)
     }
 
-    @Test func aDamagedCentralDirectoryIsReported() throws {
+    @Test func aDamagedCentralDirectoryIsReported() async throws {
         var bytes = ZipBuilder.document().build()
         // Overwrite the first central header's signature.
         let cd = Int(UInt32(bytes[bytes.count - 6]) | UInt32(bytes[bytes.count - 5]) << 8)
@@ -286,7 +286,7 @@ struct ArchiveReaderTests {
 struct ArchiveWriterTests {
     /// ZIP64 fields are only needed past 4 GiB; a lowered limit writes them for every entry
     /// and the end record, and libzip and the layout parser must read the result.
-    @Test func zip64ArchivesAreReadBackByLibzip() throws {
+    @Test func zip64ArchivesAreReadBackByLibzip() async throws {
         let folder = try TemporaryFolder()
         let path = folder.path("Big.yianazip")
         let fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0o644)
@@ -300,10 +300,10 @@ struct ArchiveWriterTests {
         var read = Data()
         try reader.readPDF { read.append(contentsOf: $0) }
         #expect(read == pdf)
-        #expect(try runProcess(URL(fileURLWithPath: "/usr/bin/unzip"), ["-tq", path]).status == 0)
+        #expect(try await runProcess(URL(fileURLWithPath: "/usr/bin/unzip"), ["-tq", path]).status == 0)
     }
 
-    @Test func aPDFFromAFileIsCopiedExactly() throws {
+    @Test func aPDFFromAFileIsCopiedExactly() async throws {
         let folder = try TemporaryFolder()
         let source = folder.path("in.pdf")
         // More 1 MiB blocks than the copier's ring holds, so that its buffers are reused; no
@@ -325,7 +325,7 @@ struct ArchiveWriterTests {
         try reader.readPDF { read.append(contentsOf: $0) }
         #expect(read == pdf)
         #expect(reader.pdf?.crc32 == TableCRC32.checksum(Array(pdf)))
-        #expect(try runProcess(URL(fileURLWithPath: "/usr/bin/unzip"), ["-tq", path]).status == 0)
+        #expect(try await runProcess(URL(fileURLWithPath: "/usr/bin/unzip"), ["-tq", path]).status == 0)
     }
 }
 

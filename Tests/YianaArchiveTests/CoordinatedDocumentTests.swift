@@ -16,7 +16,7 @@ struct CoordinatedDocumentTests {
         return (path, try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
-    @Test func aReplaceThatFailsVerificationLeavesTheOldDocumentAndNoTempFile() throws {
+    @Test func aReplaceThatFailsVerificationLeavesTheOldDocumentAndNoTempFile() async throws {
         let folder = try TemporaryFolder()
         let (path, before) = try makeDocument(in: folder)
         struct Injected: Error {}
@@ -31,7 +31,7 @@ struct CoordinatedDocumentTests {
 
     /// Eviction and deletion remove a document only if it is still the version that was
     /// read (and kept, or uploaded): a newer one written meanwhile stays.
-    @Test func aRemovalExpectingTheVersionItReadNeverRemovesANewerOne() throws {
+    @Test func aRemovalExpectingTheVersionItReadNeverRemovesANewerOne() async throws {
         let folder = try TemporaryFolder()
         let (path, _) = try makeDocument(in: folder)
         let read = FileIdentity.current(at: path)
@@ -55,7 +55,7 @@ struct CoordinatedDocumentTests {
         #expect(folder.contents() == ["Doc.yianazip"])
     }
 
-    @Test func aWriteExpectingTheVersionItReadNeverOverwritesANewerOne() throws {
+    @Test func aWriteExpectingTheVersionItReadNeverOverwritesANewerOne() async throws {
         let folder = try TemporaryFolder()
         let (path, _) = try makeDocument(in: folder)
         let read = FileIdentity.current(at: path)
@@ -82,7 +82,7 @@ struct CoordinatedDocumentTests {
         #expect(FileIdentity.current(at: folder.path("New.yianazip")) != .absent)
     }
 
-    @Test func aWriteThatFailsHalfwayLeavesTheOldDocumentAndNoTempFile() throws {
+    @Test func aWriteThatFailsHalfwayLeavesTheOldDocumentAndNoTempFile() async throws {
         let folder = try TemporaryFolder()
         let (path, before) = try makeDocument(in: folder)
         struct DiskFull: Error {}
@@ -96,7 +96,7 @@ struct CoordinatedDocumentTests {
         #expect(folder.contents() == ["Doc.yianazip"])
     }
 
-    @Test func aReplaceSwapsTheWholeDocument() throws {
+    @Test func aReplaceSwapsTheWholeDocument() async throws {
         let folder = try TemporaryFolder()
         let (path, _) = try makeDocument(in: folder)
         let newMetadata = DocumentMetadata(title: "New", pageCount: 2)
@@ -107,7 +107,7 @@ struct CoordinatedDocumentTests {
         #expect(folder.contents() == ["Doc.yianazip"])
     }
 
-    @Test func createNeverReplacesAnExistingFile() throws {
+    @Test func createNeverReplacesAnExistingFile() async throws {
         let folder = try TemporaryFolder()
         let (path, before) = try makeDocument(in: folder)
         #expect { try CoordinatedDocument.create(at: path, metadata: DocumentMetadata(title: "B", pageCount: 1), pdf: nil) }
@@ -118,7 +118,7 @@ struct CoordinatedDocumentTests {
     /// Import's one read: the PDF's SHA-256 is computed during the copy (here over more of
     /// its 1 MiB blocks than the copy's ring of buffers holds, and a part block) and
     /// recorded as `pdfHash`; the rest is as given.
-    @Test func aCreateThatHashesThePDFRecordsItsSHA256() throws {
+    @Test func aCreateThatHashesThePDFRecordsItsSHA256() async throws {
         let folder = try TemporaryFolder()
         let bytes = Data((0..<(11 << 20) + 4321).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) })
         let expected = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
@@ -145,7 +145,7 @@ struct CoordinatedDocumentTests {
 
     /// Another program appends to the source, or cuts it short, after it was first looked at.
     @Test(arguments: [false, true], [false, true])
-    func aSourceThatChangesDuringTheWriteIsCaught(hashing: Bool, shrinks: Bool) throws {
+    func aSourceThatChangesDuringTheWriteIsCaught(hashing: Bool, shrinks: Bool) async throws {
         let folder = try TemporaryFolder()
         let pdfPath = folder.path("in.pdf")
         try Data("%PDF-1.4\nfirst".utf8 + Data(repeating: 7, count: 3 << 20)).write(to: URL(fileURLWithPath: pdfPath))
@@ -165,7 +165,7 @@ struct CoordinatedDocumentTests {
         #expect(folder.contents() == ["in.pdf"])
     }
 
-    @Test func aReaderWaitsForAWriterThenTimesOutNamingTheDocument() throws {
+    @Test func aReaderWaitsForAWriterThenTimesOutNamingTheDocument() async throws {
         let folder = try TemporaryFolder()
         let (path, _) = try makeDocument(in: folder)
         let writer = try DocumentLock(document: path, mode: .exclusive, timeout: 1)
@@ -184,7 +184,7 @@ struct CoordinatedDocumentTests {
         #expect(folder.contents() == ["Doc.yianazip"])
     }
 
-    @Test func readersShareAndWritersExclude() throws {
+    @Test func readersShareAndWritersExclude() async throws {
         let folder = try TemporaryFolder()
         let (path, _) = try makeDocument(in: folder)
         let first = try DocumentLock(document: path, mode: .shared, timeout: 1)
@@ -201,7 +201,7 @@ struct CoordinatedDocumentTests {
     /// What a sync program does to a folder (deletes every file, renames another version over
     /// the document, adds files) cannot release or steal a lock: a writer in another
     /// process still waits for the reader.
-    @Test func whatSyncDoesToTheFolderCannotBreakALock() throws {
+    @Test func whatSyncDoesToTheFolderCannotBreakALock() async throws {
         let folder = try TemporaryFolder()
         let (path, _) = try makeDocument(in: folder)
         let reader = try DocumentLock(document: path, mode: .shared, timeout: 1)
@@ -210,10 +210,10 @@ struct CoordinatedDocumentTests {
         #expect(rename(other, path) == 0)
         try Data("x".utf8).write(to: URL(fileURLWithPath: folder.path(".Doc.yianazip.lock")))
         let stress = Fixtures.productsFolder.appendingPathComponent("yiana-stress")
-        let during = try runProcess(stress, ["lock", path, "0.3"])
+        let during = try await runProcess(stress, ["lock", path, "0.3"])
         #expect(during.status == 3, "another process took the write lock under a live reader: \(during.stderr)")
         reader.release()
-        let after = try runProcess(stress, ["lock", path, "0.3"])
+        let after = try await runProcess(stress, ["lock", path, "0.3"])
         #expect(after.status == 0, "\(after.stderr)")
         // Every spelling of the document's path gets the same lock.
         #expect(DocumentLock.offset(for: path) == DocumentLock.offset(for: folder.path("./sub/../Doc.yianazip")))
@@ -222,11 +222,11 @@ struct CoordinatedDocumentTests {
     /// Several processes write and read one document many times: every read sees one whole
     /// version (CRC-checked, and its PDF is exactly the one its metadata names) and the
     /// document verifies at the end.
-    @Test func manyProcessesWritingAndReadingOneDocument() throws {
+    @Test func manyProcessesWritingAndReadingOneDocument() async throws {
         let folder = try TemporaryFolder()
         let path = folder.path("Shared.yianazip")
         let stress = Fixtures.productsFolder.appendingPathComponent("yiana-stress")
-        #expect(try runProcess(stress, ["write", path, "--iterations", "1", "--seed", "1"]).status == 0)
+        #expect(try await runProcess(stress, ["write", path, "--iterations", "1", "--seed", "1"]).status == 0)
 
         var processes: [(Process, Pipe)] = []
         for index in 0..<6 {
@@ -245,7 +245,7 @@ struct CoordinatedDocumentTests {
             #expect(process.terminationStatus == 0, "\(output)")
             #expect(output.contains(#""succeeded":40"#), "\(output)")
         }
-        #expect(try runProcess(stress, ["read", path, "--iterations", "1"]).status == 0)
+        #expect(try await runProcess(stress, ["read", path, "--iterations", "1"]).status == 0)
         try DocumentReader(path: path).verifyContents()
         #expect(folder.contents() == ["Shared.yianazip"])
     }

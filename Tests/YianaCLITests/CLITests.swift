@@ -18,7 +18,7 @@ struct CLITests {
 
     /// Every command and subcommand, found from the help itself (so a new one cannot be
     /// missed), teaches: examples, and the library option.
-    @Test func helpTeachesEveryCommand() throws {
+    @Test func helpTeachesEveryCommand() async throws {
         let root = try run(["--help"])
         #expect(root.status == 0)
         for word in ["YIANA_LIBRARY", "Exit codes"] { #expect(root.stdout.contains(word)) }
@@ -49,13 +49,13 @@ struct CLITests {
 
     /// Every allocation of the process, poppler's included, goes to mimalloc (Package.swift):
     /// a link order that let glibc's `malloc` win would cost extraction 6–7% unseen.
-    @Test func allocationsGoToMimalloc() throws {
+    @Test func allocationsGoToMimalloc() async throws {
         let result = try run(["--version"], environment: ["MIMALLOC_VERBOSE": "1"])
         #expect(result.status == 0)
         #expect(result.stderr.contains("mimalloc: process init"), "\(result.stderr)")
     }
 
-    @Test func importReportsAsJSONAndExitsNonZeroWhenSomeFail() throws {
+    @Test func importReportsAsJSONAndExitsNonZeroWhenSomeFail() async throws {
         let library = try TemporaryFolder()
         let result = try run(["import", "--library", library.url.path, "--json", "--jobs", "2", Fixtures.sample("pdfs")])
         #expect(result.status == 1)
@@ -70,7 +70,7 @@ struct CLITests {
         #expect(again.stdout.contains("0 imported, 1 skipped, 0 failed."))
     }
 
-    @Test func infoShowsMetadataFormatAndEntries() throws {
+    @Test func infoShowsMetadataFormatAndEntries() async throws {
         let library = try TemporaryFolder()
         _ = try run(["import", "--tag", "bank", Fixtures.sample("pdfs/Bank statement reminder.pdf")], environment: ["YIANA_LIBRARY": library.url.path])
         let text = try run(["info", "Bank statement reminder"], environment: ["YIANA_LIBRARY": library.url.path])
@@ -84,12 +84,12 @@ struct CLITests {
         #expect((info["metadata"] as? [String: Any])?["title"] as? String == "Bank statement reminder")
     }
 
-    @Test func infoReadsLegacyFormatsAndSaysWhichItIs() throws {
+    @Test func infoReadsLegacyFormatsAndSaysWhichItIs() async throws {
         let info = try json(try run(["info", "--json", Fixtures.sample("archives/Legacy Separator.yianazip")]).stdout)
         #expect(info["format"] as? String == "legacy-separator")
     }
 
-    @Test func exportWritesTheExactPDFAndRefusesToOverwrite() throws {
+    @Test func exportWritesTheExactPDFAndRefusesToOverwrite() async throws {
         let library = try TemporaryFolder()
         let source = Fixtures.sample("pdfs/Flow control paper.pdf")
         _ = try run(["import", "--library", library.url.path, source])
@@ -103,7 +103,7 @@ struct CLITests {
         #expect(try run(["export", "--library", library.url.path, "Flow control paper", "--pdf", out, "--force"]).status == 0)
     }
 
-    @Test func aDamagedDocumentIsReportedByName() throws {
+    @Test func aDamagedDocumentIsReportedByName() async throws {
         let library = try TemporaryFolder()
         let path = library.path("Broken.yianazip")
         try Data("PK\u{3}\u{4}truncated in the middle of a write".utf8).write(to: URL(fileURLWithPath: path))
@@ -113,7 +113,7 @@ struct CLITests {
         #expect(result.stderr.contains("truncated"))
     }
 
-    @Test func anEvictedDocumentIsNotMissing() throws {
+    @Test func anEvictedDocumentIsNotMissing() async throws {
         let library = try TemporaryFolder()
         try Data("bplist00".utf8).write(to: URL(fileURLWithPath: library.path(".Report.yianazip.icloud")))
         let result = try run(["info", "--library", library.url.path, "Report"])
@@ -121,7 +121,7 @@ struct CLITests {
         #expect(result.stderr.contains("not downloaded"))
     }
 
-    @Test func usageErrorsExitWith2() throws {
+    @Test func usageErrorsExitWith2() async throws {
         #expect(try run(["import"]).status == 2)
         #expect(try run(["import", "--jobs", "0", "x.pdf"]).status == 2)
         #expect(try run(["import", "--library", "/nonexistent/library", "x.pdf"]).status == 2)
@@ -132,7 +132,7 @@ struct CLITests {
     /// The libraries of documents (libzip with libcrypto, poppler, tesseract, qpdf) load on
     /// first use, not with the program: a command that opens no document starts without them,
     /// as the dynamic linker itself reports (LD_DEBUG=libs lists each library it starts).
-    @Test func librariesOfDocumentsLoadOnlyWhenADocumentIsOpened() throws {
+    @Test func librariesOfDocumentsLoadOnlyWhenADocumentIsOpened() async throws {
         func started(_ arguments: [String]) throws -> [String] {
             let result = try run(arguments, environment: ["LD_DEBUG": "libs"])
             return result.stderr.split(separator: "\n").filter { $0.contains("calling init:") }
@@ -156,8 +156,8 @@ struct CompletionTests {
     let yiana = Fixtures.productsFolder.appendingPathComponent("yiana")
 
     @Test(arguments: ["bash", "zsh", "fish"])
-    func everyShellGetsEveryCommand(shell: String) throws {
-        let run = try runProcess(yiana, ["--generate-completion-script", shell])
+    func everyShellGetsEveryCommand(shell: String) async throws {
+        let run = try await runProcess(yiana, ["--generate-completion-script", shell])
         #expect(run.status == 0)
         for word in ["import", "edit", "repair", "conflicts", "resolve", "download", "take-temp", "strategy"] {
             #expect(run.stdout.contains(word), "\(shell) completion lacks \(word)")

@@ -67,12 +67,12 @@ struct CompanionsCLITests {
         ["conflicts", "resolve", "--strategy", "keep-both"], ["conflicts", "resolve", "--strategy", "merge"],
         ["watch", "--once", "--resolve", "identical"],
     ])
-    func nothingTheAppKeepsIsLost(command: [String]) throws {
+    func nothingTheAppKeepsIsLost(command: [String]) async throws {
         let folder = try library(), index = try TemporaryFolder()
         let before = try companions(folder.url)
         #expect(before.count == 17)
         let extra = command.first == "watch" ? ["--index", index.path("index.sqlite")] : []
-        let run = try runYiana(command + ["--library", folder.url.path] + extra)
+        let run = try await runYiana(command + ["--library", folder.url.path] + extra)
         #expect([0, 1].contains(run.status), "\(run.stderr)")
         let after = try companions(folder.url)
         let store = try kept(folder.url)
@@ -88,7 +88,7 @@ struct CompanionsCLITests {
 
     /// A temporary file an interrupted save left beside a corrections file may hold the newest
     /// corrections: `repair --remove-temps` keeps it, and `versions restore` puts it in place.
-    @Test func anInterruptedSaveOfCorrectionsCanBePutInPlace() throws {
+    @Test func anInterruptedSaveOfCorrectionsCanBePutInPlace() async throws {
         let folder = try TemporaryFolder()
         try CoordinatedDocument.create(at: folder.path("Smith_Jane_010180.yianazip"),
                                        metadata: DocumentMetadata(title: "Smith_Jane_010180", pageCount: 1), pdf: .data(simplePDF(["letter"])))
@@ -98,17 +98,17 @@ struct CompanionsCLITests {
         try F.write(newest, temp, in: folder.url)
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: folder.path(temp))
         let lib = folder.url.path
-        let verify = try runYiana(["verify", "--library", lib])
+        let verify = try await runYiana(["verify", "--library", lib])
         #expect(verify.status == 1 && verify.stdout.contains("[leftover-temp-file] \(temp)"))
-        let repair = try runYiana(["repair", "--remove-temps", "--library", lib])
+        let repair = try await runYiana(["repair", "--remove-temps", "--library", lib])
         #expect(repair.status == 0 && repair.stdout.contains("a temporary file of \(plain)"), "\(repair.stdout)")
         #expect(!FileManager.default.fileExists(atPath: folder.path(temp)))
-        let listed = try runYiana(["versions", "list", "--json", "--library", lib, "Smith_Jane_010180"])
+        let listed = try await runYiana(["versions", "list", "--json", "--library", lib, "Smith_Jane_010180"])
         let versions = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
         let id = try #require(versions.first { $0["originalPath"] as? String == temp }?["sha256"] as? String)
-        let restore = try runYiana(["versions", "restore", "--library", lib, "Smith_Jane_010180", String(id.prefix(12))])
+        let restore = try await runYiana(["versions", "restore", "--library", lib, "Smith_Jane_010180", String(id.prefix(12))])
         #expect(restore.status == 0 && restore.stdout.contains("restored version \(id.prefix(12)) to \(plain)"), "\(restore.stdout)\(restore.stderr)")
         #expect(try String(contentsOfFile: folder.path(plain), encoding: .utf8) == newest)
-        #expect(try runYiana(["verify", "--library", lib]).status == 0)
+        #expect(try await runYiana(["verify", "--library", lib]).status == 0)
     }
 }

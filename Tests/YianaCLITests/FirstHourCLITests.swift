@@ -15,7 +15,7 @@ struct FirstHourCLITests {
                                               "YIANA_SETTLE_SECONDS": settle, "HOME": home.url.path])
     }
 
-    @Test func importOCRSearchEditAndImportAgainWithoutNow() throws {
+    @Test func importOCRSearchEditAndImportAgainWithoutNow() async throws {
         let home = try TemporaryFolder()
         let lib = home.path("Yiana")
         let imported = try run(["import", "--library", lib, Fixtures.sample("scans/Clinic letter (scan).pdf")], home: home)
@@ -51,7 +51,7 @@ struct FirstHourCLITests {
 
     /// Every command that writes documents keeps the index current: append, repair, conflicts
     /// resolve, versions restore, each found by search (or gone from it) without `yiana index`.
-    @Test func everyWritingCommandKeepsTheIndexCurrent() throws {
+    @Test func everyWritingCommandKeepsTheIndexCurrent() async throws {
         let home = try TemporaryFolder()
         let lib = home.path("Yiana")
         #expect(try run(["import", "--library", lib, Fixtures.sample("pdfs/Flow control paper.pdf")], home: home).status == 0)
@@ -93,7 +93,7 @@ struct FirstHourCLITests {
 
     /// `yiana status` answers first with the whole library's health: a count per state, each
     /// with what to run, in text and JSON, from the folders and the index (no document opened).
-    @Test func statusSummarisesTheLibrary() throws {
+    @Test func statusSummarisesTheLibrary() async throws {
         let home = try TemporaryFolder()
         let lib = home.path("Yiana")
         #expect(try run(["import", "--library", lib, Fixtures.sample("pdfs/Flow control paper.pdf"), Fixtures.sample("pdfs/Bank statement reminder.pdf"),

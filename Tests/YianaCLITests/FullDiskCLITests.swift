@@ -11,7 +11,7 @@ struct FullDiskCLITests {
     static let mountable = SmallDisk.probe()
 
     @Test(.enabled(if: mountable, "mounting a tmpfs is not allowed here"))
-    func anImportThatDoesNotFitFailsNamingTheDocumentAndLeavesNothing() throws {
+    func anImportThatDoesNotFitFailsNamingTheDocumentAndLeavesNothing() async throws {
         let disk = try SmallDisk(megabytes: 2)
         defer { disk.unmount() }
         let source = try TemporaryFolder()
@@ -19,12 +19,12 @@ struct FullDiskCLITests {
         #expect(big.count > 3 << 20)
         try big.write(to: URL(fileURLWithPath: source.path("Big.pdf")))
 
-        let result = try runYiana(["import", "--library", disk.folder.url.path, source.path("Big.pdf")])
+        let result = try await runYiana(["import", "--library", disk.folder.url.path, source.path("Big.pdf")])
         #expect(result.status == 1)
         #expect(result.stderr.contains("\(disk.folder.path("Big.yianazip")): not enough free space on the disk"))
         #expect(result.stderr.contains("Free some space and try again."))
         #expect(disk.folder.contents().filter { $0 != ".yiana" } == [])
-        let verify = try runYiana(["verify", "--library", disk.folder.url.path])
+        let verify = try await runYiana(["verify", "--library", disk.folder.url.path])
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
     }
 }

@@ -8,10 +8,10 @@ import YianaTestSupport
 /// times, and one round of concurrent processes; nothing may be damaged or lost.
 @Suite("crash and fault harness")
 struct HarnessTests {
-    @Test func everyWritePathSurvivesKillsAndFaults() throws {
+    @Test func everyWritePathSurvivesKillsAndFaults() async throws {
         let harness = Fixtures.productsFolder.appendingPathComponent("yiana-harness")
         let work = try TemporaryFolder()
-        let run = try runProcess(harness, ["--kills", "2", "--faults", "2", "--rounds", "1", "--seed", "11", "--json",
+        let run = try await runProcess(harness, ["--kills", "2", "--faults", "2", "--rounds", "1", "--seed", "11", "--json",
                                            "--samples", Fixtures.sampleDocs.path, "--work", work.url.appendingPathComponent("h").path])
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr.suffix(2000))")
         let json = run.stdout[run.stdout.firstIndex(of: "{")!...]
@@ -31,7 +31,7 @@ struct HarnessTests {
 
     /// An I/O error while reading a good document is said as "unreadable", never as damage
     /// (which `repair` would then act on), at whichever read it happens.
-    @Test func anIOErrorIsNeverTakenForDamage() throws {
+    @Test func anIOErrorIsNeverTakenForDamage() async throws {
         let folder = try TemporaryFolder()
         let yiana = Fixtures.productsFolder.appendingPathComponent("yiana")
         for name in ["One", "Two"] {
@@ -45,7 +45,7 @@ struct HarnessTests {
         var unreadable = 0
         for at in 1...40 {
             environment["YIANA_FAULT_AT"] = String(at)
-            let run = try runProcess(yiana, ["verify", "--json", "--jobs", "1", "--library", folder.url.path], environment: environment)
+            let run = try await runProcess(yiana, ["verify", "--json", "--jobs", "1", "--library", folder.url.path], environment: environment)
             let report = try JSONDecoder().decode(VerifyReport.self, from: Data(run.stdout.utf8))
             let codes = Set(report.files.flatMap(\.problems).map(\.code.rawValue))
             #expect(codes.isSubset(of: ["unreadable"]), "EIO at read \(at): \(codes)")

@@ -27,12 +27,12 @@ struct NonRegularFileCLITests {
 
     static let reasons = ["Pipe.yianazip": "named pipe", "Folder.yianazip": "a folder", "Loop.yianazip": "link that loops", "Out.yianazip": "symbolic link (to /"]
 
-    @Test func readingAFIFONeverBlocks() throws {
+    @Test func readingAFIFONeverBlocks() async throws {
         let folder = try library()
         for command in [["info"], ["export", "--pdf", folder.path("out.pdf")], ["versions", "list"], ["edit", "--title", "X"], ["diff", "Good.yianazip"]] {
             let verb = command[0] == "versions" ? Array(command) : [command[0]]
             let rest = command[0] == "versions" ? [] : Array(command.dropFirst())
-            let result = try runProcess(yiana, verb + ["--library", folder.url.path, "Pipe.yianazip"] + rest, timeout: 20)
+            let result = try await runProcess(yiana, verb + ["--library", folder.url.path, "Pipe.yianazip"] + rest, timeout: 20)
             #expect(!result.timedOut, "\(command) blocked on the FIFO")
             #expect(result.status == 1 && (result.stdout + result.stderr).contains("named pipe"), "\(command): \(result.status) \(result.stderr)")
         }
@@ -41,11 +41,11 @@ struct NonRegularFileCLITests {
     }
 
     @Test(arguments: ["Pipe.yianazip", "Folder.yianazip", "Loop.yianazip", "Out.yianazip"])
-    func everyCommandReportsANamedNonRegularFile(name: String) throws {
+    func everyCommandReportsANamedNonRegularFile(name: String) async throws {
         let folder = try library()
         for command in ["verify", "repair", "info", "export"] {
             let extra = command == "export" ? ["--pdf", folder.path("out.pdf")] : []
-            let result = try runProcess(yiana, [command, "--library", folder.url.path, name] + extra, timeout: 20)
+            let result = try await runProcess(yiana, [command, "--library", folder.url.path, name] + extra, timeout: 20)
             #expect(!result.timedOut && result.status == 1, "\(command) \(name): exit \(result.status)")
             #expect((result.stdout + result.stderr).contains(Self.reasons[name]!), "\(command) \(name): \(result.stdout) \(result.stderr)")
         }
@@ -53,22 +53,22 @@ struct NonRegularFileCLITests {
     }
 
     /// A name typed with bytes that are not UTF-8 (through the shell, as a person would).
-    @Test func aNamedFileWhoseNameIsNotUTF8IsReportedNotMissing() throws {
+    @Test func aNamedFileWhoseNameIsNotUTF8IsReportedNotMissing() async throws {
         let folder = try TemporaryFolder()
         try createFile(named: Array("A".utf8) + [0xFF, 0xFE] + Array(".yianazip".utf8), in: folder.url, contents: Data("x".utf8))
-        let result = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", #""$0" verify --library "$1" "$(printf 'A\377\376.yianazip')""#, yiana.path, folder.url.path], currentDirectory: folder.url, timeout: 20)
+        let result = try await runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", #""$0" verify --library "$1" "$(printf 'A\377\376.yianazip')""#, yiana.path, folder.url.path], currentDirectory: folder.url, timeout: 20)
         #expect(result.status == 1 && result.stdout.contains("[name-not-utf8]"), "\(result.stdout) \(result.stderr)")
     }
 
-    @Test func aWalkReportsThemAndFollowsNoLink() throws {
+    @Test func aWalkReportsThemAndFollowsNoLink() async throws {
         let folder = try library()
-        let verify = try runProcess(yiana, ["verify", "--json", "--library", folder.url.path], timeout: 20)
+        let verify = try await runProcess(yiana, ["verify", "--json", "--library", folder.url.path], timeout: 20)
         #expect(verify.status == 1)
         let report = try JSONDecoder().decode(VerifyReport.self, from: Data(verify.stdout.utf8))
         let codes = Dictionary(uniqueKeysWithValues: report.files.map { ($0.path, $0.problems.map(\.code.rawValue)) })
         #expect(codes == ["Good.yianazip": [], "Pipe.yianazip": ["not-a-regular-file"], "Folder.yianazip": ["not-a-regular-file"],
                           "Loop.yianazip": ["not-a-regular-file"], "Out.yianazip": ["not-a-regular-file"]])
-        let index = try runProcess(yiana, ["index", "--problems", "--library", folder.url.path, "--index", folder.path("../\(UUID().uuidString).sqlite")], timeout: 20)
+        let index = try await runProcess(yiana, ["index", "--problems", "--library", folder.url.path, "--index", folder.path("../\(UUID().uuidString).sqlite")], timeout: 20)
         #expect(index.status == 1)
         for name in Self.reasons.keys { #expect(index.stdout.contains("failed: \(name)"), "\(index.stdout)") }
     }

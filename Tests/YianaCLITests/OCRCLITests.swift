@@ -16,7 +16,7 @@ struct OCRCLITests {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
-    @Test func recogniseReportFailBackOffRetryAndSearch() throws {
+    @Test func recogniseReportFailBackOffRetryAndSearch() async throws {
         let library = try TemporaryFolder(), cache = try TemporaryFolder()
         let lib = library.url.path
         try CoordinatedDocument.create(at: library.path("Scan.yianazip"), metadata: DocumentMetadata(title: "Scan", pageCount: 1),
@@ -72,7 +72,7 @@ struct OCRCLITests {
         #expect(named.stderr.contains("failed         Missing: no document \"Missing\""), "\(named.stderr)")
     }
 
-    @Test func aMissingLanguageIsRefusedNamingItsPackage() throws {
+    @Test func aMissingLanguageIsRefusedNamingItsPackage() async throws {
         let library = try TemporaryFolder()
         try CoordinatedDocument.create(at: library.path("Scan.yianazip"), metadata: DocumentMetadata(title: "Scan", pageCount: 1),
                                        pdf: .data(scannedPDF([["words"]])))
@@ -86,25 +86,25 @@ struct OCRCLITests {
     /// A page on which tesseract finds no word is not reported as recognised with
     /// "confidence 0.00": the report names the pages, the JSON lists them (no confidence), and
     /// the index gives the document its own status instead of "no OCR text yet".
-    @Test func aPageWithoutWordsIsSaidToHaveNone() throws {
+    @Test func aPageWithoutWordsIsSaidToHaveNone() async throws {
         let home = try TemporaryFolder()
         let lib = home.path("Yiana")
         let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
-        #expect(try runYiana(["import", "--library", lib, Fixtures.sample("pdfs/Noise pattern (image only, no words).pdf"),
+        #expect(try await runYiana(["import", "--library", lib, Fixtures.sample("pdfs/Noise pattern (image only, no words).pdf"),
                               Fixtures.sample("scans/Hardware receipt (scan).pdf")], environment: env).status == 0)
-        #expect(try runYiana(["index", "--library", lib, "--problems"], environment: env).stdout
+        #expect(try await runYiana(["index", "--library", lib, "--problems"], environment: env).stdout
                     .contains("no-text-layer: Noise pattern (image only, no words).yianazip — the PDF has no text layer and the document has no OCR text yet"))
-        let ocr = try runYiana(["ocr", "--library", lib, "--all", "--json"], environment: env)
+        let ocr = try await runYiana(["ocr", "--library", lib, "--all", "--json"], environment: env)
         let documents = try #require(try json(ocr.stdout)["documents"] as? [[String: Any]])
         let noise = try #require(documents.first { ($0["path"] as? String)?.hasPrefix("Noise") == true })
         #expect(noise["pagesWithoutWords"] as? [Int] == [1] && noise["confidence"] == nil, "\(noise)")
         let receipt = try #require(documents.first { ($0["path"] as? String)?.hasPrefix("Hardware") == true })
         #expect(receipt["pagesWithoutWords"] as? [Int] == [] && receipt["confidence"] as? Double ?? 0 > 0.5, "\(receipt)")
-        let again = try runYiana(["ocr", "--library", lib, "--force", "Noise pattern (image only, no words)"], environment: env)
+        let again = try await runYiana(["ocr", "--library", lib, "--force", "Noise pattern (image only, no words)"], environment: env)
         #expect(again.stdout.contains("no text found  Noise pattern (image only, no words).yianazip: OCR found no words on page 1 (an image without text, a blank page?)"),
                 "\(again.stdout)")
         #expect(again.stdout.contains("1 document: 1 with no text found.") && !again.stdout.contains("confidence"), "\(again.stdout)")
-        let problems = try runYiana(["index", "--library", lib, "--problems"], environment: env).stdout
+        let problems = try await runYiana(["index", "--library", lib, "--problems"], environment: env).stdout
         #expect(problems.contains("no-words-found: Noise pattern (image only, no words).yianazip — OCR (") && !problems.contains("Hardware"), "\(problems)")
     }
 }

@@ -18,21 +18,21 @@ struct PostgresCLITests {
         }
     }
 
-    @Test func theCommandsTakeTheServersURL() throws {
+    @Test func theCommandsTakeTheServersURL() async throws {
         let server = try TestPostgres.shared()
         let url = server.url(database: try server.makeDatabase())
         let library = try TemporaryFolder()
-        _ = try runYiana(["import", "--library", library.url.path, Fixtures.sample("pdfs")])
+        _ = try await runYiana(["import", "--library", library.url.path, Fixtures.sample("pdfs")])
         // Before any run: the search says what to do, naming the server (never its password).
-        let early = try runYiana(["search", "--library", library.url.path, "--index", url, "bank"], environment: ["USER": "yiana"])
+        let early = try await runYiana(["search", "--library", library.url.path, "--index", url, "bank"], environment: ["USER": "yiana"])
         #expect(early.status != 0 && early.stderr.contains("no search index") && early.stderr.contains("yiana index --index"), "\(early.stderr)")
 
-        let index = try runYiana(["index", "--library", library.url.path, "--index", url], environment: ["USER": "yiana"])
+        let index = try await runYiana(["index", "--library", library.url.path, "--index", url], environment: ["USER": "yiana"])
         #expect(index.status == 0 && index.stdout.contains("5 documents in the index: 5 extracted"), "\(index.stdout)\(index.stderr)")
         #expect(index.stdout.contains("Index: postgres://yiana@"))
         #expect(FileManager.default.fileExists(atPath: library.path(".yiana/library-id")), "the library's id, which travels with it")
 
-        let search = try runYiana(["search", "--library", library.url.path, "--index", url, "--json", "balance"], environment: ["USER": "yiana"])
+        let search = try await runYiana(["search", "--library", library.url.path, "--index", url, "--json", "balance"], environment: ["USER": "yiana"])
         let hits = try #require(try JSONSerialization.jsonObject(with: Data(search.stdout.utf8)) as? [[String: Any]], "\(search.stderr)")
         #expect(hits.first?["path"] as? String == "pdfs/Bank statement reminder.yianazip")
         let snippet = ((hits.first?["pages"] as? [[String: Any]])?.first?["snippet"] as? String) ?? ""
@@ -40,18 +40,18 @@ struct PostgresCLITests {
 
         // $YIANA_INDEX: the same, and a command that writes documents keeps that index current.
         let environment = ["USER": "yiana", "YIANA_INDEX": url]
-        #expect(try runYiana(["search", "--library", library.url.path, "statement"], environment: environment).status == 0)
+        #expect(try await runYiana(["search", "--library", library.url.path, "statement"], environment: environment).status == 0)
         let pdf = library.path("../extra-\(UUID().uuidString.prefix(6)).pdf")
         try simplePDF(["Quarterly gazebo inspection"]).write(to: URL(fileURLWithPath: pdf))
         defer { try? FileManager.default.removeItem(atPath: pdf) }
-        let imported = try runYiana(["import", "--library", library.url.path, pdf], environment: environment)
+        let imported = try await runYiana(["import", "--library", library.url.path, pdf], environment: environment)
         #expect(imported.status == 0, "\(imported.stderr)")
-        let gazebo = try runYiana(["search", "--library", library.url.path, "gazebo"], environment: environment)
+        let gazebo = try await runYiana(["search", "--library", library.url.path, "gazebo"], environment: environment)
         #expect(gazebo.status == 0 && gazebo.stdout.contains("gazebo"), "found without `yiana index`: \(gazebo.stdout)\(gazebo.stderr)")
-        let status = try runYiana(["status", "--library", library.url.path], environment: environment)
+        let status = try await runYiana(["status", "--library", library.url.path], environment: environment)
         #expect(status.stdout.contains("index: 6 documents") && status.stdout.contains("postgres://yiana@"), "\(status.stdout)")
         // A URL that is not one is named without going near a server.
-        let wrong = try runYiana(["search", "--library", library.url.path, "--index", "postgres://yiana@[::1/x", "bank"])
+        let wrong = try await runYiana(["search", "--library", library.url.path, "--index", "postgres://yiana@[::1/x", "bank"])
         #expect(wrong.status != 0 && wrong.stderr.contains("IPv6"), "\(wrong.stderr)")
     }
 
@@ -63,7 +63,7 @@ struct PostgresCLITests {
         let library = try TemporaryFolder()
         // 1,500 one-page documents, written by the benchmarks' generator (a second where the
         // coordinated writer, syncing each file, takes ten).
-        let made = try runProcess(URL(fileURLWithPath: "/usr/bin/env"),
+        let made = try await runProcess(URL(fileURLWithPath: "/usr/bin/env"),
                                   ["python3", Fixtures.sampleDocs.deletingLastPathComponent().appendingPathComponent("Scripts/make-library.py").path,
                                    "1500", library.url.path])
         #expect(made.status == 0, "\(made.stderr)")
@@ -107,7 +107,7 @@ struct PostgresCLITests {
             try await connection.query("DROP TRIGGER test_slow ON yiana_document", logger: .init(label: "test"))
         }
         await again.close()
-        let second = try runYiana(["index", "--library", path, "--index", url], environment: ["USER": "yiana"])
+        let second = try await runYiana(["index", "--library", path, "--index", url], environment: ["USER": "yiana"])
         #expect(second.status == 0 && second.stdout.contains("1,500 documents in the index") || second.stdout.contains("1500 documents in the index"), "\(second.stdout)\(second.stderr)")
         #expect(!second.stdout.contains(": 1500 extracted") && !second.stdout.contains(": 1,500 extracted"), "what the first run wrote is kept: \(second.stdout)")
 
@@ -115,13 +115,13 @@ struct PostgresCLITests {
         // is given up after connect_timeout.
         server.stop()
         let started = Date()
-        let down = try runYiana(["search", "--library", path, "--index", url, "note"], environment: ["USER": "yiana"])
+        let down = try await runYiana(["search", "--library", path, "--index", url, "note"], environment: ["USER": "yiana"])
         #expect(down.status != 0 && down.stderr.contains("not answering") && Date().timeIntervalSince(started) < 5, "\(down.stderr)")
         let silentPort = try Sys.freeLoopbackPort()
         let silent = try SilentListener(port: silentPort)
         defer { silent.close() }
         let waited = Date()
-        let hung = try runYiana(["search", "--library", path, "--index", "postgres://yiana@127.0.0.1:\(silentPort)/x?connect_timeout=1", "note"],
+        let hung = try await runYiana(["search", "--library", path, "--index", "postgres://yiana@127.0.0.1:\(silentPort)/x?connect_timeout=1", "note"],
                                 environment: ["USER": "yiana"])
         #expect(hung.status != 0 && hung.stderr.contains("did not answer within 1 s"), "\(hung.stderr)")
         #expect(Date().timeIntervalSince(waited) < 4)

@@ -9,10 +9,10 @@ import YianaTestSupport
 struct RealSyncTests {
     let tool = Fixtures.productsFolder.appendingPathComponent("yiana-realsync")
 
-    func scenario(_ program: String, _ scenario: String = "edit", extra: [String] = []) throws -> [String: Any] {
+    func scenario(_ program: String, _ scenario: String = "edit", extra: [String] = []) async throws -> [String: Any] {
         var environment = ProcessInfo.processInfo.environment
         environment["USER"] = "yiana"  // the test server's user, for a postgres:// URL without one
-        let run = try runProcess(tool, ["--program", program, "--scenario", scenario, "--json", "--samples", Fixtures.sampleDocs.path] + extra,
+        let run = try await runProcess(tool, ["--program", program, "--scenario", scenario, "--json", "--samples", Fixtures.sampleDocs.path] + extra,
                                  environment: environment)
         let result = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)\(run.stderr)")
         #expect(run.status == 0, "\(result["problems"] ?? run.stderr)")
@@ -34,17 +34,17 @@ struct RealSyncTests {
         #expect((result["travelled"] as? [String])?.isEmpty == true, "a lock, scratch or local file was in the synced folder")
     }
 
-    @Test func unison() throws {
-        check(try scenario("unison"))
+    @Test func unison() async throws {
+        check(try await scenario("unison"))
     }
 
-    @Test func syncthing() throws {
-        check(try scenario("syncthing"))
+    @Test func syncthing() async throws {
+        check(try await scenario("syncthing"))
     }
 
     /// Both devices run `yiana ocr` on one scan while apart (Syncthing in Scripts/realsync-syncthing.sh).
-    @Test func ocrOnBothDevicesUnderUnison() throws {
-        let result = try scenario("unison", "ocr")
+    @Test func ocrOnBothDevicesUnderUnison() async throws {
+        let result = try await scenario("unison", "ocr")
         #expect(result["documentConflictGroups"] as? Int == 1, "the sync program made its conflict copy of the document")
         #expect(result["resultCopiesMade"] as? Int ?? 0 >= 1, "and of the results files")
         #expect(result["resultCopiesSettled"] as? Int == result["resultCopiesMade"] as? Int)
@@ -61,8 +61,8 @@ struct RealSyncTests {
     /// in Scripts/realsync-syncthing.sh): every correction and item of both devices kept in
     /// the plain files, which the app's decoders read; no conflict copy left; every byte from
     /// before resolving retrievable on both; verify clean.
-    @Test func companionFilesChangedOnBothDevicesUnderUnison() throws {
-        let result = try scenario("unison", "companions")
+    @Test func companionFilesChangedOnBothDevicesUnderUnison() async throws {
+        let result = try await scenario("unison", "companions")
         #expect(result["companionCopiesMade"] as? Int ?? 0 >= 3, "unison conflict-copied the corrections, work list and draft")
         let made = result["correctionsMade"] as? Int ?? 0
         #expect(made == 4 && result["correctionsKept"] as? [Int] == [made, made])
@@ -81,8 +81,8 @@ struct RealSyncTests {
     /// One rendered letter injected on both devices while apart (Syncthing in
     /// Scripts/realsync-syncthing.sh): its pages in the document exactly once on both, no
     /// conflict copy left, every byte retrievable, verify clean.
-    @Test func aLetterInjectedOnBothDevicesUnderUnison() throws {
-        let result = try scenario("unison", "inject")
+    @Test func aLetterInjectedOnBothDevicesUnderUnison() async throws {
+        let result = try await scenario("unison", "inject")
         #expect(result["appendsMade"] as? Int == 3 && result["documentCopiesMade"] as? Int ?? 0 >= 1, "both devices appended; unison conflict-copied")
         let expected = result["expectedPages"] as? Int ?? 0
         #expect(expected > 1 && result["pages"] as? [Int] == [expected, expected], "each letter once")
@@ -97,9 +97,9 @@ struct RealSyncTests {
     /// Two `yiana watch --index postgres://…` on two copies of one library kept in step by
     /// unison, into one database, while documents are added, edited, renamed and removed on
     /// both: at the end the library's rows equal a fresh `yiana index` of a copy.
-    @Test func twoWatchersShareOnePostgreSQLIndexUnderUnison() throws {
+    @Test func twoWatchersShareOnePostgreSQLIndexUnderUnison() async throws {
         let server = try TestPostgres.shared()
-        let result = try scenario("unison", "shared-index", extra: ["--index", server.url(database: try server.makeDatabase()),
+        let result = try await scenario("unison", "shared-index", extra: ["--index", server.url(database: try server.makeDatabase()),
                                                                      "--fresh-index", server.url(database: try server.makeDatabase())])
         #expect(result["converged"] as? Bool == true)
         #expect(result["equalsFresh"] as? Bool == true, "\(result["differences"] ?? "")")

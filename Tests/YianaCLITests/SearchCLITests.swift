@@ -21,7 +21,7 @@ struct SearchCLITests {
         return (library, cache)
     }
 
-    @Test func indexThenSearchAsAPersonWould() throws {
+    @Test func indexThenSearchAsAPersonWould() async throws {
         let (library, cache) = try makeLibrary()
         let index = cache.path("i.sqlite")
         let first = try run(["index", "--library", library.url.path, "--index", index])
@@ -57,7 +57,7 @@ struct SearchCLITests {
         #expect(try run(["search", "--library", library.url.path, "--index", index, "--until", tomorrow, "balance"]).status == 0)
     }
 
-    @Test func searchWithoutAnIndexSaysWhatToDo() throws {
+    @Test func searchWithoutAnIndexSaysWhatToDo() async throws {
         let (library, cache) = try makeLibrary()
         let result = try run(["search", "--library", library.url.path, "--index", cache.path("none.sqlite"), "bank"])
         #expect(result.status == 1)
@@ -66,7 +66,7 @@ struct SearchCLITests {
 
     /// Killed at any moment, the index opens afterwards and the next run completes it.
     @Test(arguments: [0.05, 0.2, 0.5])
-    func aKilledIndexRunLeavesAUsableIndex(after seconds: Double) throws {
+    func aKilledIndexRunLeavesAUsableIndex(after seconds: Double) async throws {
         let (library, cache) = try makeLibrary(documents: 60)
         let index = cache.path("i.sqlite")
         let process = Process()
@@ -75,7 +75,7 @@ struct SearchCLITests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        Thread.sleep(forTimeInterval: seconds)
+        try await Task.sleep(for: .seconds(seconds))
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
 

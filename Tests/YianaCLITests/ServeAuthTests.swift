@@ -28,10 +28,10 @@ struct ServeAuthTests {
         try FileManager.default.createDirectory(atPath: lib, withIntermediateDirectories: true)
         let file = try passwordFile(home)
         // Beyond loopback only with a password; a password file that is not one is named.
-        let refused = try runYiana(["serve", "--library", lib, "--listen", "0.0.0.0:8484"])
+        let refused = try await runYiana(["serve", "--library", lib, "--listen", "0.0.0.0:8484"])
         #expect(refused.status == 2 && refused.stderr.contains("--set-password"), "\(refused.stderr)")
         try "hunter2\n".write(toFile: home.path("plain"), atomically: true, encoding: .utf8)
-        let plain = try runYiana(["serve", "--library", lib, "--password-file", home.path("plain"), "--listen", "127.0.0.1:0"])
+        let plain = try await runYiana(["serve", "--library", lib, "--password-file", home.path("plain"), "--listen", "127.0.0.1:0"])
         #expect(plain.status == 2 && plain.stderr.contains("not a password file"), "\(plain.stderr)")
 
         let server = try ServeCLITests.Server(library: lib, home: home, options: ["--password-file", file])

@@ -77,7 +77,7 @@ struct ServeCLITests {
         let home = try TemporaryFolder()
         let lib = home.path("Yiana")
         let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
-        #expect(try runYiana(["import", "--library", lib, "--tag", "bank", Fixtures.sample("pdfs/Bank statement reminder.pdf")], environment: env).status == 0)
+        #expect(try await runYiana(["import", "--library", lib, "--tag", "bank", Fixtures.sample("pdfs/Bank statement reminder.pdf")], environment: env).status == 0)
         try CoordinatedDocument.create(at: home.path("Yiana/Script.yianazip"),
                                        metadata: DocumentMetadata(title: "<script>alert(1)</script> & \"quotes\"", pageCount: 1),
                                        pdf: .data(simplePDF(["hostile title test zebra"])))
@@ -87,7 +87,7 @@ struct ServeCLITests {
         // No index yet: the API says what to run, with a 503, and the page says it too.
         let noIndex = try await server.get("/api/search?q=statement")
         #expect(noIndex.status == 503 && String(decoding: noIndex.body, as: UTF8.self).contains("yiana index"))
-        #expect(try runYiana(["index", "--library", lib], environment: env).status == 0)
+        #expect(try await runYiana(["index", "--library", lib], environment: env).status == 0)
 
         let search = try await server.get("/api/search?q=statement&tag=bank&limit=5")
         #expect(search.status == 200 && search.headers["content-type"]?.hasPrefix("application/json") == true)
@@ -141,7 +141,7 @@ struct ServeCLITests {
         let home = try TemporaryFolder()
         let lib = home.path("Yiana")
         let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
-        #expect(try runYiana(["import", "--library", lib, "--into", "Letters", Fixtures.sample("pdfs/Bank statement reminder.pdf")], environment: env).status == 0)
+        #expect(try await runYiana(["import", "--library", lib, "--into", "Letters", Fixtures.sample("pdfs/Bank statement reminder.pdf")], environment: env).status == 0)
         let server = try Server(library: lib, home: home)
         defer { server.stop() }
         let path = "Letters/Bank%20statement%20reminder.yianazip"
@@ -173,11 +173,11 @@ struct ServeCLITests {
         let home = try TemporaryFolder()
         let lib = home.path("Yiana")
         let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
-        #expect(try runYiana(["import", "--library", lib, Fixtures.sample("pdfs/Bank statement reminder.pdf"), Fixtures.sample("scans/Clinic letter (scan).pdf")],
+        #expect(try await runYiana(["import", "--library", lib, Fixtures.sample("pdfs/Bank statement reminder.pdf"), Fixtures.sample("scans/Clinic letter (scan).pdf")],
                              environment: env).status == 0)
         // As the app's OCR service leaves a scan: results with word boxes, no text layer.
-        #expect(try runYiana(["ocr", "--library", lib, "--all", "--no-text-layer"], environment: env).status == 0)
-        #expect(try runYiana(["index", "--library", lib], environment: env).status == 0)
+        #expect(try await runYiana(["ocr", "--library", lib, "--all", "--no-text-layer"], environment: env).status == 0)
+        #expect(try await runYiana(["index", "--library", lib], environment: env).status == 0)
         let server = try Server(library: lib, home: home)
         defer { server.stop() }
 
@@ -258,9 +258,9 @@ struct ServeCLITests {
         let home = try TemporaryFolder()
         let lib = home.path("Yiana")
         let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
-        #expect(try runYiana(["import", "--library", lib, Fixtures.sample("pdfs/Flow control paper.pdf")], environment: env).status == 0)
-        #expect(try runYiana(["edit", "--library", lib, "Flow control paper", "--title", "Zanzibar notes"], environment: env).status == 0)
-        #expect(try runYiana(["index", "--library", lib], environment: env).status == 0)
+        #expect(try await runYiana(["import", "--library", lib, Fixtures.sample("pdfs/Flow control paper.pdf")], environment: env).status == 0)
+        #expect(try await runYiana(["edit", "--library", lib, "Flow control paper", "--title", "Zanzibar notes"], environment: env).status == 0)
+        #expect(try await runYiana(["index", "--library", lib], environment: env).status == 0)
         let server = try Server(library: lib, home: home)
         defer { server.stop() }
         let page = String(decoding: try await server.get("/doc?path=Flow%20control%20paper.yianazip").body, as: UTF8.self)
@@ -293,10 +293,10 @@ struct ServeCLITests {
         let home = try TemporaryFolder()
         let lib = home.path("Yiana")
         let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
-        #expect(try runYiana(["import", "--library", lib, Fixtures.sample("pdfs/Flow control paper.pdf")], environment: env).status == 0)
-        #expect(try runYiana(["cloud", "init", "--library", lib, "--device", "laptop", home.path("cloud")], environment: env).status == 0)
-        #expect(try runYiana(["evict", "--library", lib, "Flow control paper"], environment: env).status == 0)
-        #expect(try runYiana(["index", "--library", lib], environment: env).status == 0)
+        #expect(try await runYiana(["import", "--library", lib, Fixtures.sample("pdfs/Flow control paper.pdf")], environment: env).status == 0)
+        #expect(try await runYiana(["cloud", "init", "--library", lib, "--device", "laptop", home.path("cloud")], environment: env).status == 0)
+        #expect(try await runYiana(["evict", "--library", lib, "Flow control paper"], environment: env).status == 0)
+        #expect(try await runYiana(["index", "--library", lib], environment: env).status == 0)
         let server = try Server(library: lib, home: home)
         defer { server.stop() }
         let page = String(decoding: try await server.get("/doc?path=Flow%20control%20paper.yianazip").body, as: UTF8.self)
@@ -312,10 +312,10 @@ struct ServeCLITests {
         #expect(try await server.post("/download", form: ["path": "Flow control paper.yianazip", "csrf": token]).status == 404, "not evicted any more")
     }
 
-    @Test func listensOnLoopbackOnly() throws {
+    @Test func listensOnLoopbackOnly() async throws {
         let home = try TemporaryFolder()
-        let refused = try runYiana(["serve", "--library", home.url.path, "--listen", "0.0.0.0:8484"])
+        let refused = try await runYiana(["serve", "--library", home.url.path, "--listen", "0.0.0.0:8484"])
         #expect(refused.status == 2 && refused.stderr.contains("not a loopback address"), "\(refused.stderr)")
-        #expect(try runYiana(["serve", "--library", home.url.path, "--listen", "127.0.0.1:99999"]).status == 2)
+        #expect(try await runYiana(["serve", "--library", home.url.path, "--listen", "127.0.0.1:99999"]).status == 2)
     }
 }

@@ -14,7 +14,7 @@ struct ServeConflictTests {
         let home = try TemporaryFolder()
         let lib = home.path("Yiana"), root = URL(fileURLWithPath: lib)
         let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
-        #expect(try runYiana(["import", "--library", lib, Fixtures.sample("pdfs/Bank statement reminder.pdf")], environment: env).status == 0)
+        #expect(try await runYiana(["import", "--library", lib, Fixtures.sample("pdfs/Bank statement reminder.pdf")], environment: env).status == 0)
         try FileManager.default.moveItem(atPath: home.path("Yiana/Bank statement reminder.yianazip"), toPath: home.path("Yiana/Smith_Jane_010180.yianazip"))
         let copy = "Smith_Jane_010180.sync-conflict-20261124-101010-ABCDEF7.yianazip"
         // The other device's version: the same document (its id), one page of other text.

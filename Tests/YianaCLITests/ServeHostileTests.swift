@@ -42,8 +42,8 @@ struct ServeHostileTests {
         let home = try TemporaryFolder()
         let lib = home.path("Yiana")
         let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
-        #expect(try runYiana(["import", "--library", lib, "--into", "Letters", Fixtures.sample("pdfs/Bank statement reminder.pdf")], environment: env).status == 0)
-        #expect(try runYiana(["index", "--library", lib], environment: env).status == 0)
+        #expect(try await runYiana(["import", "--library", lib, "--into", "Letters", Fixtures.sample("pdfs/Bank statement reminder.pdf")], environment: env).status == 0)
+        #expect(try await runYiana(["index", "--library", lib], environment: env).status == 0)
         let fm = FileManager.default
         try fm.createSymbolicLink(atPath: home.path("Yiana/Linked"), withDestinationPath: home.path("Yiana/Letters"))
         try Data("secret".utf8).write(to: home.url.appendingPathComponent("outside.yianazip"))
@@ -95,7 +95,7 @@ struct ServePDFTests {
         let home = try TemporaryFolder()
         let lib = home.path("Yiana")
         let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
-        #expect(try runYiana(["import", "--library", lib, Fixtures.sample("pdfs/Flow control paper.pdf")], environment: env).status == 0)
+        #expect(try await runYiana(["import", "--library", lib, Fixtures.sample("pdfs/Flow control paper.pdf")], environment: env).status == 0)
         try FileManager.default.copyItem(atPath: home.path("Yiana/Flow control paper.yianazip"), toPath: home.path("Yiana/Flipped.yianazip"))
         var bytes = try Data(contentsOf: URL(fileURLWithPath: home.path("Yiana/Flipped.yianazip")))
         bytes[bytes.count / 2] ^= 0x20

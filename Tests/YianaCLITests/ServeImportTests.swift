@@ -46,8 +46,8 @@ struct ServeImportTests {
         let home = try TemporaryFolder()
         let lib = home.path("Yiana")
         let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
-        #expect(try runYiana(["import", "--library", lib, "--into", "Letters", Fixtures.sample("pdfs/Filled form.pdf")], environment: env).status == 0)
-        #expect(try runYiana(["index", "--library", lib], environment: env).status == 0)
+        #expect(try await runYiana(["import", "--library", lib, "--into", "Letters", Fixtures.sample("pdfs/Filled form.pdf")], environment: env).status == 0)
+        #expect(try await runYiana(["index", "--library", lib], environment: env).status == 0)
         let server = try Server(library: lib, home: home)
         defer { server.stop() }
 
@@ -59,7 +59,7 @@ struct ServeImportTests {
         let imported = try await send(server, folder: "Letters", name: "Bank statement reminder.pdf", body: pdf, token: token, stream: true)
         #expect(imported.status == 201 && imported.answer["status"] as? String == "imported")
         #expect(imported.answer["document"] as? String == "Letters/Bank statement reminder.yianazip" && imported.answer["pageCount"] as? Int == 2)
-        #expect(try runYiana(["verify", "--library", lib], environment: env).status == 0)
+        #expect(try await runYiana(["verify", "--library", lib], environment: env).status == 0)
         // The index follows at once, as after `yiana import`.
         let search = String(decoding: try await server.get("/api/search?q=reminder").body, as: UTF8.self)
         #expect(search.contains("Letters/Bank statement reminder.yianazip"))

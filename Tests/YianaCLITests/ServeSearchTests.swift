@@ -13,8 +13,8 @@ struct ServeSearchTests {
         let home = try TemporaryFolder()
         let lib = home.path("Yiana")
         let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
-        #expect(try runYiana(["import", "--library", lib, Fixtures.sample("pdfs/Bank statement reminder.pdf")], environment: env).status == 0)
-        #expect(try runYiana(["index", "--library", lib], environment: env).status == 0)
+        #expect(try await runYiana(["import", "--library", lib, Fixtures.sample("pdfs/Bank statement reminder.pdf")], environment: env).status == 0)
+        #expect(try await runYiana(["index", "--library", lib], environment: env).status == 0)
         let server = try ServeCLITests.Server(library: lib, home: home)
         defer { server.stop() }
 
@@ -34,7 +34,7 @@ struct ServeSearchTests {
         // the next search finds it, long before a kept answer would have expired.
         let pdf = home.path("Zebrafish.pdf")
         try simplePDF(["zebrafish husbandry statement"]).write(to: URL(fileURLWithPath: pdf))
-        #expect(try runYiana(["import", "--library", lib, pdf], environment: env).status == 0)
+        #expect(try await runYiana(["import", "--library", lib, pdf], environment: env).status == 0)
         #expect(try await hits("/api/search?q=zebrafish") == ["Zebrafish.yianazip"])
         #expect(Set(try await hits("/api/search?q=statement")) == ["Bank statement reminder.yianazip", "Zebrafish.yianazip"])
         let fragment = String(decoding: try await server.get("/results?q=zebrafish").body, as: UTF8.self)
@@ -61,8 +61,8 @@ struct ServeConcurrentSearchTests {
         let home = try TemporaryFolder()
         let lib = home.path("Yiana")
         let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
-        _ = try runYiana(["import", "--library", lib, Fixtures.sample("pdfs")], environment: env)  // the encrypted sample is refused
-        #expect(try runYiana(["index", "--library", lib], environment: env).status == 0)
+        _ = try await runYiana(["import", "--library", lib, Fixtures.sample("pdfs")], environment: env)  // the encrypted sample is refused
+        #expect(try await runYiana(["index", "--library", lib], environment: env).status == 0)
         let server = try ServeCLITests.Server(library: lib, home: home)
         defer { server.stop() }
         let words = ["statement", "balance", "flow", "control", "letter", "page", "bank", "form", "paper", "reminder"]
@@ -84,8 +84,8 @@ struct ServeConcurrentSearchTests {
         let postgres = try TestPostgres.shared()
         let url = postgres.url(database: try postgres.makeDatabase())
         let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache"), "USER": "yiana"]
-        _ = try runYiana(["import", "--library", lib, Fixtures.sample("pdfs")], environment: env)  // the encrypted sample is refused
-        #expect(try runYiana(["index", "--library", lib, "--index", url], environment: env).status == 0)
+        _ = try await runYiana(["import", "--library", lib, Fixtures.sample("pdfs")], environment: env)  // the encrypted sample is refused
+        #expect(try await runYiana(["index", "--library", lib, "--index", url], environment: env).status == 0)
         let server = try ServeCLITests.Server(library: lib, home: home, options: ["--index", url])
         defer { server.stop() }
         let base = server.base
@@ -113,13 +113,13 @@ struct ServeWatchTests {
         let home = try TemporaryFolder()
         let lib = home.path("Yiana")
         let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
-        #expect(try runYiana(["import", "--library", lib, Fixtures.sample("pdfs/Bank statement reminder.pdf")], environment: env).status == 0)
-        #expect(try runYiana(["index", "--library", lib], environment: env).status == 0)
+        #expect(try await runYiana(["import", "--library", lib, Fixtures.sample("pdfs/Bank statement reminder.pdf")], environment: env).status == 0)
+        #expect(try await runYiana(["index", "--library", lib], environment: env).status == 0)
         // Made elsewhere (another device's library), copied in as a sync program copies.
         let elsewhere = home.path("Elsewhere")
         let pdf = home.path("Okapi.pdf")
         try simplePDF(["okapi sightings in the garden"]).write(to: URL(fileURLWithPath: pdf))
-        #expect(try runYiana(["import", "--library", elsewhere, pdf], environment: ["XDG_STATE_HOME": home.path("other-state"), "XDG_CACHE_HOME": home.path("other-cache")]).status == 0)
+        #expect(try await runYiana(["import", "--library", elsewhere, pdf], environment: ["XDG_STATE_HOME": home.path("other-state"), "XDG_CACHE_HOME": home.path("other-cache")]).status == 0)
 
         let server = try ServeCLITests.Server(library: lib, home: home, options: ["--watch"])
         func hits(_ query: String) async throws -> [String] {
@@ -152,10 +152,10 @@ struct ServeLibrariesTests {
         let libraries = [home.path("Home"), home.path("Clinic"), home.path("other/Home")]
         try FileManager.default.createDirectory(atPath: home.path("other"), withIntermediateDirectories: true)
         for (library, pdf) in zip(libraries, ["pdfs/Bank statement reminder.pdf", "pdfs/Flow control paper.pdf", "pdfs/Filled form.pdf"]) {
-            #expect(try runYiana(["import", "--library", library, Fixtures.sample(pdf)], environment: env).status == 0)
-            #expect(try runYiana(["index", "--library", library], environment: env).status == 0)
+            #expect(try await runYiana(["import", "--library", library, Fixtures.sample(pdf)], environment: env).status == 0)
+            #expect(try await runYiana(["index", "--library", library], environment: env).status == 0)
         }
-        #expect(try runYiana(["serve", "--library", libraries[0], "--library", libraries[1], "--index", home.path("x.sqlite")]).status == 2)
+        #expect(try await runYiana(["serve", "--library", libraries[0], "--library", libraries[1], "--index", home.path("x.sqlite")]).status == 2)
         let server = try ServeCLITests.Server(library: libraries[0], home: home, options: ["--library", libraries[1], "--library", libraries[2]])
         defer { server.stop() }
         func text(_ path: String) async throws -> (Int, String) {

@@ -22,7 +22,7 @@ struct SyncedLibraryCLITests {
         try FileManager.default.copyItem(at: from, to: url)
     }
 
-    @Test func everyCommandSkipsTheFoldersOfTheAppAndOfSyncPrograms() throws {
+    @Test func everyCommandSkipsTheFoldersOfTheAppAndOfSyncPrograms() async throws {
         let library = try TemporaryFolder()
         let lib = library.url.path
         #expect(try run(["import", "--library", lib, Fixtures.sample("pdfs/Flow control paper.pdf"),
@@ -75,7 +75,7 @@ struct SyncedLibraryCLITests {
         #expect(state.allSatisfy { $0.hasPrefix("devices") || $0.hasPrefix("versions") }, "\(state)")
     }
 
-    @Test func aDocumentStillArrivingIsLeftForLater() throws {
+    @Test func aDocumentStillArrivingIsLeftForLater() async throws {
         let library = try TemporaryFolder()
         let lib = library.url.path
         #expect(try run(["import", "--library", lib, Fixtures.sample("pdfs/Flow control paper.pdf")]).status == 0)
@@ -113,7 +113,7 @@ struct SyncedLibraryCLITests {
 
     /// A library an earlier version wrote, then synced by unison: its one shared history
     /// and its conflict copy. verify says so; repair folds them into this device's log.
-    @Test func repairFoldsInWhatSyncMadeOfTheSharedState() throws {
+    @Test func repairFoldsInWhatSyncMadeOfTheSharedState() async throws {
         let library = try TemporaryFolder()
         let lib = library.url.path
         let state = library.url.appendingPathComponent(".yiana")

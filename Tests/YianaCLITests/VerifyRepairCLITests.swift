@@ -19,53 +19,53 @@ struct VerifyRepairCLITests {
         return folder
     }
 
-    @Test func verifyExitCodesAndJSON() throws {
+    @Test func verifyExitCodesAndJSON() async throws {
         let folder = try library()
-        let text = try runProcess(yiana, ["verify", "--library", folder.url.path])
+        let text = try await runProcess(yiana, ["verify", "--library", folder.url.path])
         #expect(text.status == 1)
         #expect(text.stdout.contains("[truncated] Cut.yianazip") && text.stdout.contains("[leftover-temp-file]"))
-        let json = try runProcess(yiana, ["verify", "--json", "--library", folder.url.path])
+        let json = try await runProcess(yiana, ["verify", "--json", "--library", folder.url.path])
         let report = try JSONDecoder().decode(VerifyReport.self, from: Data(json.stdout.utf8))
         #expect(Set(report.files.flatMap(\.problems).map(\.code.rawValue)) == ["truncated", "leftover-temp-file"])
-        #expect(try runProcess(yiana, ["verify", "--library", folder.url.path, "Good.yianazip"]).status == 0)
-        #expect(try runProcess(yiana, ["verify", "--jobs", "0", "--library", folder.url.path]).status == 2)
+        #expect(try await runProcess(yiana, ["verify", "--library", folder.url.path, "Good.yianazip"]).status == 0)
+        #expect(try await runProcess(yiana, ["verify", "--jobs", "0", "--library", folder.url.path]).status == 2)
     }
 
-    @Test func repairDryRunThenRepairThenTakeTheTemp() throws {
+    @Test func repairDryRunThenRepairThenTakeTheTemp() async throws {
         let folder = try library()
         let before = try Data(contentsOf: folder.url.appendingPathComponent("Cut.yianazip"))
-        let dry = try runProcess(yiana, ["repair", "--dry-run", "--library", folder.url.path])
+        let dry = try await runProcess(yiana, ["repair", "--dry-run", "--library", folder.url.path])
         #expect(dry.status == 1)  // the temporary file is left for the user
         #expect(dry.stdout.contains("would repair Cut.yianazip (salvage)") && dry.stdout.contains("offered .Good.yianazip.yiana-tmp-0A1B2C3D"))
         #expect(try Data(contentsOf: folder.url.appendingPathComponent("Cut.yianazip")) == before)
 
-        let json = try runProcess(yiana, ["repair", "--json", "--library", folder.url.path])
+        let json = try await runProcess(yiana, ["repair", "--json", "--library", folder.url.path])
         let report = try JSONDecoder().decode(RepairReport.self, from: Data(json.stdout.utf8))
         #expect(report.repaired.map(\.path) == ["Cut.yianazip"] && report.repaired[0].keptAs != nil)
         #expect(report.offered.map(\.path) == [".Good.yianazip.yiana-tmp-0A1B2C3D"])
 
-        let take = try runProcess(yiana, ["repair", "--library", folder.url.path, "--take-temp", ".Good.yianazip.yiana-tmp-0A1B2C3D"])
+        let take = try await runProcess(yiana, ["repair", "--library", folder.url.path, "--take-temp", ".Good.yianazip.yiana-tmp-0A1B2C3D"])
         #expect(take.status == 0, "\(take.stderr)")
-        #expect(try runProcess(yiana, ["verify", "--library", folder.url.path]).status == 0)
-        #expect(try runProcess(yiana, ["repair", "--library", folder.url.path]).status == 0)
-        #expect(try runProcess(yiana, ["repair", "--take-temp", "x", "Good", "--library", folder.url.path]).status == 2)
-        #expect(try runProcess(yiana, ["repair", "--take-temp", "x", "--remove-temps", "--library", folder.url.path]).status == 2)
+        #expect(try await runProcess(yiana, ["verify", "--library", folder.url.path]).status == 0)
+        #expect(try await runProcess(yiana, ["repair", "--library", folder.url.path]).status == 0)
+        #expect(try await runProcess(yiana, ["repair", "--take-temp", "x", "Good", "--library", folder.url.path]).status == 2)
+        #expect(try await runProcess(yiana, ["repair", "--take-temp", "x", "--remove-temps", "--library", folder.url.path]).status == 2)
     }
 
-    @Test func removeTempsCleansTheFolderAndExitsZero() throws {
+    @Test func removeTempsCleansTheFolderAndExitsZero() async throws {
         let folder = try library()
         let temp = folder.url.appendingPathComponent(".Good.yianazip.yiana-tmp-0A1B2C3D")
-        let removed = try runProcess(yiana, ["repair", "--remove-temps", "--library", folder.url.path])
+        let removed = try await runProcess(yiana, ["repair", "--remove-temps", "--library", folder.url.path])
         #expect(removed.status == 0, "\(removed.stderr)")
         #expect(removed.stdout.contains("removed .Good.yianazip.yiana-tmp-0A1B2C3D (kept in the version store as "))
         #expect(removed.stdout.contains("1 repaired, 1 temporary file removed, 0 not repaired."))
         #expect(!FileManager.default.fileExists(atPath: temp.path))
-        #expect(try runProcess(yiana, ["verify", "--library", folder.url.path]).status == 0)
+        #expect(try await runProcess(yiana, ["verify", "--library", folder.url.path]).status == 0)
     }
 
     /// The short version of Scripts/fuzz-reader.sh (10 minutes there): damaged inputs through
     /// the reader, verify and repair --dry-run; a crash or a hang fails it.
-    @Test func aShortFuzzRun() throws {
+    @Test func aShortFuzzRun() async throws {
         let work = try TemporaryFolder()
         let corpus = work.url.appendingPathComponent("corpus")
         try FileManager.default.createDirectory(at: corpus, withIntermediateDirectories: true)
@@ -73,7 +73,7 @@ struct VerifyRepairCLITests {
             try FileManager.default.copyItem(atPath: Fixtures.sample("archives/\(name).yianazip"), toPath: corpus.appendingPathComponent("\(name).yianazip").path)
         }
         let bench = Fixtures.productsFolder.appendingPathComponent("yiana-bench")
-        let run = try runProcess(bench, ["fuzz-reader", "8", corpus.path, work.url.appendingPathComponent("run").path, "7"])
+        let run = try await runProcess(bench, ["fuzz-reader", "8", corpus.path, work.url.appendingPathComponent("run").path, "7"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("0 crashes, 0 hangs"))
     }

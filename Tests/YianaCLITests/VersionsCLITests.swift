@@ -8,7 +8,7 @@ import YianaTestSupport
 struct VersionsCLITests {
     let yiana = Fixtures.productsFolder.appendingPathComponent("yiana")
 
-    @Test func listRestoreAndPrune() throws {
+    @Test func listRestoreAndPrune() async throws {
         let folder = try TemporaryFolder()
         let url = folder.url.appendingPathComponent("Doc.yianazip")
         let id = UUID()
@@ -17,19 +17,19 @@ struct VersionsCLITests {
         let kept = try VersionStore(library: try Library(root: folder.url)).keep(url, reason: "before the edit")
         try CoordinatedDocument.replace(at: url.path, metadata: DocumentMetadata(id: id, title: "Second", pageCount: 1), pdf: .data(simplePDF(["two"])))
 
-        let list = try runProcess(yiana, ["versions", "list", "--library", folder.url.path, "Doc"])
+        let list = try await runProcess(yiana, ["versions", "list", "--library", folder.url.path, "Doc"])
         #expect(list.status == 0)
         #expect(list.stdout.contains(kept.shortID) && list.stdout.contains("before the edit"))
 
-        let restore = try runProcess(yiana, ["versions", "restore", "--library", folder.url.path, "Doc", String(kept.shortID.prefix(8))])
+        let restore = try await runProcess(yiana, ["versions", "restore", "--library", folder.url.path, "Doc", String(kept.shortID.prefix(8))])
         #expect(restore.status == 0, "\(restore.stderr)")
         #expect(try Data(contentsOf: url) == first)
 
-        let bad = try runProcess(yiana, ["versions", "restore", "--library", folder.url.path, "Doc", "0000"])
+        let bad = try await runProcess(yiana, ["versions", "restore", "--library", folder.url.path, "Doc", "0000"])
         #expect(bad.status == 1 && bad.stderr.contains("versions list"))
 
-        let dry = try runProcess(yiana, ["versions", "prune", "--library", folder.url.path, "--keep-last", "1", "--dry-run"])
+        let dry = try await runProcess(yiana, ["versions", "prune", "--library", folder.url.path, "--keep-last", "1", "--dry-run"])
         #expect(dry.stdout.contains("1 would be removed, 1 kept"))
-        #expect(try runProcess(yiana, ["versions", "prune", "--library", folder.url.path]).status == 2)
+        #expect(try await runProcess(yiana, ["versions", "prune", "--library", folder.url.path]).status == 2)
     }
 }

@@ -82,7 +82,7 @@ struct WatchCLITests {
         return hits.compactMap { $0["path"] as? String }
     }
 
-    @Test func followsWhatArrivesMovesGoesAndIsWrittenSlowly() throws {
+    @Test func followsWhatArrivesMovesGoesAndIsWrittenSlowly() async throws {
         let library = try TemporaryFolder(), cache = try TemporaryFolder()
         let index = cache.path("index.sqlite")
         try document(library, "First.yianazip", words: ["first document", "marmoset"])
@@ -95,9 +95,9 @@ struct WatchCLITests {
         let added = try #require(watcher.wait(for: "indexed", "Second.yianazip"))
         #expect((added["detail"] as? String)?.contains("extracted") == true)
         #expect(try search(library, index, "quokka") == ["Second.yianazip"])
-        let running = try JSONSerialization.jsonObject(with: Data(try runYiana(["status", "--json", "--library", library.url.path]).stdout.utf8)) as? [String: Any]
+        let running = try JSONSerialization.jsonObject(with: Data(try await runYiana(["status", "--json", "--library", library.url.path]).stdout.utf8)) as? [String: Any]
         #expect((running?["watcher"] as? [String: Any])?["running"] as? Bool == true, "status sees the watcher running")
-        let second = try runYiana(["watch", "--once", "--library", library.url.path, "--index", index])
+        let second = try await runYiana(["watch", "--once", "--library", library.url.path, "--index", index])
         #expect(second.status == 1 && second.stderr.contains("already watched by another yiana watch"), "\(second.stderr)")
 
         // Renamed and moved into a folder made now: followed without extracting again.
@@ -117,13 +117,16 @@ struct WatchCLITests {
         #expect(whole != bytes)
         let slow = library.url.appendingPathComponent("Letters/Slow.yianazip")
         #expect(FileManager.default.createFile(atPath: slow.path, contents: nil))
-        let handle = try FileHandle(forWritingTo: slow)
-        let piece = max(1, whole.count / 8)
-        for start in stride(from: 0, to: whole.count, by: piece) {
-            try handle.write(contentsOf: whole[start..<min(start + piece, whole.count)])
-            Thread.sleep(forTimeInterval: 0.4)
+        // On a thread of its own: the pauses are the test's premise, not to wait for a free thread.
+        try await offPool {
+            let handle = try FileHandle(forWritingTo: slow)
+            let piece = max(1, whole.count / 8)
+            for start in stride(from: 0, to: whole.count, by: piece) {
+                try handle.write(contentsOf: whole[start..<min(start + piece, whole.count)])
+                Thread.sleep(forTimeInterval: 0.4)
+            }
+            try handle.close()
         }
-        try handle.close()
         #expect(watcher.wait(for: "indexed", "Letters/Slow.yianazip", code: "ok") != nil)
         #expect(watcher.events("problem", "Letters/Slow.yianazip").isEmpty, "a file still being written is never reported: \(watcher.events("problem"))")
         #expect(try search(library, index, "pangolin") == ["Letters/Slow.yianazip"])
@@ -136,7 +139,7 @@ struct WatchCLITests {
         // Stopped with SIGTERM: exit 0, the stop logged, the health says so.
         #expect(watcher.stop() == 0)
         #expect(watcher.events("stopped").count == 1)
-        let status = try JSONSerialization.jsonObject(with: Data(try runYiana(["status", "--json", "--library", library.url.path]).stdout.utf8)) as? [String: Any]
+        let status = try JSONSerialization.jsonObject(with: Data(try await runYiana(["status", "--json", "--library", library.url.path]).stdout.utf8)) as? [String: Any]
         let health = try #require(status?["watcher"] as? [String: Any])
         #expect(health["running"] as? Bool == false)
         #expect((health["health"] as? [String: Any])?["stopped"] != nil)
@@ -145,13 +148,13 @@ struct WatchCLITests {
     /// Conflict copies reported once; an identical copy collapsed with --resolve identical;
     /// an evicted document kept by name as not downloaded; the kernel's queue overflowed
     /// while the watcher was stopped (SIGSTOP, as a laptop's sleep): a rescan misses nothing.
-    @Test func reportsOnceResolvesIdenticalFollowsEvictionAndSurvivesOverflow() throws {
+    @Test func reportsOnceResolvesIdenticalFollowsEvictionAndSurvivesOverflow() async throws {
         let library = try TemporaryFolder(), cache = try TemporaryFolder(), cloud = try TemporaryFolder()
         let lib = library.url.path, index = cache.path("index.sqlite")
         try document(library, "Kept.yianazip", words: ["kept document", "axolotl"])
         try document(library, "Evicted.yianazip", words: ["evicted document", "narwhal"])
-        #expect(try runYiana(["cloud", "init", "--library", lib, cloud.url.path, "--device", "laptop"]).status == 0)
-        #expect(try runYiana(["sync", "--library", lib]).status == 0)
+        #expect(try await runYiana(["cloud", "init", "--library", lib, cloud.url.path, "--device", "laptop"]).status == 0)
+        #expect(try await runYiana(["sync", "--library", lib]).status == 0)
         let watcher = try RunningWatcher(["--library", lib, "--index", index, "--resolve", "identical"])
         #expect(watcher.wait(for: "indexed", "Evicted.yianazip") != nil)
 
@@ -175,7 +178,7 @@ struct WatchCLITests {
         #expect(watcher.wait(for: "problem", temp, code: "leftover-temp-file") != nil)
 
         // Evicted: kept in the index by name, not downloaded, said once.
-        #expect(try runYiana(["evict", "--library", lib, "Evicted"]).status == 0)
+        #expect(try await runYiana(["evict", "--library", lib, "Evicted"]).status == 0)
         #expect(watcher.wait(for: "problem", "Evicted.yianazip", code: "not-downloaded") != nil)
         #expect(try search(library, index, "evicted") == ["Evicted.yianazip"])
 
@@ -207,7 +210,7 @@ struct WatchCLITests {
     /// reports a conflict copy the app never reads and a file it cannot decode once each,
     /// collapses an identical copy (kept in the version store), and never touches a
     /// companion whose document is gone.
-    @Test func reportsTheAppsCompanionFilesAsTheyArrive() throws {
+    @Test func reportsTheAppsCompanionFilesAsTheyArrive() async throws {
         let library = try TemporaryFolder(), cache = try TemporaryFolder()
         let lib = library.url.path, index = cache.path("index.sqlite")
         try document(library, "Smith_Jane_010180.yianazip", words: ["clinic letter"])
@@ -248,7 +251,7 @@ struct WatchCLITests {
 
     /// `watch --inject`: a letter the render service drops is appended as it arrives, found
     /// by search on its page, and a second copy of it (from another device) is never appended.
-    @Test func appendsTheLettersDroppedForInjection() throws {
+    @Test func appendsTheLettersDroppedForInjection() async throws {
         let library = try TemporaryFolder(), cache = try TemporaryFolder()
         let lib = library.url.path, index = cache.path("index.sqlite")
         try document(library, "Smith_Jane_010180.yianazip", words: ["clinic letter"])
@@ -263,7 +266,7 @@ struct WatchCLITests {
         #expect((appended["detail"] as? String)?.contains("pages 2") == true)
         #expect(try DocumentReader(path: library.path("Smith_Jane_010180.yianazip")).metadata().pageCount == 2)
         let deadline = Date().addingTimeInterval(15)
-        while try search(library, index, "quokka").isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        while try search(library, index, "quokka").isEmpty && Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
         #expect(try search(library, index, "quokka") == ["Smith_Jane_010180.yianazip"])
         // The same letter again, under the id in upper case (another device's copy).
         let again = ".letters/inject/Smith_Jane_010180_\(id.uppercased()).pdf"
@@ -275,7 +278,7 @@ struct WatchCLITests {
 
     /// The systemd user units Scripts/install.sh installs (the watcher's and the server's):
     /// systemd's own check passes on each, with yiana where the install puts it (here, the build's).
-    @Test(arguments: ["watch", "serve"]) func theSystemdUnitVerifies(command: String) throws {
+    @Test(arguments: ["watch", "serve"]) func theSystemdUnitVerifies(command: String) async throws {
         let analyze = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
         try #require(FileManager.default.isExecutableFile(atPath: analyze.path), "systemd-analyze (package systemd) checks the unit")
         let folder = try TemporaryFolder()
@@ -286,16 +289,16 @@ struct WatchCLITests {
             .split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("Documentation=") }.joined(separator: "\n")
         let instance = folder.url.appendingPathComponent("yiana-\(command)@home-ann-Yiana.service")
         try unit.write(to: instance, atomically: true, encoding: .utf8)
-        let check = try runProcess(analyze, ["verify", instance.path])
+        let check = try await runProcess(analyze, ["verify", instance.path])
         #expect(check.status == 0 && check.stderr.isEmpty, "\(check.stderr)")
     }
 
     /// With --ocr, two libraries at once: a scan arriving in either is recognised and found
     /// by its words; each event names its library. A kill -9 in the middle of that damages
     /// nothing, and the next start finishes the job.
-    @Test func recognisesScansInSeveralLibrariesAndSurvivesAKill() throws {
+    @Test func recognisesScansInSeveralLibrariesAndSurvivesAKill() async throws {
         let one = try TemporaryFolder(), two = try TemporaryFolder()
-        #expect(try runYiana(["watch", "--library", one.url.path, "--library", two.url.path, "--index", one.path("i.sqlite")]).status == 2,
+        #expect(try await runYiana(["watch", "--library", one.url.path, "--library", two.url.path, "--index", one.path("i.sqlite")]).status == 2,
                 "--index names one library's index")
         let first = try RunningWatcher(["--library", one.url.path, "--library", two.url.path, "--ocr", "--jobs", "1"])
         #expect(first.wait(for: "started") != nil)
@@ -311,7 +314,7 @@ struct WatchCLITests {
         // Nothing damaged: a kill during a document's rewrite may leave the writer's hidden
         // temporary file beside it (by design never deleted unasked), but no document is harmed.
         for library in [one, two] {
-            let verify = try runYiana(["verify", "--json", "--library", library.url.path])
+            let verify = try await runYiana(["verify", "--json", "--library", library.url.path])
             let files = (try JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [String: Any])?["files"] as? [[String: Any]] ?? []
             #expect(!files.isEmpty, "\(verify.stdout)")
             for file in files {
@@ -328,14 +331,14 @@ struct WatchCLITests {
             try DocumentReader(path: two.path("Other scan.yianazip")).metadata().ocrCompleted
                 && runYiana(["search", "--library", two.url.path, "--json", "seaweed"]).stdout.contains("Other scan.yianazip")
         }
-        while try !done(), Date() < finished { Thread.sleep(forTimeInterval: 0.2) }
+        while try !done(), Date() < finished { try await Task.sleep(for: .milliseconds(200)) }
         #expect(try done(), "the other scan recognised and found after the restart: \(second.events)")
         #expect(second.stop() == 0)
-        #expect(try runYiana(["search", "--library", one.url.path, "--json", "rhubarb"]).stdout.contains("Scan.yianazip"))
+        #expect(try await runYiana(["search", "--library", one.url.path, "--json", "rhubarb"]).stdout.contains("Scan.yianazip"))
         // What the kill left is put away by the repair made for it; then all is clean.
         for library in [one, two] {
-            #expect(try runYiana(["repair", "--remove-temps", "--library", library.url.path]).status == 0)
-            let verify = try runYiana(["verify", "--library", library.url.path])
+            #expect(try await runYiana(["repair", "--remove-temps", "--library", library.url.path]).status == 0)
+            let verify = try await runYiana(["verify", "--library", library.url.path])
             #expect(verify.status == 0, "\(verify.stdout)")
         }
     }

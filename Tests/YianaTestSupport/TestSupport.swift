@@ -74,8 +74,6 @@ public func createFile(named name: [UInt8], in folder: URL, contents: Data) thro
     _ = contents.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
 }
 
-/// With `timeout`, a process still running after that many seconds is killed (status
-/// `SIGKILL`, 9, with `timedOut`), so a test of a hang fails instead of hanging.
 /// Runs the built `yiana` as a user would, with this process's environment less any
 /// `YIANA_LIBRARY` of the machine, plus `extra`.
 public func runYiana(_ arguments: [String], environment extra: [String: String] = [:], in folder: URL? = nil, input: String? = nil) throws -> ProcessResult {
@@ -85,7 +83,10 @@ public func runYiana(_ arguments: [String], environment extra: [String: String] 
     return try runProcess(Fixtures.productsFolder.appendingPathComponent("yiana"), arguments, environment: environment, currentDirectory: folder, input: input)
 }
 
-/// `input`, when given, is the process's standard input (then closed).
+/// Runs `executable` to its end and gives its status and output. `input`, when given, is its
+/// standard input (then closed). With `timeout`, a process still running after that many
+/// seconds is killed (status `SIGKILL`, 9, with `timedOut`), so a test of a hang fails instead
+/// of hanging.
 public func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
                 currentDirectory: URL? = nil, timeout: Double? = nil, input: String? = nil) throws -> ProcessResult {
     let process = Process()
@@ -177,5 +178,28 @@ public func bringSharedState(from source: URL, to destination: URL) throws {
         guard !FileManager.default.fileExists(atPath: target.path) else { continue }
         try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: url, to: target)
+    }
+}
+
+/// ``runYiana(_:environment:in:input:)`` for async tests: the wait for the process holds no
+/// thread of Swift's cooperative pool. That pool has as many threads as cores (two in CI), and
+/// tests waiting on them for processes, servers and sleeps kept the other tests queued: the
+/// suite took 95 s with the CPU half idle, and a 1-s timeout's timer in another test fired
+/// seconds late.
+public func runYiana(_ arguments: [String], environment extra: [String: String] = [:], in folder: URL? = nil, input: String? = nil) async throws -> ProcessResult {
+    try await offPool { try runYiana(arguments, environment: extra, in: folder, input: input) }
+}
+
+/// ``runProcess(_:_:environment:currentDirectory:timeout:input:)`` for async tests, its wait
+/// on a thread of its own.
+public func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
+                       currentDirectory: URL? = nil, timeout: Double? = nil, input: String? = nil) async throws -> ProcessResult {
+    try await offPool { try runProcess(executable, arguments, environment: environment, currentDirectory: currentDirectory, timeout: timeout, input: input) }
+}
+
+/// `work`, which blocks, run on a thread of its own while the calling task waits without one.
+public func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
     }
 }
