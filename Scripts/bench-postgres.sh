@@ -152,7 +152,7 @@ def bare(tool, pair):
                    f"FROM page WHERE page MATCH '\"{a}\" \"{b}\"' ORDER BY score LIMIT 200)"]
     else:
         command = ["psql", "-h", pg_socket, "-p", pg_port, "-U", "yiana", "-d", pg_db, "-X", "-q", "-A", "-t", "-c",
-                   "SELECT count(*) FROM (SELECT p.document, ts_rank('{0.1, 0.2, 0.5, 1.0}', p.search, r, 1) AS score "
+                   "SELECT count(*) FROM (SELECT p.document, ts_rank('{0.15, 0.2, 0.5, 1.0}', p.search, r, 1) AS score "
                    f"FROM yiana_page p, to_tsquery('yiana_english', '{a} & {b}') q, "
                    f"to_tsquery('yiana_english', '{a} | {b}') r WHERE p.library = (SELECT min(id) FROM yiana_library) AND p.search @@ q "
                    "ORDER BY score DESC, p.document LIMIT 200) s"]
