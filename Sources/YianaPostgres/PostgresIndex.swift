@@ -54,6 +54,24 @@ public struct PostgresIndex: IndexStore {
     /// Text as both sides of a match see it: folded as the SQLite index's tokenizer folds
     /// (`unicode61 remove_diacritics 2`), every character but letters and digits a space, no NUL.
     public static func searchable(_ text: String) -> String {
+        // ASCII, most pages: folding is lowercasing, and the letters and digits are [a-z0-9].
+        // The same answer as Foundation's path (tested) at a small part of its cost, which was
+        // a third of `yiana index`'s own time on PostgreSQL.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: text.utf8.map { byte -> UInt8 in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte + 32
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): byte
+                default: UInt8(ascii: " ")
+                }
+            }, as: UTF8.self)
+        }
+        return searchableByFoundation(text)
+    }
+
+    /// ``searchable(_:)`` for any text: compatibility forms, diacritics and case folded, then
+    /// every scalar that is not a letter or digit a space.
+    static func searchableByFoundation(_ text: String) -> String {
         String(String.UnicodeScalarView(folded(text).unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? $0 : " " }))
     }
 

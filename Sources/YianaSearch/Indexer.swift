@@ -148,55 +148,80 @@ public struct Indexer: Sendable {
         return report
     }
 
-    /// Extracts `work` (on `options.jobs` workers) and commits it in batches; returns the
-    /// paths that vanished before they could be read.
+    /// Extracts `work` (on `options.jobs` workers) and commits it in batches, one batch's write
+    /// under way while the next is extracted (a server's write is CPU the workers need not wait
+    /// for); returns the paths that vanished before they could be read.
     private func extract(_ work: [(LibraryItem, FileState)], extractor: DocumentExtractor, arrival: Arrival,
                          options: IndexOptions, report: inout IndexReport,
                          progress: @escaping @Sendable (IndexProgress) -> Void) async throws -> [String] {
         var pending: [ExtractedDocument] = []
         var vanished: [String] = []
         var lastCommit = Date()
-        try await withThrowingTaskGroup(of: ExtractedDocument.self) { group in
-            var next = 0
-            func addNext() {
-                guard next < work.count else { return }
-                let (item, file) = work[next]
-                next += 1
-                group.addTask { extractor.extract(item, file: file) }
-            }
-            for _ in 0..<min(options.jobs, work.count) { addNext() }
-            var completed = 0
-            for try await var document in group {
-                try Task.checkCancellation()
-                if document.status == .damaged, let why = arrival.stillArriving(library.root.appendingPathComponent(document.path), whole: false) {
-                    document.status = .stillArriving
-                    document.reason = "still arriving (\(why)); indexed on a later run"
-                }
-                if document.vanished {
-                    vanished.append(document.path)
-                } else {
-                    pending.append(document)
-                    report.changed.append(document.path)
-                }
-                completed += 1
-                progress(IndexProgress(completed: completed, total: work.count, current: document.path))
-                // Commit in batches: few transactions, and a killed run loses little.
-                if pending.count >= options.batchSize || Date().timeIntervalSince(lastCommit) > 1 {
-                    try await commit(pending, report: &report)
-                    pending.removeAll(keepingCapacity: true)
-                    lastCommit = Date()
-                }
-                addNext()
-            }
+        var writing: Task<Written, any Error>?
+        // The batch under way, finished (in the order they were started); cancelled with the run.
+        func finishWriting() async throws {
+            guard let task = writing else { return }
+            writing = nil
+            report.add(try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() })
         }
-        try await commit(pending, report: &report)
+        do {
+            try await withThrowingTaskGroup(of: ExtractedDocument.self) { group in
+                var next = 0
+                func addNext() {
+                    guard next < work.count else { return }
+                    let (item, file) = work[next]
+                    next += 1
+                    group.addTask { extractor.extract(item, file: file) }
+                }
+                for _ in 0..<min(options.jobs, work.count) { addNext() }
+                var completed = 0
+                for try await var document in group {
+                    try Task.checkCancellation()
+                    if document.status == .damaged, let why = arrival.stillArriving(library.root.appendingPathComponent(document.path), whole: false) {
+                        document.status = .stillArriving
+                        document.reason = "still arriving (\(why)); indexed on a later run"
+                    }
+                    if document.vanished {
+                        vanished.append(document.path)
+                    } else {
+                        pending.append(document)
+                        report.changed.append(document.path)
+                    }
+                    completed += 1
+                    progress(IndexProgress(completed: completed, total: work.count, current: document.path))
+                    // Commit in batches: few transactions, and a killed run loses little.
+                    if pending.count >= options.batchSize || Date().timeIntervalSince(lastCommit) > 1 {
+                        try await finishWriting()
+                        let batch = pending
+                        writing = Task { try await self.write(batch) }
+                        pending.removeAll(keepingCapacity: true)
+                        lastCommit = Date()
+                    }
+                    addNext()
+                }
+            }
+            try await finishWriting()
+            report.add(try await write(pending))
+        } catch {
+            // Never a write left going after the run: it ends before the error is told.
+            writing?.cancel()
+            _ = try? await writing?.value
+            throw error
+        }
         return vanished
+    }
+
+    /// What writing a batch did, for the report.
+    struct Written: Sendable {
+        var extracted = 0
+        var reused: [String] = []
     }
 
     /// Writes `documents`; those whose pages were to be copied from a document that no longer
     /// holds them (it changed meanwhile, here or on another machine) are extracted after all.
-    private func commit(_ documents: [ExtractedDocument], report: inout IndexReport) async throws {
-        guard !documents.isEmpty else { return }
+    private func write(_ documents: [ExtractedDocument]) async throws -> Written {
+        var written = Written()
+        guard !documents.isEmpty else { return written }
         let unwritten: [ExtractedDocument]
         do {
             unwritten = try await index.write(documents)
@@ -211,14 +236,14 @@ public struct Indexer: Sendable {
         for document in documents {
             switch document.pages {
             case .reuse where !extractedAgain.contains(document.path):
-                report.reused += 1
-                report.reusedPaths.insert(document.path)
+                written.reused.append(document.path)
             case .reuse, .extracted:
-                report.extracted += 1
+                written.extracted += 1
             case .keepExisting:
                 break
             }
         }
+        return written
     }
 
     /// Brings the index up to date for `urls` alone (documents a command just wrote or
@@ -271,5 +296,14 @@ public struct Indexer: Sendable {
     /// The status of every document in the index (or of those with a problem), by path.
     public func statuses(onlyProblems: Bool = false) async throws -> [IndexReport.Document] {
         try await index.statuses(onlyProblems: onlyProblems)
+    }
+}
+
+extension IndexReport {
+    /// Counts what a batch's write did.
+    mutating func add(_ written: Indexer.Written) {
+        extracted += written.extracted
+        reused += written.reused.count
+        reusedPaths.formUnion(written.reused)
     }
 }

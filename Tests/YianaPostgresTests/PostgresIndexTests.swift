@@ -21,6 +21,22 @@ struct PostgresIndexTests {
         #expect(PostgresIndex.tsquery("  ***  \"\" ' ") == nil)
     }
 
+    /// ASCII text takes a short way to its searchable form: the same as Foundation's, for every
+    /// ASCII character (controls, NUL and punctuation included) and for mixed text.
+    @Test func asciiTextIsFoldedAsFoundationFoldsIt() {
+        let every = String(String.UnicodeScalarView((0..<128).compactMap(Unicode.Scalar.init)))
+        #expect(PostgresIndex.searchable(every) == PostgresIndex.searchableByFoundation(every))
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let text = String(String.UnicodeScalarView((0..<Int.random(in: 0...80, using: &generator)).map { _ in
+                Unicode.Scalar(UInt8.random(in: 0...127, using: &generator))
+            }))
+            #expect(PostgresIndex.searchable(text) == PostgresIndex.searchableByFoundation(text), "\(Array(text.utf8))")
+        }
+        #expect(PostgresIndex.searchable("Invoice No. 12/B, Café") == "invoice no  12 b  cafe")
+        #expect(PostgresIndex.searchable("INVOICE\u{0}Total:\t£5") == "invoice total   5")
+    }
+
     /// A document as the extractor makes it, with one page per text.
     static func document(_ path: String, title: String, tags: [String] = [], pages: [String]) -> ExtractedDocument {
         var document = ExtractedDocument(path: path, folder: (path as NSString).deletingLastPathComponent,
