@@ -148,7 +148,7 @@ struct PostgresWriter {
             let header = PostgresIndex.Header(title: row.0, tags: row.1, folder: row.2)
             try await query("""
                 INSERT INTO yiana_page (library, document, number, source, body, search)
-                VALUES (\(row.3), \(id), 0, 'addresses', \(text),
+                VALUES (\(row.3), \(id), 0, 'addresses', \(PostgresIndex.storable(text)),
                         setweight(to_tsvector('yiana_english', \(header.title)), 'A') || setweight(to_tsvector('yiana_english', \(header.tags)), 'B')
                         || setweight(to_tsvector('yiana_english', \(header.folder)), 'C') || to_tsvector('yiana_english', \(PostgresIndex.searchable(text))))
                 """)
