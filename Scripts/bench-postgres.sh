@@ -58,19 +58,21 @@ for n in "${sizes[@]}"; do
     size_pg[$n]=$(psql_ -d "lib_$n" -c "CHECKPOINT; SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c WHERE c.relname LIKE 'yiana\_%' AND c.relkind = 'r'")
     # Reindex per changed document: three rounds, each 200 documents given new contents (another
     # generated library's files: new text, extracted) and indexed, against the median no-op run;
-    # the median round. 200 and not a handful: a no-op run at 100,000 varies by a tenth of a second.
+    # the median round. 200 and not a handful: a no-op run at 100,000 varies by a tenth of a second
+    # (a third of the library when that is fewer).
+    per=$(( n / 3 < 200 ? n / 3 : 200 ))
     noop_sqlite=$(for _ in 1 2 3; do index_seconds "$lib" "$sqlite"; done | median)
     noop_pg=$(for _ in 1 2 3; do index_seconds "$lib" "$pg"; done | median)
-    python3 Scripts/make-library.py 600 "$work/changes-$n" 2 >/dev/null
-    mapfile -t docs < <(find "$lib" -name '*.yianazip' | sort | head -600)
+    python3 Scripts/make-library.py $((per * 3)) "$work/changes-$n" 2 >/dev/null
+    mapfile -t docs < <(find "$lib" -name '*.yianazip' | sort | head -$((per * 3)))
     mapfile -t changes < <(find "$work/changes-$n" -name '*.yianazip' | sort)
     rounds_sqlite=() rounds_pg=()
     for round in 0 1 2; do
-        for i in $(seq $((round * 200)) $((round * 200 + 199))); do cp "${changes[$i]}" "${docs[$i]}.tmp" && mv "${docs[$i]}.tmp" "${docs[$i]}"; done
+        for i in $(seq $((round * per)) $((round * per + per - 1))); do cp "${changes[$i]}" "${docs[$i]}.tmp" && mv "${docs[$i]}.tmp" "${docs[$i]}"; done
         changed_sqlite=$(index_seconds "$lib" "$sqlite")
         changed_pg=$(index_seconds "$lib" "$pg")
-        rounds_sqlite+=("$(echo "($changed_sqlite - $noop_sqlite) * 1000 / 200" | bc -l)")
-        rounds_pg+=("$(echo "($changed_pg - $noop_pg) * 1000 / 200" | bc -l)")
+        rounds_sqlite+=("$(echo "($changed_sqlite - $noop_sqlite) * 1000 / $per" | bc -l)")
+        rounds_pg+=("$(echo "($changed_pg - $noop_pg) * 1000 / $per" | bc -l)")
     done
     per_doc_sqlite[$n]=$(printf '%.2f' "$(printf '%s\n' "${rounds_sqlite[@]}" | median)")
     per_doc_pg[$n]=$(printf '%.2f' "$(printf '%s\n' "${rounds_pg[@]}" | median)")
@@ -83,7 +85,7 @@ largest="${sizes[-1]}"
 lib="$work/lib-$largest" sqlite="$work/index-$largest.sqlite" pg="postgres://yiana@$socket:$port/lib_$largest"
 python3 Scripts/bench-queries.py "$work/queries.txt"
 python3 - "$yiana" "$lib" "$sqlite" "$pg" "$work/queries.txt" "$work/pg" "$port" "lib_$largest" <<'PY'
-import itertools, json, subprocess, sys, time
+import itertools, json, re, subprocess, sys, time
 from concurrent.futures import ThreadPoolExecutor
 yiana, lib, sqlite, pg, queries_file, pg_socket, pg_port, pg_db = sys.argv[1:]
 queries = [l.rstrip("\n").split("\t") for l in open(queries_file)]
@@ -141,9 +143,9 @@ for clients in (1, 8, 32):
     print("%-44s %22s %22s" % ("  %d at once" % clients, *row))
 
 # The floor: each engine's own tool, one process per query, the bare ranked query.
-words = ("account balance invoice statement tax return annual report meeting minutes letter contract insurance policy "
-         "claim receipt payment refund order delivery warranty service repair energy water council school medical "
-         "appointment prescription bank loan mortgage salary pension travel ticket booking hotel flight").split()
+# The words of the serve benchmark's queries (Scripts/wrk/misses.lua), its pairs in its order.
+lua = open("Scripts/wrk/misses.lua").read()
+words = re.findall(r'"(\w+)"', lua[lua.index("local words"):lua.index("queries = {}")])
 pairs = list(itertools.permutations(words, 2))[::8][:200]
 def bare(tool, pair):
     a, b = pair
