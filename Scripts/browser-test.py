@@ -114,6 +114,17 @@ try:
     driver.get(base + "?q=lefevre")
     titles = sorted(e.text for e in driver.find_elements(By.CSS_SELECTOR, "ol.hits h2"))
     check("a bookmarked search shows its results without the script", titles == ["Bank reminder (phone)", "Bank statement reminder"])
+    # Two words, not in the text's order: the form sends the space as "+" (as every browser's
+    # form does), which is a space, not a word "reminder+bank".
+    driver.get(base + "?q=reminder+bank")
+    titles = sorted(e.text for e in driver.find_elements(By.CSS_SELECTOR, "ol.hits h2"))
+    check("a form's '+' is a space: two words in any order", titles == ["Bank reminder (phone)", "Bank statement reminder"])
+    box = driver.find_element(By.NAME, "q")
+    box.clear()
+    box.send_keys("statement lefevre")
+    wait.until(lambda d: "statement+lefevre" in d.current_url and d.find_elements(By.CSS_SELECTOR, "#results ol.hits > li"))
+    titles = sorted(e.text for e in driver.find_elements(By.CSS_SELECTOR, "#results ol.hits h2"))
+    check("two words typed find what holds both, wherever they are", titles == ["Bank reminder (phone)", "Bank statement reminder"])
 
     # The conflict, resolved with the merge button: the plan first, then done.
     driver.get(base + "conflicts")

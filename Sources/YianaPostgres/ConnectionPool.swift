@@ -19,8 +19,12 @@ actor ConnectionPool {
     let location: PostgresLocation
     let limit: Int
     private var idle: [PostgresConnection] = []
-    /// Each open connection's watch (``ConnectionWatch``), made once when it is opened.
-    private var watches: [ObjectIdentifier: ConnectionWatch] = [:]
+    /// Each open connection and its watch (``ConnectionWatch``), made once when it is opened;
+    /// counted in ``open`` until it closes, whatever the work on it does then. (The work on a
+    /// connection closed under it may never end: postgres-nio can leave a statement sent as it
+    /// closed unanswered. Its slot is freed by the close, not by the work; else a pool of one
+    /// would wait on it for ever, each later call failing at its timeout.)
+    private var connections: [ObjectIdentifier: (connection: PostgresConnection, watch: ConnectionWatch)] = [:]
     private var open = 0
     private var closed = false
 
@@ -34,7 +38,7 @@ actor ConnectionPool {
         while true {
             if closed { throw CancellationError() }
             while let connection = idle.popLast() {
-                if !connection.isClosed, let watch = watches[ObjectIdentifier(connection)] { return (connection, watch) }
+                if !connection.isClosed, let watch = connections[ObjectIdentifier(connection)]?.watch { return (connection, watch) }
                 forget(connection)
             }
             if open < limit {
@@ -47,8 +51,11 @@ actor ConnectionPool {
                         try await PostgresConnection.connect(configuration: configuration, id: Int.random(in: 1...Int.max), logger: PostgresDatabase.logger)
                     }
                     let watch = ConnectionWatch()
-                    connection.closeFuture.whenComplete { _ in watch.closed() }
-                    watches[ObjectIdentifier(connection)] = watch
+                    connections[ObjectIdentifier(connection)] = (connection, watch)
+                    connection.closeFuture.whenComplete { _ in
+                        watch.closed()
+                        Task { await self.forget(connection) }
+                    }
                     return (connection, watch)
                 } catch {
                     open -= 1
@@ -64,10 +71,11 @@ actor ConnectionPool {
         if connection.isClosed || closed { forget(connection) } else { idle.append(connection) }
     }
 
-    /// A connection that is closed, no longer counted.
+    /// A connection that is closed (or about to be), no longer counted; once, however many
+    /// times it is said.
     private func forget(_ connection: PostgresConnection) {
+        guard connections.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return }
         open -= 1
-        watches[ObjectIdentifier(connection)] = nil
     }
 
     /// A connection whose work failed: kept if the server only refused a statement, else closed.

@@ -13,10 +13,13 @@ extension PostgresIndex {
     /// phrase"`, `or`, `-word`) instead of FTS5's.
     /// - Throws: ``YianaSearch/SearchError`` `.nothingToSearch`, or ``PostgresIndexError``.
     public func search(_ query: String, options: SearchOptions) async throws -> [SearchHit] {
+        // PostgreSQL takes no NUL in text, and no stored tag or folder holds one: such a filter
+        // matches nothing; in the query a NUL parts words as any other non-letter does.
+        if options.tags.contains(where: { $0.contains("\u{0}") }) || options.folder?.contains("\u{0}") == true { return [] }
         var sql = SQL()
         let parse: String, rank: String, phrase: Bool
         if options.advanced {
-            parse = "websearch_to_tsquery('yiana_english', \(sql.bind(Self.folded(query))))"
+            parse = "websearch_to_tsquery('yiana_english', \(sql.bind(Self.folded(query).replacingOccurrences(of: "\u{0}", with: " "))))"
             rank = parse
             phrase = query.contains("\"")
         } else {

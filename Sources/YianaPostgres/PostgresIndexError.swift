@@ -88,8 +88,10 @@ public struct PostgresIndexError: Error, Sendable, CustomStringConvertible {
         switch kind {
         case .notAnswering(let why):
             return "\(server) is not answering (\(why)): is it running, and is this its address? (index \(location))"
-        case .timedOut(let seconds):
+        case .timedOut(let seconds) where seconds == location.connectTimeout:
             return "\(server) did not answer within \(seconds.formatted()) s (connect_timeout in the URL, or $PGCONNECT_TIMEOUT, sets how long to wait). (index \(location))"
+        case .timedOut(let seconds):
+            return "\(server) did not finish the work within \(seconds.formatted()) s: is it overloaded, or is a transaction of another program holding a lock on the index's tables (pg_stat_activity shows them)? (index \(location))"
         case .refused(let why):
             let password = location.passwordSource.map { "the password came from \($0)" } ?? "no password was given: put it in ~/.pgpass (mode 0600) or $PGPASSWORD"
             return "\(server) refused the user \(location.user): \(why) (\(password))."

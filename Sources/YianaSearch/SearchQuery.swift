@@ -12,7 +12,10 @@ public enum SearchQuery {
     /// The FTS5 expression for `text`, or nil when it holds nothing searchable.
     public static func fts5(_ text: String) -> String? {
         let terms = terms(of: text).map { term in
-            let quoted = "\"" + term.text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            // FTS5 reads its expression only up to a NUL (inside a phrase, "unterminated
+            // string"); the tokenizer parts words at a NUL as at a space, so a space it is.
+            let text = term.text.replacingOccurrences(of: "\"", with: "\"\"").replacingOccurrences(of: "\u{0}", with: " ")
+            let quoted = "\"" + text + "\""
             return term.prefix ? quoted + "*" : quoted
         }
         return terms.isEmpty ? nil : terms.joined(separator: " ")

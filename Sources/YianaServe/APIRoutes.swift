@@ -26,7 +26,7 @@ struct APIRoutes {
     func add(to router: some RouterMethods<ServeContext>) {
         let library = self.library, searches = self.searches, index = searches.index
         router.get("/api/search") { request, _ -> Response in
-            let search = try SearchRequest(request.uri.queryParameters)
+            let search = try SearchRequest(request.formParameters)
             let body = try await searches.answer(search, as: .json) { found in
                 try JSONBody.text(SearchAnswer(query: search.query, hits: found.hits.map(SearchHitJSON.init),
                                                stale: found.stale.map { .init(documents: $0.documents, folders: $0.folders) }))

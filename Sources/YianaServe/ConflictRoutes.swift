@@ -26,7 +26,7 @@ struct ConflictRoutes {
             return HTML.page(title: "Conflicts", library: library, body: HTML.conflicts(report, library: library))
         }
         router.get("/conflicts/plan") { request, _ -> Response in
-            let parameters = request.uri.queryParameters
+            let parameters = request.formParameters
             let path = try Self.target(parameters.get("path"), all: parameters.get("all"), library: library)
             let strategy = try Self.strategy(parameters.get("strategy"))
             var options = ResolveOptions(strategy: strategy)

@@ -19,10 +19,10 @@ struct DocumentRoutes {
     func add(to router: some RouterMethods<ServeContext>) {
         let library = self.library, images = self.images, token = self.versionsToken
         router.get("/doc") { request, _ -> Response in
-            if let (_, path) = try? DocumentLocator.evicted(request.uri.queryParameters.get("path"), in: library) {
+            if let (_, path) = try? DocumentLocator.evicted(request.formParameters.get("path"), in: library) {
                 return HTML.page(title: path, library: library, body: HTML.notDownloaded(path, token: token))
             }
-            let (url, path) = try DocumentLocator.document(request.uri.queryParameters.get("path"), in: library)
+            let (url, path) = try DocumentLocator.document(request.formParameters.get("path"), in: library)
             let metadata: DocumentMetadata, key: String?
             do {
                 let reader = try DocumentReader(path: url.path)
@@ -31,18 +31,16 @@ struct DocumentRoutes {
                 return HTML.page(title: path, library: library, body: "<h1>\(HTML.escape(path))</h1><p class=\"error\">This document cannot be read: \(HTML.escape("\(error)")). "
                                  + "<code>yiana verify</code> says why, <code>yiana repair</code> mends what it can.</p>")
             }
-            let query = String((request.uri.queryParameters.get("q") ?? "").prefix(500))
+            let query = String((request.formParameters.get("q") ?? "").prefix(500))
             let versions = (try? VersionStore(library: library).versions(of: url)) ?? []
             return HTML.page(title: metadata.title, library: library,
                              body: HTML.document(metadata, path: path, query: query) + HTML.versions(versions, path: path, token: token)
                                 + HTML.history(DocumentHistory(library: library).entries(of: metadata.id.uuidString), current: key))
         }
         router.get("/page-image") { request, _ -> Response in
-            let parameters = request.uri.queryParameters
+            let parameters = request.formParameters
             let (url, path) = try DocumentLocator.document(parameters.get("path"), in: library)
-            guard let number = parameters.get("n").flatMap(Int.init), number >= 1 else {
-                throw HTTPError(.badRequest, message: "n: the page number, from 1.")
-            }
+            let number = try Self.pageNumber(parameters)
             let width = PageImages.width(for: parameters.get("w").flatMap(Int.init))
             let image: (bytes: [UInt8], format: PageImageFormat)?
             do {
@@ -63,7 +61,7 @@ struct DocumentRoutes {
                             body: .init(byteBuffer: ByteBuffer(string: HitBoxes.svg(page))))
         }
         router.get("/pdf") { request, _ -> Response in
-            let (url, path) = try DocumentLocator.document(request.uri.queryParameters.get("path"), in: library)
+            let (url, path) = try DocumentLocator.document(request.formParameters.get("path"), in: library)
             // Opened first, so that a document without a readable PDF is a 422, not a cut download.
             guard let size = (try? DocumentReader(path: url.path))?.pdf?.size, size <= UInt64(Int.max) else {
                 throw HTTPError(.unprocessableContent, message: "\(path): its PDF cannot be read; `yiana verify` says why.")
@@ -77,11 +75,23 @@ struct DocumentRoutes {
 }
 
 extension DocumentRoutes {
+    /// The highest page number asked for (as the API document says): poppler counts pages in
+    /// an `int`. A number past a document's pages is a 404; past this, a 400.
+    static let maximumPage = Int(Int32.max)
+
+    /// The page `n` of a request, from 1 to ``maximumPage``.
+    static func pageNumber(_ parameters: Parameters) throws -> Int {
+        guard let number = parameters.get("n").flatMap(Int.init), (1...maximumPage).contains(number) else {
+            throw HTTPError(.badRequest, message: "n: the page number, from 1 to \(maximumPage).")
+        }
+        return number
+    }
+
     /// The boxes of `q`'s words on page `n` of the document `path`.
     static func hits(_ request: Request, library: Library) throws -> HitBoxes.Page {
-        let parameters = request.uri.queryParameters
+        let parameters = request.formParameters
         let (url, path) = try DocumentLocator.document(parameters.get("path"), in: library)
-        guard let number = parameters.get("n").flatMap(Int.init), number >= 1 else { throw HTTPError(.badRequest, message: "n: the page number, from 1.") }
+        let number = try pageNumber(parameters)
         let query = parameters.get("q") ?? ""
         guard query.count <= 500 else { throw HTTPError(.badRequest, message: "q: at most 500 characters.") }
         let page: HitBoxes.Page?

@@ -38,7 +38,7 @@ struct ImportRoutes {
         router.post("/import") { request, _ -> Response in
             guard !changes.readOnly else { throw HTTPError(.forbidden, message: "This server is read-only (--read-only): nothing is imported.") }
             try changes.csrf.check(request.headers[.csrfToken] ?? "", request: request)
-            let parameters = request.uri.queryParameters
+            let parameters = request.formParameters
             let folder = parameters.get("folder") ?? ""
             do { _ = try changes.library.folder(folder) } catch { throw HTTPError(.badRequest, message: "folder: \(error)") }
             let name = try Self.fileName(parameters.get("name"))

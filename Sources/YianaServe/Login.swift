@@ -192,7 +192,7 @@ struct LoginRoutes {
         let password = self.password, sessions = self.sessions, csrf = self.csrf, library = self.library
         let throttle = self.throttle, hashing = self.hashing
         router.get("/login") { request, _ -> Response in
-            HTML.page(title: "Log in", library: library, body: HTML.loginForm(next: Self.next(request.uri.queryParameters.get("next")), token: csrf.value, problem: nil))
+            HTML.page(title: "Log in", library: library, body: HTML.loginForm(next: Self.next(request.formParameters.get("next")), token: csrf.value, problem: nil))
         }
         router.post("/login") { request, context -> Response in
             let client = LoginThrottle.client(request, context: context)

@@ -36,7 +36,7 @@ enum OpenAPIDocument {
             "parameters": [
               {"name": "path", "in": "query", "required": true, "schema": {"type": "string"}, "example": "Bank statement reminder.yianazip",
                "description": "The document, relative to the library (as search gives it)."},
-              {"name": "n", "in": "query", "required": true, "schema": {"type": "integer", "minimum": 1}, "example": 1, "description": "The page, from 1."},
+              {"name": "n", "in": "query", "required": true, "schema": {"type": "integer", "minimum": 1, "maximum": 2147483647}, "example": 1, "description": "The page, from 1."},
               {"name": "q", "in": "query", "required": false, "schema": {"type": "string", "maxLength": 500}, "example": "statement", "description": "The query whose words are boxed."}
             ],
             "responses": {

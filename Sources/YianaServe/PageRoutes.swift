@@ -15,7 +15,7 @@ struct PageRoutes {
     func add(to router: some RouterMethods<ServeContext>) {
         let library = self.library, searches = self.searches, index = searches.index
         router.get("/") { request, _ -> Response in
-            let search = try SearchRequest(request.uri.queryParameters)
+            let search = try SearchRequest(request.formParameters)
             let results = await Self.results(search, searches: searches)
             let body = HTML.searchForm(search) + "<div id=\"results\" aria-live=\"polite\">\(results)</div>"
             return HTML.page(title: search.query.isEmpty ? "Search" : "\(search.query) — Search", library: library, body: body,
@@ -23,13 +23,13 @@ struct PageRoutes {
         }
         // The results alone, for the page's script to show them as a person types.
         router.get("/results") { request, _ -> Response in
-            let search = try SearchRequest(request.uri.queryParameters)
+            let search = try SearchRequest(request.formParameters)
             let results = await Self.results(search, searches: searches)
             return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: results)))
         }
         router.get("/health") { request, _ -> Response in
             let health = try await LibraryHealth.gather(library, index: try? await index.open())
-            let state = request.uri.queryParameters.get("state")
+            let state = request.formParameters.get("state")
             return HTML.page(title: "Health", library: library, body: HTML.health(health, listing: state))
         }
     }

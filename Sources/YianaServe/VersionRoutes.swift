@@ -22,7 +22,7 @@ struct VersionRoutes {
     func add(to router: some RouterMethods<ServeContext>) {
         let library = changes.library, images = self.images, readOnly = changes.readOnly, csrf = changes.csrf, indexHandle = changes.index
         router.get("/version-image") { request, _ -> Response in
-            let parameters = request.uri.queryParameters
+            let parameters = request.formParameters
             let (url, path) = try DocumentLocator.document(parameters.get("path"), in: library)
             let record = try Self.record(parameters.get("version"), of: url, library: library)
             let number = parameters.get("n").flatMap(Int.init) ?? 1

@@ -24,6 +24,13 @@ struct ServeSearchTests {
         }
         #expect(try await hits("/api/search?q=zebrafish").isEmpty)
         #expect(try await hits("/api/search?q=statement") == ["Bank statement reminder.yianazip"])
+        // As forms send them: "+" a space (two words, in any order), names and values
+        // percent-decoded, "%2B" a plus.
+        #expect(try await hits("/api/search?q=reminder+bank") == ["Bank statement reminder.yianazip"])
+        #expect(try await hits("/api/search?%71=reminder%20bank") == ["Bank statement reminder.yianazip"])
+        #expect(try await hits("/api/search?q=reminder%2Bbank").isEmpty)
+        let boxes = try await server.get("/api/hits?path=Bank+statement+reminder.yianazip&n=1&q=statement")
+        #expect(boxes.status == 200 && String(decoding: boxes.body, as: UTF8.self).contains("\"boxes\":[{"))
         // One library: it is at /, as /api/libraries says.
         let listed = try JSONSerialization.jsonObject(with: try await server.get("/api/libraries").body) as? [[String: String]]
         #expect(listed == [["name": "Yiana", "path": "/", "folder": lib]])

@@ -53,6 +53,30 @@ struct PostgresServerTests {
         await back.close()
     }
 
+    /// Work that never ends on a connection given up (as postgres-nio can leave a statement
+    /// sent while its connection closes): the close frees the pool's one slot, so the next call
+    /// is answered at once instead of waiting for a slot until its own timeout.
+    @Test func workThatNeverEndsDoesNotHoldThePoolsSlot() async throws {
+        let server = try TestPostgres.shared()
+        let database = try await PostgresDatabase.connect(try location(server.url(database: try server.makeDatabase())))
+        let hung = Task {
+            try await database.run(within: 0.5) { _ in
+                await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }  // never answered, cancelled or not
+            }
+        }
+        let given = await #expect(throws: PostgresIndexError.self) { try await hung.value }
+        #expect(given?.description.contains("did not finish the work within 0.5 s") == true, "\(String(describing: given))")
+        let started = Date()
+        let answer = try await database.run(within: 10) { connection in
+            var values: [Int] = []
+            for try await value in try await connection.query("SELECT 1", logger: PostgresDatabase.logger).decode(Int.self) { values.append(value) }
+            return values
+        }
+        #expect(answer == [1])
+        #expect(Date().timeIntervalSince(started) < 5)
+        await database.close()
+    }
+
     /// A server that takes the connection and never says a word: the timeout, not a hang.
     @Test func aSilentServerTimesOut() async throws {
         let port = try Sys.freeLoopbackPort()

@@ -84,12 +84,36 @@ struct SearchTests {
     }
 
     @Test(arguments: IndexBackend.allCases, ["\"unterminated", "AND", "NOT balance", "balance OR", "(", "*", "a:b", "C++", "-", "NEAR(",
-                      "title:flow", "\"\"", "^flow", "flow)", "10:30 +44", "e-mail", "'quote'", "SELECT * FROM page;"])
+                      "title:flow", "\"\"", "^flow", "flow)", "10:30 +44", "e-mail", "'quote'", "SELECT * FROM page;",
+                      "qJ\u{0}", "a\u{0}b", "\u{0}", "\"flow\u{0}control\"", "inv\u{0}*", "\u{1}\u{7F}\u{1B}[0m"])
     func anyTextIsAValidQuery(backend: IndexBackend, query: String) async throws {
         do {
             _ = try await search(query, on: backend)
         } catch let error as SearchError {
             #expect(error == .nothingToSearch, "\(query)")
+        }
+    }
+
+    /// NUL and other control characters in the query, a tag or the folder (a URL carries any):
+    /// an answer or a ``SearchError``, never a database's error. FTS5's expression parser stops
+    /// at a NUL (inside a quoted phrase, a syntax error); PostgreSQL takes no NUL in text at all.
+    @Test(arguments: IndexBackend.allCases)
+    func controlCharactersAreSearchedOrRefusedClearly(backend: IndexBackend) async throws {
+        let punctuated = try await search("flow-control", on: backend).map(\.path)
+        #expect(punctuated.contains("Papers/Flow control paper.yianazip"))
+        #expect(try await search("flow\u{0}control", on: backend).map(\.path) == punctuated)
+        var options = SearchOptions()
+        options.tags = ["research\u{0}", "\u{0}"]
+        #expect(try await search("flow", options, on: backend).isEmpty)
+        options = SearchOptions()
+        options.folder = "Let\u{0}ters"
+        #expect(try await search("statement", options, on: backend).isEmpty)
+        options = SearchOptions()
+        options.advanced = true
+        for query in ["flow\u{0}", "\"flow\u{0}control\"", "\u{0}"] {
+            do {
+                _ = try await search(query, options, on: backend)
+            } catch is SearchError {}
         }
     }
 
