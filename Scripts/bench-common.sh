@@ -30,3 +30,20 @@ serve_work() {
     server=""
     trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
 }
+# start_postgres: a PostgreSQL server of the run's own in WORK/pg (initdb, the distribution's
+# default settings; a socket there and no TCP; as the `postgres` user when this is root, which
+# initdb refuses), stopped at exit together with the server start_serve started; sets `port`,
+# `socket` (the folder, escaped for a URL: postgres://yiana@$socket:$port/DB) and psql_ DB....
+start_postgres() {
+    pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+    chmod 755 "$work"
+    mkdir -p "$work/pg"
+    if [ "$(id -u)" -eq 0 ]; then chown postgres "$work/pg"; fi
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    as_server "$pgbin/initdb" -D "$work/pg/data" -U yiana -A trust -E UTF8 --locale=C.UTF-8 >/dev/null
+    as_server "$pgbin/pg_ctl" -D "$work/pg/data" -l "$work/pg/log" -w -o "-k $work/pg -p $port -c listen_addresses=''" start >/dev/null
+    trap 'as_server "$pgbin/pg_ctl" -D "$work/pg/data" -m fast -w stop >/dev/null 2>&1; [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
+    socket=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$work/pg")
+}
+as_server() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+psql_() { psql -h "$work/pg" -p "$port" -U yiana -X -q -A -t "$@"; }

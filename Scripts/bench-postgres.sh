@@ -24,19 +24,7 @@ yiana="$(release_binary yiana)"
 read -r -a sizes <<< "${1:-10000 100000}"
 duration="${2:-15}"
 serve_work bench-postgres
-chmod 755 "$work"
-
-# The server: as the `postgres` user when this is root (initdb refuses root).
-pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
-as_server() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-mkdir -p "$work/pg"
-[ "$(id -u)" -eq 0 ] && chown postgres "$work/pg"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-as_server "$pgbin/initdb" -D "$work/pg/data" -U yiana -A trust -E UTF8 --locale=C.UTF-8 >/dev/null
-as_server "$pgbin/pg_ctl" -D "$work/pg/data" -l "$work/pg/log" -w -o "-k $work/pg -p $port -c listen_addresses=''" start >/dev/null
-trap 'as_server "$pgbin/pg_ctl" -D "$work/pg/data" -m fast -w stop >/dev/null 2>&1; [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
-socket=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$work/pg")
-psql_() { psql -h "$work/pg" -p "$port" -U yiana -X -q -A -t "$@"; }
+start_postgres
 echo "PostgreSQL $(psql_ -d postgres -c 'SHOW server_version'), shared_buffers $(psql_ -d postgres -c 'SHOW shared_buffers'), fsync $(psql_ -d postgres -c 'SHOW fsync'); SQLite $(sqlite3 -version 2>/dev/null | cut -d' ' -f1)"
 
 index_seconds() {  # index_seconds LIBRARY INDEX: seconds of one `yiana index`, which must succeed

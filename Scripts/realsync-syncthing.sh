@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 rounds=${1:-5}
 Scripts/setup.sh syncthing unison
 swift build -c release --static-swift-stdlib --product yiana >/dev/null
-swift build -c release --product yiana-realsync >/dev/null
+swift build -c release --static-swift-stdlib --product yiana-realsync >/dev/null  # the same flags: one build, not two
 bin=$(swift build -c release --show-bin-path)
 failed=0
 for scenario in edit ocr companions inject; do

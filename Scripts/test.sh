@@ -13,7 +13,9 @@ swift test
 # `yiana serve` in headless Chromium (Debian's python3-selenium belongs to /usr/bin/python3);
 # screenshots in .build/browser-test/.
 /usr/bin/python3 Scripts/browser-test.py "$(swift build --show-bin-path)/yiana" .build/browser-test
-# schemathesis against the OpenAPI document the server serves: no 5xx, every answer as described.
+# schemathesis against the OpenAPI document the server serves: no 5xx, every answer as described;
+# on the SQLite index, then on a PostgreSQL one.
 Scripts/api-fuzz.sh "$(swift build --show-bin-path)/yiana" 200
+Scripts/api-fuzz.sh "$(swift build --show-bin-path)/yiana" 200 postgres
 # The README's HTTPS example (nginx in front, a password, Secure cookies), run on loopback.
 Scripts/tls-proxy-check.sh "$(swift build --show-bin-path)/yiana"

@@ -81,7 +81,14 @@ final class Syncthing: SyncProgram {
 
     func start(a: URL, b: URL) async throws {
         var made: [(home: URL, folder: URL, id: String, gui: Int, listen: Int, key: String)] = []
-        for (label, folder) in [("a", a), ("b", b)] {
+        // Four different ports: two asks of the system for a free port can give the same one,
+        // and a device that cannot listen is never called.
+        var ports: [Int] = []
+        while ports.count < 4 {
+            let port = try Self.freePort()
+            if !ports.contains(port) { ports.append(port) }
+        }
+        for (number, (label, folder)) in [("a", a), ("b", b)].enumerated() {
             let home = work.appendingPathComponent("syncthing-\(label)")
             let generated = try shell.must("syncthing", ["generate", "--home=\(home.path)", "--no-default-folder", "--skip-port-probing"])
             let lines = (generated.stdout + generated.stderr).split(separator: "\n").map(String.init)
@@ -90,7 +97,7 @@ final class Syncthing: SyncProgram {
             }
             let id = String(line[marker.upperBound...]).trimmingCharacters(in: .whitespaces)
             let key = UUID().uuidString.replacingOccurrences(of: "-", with: "")
-            let gui = try Self.freePort(), listen = try Self.freePort()
+            let gui = ports[2 * number], listen = ports[2 * number + 1]
             try Self.loopbackOnly(config: home.appendingPathComponent("config.xml"), listen: listen)
             made.append((home, folder, id, gui, listen, key))
         }
@@ -144,7 +151,19 @@ final class Syncthing: SyncProgram {
 
     func reconnect() async throws {
         for (index, peer) in peers.enumerated() { try await send(peer, "POST", "/rest/system/resume?device=\(peers[1 - index].id)", nil) }
-        try await waitUntil("the devices are connected") { try await self.connected() }
+        do {
+            try await waitUntil("the devices are connected") { try await self.connected() }
+        } catch {
+            throw RealSyncError("\(error); what Syncthing logged:\n\(logTails())")
+        }
+    }
+
+    /// The last lines each device's Syncthing logged (listening, dialling, refusing).
+    private func logTails() -> String {
+        peers.map { peer in
+            let log = (try? String(contentsOf: peer.home.appendingPathComponent("syncthing.log"), encoding: .utf8)) ?? "(no log)"
+            return "  \(peer.home.lastPathComponent): " + log.split(separator: "\n").suffix(12).joined(separator: "\n    ")
+        }.joined(separator: "\n")
     }
 
     func stop() {
