@@ -7,8 +7,8 @@ extension Request {
     /// percent-decoded. Hummingbird's `queryParameters` leaves a `+` as it is and its names
     /// undecoded, so a search typed as `reminder bank` in the page (sent `q=reminder+bank`)
     /// would be looked for as the one word `reminder+bank`. A `+` meant as itself comes as
-    /// `%2B`, as every link this server makes writes it. A value whose escapes are not UTF-8 is
-    /// taken as it came, as Hummingbird takes it.
+    /// `%2B`, as every link this server makes writes it. A name or value whose escapes are not
+    /// UTF-8 (`%FF`) is taken with its escapes as they came.
     var formParameters: Parameters {
         guard let query = uri.query, !query.isEmpty else { return Parameters() }
         return Parameters(query.split(separator: "&").map { pair in

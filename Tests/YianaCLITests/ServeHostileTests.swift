@@ -32,7 +32,7 @@ struct ServeHostileTests {
         "/page-image?path=\(document)&n=1&w=0", "/page-image?path=\(document)&n=1&w=-5", "/page-image?path=\(document)&n=1&w=100000000",
         "/api/hits?path=\(document)&n=1&q=" + String(repeating: "x", count: 10_000), "/api/search?q=a&limit=1e3",
         "/api/search?q=a&limit=0", "/api/search?q=a&since=yesterday", "/api/search?q=" + String(repeating: "a%20", count: 200),
-        "/api/search?q=%22unterminated", "/api/search?q=a*%20OR%20NEAR(b", "/api/search?q=a%00b", "/search?q=%22a%00b%22&tag=%00",
+        "/api/search?q=%22unterminated", "/api/search?q=a*%20OR%20NEAR(b", "/api/search?q=a%00b", "/?q=%22a%00b%22&tag=%00", "/results?q=a%00b&folder=%00",
         "/api/hits?path=\(document)&n=1&q=bank%00statement", "/hits.svg?path=\(document)&n=1&q=%22bank%00statement%22",
         "/hits.svg?path=\(document)&n=1&q=%3C/svg%3E",
         "/version-image?path=\(document)&id=..%2F..%2Fetc%2Fpasswd", "/version-image?path=\(document)&id=",
