@@ -22,8 +22,9 @@ actor ConnectionPool {
     /// Each open connection and its watch (``ConnectionWatch``), made once when it is opened;
     /// counted in ``open`` until it closes, whatever the work on it does then. (The work on a
     /// connection closed under it may never end: postgres-nio can leave a statement sent as it
-    /// closed unanswered. Its slot is freed by the close, not by the work; else a pool of one
-    /// would wait on it for ever, each later call failing at its timeout.)
+    /// closed unanswered; its fix, vapor/postgres-nio#487, was reverted in #501. Its slot is
+    /// freed by the close, not by the work; else a pool of one would wait on it for ever, each
+    /// later call failing at its timeout.)
     private var connections: [ObjectIdentifier: (connection: PostgresConnection, watch: ConnectionWatch)] = [:]
     private var open = 0
     private var closed = false
