@@ -84,7 +84,7 @@ struct ServeConcurrentSearchTests {
     }
 
     /// `yiana serve --index postgres://…`: the searches go to the database (a few connections
-    /// shared); a server that is down is a 503 naming it, and the server goes on serving.
+    /// shared).
     @Test func searchesOnAPostgreSQLIndex() async throws {
         let home = try TemporaryFolder()
         let lib = home.path("Yiana")
@@ -109,6 +109,60 @@ struct ServeConcurrentSearchTests {
         #expect(page.contains("Bank statement reminder"))
         let health = String(decoding: try await server.get("/health").body, as: UTF8.self)
         #expect(health.contains("Index: 5 documents"), "\(health.prefix(2000))")
+    }
+
+    /// The PostgreSQL server goes down while searches are under way: a 503 naming it, `serve`
+    /// goes on answering, and once the database is back every search is answered again (the
+    /// connections cut under the searches in flight hold none of the pool's places).
+    @Test func aPostgreSQLServerThatGoesAndComesBackIsServedAgain() async throws {
+        let home = try TemporaryFolder()
+        let lib = home.path("Yiana")
+        let postgres = try TestPostgres()  // its own: stopped and started
+        let url = postgres.url()
+        let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache"), "USER": "yiana"]
+        #expect(try await runYiana(["import", "--library", lib, Fixtures.sample("pdfs/Bank statement reminder.pdf")], environment: env).status == 0)
+        #expect(try await runYiana(["index", "--library", lib, "--index", url], environment: env).status == 0)
+        let server = try ServeCLITests.Server(library: lib, home: home, options: ["--index", url])
+        defer { server.stop() }
+        let base = server.base
+        #expect(try await server.get("/api/search?q=balance").status == 200)
+
+        // Eight clients searching all along; the database stops under them and starts again.
+        let going = Flag(true)
+        let load = Task {
+            try await withThrowingTaskGroup(of: Set<Int>.self) { group in
+                for client in 0..<8 {
+                    group.addTask {
+                        var seen: Set<Int> = []
+                        var n = 0
+                        while going.value {
+                            n += 1
+                            seen.insert(try await Self.get(base, "/api/search?q=balance&limit=\((client + n) % 20 + 1)").status)
+                        }
+                        return seen
+                    }
+                }
+                return try await group.reduce(into: Set<Int>()) { $0.formUnion($1) }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        try await offPool { postgres.stop() }
+        let down = try await server.get("/api/search?q=statement")
+        #expect(down.status == 503 && String(decoding: down.body, as: UTF8.self).contains("PostgreSQL server"), "\(down.status)")
+        #expect(try await server.get("/?q=statement").status == 200)  // the page says so, and serves
+        try await offPool { try postgres.start() }
+        try await Task.sleep(for: .milliseconds(500))
+        going.value = false
+        #expect(try await load.value.isSubset(of: [200, 503]))
+
+        // Back: 32 at once, every one answered, within the searches' own time.
+        let started = Date()
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for n in 0..<32 { group.addTask { try await Self.get(base, "/api/search?q=statement&limit=\(n % 20 + 1)").status } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+        #expect(Date().timeIntervalSince(started) < 10)
     }
 }
 

@@ -203,3 +203,17 @@ public func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) asy
         Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
     }
 }
+
+/// A value several tasks read and one sets (a loop's "go on").
+public final class Flag: @unchecked Sendable {
+    // @unchecked: `stored` is guarded by `lock`.
+    private let lock = NSLock()
+    private var stored: Bool
+
+    public init(_ value: Bool) { stored = value }
+
+    public var value: Bool {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
