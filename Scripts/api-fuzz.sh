@@ -6,7 +6,8 @@
 # methods; valid data accepted) but one: `negative_data_rejection` takes `tag=0` for an integer
 # where an array of strings is declared, which a query string cannot tell apart from the tag "0".
 # With `postgres`, the index is on a PostgreSQL server of the script's own (initdb in the work
-# folder): its errors must be answers too (a NUL, which PostgreSQL takes in no text, was a 500).
+# folder): a query PostgreSQL cannot take must be answered too (a NUL, which it takes in no
+# text, was its error, a 503, where the SQLite index gave a 500).
 # Exits 1 on any failure; the seed is printed so that a failure can be replayed.
 # Usage: Scripts/api-fuzz.sh YIANA_BINARY [EXAMPLES per operation, default 200] [postgres]
 set -euo pipefail

@@ -33,7 +33,8 @@ serve_work() {
 # start_postgres: a PostgreSQL server of the run's own in WORK/pg (initdb, the distribution's
 # default settings; a socket there and no TCP; as the `postgres` user when this is root, which
 # initdb refuses), stopped at exit together with the server start_serve started; sets `port`,
-# `socket` (the folder, escaped for a URL: postgres://yiana@$socket:$port/DB) and psql_ DB....
+# `socket` (the folder, escaped for a URL: postgres://yiana@$socket:$port/DB); psql_ runs psql
+# on it (psql_ -d DB -c SQL).
 start_postgres() {
     pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
     chmod 755 "$work"
