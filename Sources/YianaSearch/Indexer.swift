@@ -70,11 +70,14 @@ public struct IndexReport: Codable, Sendable {
     public var changed: [String] = []
     /// Of those, the ones indexed by copying the pages of the same PDF, without extracting.
     public var reusedPaths: Set<String> = []
+    /// What the keeper kept and found gone on this run's look at the library (nil when the
+    /// keeper is off: `YIANA_KEEP=off`).
+    public var keeper: KeeperReport?
 
     public var problems: [Document] { (documents + notIndexed).filter { $0.status.isProblem } }
 
     enum CodingKeys: String, CodingKey {
-        case extracted, reused, unchanged, removed, addresses, documentCount, documents, notIndexed
+        case extracted, reused, unchanged, removed, addresses, documentCount, documents, notIndexed, keeper
     }
 }
 
@@ -106,8 +109,10 @@ public struct Indexer: Sendable {
         let scan = try LibraryScanner.scan(library)
         let items = scan.items
         let arrival = Arrival(scan: scan, window: options.settle)
-        let known = try await index.known()
         var report = IndexReport()
+        // Every state seen is kept before anything else is done with it.
+        if Keeper.isEnabled() { report.keeper = await Keeper(library: library).look(scan, arrival: arrival, jobs: options.jobs) }
+        let known = try await index.known()
         if options.full {
             // A rebuild starts from nothing: cheaper than replacing every page in place, and
             // a run killed halfway leaves the rest to the next run, as new documents.
@@ -273,6 +278,7 @@ public struct Indexer: Sendable {
         present = present.filter { once.insert($0.path).inserted }
         let scan = present.isEmpty ? LibraryScan() : try LibraryScanner.scan(library, below: present)
         var report = IndexReport()
+        if Keeper.isEnabled() { report.keeper = await Keeper(library: library).observe(scan.items.filter { $0.kind == .document }.map(\.url)) }
         let known = try await index.known()
         let work = scan.items.compactMap { item in (item.stamp ?? FileState(path: item.url.path)).map { (item, $0) } }
         let indexedContent = work.isEmpty ? [] : try await index.indexedContent(known: known)

@@ -256,6 +256,22 @@ package enum Sys {
         _ = Glibc.unlink(path)
     }
 
+    /// Makes the empty file open as `destination` share the data blocks of the file open as
+    /// `source` (a reflink: `FICLONE`, on Btrfs, XFS and the like): no bytes are copied, and a
+    /// later write to either file leaves the other as it was.
+    /// - Throws: ``SystemError`` (`EOPNOTSUPP`, `EXDEV`, `EINVAL` where the file system cannot).
+    package static func cloneFile(_ destination: Int32, from source: Int32, path: String) throws(SystemError) {
+        // FICLONE = _IOW(0x94, 9, int)
+        if ioctl(destination, 0x4004_9409, source) != 0 { throw lastError("clone", path) }
+    }
+
+    /// Bytes free for this user on the file system that holds `path`.
+    package static func freeBytes(_ path: String) throws(SystemError) -> UInt64 {
+        var info = statvfs()
+        if statvfs(path, &info) != 0 { throw lastError("statvfs", path) }
+        return UInt64(info.f_bavail) * UInt64(info.f_frsize)
+    }
+
     /// Creates a folder; one that is already there is fine.
     package static func makeDirectory(_ path: String, mode: mode_t) throws(SystemError) {
         if mkdir(path, mode) != 0 && Glibc.errno != EEXIST { throw lastError("create folder", path) }
@@ -318,6 +334,10 @@ extension FileStatus {
     package var kind: FileKind { FileKind(mode: st_mode) }
     package var isRegularFile: Bool { (st_mode & S_IFMT) == S_IFREG }
     package var isDirectory: Bool { (st_mode & S_IFMT) == S_IFDIR }
+    /// How many names the file has (`st_nlink`).
+    package var links: UInt64 { UInt64(st_nlink) }
+    /// The file system the file is on (`st_dev`).
+    package var device: UInt64 { UInt64(st_dev) }
     /// Permission bits (`st_mode & 07777`).
     package var permissions: mode_t { st_mode & 0o7777 }
     package var size: UInt64 { UInt64(max(0, st_size)) }
@@ -338,6 +358,9 @@ public struct FileIdentity: Sendable, Equatable, CustomStringConvertible {
     let size: Int64
     let modified: timespec
     let changed: timespec
+    /// The file's number of names: the keeper's hard links add and remove names, and each
+    /// moves the file's ctime without touching its bytes.
+    let links: UInt64
 
     /// The file at `path` now, or nil when there is none.
     public init?(path: String) {
@@ -347,19 +370,20 @@ public struct FileIdentity: Sendable, Equatable, CustomStringConvertible {
 
     /// No file at the path: expecting it, a write creates the document only if no other
     /// process has put one there meanwhile.
-    public static let absent = FileIdentity(device: 0, inode: 0, size: -1, modified: timespec(), changed: timespec())
+    public static let absent = FileIdentity(device: 0, inode: 0, size: -1, modified: timespec(), changed: timespec(), links: 0)
 
     /// The file at `path` now, or ``absent``.
     public static func current(at path: String) -> FileIdentity {
         FileIdentity(path: path) ?? .absent
     }
 
-    private init(device: UInt64, inode: UInt64, size: Int64, modified: timespec, changed: timespec) {
+    private init(device: UInt64, inode: UInt64, size: Int64, modified: timespec, changed: timespec, links: UInt64) {
         self.device = device
         self.inode = inode
         self.size = size
         self.modified = modified
         self.changed = changed
+        self.links = links
     }
 
     package init(_ st: FileStatus) {
@@ -368,12 +392,16 @@ public struct FileIdentity: Sendable, Equatable, CustomStringConvertible {
         size = Int64(st.st_size)
         modified = st.st_mtim
         changed = st.st_ctim
+        links = UInt64(st.st_nlink)
     }
 
+    /// The same file at the same version: same inode, size and modification time, and the
+    /// same ctime unless the number of names changed (a link made or removed moves the ctime,
+    /// the bytes stay; the keeper links documents it keeps).
     public static func == (a: FileIdentity, b: FileIdentity) -> Bool {
         a.device == b.device && a.inode == b.inode && a.size == b.size
             && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
-            && a.changed.tv_sec == b.changed.tv_sec && a.changed.tv_nsec == b.changed.tv_nsec
+            && (a.links != b.links || (a.changed.tv_sec == b.changed.tv_sec && a.changed.tv_nsec == b.changed.tv_nsec))
     }
 
     public var description: String { "inode \(inode), \(size) bytes" }

@@ -21,7 +21,12 @@ enum IndexFollower {
         guard let command = command as? WritesDocuments, let library = try? command.libraryOptions.open() else { return }
         let root = library.root.standardizedFileURL.path + "/"
         let changed = OwnWrites.changedInThisProcess.filter { $0.hasPrefix(root) }.map { URL(fileURLWithPath: $0) }
-        guard !changed.isEmpty, let location = try? IndexLocation.resolve(nil, library: library), location.mayExist else { return }
+        guard !changed.isEmpty else { return }
+        guard let location = try? IndexLocation.resolve(nil, library: library), location.mayExist else {
+            // No index to update: what was written is still kept (the index update keeps it otherwise).
+            if Keeper.isEnabled() { await Keeper(library: library).observe(changed) }
+            return
+        }
         do {
             guard let index = try await location.openExisting(library, writable: true) else { return }
             var options = IndexOptions(jobs: min(2, ProcessInfo.processInfo.activeProcessorCount))

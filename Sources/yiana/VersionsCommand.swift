@@ -9,11 +9,16 @@ extension Yiana {
             commandName: "versions",
             abstract: "List, restore and prune the versions the toolkit kept.",
             discussion: """
-                Every document yiana replaces, repairs, resolves away or deletes is kept first \
-                in the library's hidden .yiana/versions folder, identical bytes once. Nothing \
-                leaves it but through `yiana versions prune`.
+                Two stores keep versions. Every document yiana replaces, repairs, resolves away \
+                or deletes is kept first in the library's hidden .yiana/versions folder, synced \
+                to every device, identical bytes once. And every state of a document this \
+                machine sees (each `index`, each pass of `watch`, `verify`, `import`…) is kept by \
+                this machine's keeper, outside the synced folder (by hard link where it can, so \
+                at almost no cost until something changes): a deletion or an overwrite that sync \
+                carries here from another device can be undone. `yiana status` says where the \
+                keeper is and how it keeps.
                 """,
-            subcommands: [List.self, Restore.self, Prune.self]
+            subcommands: [List.self, Restore.self, Prune.self, DismissAlarm.self]
         )
     }
 }
@@ -36,16 +41,24 @@ extension Yiana.Versions {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
-            abstract: "List the kept versions of a document, newest first.",
+            abstract: "List the kept versions of a document, newest first, or the documents lost.",
             discussion: """
                 DOC may be a document that no longer exists: its kept versions are listed by \
                 its path, and by its metadata id while it exists. The kept versions of the \
                 app's files about it (.addresses/<title>.json and .overrides.json) are listed \
-                with it, and `versions restore` puts one back under its plain name.
+                with it, and `versions restore` puts one back under its plain name. States this \
+                machine saw say "seen here".
+
+                --deleted lists the documents gone from the library (deleted here or on another \
+                device, or overwritten by bytes that are not a document) of which states are \
+                kept: when this machine last saw each, when it found it gone, and its states. \
+                A moved or renamed document is not gone.
 
                 Examples:
                   yiana versions list "Letters/Bank statement"
                   yiana versions list --json Report | jq '.[0].sha256'
+                  yiana versions list --deleted
+                  yiana versions list --deleted --since 2h --json
                 """
         )
 
@@ -54,11 +67,25 @@ extension Yiana.Versions {
         @Flag(help: "Print the versions as JSON.")
         var json = false
 
+        @Flag(help: "List the documents no longer in the library (deleted or overwritten) and their kept states.")
+        var deleted = false
+
+        @Option(help: ArgumentHelp("With --deleted: only those lost since then (2h, 3d, 2026-11-25, '2026-11-25 14:30').", valueName: "time"))
+        var since: String?
+
         @Argument(help: ArgumentHelp("The document.", valueName: "doc"))
-        var document: String
+        var document: String?
+
+        func validate() throws {
+            if deleted, document != nil { throw ValidationError("give a document or --deleted, not both.") }
+            if !deleted, document == nil { throw ValidationError("say which document (or --deleted for the documents lost).") }
+            if since != nil, !deleted { throw ValidationError("--since goes with --deleted.") }
+            if let since, Moment.parse(since) == nil { throw ValidationError("--since \(since): not a time; give e.g. 2h, 3d, 2026-11-25 or '2026-11-25 14:30'.") }
+        }
 
         func run() async throws {
             let library = try libraryOptions.open()
+            guard let document else { return try listLost(library) }
             let url = try Yiana.Versions.documentURL(document, in: library)
             let versions = try VersionStore(library: library).versions(of: url)
             if json { return try Output.json(versions) }
@@ -66,99 +93,53 @@ extension Yiana.Versions {
                 print("no kept versions of \(library.relativePath(of: url) ?? url.path).")
                 return
             }
+            for version in versions { print(Self.line(version)) }
+        }
+
+        private func listLost(_ library: Library) throws {
+            let lost = Keeper(library: library).lost(since: since.flatMap { Moment.parse($0) })
+            if json { return try Output.json(lost) }
+            guard !lost.isEmpty else {
+                print("no documents lost\(since.map { " since \($0)" } ?? ""): every document this machine saw is still in the library.")
+                return
+            }
+            for document in lost {
+                let what = document.how == .deleted ? "deleted" : "overwritten by bytes that are not a document"
+                print("\(document.path)  \(what); found \(Self.dates.string(from: document.goneAt)), last seen \(Self.dates.string(from: document.lastSeen))")
+                for version in document.versions { print("    " + Self.line(version)) }
+            }
+            print("\(Output.count(lost.count, "document")) lost; `yiana versions restore DOC VERSION` brings one back, "
+                  + "`yiana versions restore --deleted --since TIME` all lost since then.")
+        }
+
+        static let dates: DateFormatter = {
             let dates = DateFormatter()
             dates.dateFormat = "yyyy-MM-dd HH:mm:ss"
-            for version in versions {
-                print("\(version.shortID)  \(dates.string(from: version.keptAt))  \(readableByteCount(version.size).padding(toLength: 10, withPad: " ", startingAt: 0))  \(version.reason)  (\(version.originalPath))")
-            }
+            return dates
+        }()
+
+        static func line(_ version: VersionRecord) -> String {
+            "\(version.shortID)  \(dates.string(from: version.keptAt))  \(readableByteCount(version.size).padding(toLength: 10, withPad: " ", startingAt: 0))  \(version.reason)  (\(version.originalPath))"
         }
     }
 
-    struct Restore: AsyncParsableCommand, WritesDocuments {
+    struct DismissAlarm: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "restore",
-            abstract: "Put a kept version of a document back in place.",
+            commandName: "dismiss-alarm",
+            abstract: "Lower the mass-loss alarm once you know the loss was meant.",
             discussion: """
-                The document there now is kept first, so a restore can itself be undone. The \
-                kept bytes must verify as a document before they replace anything.
-
-                Example:
-                  yiana versions restore "Letters/Bank statement" 3f2a9c01b7e4
+                The alarm is raised when more than a tenth of the library (and at least 5 \
+                documents) is deleted or overwritten within an hour, and stays until the \
+                documents are back or this command lowers it. Nothing kept is dropped.
                 """
         )
 
         @OptionGroup var libraryOptions: LibraryOptions
 
-        @Argument(help: ArgumentHelp("The document.", valueName: "doc"))
-        var document: String
-
-        @Argument(help: ArgumentHelp("The version's id (as `versions list` shows it, or its first characters).", valueName: "version"))
-        var version: String
-
         func run() async throws {
             let library = try libraryOptions.open()
-            let url = try Yiana.Versions.documentURL(document, in: library)
-            let store = VersionStore(library: library)
-            do {
-                let record = try store.version(version, of: url)
-                if record.originalPath != library.relativePath(of: url), record.documentID == nil, CompanionFile.classify(record.originalPath) != nil {
-                    // A version of one of the document's companion files: back under its plain name.
-                    let (path, replaced) = try store.restoreCompanion(record)
-                    print("restored version \(record.shortID) to \(path)" + (replaced.map { "; the replaced file is kept as \($0.shortID)" } ?? ""))
-                    return
-                }
-                let replaced = try store.restore(record, to: url)
-                print("restored version \(record.shortID) to \(library.relativePath(of: url) ?? url.path)"
-                      + (replaced.map { "; the replaced document is kept as \($0.shortID)" } ?? ""))
-            } catch let error as VersionStoreError {
-                throw CommandFailure(error.description)
-            }
-        }
-    }
-
-    struct Prune: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "prune",
-            abstract: "Remove old versions from the store.",
-            discussion: """
-                For each document path, the newest --keep-last versions and all versions \
-                younger than --keep-days days are kept; the rest are removed and their bytes \
-                deleted when no other version needs them. Use --dry-run to see what would go.
-
-                Examples:
-                  yiana versions prune --keep-days 90 --keep-last 5 --dry-run
-                  yiana versions prune --keep-last 10
-                """
-        )
-
-        @OptionGroup var libraryOptions: LibraryOptions
-
-        @Option(help: "Keep every version younger than this many days.")
-        var keepDays: Int?
-
-        @Option(help: "Keep at least this many of the newest versions of each document.")
-        var keepLast: Int?
-
-        @Flag(help: "Say what would be removed, remove nothing.")
-        var dryRun = false
-
-        @Flag(help: "Print the report as JSON.")
-        var json = false
-
-        func validate() throws {
-            guard keepDays != nil || keepLast != nil else { throw ValidationError("say what to keep: --keep-days N and/or --keep-last N.") }
-            guard (keepDays ?? 0) >= 0, (keepLast ?? 0) >= 0 else { throw ValidationError("--keep-days and --keep-last take 0 or more.") }
-        }
-
-        func run() async throws {
-            let library = try libraryOptions.open()
-            let report = try VersionStore(library: library).prune(keepDays: keepDays, keepLast: keepLast, dryRun: dryRun)
-            if json { return try Output.json(report) }
-            for record in report.removed {
-                print("\(dryRun ? "would remove" : "removed") \(record.shortID)  \(record.originalPath)  (\(record.reason))")
-            }
-            print("\(report.removed.count) \(dryRun ? "would be" : "were") removed, \(report.kept) kept; "
-                  + "\(Output.count(report.deletedObjects, "stored copy", "stored copies")) (\(readableByteCount(report.freedBytes))) \(dryRun ? "would be" : "were") deleted.")
+            guard let alarm = Keeper(library: library).dismissAlarm() else { return print("no alarm is raised.") }
+            print("alarm lowered (\(alarm.lost) documents lost since \(List.dates.string(from: alarm.since))); their states stay kept: `yiana versions list --deleted`.")
         }
     }
 }

@@ -41,7 +41,7 @@ public enum FileHash {
         return hex(hasher.finalize())
     }
 
-    static func hex(_ digest: SHA256.Digest) -> String {
+    package static func hex(_ digest: SHA256.Digest) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         out.reserveCapacity(64)

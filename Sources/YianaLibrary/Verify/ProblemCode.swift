@@ -69,6 +69,9 @@ public struct ProblemCode: StableCode {
 
     // Notices: not damage
     public static let stillArriving = ProblemCode(rawValue: "still-arriving")
+    /// A damaged document of which this machine's keeper holds a good state (a notice beside
+    /// the damage: what restores it).
+    public static let goodStateKept = ProblemCode(rawValue: "good-state-kept")
     public static let notDownloaded = ProblemCode(rawValue: "not-downloaded")
     public static let dateSuspicious = ProblemCode(rawValue: "date-suspicious")
 }

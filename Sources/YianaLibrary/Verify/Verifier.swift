@@ -56,6 +56,21 @@ public struct Verifier: Sendable {
             progress(done, targets.count, display(target.url))
         }) { self.check($0, arrival: arrival) }
         var report = VerifyReport(files: files)
+        if Keeper.isEnabled() {
+            // Every state seen is kept; a document now damaged is named with its last good one.
+            let keeper = Keeper(library: library)
+            if paths.isEmpty {
+                _ = await keeper.look(scan, arrival: arrival, now: now)
+            } else {
+                await keeper.observe(scan.items.filter { $0.kind == .document }.map(\.url), now: now)
+            }
+            for index in report.files.indices where !report.files[index].ok {
+                guard let good = keeper.lastGoodState(path: report.files[index].path) else { continue }
+                var notice = VerifyProblem(code: .goodStateKept, message: Self.goodStateMessage(report.files[index].path, good))
+                notice.isNotice = true
+                report.files[index].problems.append(notice)
+            }
+        }
         report.notes = scan.notes + SharedState.notes(library)
         markDuplicateIDs(&report, targets: targets)
         // The app's companion files (.addresses, .letters, the work list), as the app reads them.
@@ -64,6 +79,15 @@ public struct Verifier: Sendable {
         report.files += scan.irregular.map { VerifiedFile(path: $0.path, problems: [VerifyProblem(code: $0.code, message: $0.message)]) }
         report.files.sort { $0.path < $1.path }
         return report
+    }
+
+    /// What `verify` says of a damaged document whose good state `good` the keeper holds.
+    public static func goodStateMessage(_ path: String, _ good: VersionRecord) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        let name = path.hasSuffix(".\(Library.documentExtension)") ? String(path.dropLast(Library.documentExtension.count + 1)) : path
+        return "\(path): its last good state, seen here at \(formatter.string(from: good.keptAt)), is kept (version \(good.shortID)): "
+            + "`yiana versions restore \"\(name)\" \(good.shortID)` puts it back."
     }
 
     /// A file to check and what it is.

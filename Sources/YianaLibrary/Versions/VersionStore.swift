@@ -17,6 +17,9 @@ public struct VersionRecord: Codable, Sendable, Equatable {
     public let title: String?
     /// The document's content key (`DocumentReader.contentKey`), to find a version by content.
     public var contentKey: String? = nil
+    /// True for a state this machine's keeper kept (``Keeper``: local, never synced); absent
+    /// for the shared version store's.
+    public var keptHere: Bool? = nil
 
     /// The short form used on the command line (`yiana versions restore DOC <id>`).
     public var shortID: String { String(sha256.prefix(12)) }
@@ -91,11 +94,14 @@ public struct VersionStore: Sendable {
         let metadata = try? DocumentReader(path: url.path).metadata()
         let id = metadata?.id.uuidString
         let keys = Set([url.deletingPathExtension().lastPathComponent] + (metadata.map { [$0.title] } ?? []))
-        return try records().filter { record in
+        let shared = try records().filter { record in
             if record.originalPath == path || (id != nil && record.documentID == id) { return true }
             guard let companion = CompanionFile.classify(record.originalPath), companion.kind.scope == .document else { return false }
             return companion.key.map(keys.contains) ?? false
-        }.reversed()
+        }
+        // And the states this machine's keeper saw of it, by path and by id.
+        let seen = Keeper(library: library).records(path: path, documentID: id)
+        return (shared + seen).enumerated().sorted { ($0.element.keptAt, $0.offset) > ($1.element.keptAt, $1.offset) }.map(\.element)
     }
 
     /// Puts a kept version of a companion file (`record.originalPath` names one) back under
@@ -130,13 +136,25 @@ public struct VersionStore: Sendable {
     /// - Throws: ``VersionStoreError``, ``ArchiveError`` (the kept bytes must verify).
     @discardableResult
     public func restore(_ record: VersionRecord, to url: URL) throws -> VersionRecord? {
-        let object = objectURL(record)
-        guard FileManager.default.fileExists(atPath: object.path) else { throw VersionStoreError.missingObject(record.shortID) }
+        let object: URL
+        if record.keptHere == true {
+            object = try Keeper(library: library).verifiedObject(record)  // its SHA-256 checked first
+        } else {
+            object = objectURL(record)
+            guard FileManager.default.fileExists(atPath: object.path) else { throw VersionStoreError.missingObject(record.shortID) }
+        }
         var replaced: VersionRecord? = nil
         // What is kept is what gets replaced: the write refuses if another process wrote meanwhile.
         let current = FileIdentity.current(at: url.path)
         if current != .absent {
-            replaced = try keep(url, reason: "replaced by restoring version \(record.shortID)")
+            let reason = "replaced by restoring version \(record.shortID)"
+            if (try? DocumentReader(path: url.path, checks: .layout).metadata()) == nil {
+                // Bytes that are not a document (garbage, ransomware) stay on this machine, in
+                // the keeper, rather than travel to every device in the shared store.
+                replaced = try Keeper(library: library).keepAnyBytes(at: url, reason: reason)
+            } else {
+                replaced = try keep(url, reason: reason)
+            }
         }
         try CoordinatedDocument.replace(at: url.path, withBytesOf: object.path, expecting: current)
         return replaced
@@ -150,6 +168,7 @@ public enum VersionStoreError: Error, Equatable, CustomStringConvertible {
     case noSuchVersion(String)
     case ambiguousVersion(String, Int)
     case missingObject(String)
+    case damagedObject(String)
     case nothingToKeepBy
 
     public var description: String {
@@ -159,6 +178,7 @@ public enum VersionStoreError: Error, Equatable, CustomStringConvertible {
         case .noSuchVersion(let id): "no kept version \(id) of this document; `yiana versions list DOC` shows them."
         case .ambiguousVersion(let id, let count): "\(id) matches \(count) versions; give more of its characters."
         case .missingObject(let id): "the bytes of version \(id) are missing from the store (.yiana/versions/objects); another device may not have synced them yet."
+        case .damagedObject(let id): "the kept bytes of version \(id) no longer match their SHA-256 (a program rewrote the document in place while it was linked); it is not offered. `yiana versions list DOC` shows the others."
         case .nothingToKeepBy: "say what to keep: --keep-days N and/or --keep-last N."
         }
     }

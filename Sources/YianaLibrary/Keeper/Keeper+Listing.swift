@@ -1,0 +1,116 @@
+import Foundation
+import YianaArchive
+import YianaSystem
+
+/// A document no longer in the library (deleted, or its file now holds bytes that are not a
+/// document) of which the keeper has states.
+public struct LostDocument: Codable, Sendable, Equatable {
+    public enum How: String, Codable, Sendable {
+        /// Nothing is at its path any more.
+        case deleted
+        /// Its file holds bytes that are not a document (garbage, zero length, truncated).
+        case overwritten
+    }
+
+    /// Where it was, relative to the library.
+    public let path: String
+    public let how: How
+    /// When this machine last saw it there.
+    public let lastSeen: Date
+    /// When this machine found it gone (or overwritten).
+    public let goneAt: Date
+    public let documentID: String?
+    public let title: String?
+    /// Its kept states, newest first, each checked against its SHA-256.
+    public let versions: [VersionRecord]
+}
+
+extension Keeper {
+    /// The documents gone from the library (or overwritten by bytes that are not a document)
+    /// since `since`, with their kept states, newest loss first. A document moved or renamed
+    /// (its id or its bytes are elsewhere in the library) is not gone.
+    public func lost(since: Date? = nil) -> [LostDocument] {
+        var catalog = catalog()
+        let present = PresentContent(catalog)
+        var found: [LostDocument] = []
+        for (path, state) in catalog.paths {
+            let how: LostDocument.How, goneAt: Date
+            switch state {
+            case .gone(let at, _):
+                guard !present.holds(lastStateOf: path, in: catalog), FileKind.at(library.root.appendingPathComponent(path).path) == .missing else { continue }
+                (how, goneAt) = (.deleted, at)
+            case .notDocument(_, let at):
+                (how, goneAt) = (.overwritten, at)
+            case .document:
+                continue
+            }
+            if let since, goneAt < since { continue }
+            guard let last = catalog.lastDocumentState(of: path) else { continue }
+            let versions = verifiedRecords(catalog.states(path: path, documentID: nil), catalog: &catalog)
+            guard !versions.isEmpty else { continue }
+            let lastSeen: Date = if case .gone(_, let seen) = state { seen } else { catalog.lastSeen[path] ?? last.seenAt }
+            found.append(LostDocument(path: path, how: how, lastSeen: lastSeen, goneAt: goneAt,
+                                      documentID: last.documentID, title: last.title, versions: versions))
+        }
+        return found.sorted { ($0.goneAt, $0.path) > ($1.goneAt, $1.path) }
+    }
+
+    /// The states kept of the document at `path` (and of `documentID` wherever it was), newest
+    /// first, as version records; each checked against its SHA-256 (one that fails is dropped).
+    public func records(path: String?, documentID: String?) -> [VersionRecord] {
+        var catalog = catalog()
+        return verifiedRecords(catalog.states(path: path, documentID: documentID), catalog: &catalog)
+    }
+
+    /// The newest kept state of the document at `path` that verifies whole (every CRC, its
+    /// metadata): what `verify` names and `repair` offers for a damaged document.
+    public func lastGoodState(path: String) -> VersionRecord? {
+        records(path: path, documentID: nil).first { $0.documentID != nil && Self.verifiesWhole(objectURL($0.sha256)) }
+    }
+
+    /// `states` as records, newest first, one per distinct bytes and path, less those whose
+    /// bytes no longer match their name (dropped as they are found).
+    private func verifiedRecords(_ states: [KeptState], catalog: inout KeeperCatalog) -> [VersionRecord] {
+        var seen = Set<String>()
+        var records: [VersionRecord] = []
+        for state in states.reversed() where seen.insert(state.sha256 + "\t" + state.path).inserted {
+            guard intact(state.sha256, catalog: &catalog) else { continue }
+            records.append(record(state, catalog: catalog))
+        }
+        return records
+    }
+
+    func record(_ state: KeptState, catalog: KeeperCatalog) -> VersionRecord {
+        var record = VersionRecord(sha256: state.sha256, size: state.size, keptAt: state.seenAt,
+                                   reason: state.reason == Self.seenHere ? "seen here" : state.reason,
+                                   originalPath: state.path, documentID: state.documentID, title: state.title)
+        record.keptHere = true
+        return record
+    }
+
+    /// True when the bytes named `sha256` are in the store and still hash to that name; bytes
+    /// changed in place (a linked document rewritten by a program that writes in place) are
+    /// dropped and never offered again.
+    func intact(_ sha256: String, catalog: inout KeeperCatalog, now: Date = Date()) -> Bool {
+        guard catalog.objects[sha256] != nil else { return false }
+        let url = objectURL(sha256)
+        if (try? FileHash.sha256(of: url)) == sha256 { return true }
+        let changed = FileKind.at(url.path) == .regular
+        let event = KeeperEvent.dropped(at: now, sha256: sha256, why: changed ? KeeperCatalog.changedInPlace : "missing from the store")
+        try? journal.append([event])
+        catalog.apply(event)
+        if changed {
+            Sys.removeIfPresent(url.path)
+            markRewrittenInPlace("a kept state (\(sha256.prefix(12))) no longer matched its SHA-256", now: now)
+        }
+        return false
+    }
+
+    /// The bytes of a kept state, checked against its SHA-256 first.
+    /// - Throws: ``VersionStoreError/missingObject(_:)`` when they are gone or no longer match.
+    public func verifiedObject(_ record: VersionRecord) throws -> URL {
+        var catalog = catalog()
+        guard intact(record.sha256, catalog: &catalog) else { throw VersionStoreError.damagedObject(record.shortID) }
+        return objectURL(record.sha256)
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import YianaArchive
+import YianaSystem
+
+/// How long the keeper keeps what it saw, predictably:
+/// - a deleted (or overwritten) document's states at least ``deletedDays`` days after it went,
+///   as iCloud's Recently Deleted;
+/// - a living document's current state always, its earlier ones thinned as Syncthing's
+///   staggered versioning does (``thinning``): all for a day, one a day for a month, one a
+///   week after;
+/// - within a disk budget (default a tenth of the space free to the store, counting what the
+///   store itself takes), enforced oldest first; the last state of a document deleted less
+///   than ``deletedDays`` ago goes only when nothing else is left to drop.
+public struct KeeperRetention: Sendable, Equatable {
+    public var deletedDays = 30
+    /// Bytes the store may take beyond the library (nil: the default share of free space).
+    public var budget: UInt64?
+
+    /// Up to each age, keep one state per step (0: every state).
+    static let thinning: [(upTo: TimeInterval, step: TimeInterval)] = [
+        (86_400, 0),
+        (30 * 86_400, 86_400),
+        (.infinity, 7 * 86_400),
+    ]
+
+    public init(deletedDays: Int = 30, budget: UInt64? = nil) {
+        self.deletedDays = deletedDays
+        self.budget = budget
+    }
+}
+
+/// What a prune dropped (or, with `dryRun`, would drop).
+public struct KeeperPruneReport: Codable, Sendable {
+    public var dropped: [VersionRecord] = []
+    public var kept = 0
+    /// Stored bytes deleted, and how many of their bytes were the store's own (not shared
+    /// with a document still in the library).
+    public var deletedObjects = 0
+    public var freedBytes: UInt64 = 0
+    /// The budget and what the store took beyond the library before and after.
+    public var budget: UInt64 = 0
+    public var costBefore: UInt64 = 0
+    public var costAfter: UInt64 = 0
+    /// Last states of recently deleted documents the budget forced out (said loudly).
+    public var forcedOut: [String] = []
+    public var dryRun = false
+}
+
+extension Keeper {
+    var lastPruneFile: URL { place.folder.appendingPathComponent("last-prune") }
+
+    /// What the store takes beyond the library: bytes of objects that are not also a
+    /// document's file (a linked state whose document is still there costs nothing).
+    func cost(of sha256: String, catalog: KeeperCatalog) -> UInt64 {
+        guard let st = try? Sys.lstat(objectURL(sha256).path) else { return 0 }
+        return st.links > 1 ? 0 : st.size
+    }
+
+    /// Drops what ``KeeperRetention`` says may go, then what the budget needs.
+    /// - Throws: ``VersionStoreError`` when the store cannot be written.
+    public func prune(_ retention: KeeperRetention = KeeperRetention(), dryRun: Bool, now: Date = Date()) throws -> KeeperPruneReport {
+        guard FileKind.at(journal.url.path) == .regular else { return KeeperPruneReport(dryRun: dryRun) }
+        return try journal.withLock { try pruneLocked(retention, dryRun: dryRun, now: now) }
+    }
+
+    private func pruneLocked(_ retention: KeeperRetention, dryRun: Bool, now: Date) throws -> KeeperPruneReport {
+        let catalog = catalog()
+        let present = PresentContent(catalog)
+        var report = KeeperPruneReport(dryRun: dryRun)
+        // Each path's kept states, newest first, one per distinct bytes.
+        var byPath: [String: [Int]] = [:]
+        for (index, state) in catalog.states.enumerated() where catalog.isKept(state) {
+            byPath[state.path, default: []].append(index)
+        }
+        var drop = Set<Int>()       // state indexes to drop
+        var protected = Set<Int>()  // never dropped by thinning; by the budget only when nothing else is left
+        var pinned = Set<Int>()     // never dropped: a living document's current state
+        for (path, indexes) in byPath {
+            let newestFirst = indexes.sorted { catalog.states[$0].seenAt > catalog.states[$1].seenAt }
+            var lostAt: Date?
+            switch catalog.paths[path] {
+            case .document(let current):
+                pinned.insert(current)
+                // Every line of the current bytes at this path is the current state.
+                for index in indexes where catalog.states[index].sha256 == catalog.states[current].sha256 { pinned.insert(index) }
+            case .gone(let at, _) where !present.holds(lastStateOf: path, in: catalog):
+                lostAt = at
+            case .notDocument(_, let at):
+                lostAt = at
+            default:
+                break
+            }
+            if let lostAt, now.timeIntervalSince(lostAt) >= Double(retention.deletedDays) * 86_400 {
+                drop.formUnion(newestFirst)  // deleted longer ago than kept for
+                continue
+            }
+            if lostAt != nil, let last = newestFirst.first { protected.insert(last) }
+            var buckets = Set<String>()
+            for index in newestFirst where !pinned.contains(index) && !protected.contains(index) {
+                let state = catalog.states[index]
+                let age = max(0, now.timeIntervalSince(state.seenAt))
+                guard let rule = KeeperRetention.thinning.first(where: { age < $0.upTo }), rule.step > 0 else { continue }
+                // One per step: the newest state of each step-long bucket of age.
+                if !buckets.insert("\(rule.step)/\(Int(age / rule.step))").inserted {
+                    drop.insert(index)
+                }
+            }
+        }
+        // What is referenced after thinning, and what that costs.
+        func referenced(_ dropped: Set<Int>) -> Set<String> {
+            Set(catalog.states.indices.filter { !dropped.contains($0) && catalog.isKept(catalog.states[$0]) }.map { catalog.states[$0].sha256 })
+        }
+        var costs: [String: UInt64] = [:]
+        for sha256 in referenced([]) { costs[sha256] = cost(of: sha256, catalog: catalog) }
+        report.costBefore = costs.values.reduce(0, +)
+        report.budget = retention.budget ?? (((try? Sys.freeBytes(place.folder.path)) ?? 0) + report.costBefore) / 10
+        var users: [String: Int] = [:]
+        for index in catalog.states.indices where !drop.contains(index) && catalog.isKept(catalog.states[index]) {
+            users[catalog.states[index].sha256, default: 0] += 1
+        }
+        var cost = users.keys.reduce(0) { $0 + (costs[$1] ?? 0) }
+        if cost > report.budget {
+            // Oldest first: everything not pinned or protected, then the protected last states.
+            let byAge = catalog.states.indices.filter { catalog.isKept(catalog.states[$0]) && !drop.contains($0) && !pinned.contains($0) }
+                .sorted { (protected.contains($0) ? 1 : 0, catalog.states[$0].seenAt) < (protected.contains($1) ? 1 : 0, catalog.states[$1].seenAt) }
+            for index in byAge where cost > report.budget {
+                drop.insert(index)
+                if protected.contains(index) { report.forcedOut.append(catalog.states[index].path) }
+                let sha256 = catalog.states[index].sha256
+                users[sha256, default: 1] -= 1
+                // Bytes another state still needs stay, and cost as before.
+                if users[sha256] == 0 { cost -= costs[sha256] ?? 0 }
+            }
+        }
+        let live = referenced(drop)
+        report.costAfter = live.reduce(0) { $0 + (costs[$1] ?? 0) }
+        report.dropped = drop.sorted().map { record(catalog.states[$0], catalog: catalog) }
+        report.kept = catalog.states.indices.filter { catalog.isKept(catalog.states[$0]) }.count - drop.count
+        let doomed = Set(catalog.objects.keys).subtracting(live)
+        report.deletedObjects = doomed.count
+        report.freedBytes = doomed.reduce(0) { $0 + (costs[$1] ?? self.cost(of: $1, catalog: catalog)) }
+        guard !dryRun else { return report }
+        if !drop.isEmpty || !doomed.isEmpty {
+            // The journal first (no line names bytes about to go), then the bytes.
+            try journal.rewriteLocked(compacted(catalog, dropping: drop, live: live))
+            for sha256 in doomed { Sys.removeIfPresent(objectURL(sha256).path) }
+        }
+        try? TemporaryFile.replace(lastPruneFile.path, with: Array(String(Int64(now.timeIntervalSince1970)).utf8), mode: 0o600)
+        return report
+    }
+
+    /// The journal less the dropped states, the objects no state needs and what is known of
+    /// paths no state is left of, in its order.
+    private func compacted(_ catalog: KeeperCatalog, dropping drop: Set<Int>, live: Set<String>) -> [KeeperEvent] {
+        var stateIndex = 0
+        var events: [KeeperEvent] = []
+        var remainingPaths = Set<String>()
+        for (index, state) in catalog.states.enumerated() where !drop.contains(index) && live.contains(state.sha256) {
+            remainingPaths.insert(state.path)
+        }
+        var lastObject: [String: Int] = [:]
+        for (position, event) in catalog.events.enumerated() {
+            if case .object(_, let sha256, _, _, _) = event { lastObject[sha256] = position }
+        }
+        for (position, event) in catalog.events.enumerated() {
+            switch event {
+            case .object(_, let sha256, _, _, _):
+                if live.contains(sha256), lastObject[sha256] == position { events.append(event) }
+            case .state(let state):
+                defer { stateIndex += 1 }
+                if !drop.contains(stateIndex), live.contains(state.sha256) { events.append(event) }
+            case .notDocument(_, _, let path), .gone(_, _, let path):
+                if remainingPaths.contains(path) { events.append(event) }
+            case .dropped:
+                break
+            }
+        }
+        return events
+    }
+
+    /// Prunes when the last prune is a day old (at the end of a look).
+    func pruneIfDue(now: Date) {
+        if let text = FileManager.default.contents(atPath: lastPruneFile.path), let last = Double(String(decoding: text, as: UTF8.self)),
+           now.timeIntervalSince1970 - last < 86_400 { return }
+        _ = try? prune(dryRun: false, now: now)
+    }
+}

@@ -1,0 +1,424 @@
+import Crypto
+import Foundation
+import YianaArchive
+import YianaSystem
+
+/// What one look of the keeper did.
+public struct KeeperReport: Codable, Sendable, Equatable {
+    /// New document states recorded.
+    public var kept = 0
+    /// Of those, states whose bytes were not in the store yet (identical bytes are kept once).
+    public var newObjects = 0
+    /// Bytes copied to keep them (0 where links or reflinks did).
+    public var bytesCopied: UInt64 = 0
+    /// Documents found gone since the last look (moved ones not counted).
+    public var gone: [String] = []
+    /// Documents whose file now holds bytes that are not a document.
+    public var notDocuments: [String] = []
+    /// Kept states found changed in place (a program rewrote a linked document in place):
+    /// no longer offered.
+    public var damaged: [String] = []
+    /// What could not be kept, and why.
+    public var failures: [String] = []
+    /// The mass-loss alarm, when it is raised.
+    public var alarm: MassLossAlarm?
+
+    public init() {}
+}
+
+/// Every document state this machine sees is kept here, outside the synced folder, so that
+/// a deletion or an overwrite that sync carries here can be undone (`yiana versions list
+/// --deleted`, `versions restore`). The shared version store keeps what yiana itself
+/// replaced; the keeper keeps what others replaced.
+///
+/// States are keyed by content (`objects/<sha256>`, each kept once) and kept by hard link
+/// where the store is on the library's file system (no bytes copied: every writer replaces a
+/// document by renaming a new file over it, so the linked file keeps the old bytes), else by
+/// reflink, else by copy (``KeeperPlace``). A journal (``KeeperJournal``) records each state,
+/// when and where it was seen, and each document found gone or turned to garbage. A program
+/// that rewrites documents in place would change a linked state: that is noticed (the file's
+/// inode is the same, its time or size moved), the state is no longer offered, and the store
+/// stops linking for that library. Every state's SHA-256 is checked again before it is offered.
+public struct Keeper: Sendable {
+    public let library: Library
+    public let place: KeeperPlace
+    let journal: KeeperJournal
+    let objectsFolder: URL
+
+    /// The keeper of `library`, in its place (``KeeperPlace/choose(for:environment:)``).
+    public init(library: Library, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.init(library: library, place: KeeperPlace.choose(for: library, environment: environment))
+    }
+
+    init(library: Library, place: KeeperPlace) {
+        self.library = library
+        self.place = place
+        journal = KeeperJournal(url: place.folder.appendingPathComponent("journal.tsv"))
+        objectsFolder = place.folder.appendingPathComponent("objects")
+    }
+
+    /// False where `$YIANA_KEEP` is `0` or `off` (for a benchmark's run without the keeper).
+    public static func isEnabled(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        !["0", "off", "no", "false"].contains(environment["YIANA_KEEP"]?.lowercased() ?? "")
+    }
+
+    /// Where the bytes `sha256` are.
+    public func objectURL(_ sha256: String) -> URL {
+        objectsFolder.appendingPathComponent(sha256)
+    }
+
+    var lastLookFile: URL { place.folder.appendingPathComponent("last-look") }
+
+    func catalog() -> KeeperCatalog {
+        KeeperCatalog(journal.read())
+    }
+
+    // MARK: Looking
+
+    /// A whole look at the library (`scan`, as an indexing run or a watcher pass made it):
+    /// keeps every document whose file changed since the last look, records the documents
+    /// gone (a moved one is not gone) and those turned to bytes that are not a document, and
+    /// raises or clears the mass-loss alarm. Placeholders are never states: an evicted
+    /// document is not a deleted one. Never throws: what fails is in the report.
+    public func look(_ scan: LibraryScan, arrival: Arrival, jobs: Int = 2, now: Date = Date()) async -> KeeperReport {
+        var report = KeeperReport()
+        var catalog = catalog()
+        let previousLook = readLastLook()
+        var seen = Set<String>()
+        var work: [(url: URL, path: String, stamp: FileStamp)] = []
+        for item in scan.items {
+            guard let path = item.documentPath ?? library.relativePath(of: item.documentURL) else { continue }
+            seen.insert(path)
+            guard item.kind == .document, let stamp = item.stamp ?? FileStamp(path: item.url.path) else { continue }
+            if catalog.stamp(of: path) != stamp { work.append((item.url, path, stamp)) }
+        }
+        var events = await keep(work, catalog: &catalog, arrival: arrival, reason: Self.seenHere, jobs: jobs, now: now, report: &report)
+        for path in catalog.presentPaths where !seen.contains(path) {
+            let lastSeen = max(catalog.lastSeen[path] ?? now, min(previousLook ?? now, now))
+            let event = KeeperEvent.gone(at: now, lastSeen: lastSeen, path: path)
+            events.append(event)
+            catalog.apply(event)
+        }
+        do {
+            try prepare()
+            try journal.append(events)
+        } catch {
+            report.failures.append("\(error)")
+            return report
+        }
+        let present = PresentContent(catalog)
+        report.gone = events.compactMap { event in
+            guard case .gone(_, _, let path) = event, !present.holds(lastStateOf: path, in: catalog) else { return nil }
+            return path
+        }.sorted()
+        writeLastLook(now)
+        report.alarm = updateAlarm(catalog, present: present, now: now)
+        pruneIfDue(now: now)
+        return report
+    }
+
+    /// Keeps the documents at `urls` (a command just read or wrote them): a partial look,
+    /// which records no document as gone.
+    @discardableResult
+    public func observe(_ urls: [URL], reason: String = Keeper.seenHere, now: Date = Date()) async -> KeeperReport {
+        var report = KeeperReport()
+        var catalog = catalog()
+        var work: [(url: URL, path: String, stamp: FileStamp)] = []
+        for url in urls {
+            guard let path = library.relativePath(of: url), let stamp = FileStamp(path: url.path), FileKind.at(url.path) == .regular,
+                  catalog.stamp(of: path) != stamp else { continue }
+            work.append((url, path, stamp))
+        }
+        guard !work.isEmpty else { return report }
+        let events = await keep(work, catalog: &catalog, arrival: nil, reason: reason, jobs: 1, now: now, report: &report)
+        do {
+            try prepare()
+            try journal.append(events)
+        } catch {
+            report.failures.append("\(error)")
+        }
+        return report
+    }
+
+    /// Keeps whatever bytes are at `url`, a document or not (what a restore replaces): the
+    /// state, or nil when there is nothing there.
+    /// - Throws: ``VersionStoreError`` when it cannot be kept.
+    public func keepAnyBytes(at url: URL, reason: String, now: Date = Date()) throws -> VersionRecord? {
+        guard let path = library.relativePath(of: url), FileStamp(path: url.path) != nil else { return nil }
+        try prepare()
+        var catalog = catalog()
+        var mode = place.mode
+        switch keepOne(url: url, path: path, reason: reason, anyBytes: true, known: catalog.objects, mode: &mode, now: now) {
+        case .kept(let state, let object):
+            let events = (object.map { [$0.event] } ?? []) + [KeeperEvent.state(state)]
+            try journal.append(events)
+            events.forEach { catalog.apply($0) }
+            return record(state, catalog: catalog)
+        case .failed(let why):
+            throw VersionStoreError.unwritable(objectsFolder.path, why)
+        case .notDocument, .vanished:
+            return nil
+        }
+    }
+
+    public static let seenHere = "seen here"
+
+    func prepare() throws {
+        do throws(SystemError) {
+            try Sys.makeDirectory(place.folder.deletingLastPathComponent().path, mode: 0o700)
+            try Sys.makeDirectory(place.folder.path, mode: 0o700)
+            try Sys.makeDirectory(objectsFolder.path, mode: 0o700)
+        } catch {
+            if FileKind.at(objectsFolder.path) != .folder {
+                try FileManager.default.createDirectory(at: objectsFolder, withIntermediateDirectories: true)
+            }
+        }
+    }
+
+    /// Keeps each of `work` (on `jobs` workers), returning the journal's events for them,
+    /// applied to `catalog`.
+    private func keep(_ work: [(url: URL, path: String, stamp: FileStamp)], catalog: inout KeeperCatalog, arrival: Arrival?,
+                      reason: String, jobs: Int, now: Date, report: inout KeeperReport) async -> [KeeperEvent] {
+        guard !work.isEmpty else { return [] }
+        var events: [KeeperEvent] = []
+        // A linked state whose document was rewritten in place shares that document's file:
+        // its bytes are gone. Such states are dropped first, and links stop for this library.
+        var mode = place.mode
+        for (_, path, stamp) in work {
+            guard case .document(let index) = catalog.paths[path] else { continue }
+            let old = catalog.states[index]
+            guard old.stamp.inode == stamp.inode, old.stamp != stamp, catalog.objects[old.sha256]?.how == .link,
+                  FileStamp(path: objectURL(old.sha256).path)?.inode == stamp.inode else { continue }
+            let event = KeeperEvent.dropped(at: now, sha256: old.sha256, why: KeeperCatalog.changedInPlace)
+            events.append(event)
+            catalog.apply(event)
+            Sys.removeIfPresent(objectURL(old.sha256).path)
+            report.damaged.append(path)
+            markRewrittenInPlace("a program rewrote \(path) in place", now: now)
+            mode = .reflink
+        }
+        if !report.damaged.isEmpty {
+            try? journal.append(events)  // before anything else is written, so the damaged state is never offered
+            events.removeAll()
+        }
+        try? prepare()
+        let known = catalog.objects
+        let startMode = mode
+        let outcomes: [(Int, KeepOutcome)] = await withTaskGroup(of: (Int, KeepOutcome).self) { group in
+            var next = 0
+            var results: [(Int, KeepOutcome)] = []
+            func addNext() {
+                guard next < work.count else { return }
+                let index = next, item = work[next]
+                next += 1
+                group.addTask {
+                    var mode = startMode
+                    return (index, self.keepOne(url: item.url, path: item.path, reason: reason, anyBytes: false, known: known, mode: &mode, now: now))
+                }
+            }
+            for _ in 0..<max(1, min(jobs, work.count)) { addNext() }
+            for await result in group {
+                results.append(result)
+                addNext()
+            }
+            return results.sorted { $0.0 < $1.0 }
+        }
+        var placed = Set<String>()
+        for (index, outcome) in outcomes {
+            let item = work[index]
+            switch outcome {
+            case .kept(let state, let object):
+                if let object, catalog.objects[state.sha256] == nil, placed.insert(state.sha256).inserted {
+                    events.append(object.event)
+                    catalog.apply(object.event)
+                    report.newObjects += 1
+                    report.bytesCopied += object.copied
+                }
+                let event = KeeperEvent.state(state)
+                events.append(event)
+                catalog.apply(event)
+                report.kept += 1
+            case .notDocument(let stamp):
+                // A file still arriving is looked at again; only a settled one is recorded.
+                if let arrival, arrival.stillArriving(item.url, whole: false) != nil { continue }
+                let event = KeeperEvent.notDocument(at: now, stamp: stamp, path: item.path)
+                events.append(event)
+                catalog.apply(event)
+                report.notDocuments.append(item.path)
+            case .vanished:
+                continue  // gone or replaced while it was looked at: the next look sees what is there
+            case .failed(let why):
+                report.failures.append("\(item.path): \(why)")
+            }
+        }
+        return events
+    }
+
+    /// The bytes a state needs placed in the store, when they were not there yet.
+    struct PlacedObject: Sendable {
+        let event: KeeperEvent
+        let copied: UInt64
+    }
+
+    enum KeepOutcome: Sendable {
+        case kept(KeptState, PlacedObject?)
+        case notDocument(FileStamp)
+        case vanished
+        case failed(String)
+    }
+
+    /// Keeps the file at `url` (a document unless `anyBytes`): hashes it, and places its bytes
+    /// as `objects/<sha256>` unless they are there already, by `mode` (falling from link to
+    /// reflink to copy where the file system refuses; `mode` keeps the step that worked).
+    func keepOne(url: URL, path: String, reason: String, anyBytes: Bool, known: [String: KeeperCatalog.Object],
+                 mode: inout KeeperMode, now: Date) -> KeepOutcome {
+        let fd: Int32
+        do { fd = try RegularFile.openForReading(url.path) } catch {
+            return FileKind.at(url.path) == .missing ? .vanished : .failed("\(error)")
+        }
+        defer { Sys.close(fd) }
+        guard let before = try? Sys.fstat(fd, path: url.path) else { return .vanished }
+        let stamp = FileStamp(before)
+        var documentID: String?, title: String?
+        if let reader = try? DocumentReader(path: url.path, checks: .layout), let metadata = try? reader.metadata() {
+            documentID = metadata.id.uuidString
+            title = metadata.title
+        } else if !anyBytes {
+            // The name may have been given to another file while this one was read.
+            return FileStamp(path: url.path) == stamp ? .notDocument(stamp) : .vanished
+        }
+        let sha256: String
+        do { sha256 = try FileHash.sha256(fd: fd, path: url.path) } catch { return .failed("\(error)") }
+        guard let after = try? Sys.fstat(fd, path: url.path), FileStamp(after) == stamp else { return .vanished }
+        let state = KeptState(sha256: sha256, size: stamp.size > 0 ? UInt64(stamp.size) : 0, stamp: stamp, path: path, seenAt: now,
+                              documentID: documentID, title: title, reason: reason)
+        let final = objectURL(sha256)
+        if known[sha256] != nil, FileKind.at(final.path) == .regular { return .kept(state, nil) }
+        do {
+            let (how, copied) = try place(fd: fd, source: url.path, inode: stamp.inode, sha256: sha256, at: final, mode: &mode)
+            guard let placedStat = try? Sys.lstat(final.path) else { return .failed("\(final.path) vanished from the store") }
+            let event = KeeperEvent.object(at: now, sha256: sha256, size: placedStat.size, modified: FileStamp(placedStat).modified, how: how)
+            return .kept(state, PlacedObject(event: event, copied: copied))
+        } catch KeepFailure.changedMeanwhile {
+            return .vanished
+        } catch {
+            return .failed("\(error)")
+        }
+    }
+
+    enum KeepFailure: Error { case changedMeanwhile }
+
+    /// Puts the bytes of `fd` (the file `source`, inode `inode`, SHA-256 `sha256`) at `final`.
+    private func place(fd: Int32, source: String, inode: Int64, sha256: String, at final: URL,
+                       mode: inout KeeperMode) throws -> (KeeperMode, UInt64) {
+        if mode == .link {
+            switch link(source, inode: inode, at: final) {
+            case .linked: return (.link, 0)
+            case .changedMeanwhile: throw KeepFailure.changedMeanwhile
+            case .cannot: mode = .reflink
+            case .failed(let error): throw error
+            }
+        }
+        let temp = try TemporaryFile(beside: final.path, mode: 0o444)
+        if mode == .reflink {
+            do {
+                try Sys.cloneFile(temp.fd, from: fd, path: temp.path)
+                try temp.sync()
+                try temp.place(at: final.path, .keepingExisting)
+                return (.reflink, 0)
+            } catch {
+                mode = .copy
+                try Sys.ftruncate(temp.fd, 0, path: temp.path)
+            }
+        }
+        // A copy, hashed as it is written: bytes that changed meanwhile are never named by a
+        // hash they do not have.
+        var hasher = SHA256()
+        var offset: UInt64 = 0
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
+        defer { buffer.deallocate() }
+        while true {
+            let n = try Sys.pread(fd, buffer.baseAddress!, buffer.count, offset, path: source)
+            if n == 0 { break }
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+            hasher.update(bufferPointer: chunk)
+            try Sys.pwriteAll(temp.fd, chunk.baseAddress!, n, offset, path: temp.path)
+            offset += UInt64(n)
+        }
+        guard FileHash.hex(hasher.finalize()) == sha256 else { throw KeepFailure.changedMeanwhile }
+        try temp.sync()
+        try temp.place(at: final.path, .keepingExisting)
+        return (.copy, offset)
+    }
+
+    private enum LinkOutcome {
+        case linked, changedMeanwhile, cannot
+        case failed(SystemError)
+    }
+
+    /// Gives the file `source` (inode `inode`) the name `final` in the store.
+    private func link(_ source: String, inode: Int64, at final: URL) -> LinkOutcome {
+        let temp = objectsFolder.appendingPathComponent(".incoming-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))").path
+        do {
+            try Sys.link(source, temp)
+        } catch {
+            let refusals: [SystemError.Code] = [.crossDevice, .notPermitted, .notSupported, .operationNotSupported, .tooManyLinks, .accessDenied]
+            return refusals.contains(error.code) ? .cannot : error.isNotFound ? .changedMeanwhile : .failed(error)
+        }
+        defer { Sys.removeIfPresent(temp) }
+        // The name may have been given to another file since it was opened.
+        guard let linked = FileStamp(path: temp), linked.inode == inode else { return .changedMeanwhile }
+        do {
+            do { try Sys.link(temp, final.path) } catch where error.code == .exists {}
+            try Sys.fsyncDirectory(objectsFolder.path)
+        } catch {
+            return .failed(error)
+        }
+        return .linked
+    }
+
+    /// Says, in the store, that documents of this library are rewritten in place, so that
+    /// no later look links them.
+    func markRewrittenInPlace(_ what: String, now: Date) {
+        let marker = place.folder.appendingPathComponent(KeeperPlace.inPlaceMarker)
+        guard FileKind.at(marker.path) == .missing else { return }
+        let stamp = ISO8601DateFormatter().string(from: now)
+        try? TemporaryFile.replace(marker.path, with: Array("\(what) (seen \(stamp))\n".utf8), mode: 0o600)
+    }
+
+    private func readLastLook() -> Date? {
+        guard let data = FileManager.default.contents(atPath: lastLookFile.path),
+              let ms = Int64(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
+        return Date(timeIntervalSince1970: Double(ms) / 1000)
+    }
+
+    /// When the last whole look was (not `fsync`ed: a lost time only makes "last seen" earlier).
+    private func writeLastLook(_ date: Date) {
+        let text = String(Int64(date.timeIntervalSince1970 * 1000))
+        try? Sys.closeAfter(try Sys.open(lastLookFile.path, [.writeOnly, .create, .truncate], mode: 0o600)) { fd throws(SystemError) in
+            try Sys.writeAll(fd, Array(text.utf8), path: lastLookFile.path)
+        }
+    }
+}
+
+/// The documents present at the last look, by id and by content: a path that is gone while
+/// its document (or its bytes) is elsewhere was moved, not deleted.
+struct PresentContent {
+    var ids = Set<String>()
+    var hashes = Set<String>()
+
+    init(_ catalog: KeeperCatalog) {
+        for state in catalog.paths.values {
+            guard case .document(let index) = state else { continue }
+            hashes.insert(catalog.states[index].sha256)
+            if let id = catalog.states[index].documentID { ids.insert(id) }
+        }
+    }
+
+    /// True when the last document state seen at `path` is present elsewhere (moved, renamed).
+    func holds(lastStateOf path: String, in catalog: KeeperCatalog) -> Bool {
+        guard let state = catalog.lastDocumentState(of: path) else { return false }
+        return hashes.contains(state.sha256) || state.documentID.map(ids.contains) == true
+    }
+}
+

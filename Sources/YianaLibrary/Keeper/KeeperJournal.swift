@@ -1,0 +1,143 @@
+import Foundation
+import YianaArchive
+import YianaSystem
+
+/// One line of the keeper's journal: what this machine saw of a library, in the order seen.
+///
+/// The journal is read on every indexing run and every watcher pass, so it is tab-separated
+/// text read without a JSON decoder (10,000 lines in milliseconds); a path or title with a
+/// tab, a line break or a backslash is escaped.
+enum KeeperEvent: Sendable, Equatable {
+    /// Bytes placed in the store as `objects/<sha256>`: their size and modification time
+    /// there (to tell cheaply that they were changed in place), and how (link, reflink, copy).
+    case object(at: Date, sha256: String, size: UInt64, modified: Int64, how: KeeperMode)
+    /// The document at `path` was seen holding the bytes `sha256`, as the file `stamp`.
+    case state(KeptState)
+    /// The file at `path` was seen holding bytes that are not a document.
+    case notDocument(at: Date, stamp: FileStamp, path: String)
+    /// Nothing was at `path` any more; `lastSeen` is when a look last found it there.
+    case gone(at: Date, lastSeen: Date, path: String)
+    /// The bytes `sha256` were dropped from the store (pruned, or found changed in place).
+    case dropped(at: Date, sha256: String, why: String)
+
+    var line: String {
+        switch self {
+        case .object(let at, let sha256, let size, let modified, let how):
+            return ["O", Self.time(at), sha256, String(size), String(modified), how.rawValue].joined(separator: "\t")
+        case .state(let state):
+            return ["S", Self.time(state.seenAt), state.sha256, String(state.size), String(state.stamp.inode), String(state.stamp.modified),
+                    Self.escape(state.documentID ?? ""), Self.escape(state.title ?? ""), Self.escape(state.reason), Self.escape(state.path)]
+                .joined(separator: "\t")
+        case .notDocument(let at, let stamp, let path):
+            return ["B", Self.time(at), String(stamp.size), String(stamp.inode), String(stamp.modified), Self.escape(path)].joined(separator: "\t")
+        case .gone(let at, let lastSeen, let path):
+            return ["G", Self.time(at), Self.time(lastSeen), Self.escape(path)].joined(separator: "\t")
+        case .dropped(let at, let sha256, let why):
+            return ["D", Self.time(at), sha256, Self.escape(why)].joined(separator: "\t")
+        }
+    }
+
+    init?(line: Substring) {
+        let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+        guard let kind = f.first, f.count >= 2, let at = Self.date(f[1]) else { return nil }
+        switch kind {
+        case "O":
+            guard f.count == 6, let size = UInt64(f[3]), let modified = Int64(f[4]), let how = KeeperMode(rawValue: String(f[5])) else { return nil }
+            self = .object(at: at, sha256: String(f[2]), size: size, modified: modified, how: how)
+        case "S":
+            guard f.count == 10, let size = UInt64(f[3]), let inode = Int64(f[4]), let modified = Int64(f[5]) else { return nil }
+            let id = Self.unescape(f[6]), title = Self.unescape(f[7])
+            self = .state(KeptState(sha256: String(f[2]), size: size, stamp: FileStamp(size: Int64(size), modified: modified, inode: inode),
+                                    path: Self.unescape(f[9]), seenAt: at, documentID: id.isEmpty ? nil : id,
+                                    title: title.isEmpty ? nil : title, reason: Self.unescape(f[8])))
+        case "B":
+            guard f.count == 6, let size = Int64(f[2]), let inode = Int64(f[3]), let modified = Int64(f[4]) else { return nil }
+            self = .notDocument(at: at, stamp: FileStamp(size: size, modified: modified, inode: inode), path: Self.unescape(f[5]))
+        case "G":
+            guard f.count == 4, let lastSeen = Self.date(f[2]) else { return nil }
+            self = .gone(at: at, lastSeen: lastSeen, path: Self.unescape(f[3]))
+        case "D":
+            guard f.count == 4 else { return nil }
+            self = .dropped(at: at, sha256: String(f[2]), why: Self.unescape(f[3]))
+        default:
+            return nil
+        }
+    }
+
+    /// Milliseconds since 1970.
+    private static func time(_ date: Date) -> String { String(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
+    private static func date(_ text: Substring) -> Date? { Int64(text).map { Date(timeIntervalSince1970: Double($0) / 1000) } }
+
+    static func escape(_ text: String) -> String {
+        guard text.contains(where: { $0 == "\\" || $0 == "\t" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\t", with: "\\t")
+            .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
+    }
+
+    static func unescape(_ text: Substring) -> String {
+        guard text.contains("\\") else { return String(text) }
+        var result = "", escaped = false
+        for character in text {
+            if escaped {
+                result.append(character == "t" ? "\t" : character == "n" ? "\n" : character == "r" ? "\r" : character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}
+
+/// The keeper's journal file (`journal.tsv` in its folder): appended to under a lock, each
+/// batch `fsync`ed after the objects it names are in place, so a crash leaves at most an
+/// object nobody lists, never a listed state without its bytes; a last line torn by a crash
+/// is skipped when read and ended before the next append.
+struct KeeperJournal: Sendable {
+    let url: URL
+
+    func read() -> [KeeperEvent] {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return [] }
+        let text = String(decoding: data, as: UTF8.self)
+        return text.split(separator: "\n", omittingEmptySubsequences: true).compactMap { KeeperEvent(line: $0) }
+    }
+
+    /// Appends `events`, with one `fsync`.
+    /// - Throws: ``VersionStoreError/unwritable(_:_:)`` naming the journal.
+    func append(_ events: [KeeperEvent]) throws {
+        guard !events.isEmpty else { return }
+        try withLock { try appendLocked(events) }
+    }
+
+    func appendLocked(_ events: [KeeperEvent]) throws {
+        var text = events.map(\.line).joined(separator: "\n") + "\n"
+        do throws(SystemError) {
+            try Sys.closeAfter(try Sys.open(url.path, [.readWrite, .append, .create], mode: 0o600)) { fd throws(SystemError) in
+                let end = try Sys.fstat(fd, path: url.path).size
+                if end > 0, try Sys.pread(fd, count: 1, at: end - 1, path: url.path) != [UInt8(ascii: "\n")] { text = "\n" + text }
+                try Sys.writeAll(fd, Array(text.utf8), path: url.path)
+                try Sys.fsync(fd, path: url.path)
+            }
+        } catch {
+            throw VersionStoreError.unwritable(url.path, error.code.description)
+        }
+    }
+
+    /// Replaces the whole journal with `events` (after a prune), crash-safely; call holding
+    /// ``withLock(_:)``.
+    func rewriteLocked(_ events: [KeeperEvent]) throws {
+        let text = events.map { $0.line + "\n" }.joined()
+        do { try TemporaryFile.replace(url.path, with: Array(text.utf8), mode: 0o600) } catch {
+            throw VersionStoreError.unwritable(url.path, error.code.description)
+        }
+    }
+
+    /// Runs `body` holding the journal's exclusive lock.
+    func withLock<T>(_ body: () throws -> T) throws -> T {
+        let lock = try DocumentLock(document: url.path, mode: .exclusive, timeout: CoordinatedDocument.defaultLockTimeout)
+        defer { lock.release() }
+        return try body()
+    }
+}
