@@ -43,6 +43,9 @@ public struct LibraryHealth: Codable, Sendable {
     public var index: IndexInfo?
     public var watcher: WatchHealth?
     public var watcherRunning = false
+    /// The keeper of every state seen here: where, how, what it holds of lost documents, and
+    /// the mass-loss alarm (nil when the keeper is off).
+    public var keeper: KeeperSummary?
     /// How long gathering took, and what it read.
     public var seconds = 0.0
     public var read = ""
@@ -97,11 +100,12 @@ public struct LibraryHealth: Codable, Sendable {
         let troubled = Set(health.states.filter { $0.state != "no-words-found" }.flatMap(\.paths))
         health.fine = all.filter { !troubled.contains($0) }.count
 
+        if Keeper.isEnabled() { health.keeper = Keeper(library: library).summary() }
         health.watcher = WatchHealth.file(for: library).load()
         health.watcherRunning = health.watcher?.isRunning ?? false
         health.seconds = Date().timeIntervalSince(started)
         health.read = "the library's folders (\(scan.folders.count), names, sizes and times of \(scan.items.count) documents; no document opened)"
-            + (indexed == nil ? "" : ", the search index's record of each document") + ", the OCR failures and the watcher's heartbeat"
+            + (indexed == nil ? "" : ", the search index's record of each document") + ", the OCR failures, the keeper's journal and the watcher's heartbeat"
         return health
     }
 

@@ -52,6 +52,7 @@ extension LibraryWatcher {
         let present = Set(documents.keys)
         for path in (known ?? present).subtracting(present).sorted() { record(.removed, path: path) }
         known = present
+        if let keeper = report.keeper { kept(keeper, problems: &problems) }
         for path in report.changed {
             let document = documents[path]
             let how = report.reusedPaths.contains(path) ? "reused the pages of the same PDF (moved, renamed or only its metadata changed)" : "extracted"
@@ -72,6 +73,26 @@ extension LibraryWatcher {
             }
         }
         return next
+    }
+
+    /// What the keeper found: documents gone or overwritten (their states kept), its failures,
+    /// and the mass-loss alarm, said as an error the first pass it is raised and a problem
+    /// while it stays.
+    private func kept(_ keeper: KeeperReport, problems: inout [Problem]) {
+        for path in keeper.gone {
+            record(.action, path: path, code: "kept-deleted", detail: "gone from the library; its states are kept here: `yiana versions list --deleted`")
+        }
+        for path in keeper.notDocuments {
+            record(.problem, path: path, code: "overwritten", detail: "now holds bytes that are not a document; its last good state is kept here: `yiana versions list --deleted`")
+        }
+        for path in keeper.damaged {
+            record(.problem, path: path, code: "rewritten-in-place", detail: "a program rewrote it in place, changing the state kept by link; the keeper copies from now on")
+        }
+        for failure in keeper.failures { record(.error, code: "keeper", detail: "not kept: \(failure)") }
+        if let alarm = keeper.alarm {
+            if reported["mass-loss ."] == nil { record(.error, code: "mass-loss", detail: alarm.message) }
+            problems.append(Problem(code: "mass-loss", path: ".", detail: alarm.message))
+        }
     }
 
     /// Conflict copies and stray copies; with `--resolve identical`, groups whose copies are

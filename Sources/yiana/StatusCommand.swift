@@ -28,6 +28,11 @@ extension Yiana {
                 again). A library kept by another sync program (not attached with `yiana cloud \
                 init`) has no download status; its OCR failures are still shown.
 
+                The keeper line says where this machine keeps every document state it saw, \
+                how (link, reflink or copy, and why), and how many lost documents it can bring \
+                back. When a large share of the library was deleted or overwritten within an \
+                hour, the mass-loss alarm is printed (also on stderr) and the exit status is 3.
+
                 Examples:
                   yiana status
                   yiana status --json | jq '.summary.states[] | {state, count, run}'
@@ -85,16 +90,22 @@ extension Yiana {
                 cloud = nil
             }
             if json {
-                return try Output.json(Report(summary: summary, cloudAttached: cloud != nil, device: cloud?.device, lastSync: cloud?.lastSync,
-                                              documents: cloud?.documents ?? [], ocrFailures: failures, watcher: watcher))
+                try Output.json(Report(summary: summary, cloudAttached: cloud != nil, device: cloud?.device, lastSync: cloud?.lastSync,
+                                       documents: cloud?.documents ?? [], ocrFailures: failures, watcher: watcher))
+                if summary.keeper?.alarm != nil { throw ExitCode(3) }
+                return
             }
             Self.render(summary)
             print(watcher.map(Self.describe) ?? "watcher: never ran on this library (`yiana watch`, or Scripts/install.sh for a service)")
             OCRProblems.print(failures)
-            guard let report = cloud else {
+            if let report = cloud { Self.render(report) } else {
                 print("Download status: \(library.root.path) is not attached to the simulated cloud store (`yiana cloud init DIR` attaches it).")
-                return
             }
+            if summary.keeper?.alarm != nil { throw ExitCode(3) }
+        }
+
+        /// Each document's download status.
+        static func render(_ report: StatusReport) {
             for document in report.documents {
                 var notes: [String] = []
                 if document.isDownloading, let progress = document.progress { notes.append("downloading \(Int(progress * 100))%") }
@@ -121,6 +132,15 @@ extension Yiana {
                 print("index: \(Output.count(index.documents, "document")), \(when) (\(index.path))")
             } else {
                 print("index: none yet → yiana index")
+            }
+            if let keeper = health.keeper {
+                let lost = keeper.lost == 0 ? "" : "; \(Output.count(keeper.lost, "document")) lost and restorable → yiana versions list --deleted"
+                print("keeper: \(Output.count(keeper.states, "state")) of \(Output.count(keeper.documents, "document")) kept by \(keeper.mode.rawValue) "
+                      + "(\(keeper.reason): \(keeper.folder))\(lost)")
+                if let alarm = keeper.alarm {
+                    print(alarm.message)
+                    Output.error(alarm.message)
+                }
             }
         }
 

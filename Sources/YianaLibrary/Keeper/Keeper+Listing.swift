@@ -114,3 +114,38 @@ extension Keeper {
         return objectURL(record.sha256)
     }
 }
+
+/// The keeper in a few numbers, for `yiana status` and the health page (no state is hashed).
+public struct KeeperSummary: Codable, Sendable, Equatable {
+    /// Where its store is, how it keeps new states, and why.
+    public let folder: String
+    public let mode: KeeperMode
+    public let reason: String
+    /// States kept, of how many documents, and when it last looked at the whole library.
+    public let states: Int
+    public let documents: Int
+    public let lastLook: Date?
+    /// Documents lost (deleted or overwritten) of which states are kept.
+    public let lost: Int
+    /// The mass-loss alarm, while it is raised.
+    public let alarm: MassLossAlarm?
+}
+
+extension Keeper {
+    /// The keeper in a few numbers.
+    public func summary() -> KeeperSummary {
+        let catalog = catalog()
+        let present = PresentContent(catalog)
+        var lost = 0
+        for (path, state) in catalog.paths where catalog.lastDocumentState(of: path).map(catalog.isKept) == true {
+            switch state {
+            case .gone: if !present.holds(lastStateOf: path, in: catalog) { lost += 1 }
+            case .notDocument: lost += 1
+            case .document: break
+            }
+        }
+        let kept = catalog.states.filter { catalog.isKept($0) && $0.isDocument }
+        return KeeperSummary(folder: place.folder.path, mode: place.mode, reason: place.reason, states: kept.count,
+                             documents: Set(kept.map { $0.documentID ?? $0.path }).count, lastLook: readLastLook(), lost: lost, alarm: alarm())
+    }
+}

@@ -386,7 +386,7 @@ public struct Keeper: Sendable {
         try? TemporaryFile.replace(marker.path, with: Array("\(what) (seen \(stamp))\n".utf8), mode: 0o600)
     }
 
-    private func readLastLook() -> Date? {
+    func readLastLook() -> Date? {
         guard let data = FileManager.default.contents(atPath: lastLookFile.path),
               let ms = Int64(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
         return Date(timeIntervalSince1970: Double(ms) / 1000)

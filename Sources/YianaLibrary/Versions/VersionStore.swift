@@ -48,13 +48,13 @@ public struct VersionStore: Sendable {
 
     /// Where a version's bytes are.
     public func objectURL(_ record: VersionRecord) -> URL {
-        objectStore.url(record.sha256)
+        record.keptHere == true ? Keeper(library: library).objectURL(record.sha256) : objectStore.url(record.sha256)
     }
 
     /// True when the version's bytes are here (a sync program may carry a log line to this
     /// device before the object it names).
     public func contains(_ record: VersionRecord) -> Bool {
-        objectStore.contains(record.sha256)
+        FileManager.default.fileExists(atPath: objectURL(record).path)
     }
 
     /// Keeps the bytes of the file at `url` (once; a second copy of the same bytes only
