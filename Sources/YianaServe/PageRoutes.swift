@@ -96,7 +96,7 @@ enum HTML {
             <title>\(escape(title)) · \(escape(library.root.lastPathComponent))</title>
             <link rel="stylesheet" href="/static/style.css"><link rel="icon" href="/static/icon.svg" type="image/svg+xml">\(script.map { "<script src=\"\($0)\" defer></script>" } ?? "")</head>
             <body data-base="\(b)"><header><a class="home" href="\(b)/">\(escape(library.root.lastPathComponent))</a>
-            <nav><a href="\(b)/">Search</a> <a href="\(b)/conflicts">Conflicts</a> <a href="\(b)/import">Import</a> <a href="\(b)/health">Health</a></nav>\(logout)</header>
+            <nav><a href="\(b)/">Search</a> <a href="\(b)/conflicts">Conflicts</a> <a href="\(b)/import">Import</a> <a href="\(b)/health">Health</a> <a href="\(b)/deleted">Recently deleted</a></nav>\(logout)</header>
             <main>\(body)</main></body></html>
             """
         return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: html)))
@@ -169,7 +169,8 @@ enum HTML {
 
     /// The summary, each state linking to the list of its documents (`listing`: the state listed).
     static func health(_ health: LibraryHealth, listing: String? = nil) -> String {
-        var html = "<h1>\(health.documents) document\(health.documents == 1 ? "" : "s"), \(health.fine) fine</h1><table class=\"states\">"
+        var html = health.keeper?.alarm.map(massLossBanner) ?? ""
+        html += "<h1>\(health.documents) document\(health.documents == 1 ? "" : "s"), \(health.fine) fine</h1><table class=\"states\">"
         for state in health.states {
             let link = base + "/health?state=" + HTML.queryValue(state.state)
             html += "<tr><th>\(state.count)</th><td><a href=\"\(escape(link))\">\(escape(state.state))</a></td><td>\(escape(state.meaning))</td>"
@@ -190,6 +191,10 @@ enum HTML {
             html += "<p>Index: \(index.documents) documents\(index.lastRun.map { ", last run \(escape(InternetTime.string($0)))" } ?? "").</p>"
         } else {
             html += "<p>No search index yet: <code>yiana index</code>.</p>"
+        }
+        if let keeper = health.keeper {
+            html += "<p>Kept on this machine: \(keeper.states) state\(keeper.states == 1 ? "" : "s") of \(keeper.documents) document\(keeper.documents == 1 ? "" : "s") (by \(keeper.mode.rawValue))"
+                + (keeper.lost == 0 ? "" : "; <a href=\"\(escape(base + "/deleted"))\">\(keeper.lost) lost and restorable</a>") + ".</p>"
         }
         let watcher = health.watcher == nil ? "never ran on this library" : health.watcherRunning ? "running" : "not running"
         return html + "<p>Watcher: \(watcher).</p>"
@@ -250,6 +255,7 @@ enum HTML {
         a.button{display:inline-block;border:1px solid #3a6ea5;border-radius:4px;padding:.2em .7em;text-decoration:none}
         ol.versions-list{list-style:none;padding:0}ol.versions-list li{display:flex;gap:1em;align-items:flex-start;margin:.6em 0}
         ol.versions-list img{width:80px;border:1px solid #ddd;background:#fff}
+        .alarm{background:#fde8e8;border:2px solid #c0392b;color:#7b1d13;padding:.8em 1em;margin:1em 0;border-radius:4px}
         .note{color:#8a5a00}.error{color:#b00020}table.states td,table.states th{padding:.2em .6em;text-align:left}
         table.pages-diff img{width:240px;border:1px solid #ddd;background:#fff}table.pages-diff td{vertical-align:top;padding:.3em}
         td.none{color:#888}details pre{white-space:pre-wrap;max-height:20em;overflow:auto;font-size:.85em;background:#f4f4f4;padding:.5em}

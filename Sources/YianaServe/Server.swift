@@ -54,6 +54,7 @@ public enum YianaServer {
         DocumentRoutes(library: library, images: images, versionsToken: options.readOnly ? nil : csrf.value).add(to: router)
         let changes = Changes(library: library, readOnly: options.readOnly, csrf: csrf, index: index)
         VersionRoutes(changes: changes, images: images).add(to: router)
+        DeletedRoutes(changes: changes, images: images).add(to: router)
         ConflictRoutes(changes: changes).add(to: router)
         DownloadRoutes(changes: changes).add(to: router)
         ImportRoutes(changes: changes, limit: options.importLimit).add(to: router)

@@ -406,9 +406,19 @@ public struct FileIdentity: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "inode \(inode), \(size) bytes" }
 
-    /// Every field, as one line of text: two files are the same version exactly when these are equal.
+    /// Every field, as one line of text (read back by ``matches(fingerprint:)``).
     package var fingerprint: String {
-        "\(device) \(inode) \(size) \(modified.tv_sec).\(modified.tv_nsec) \(changed.tv_sec).\(changed.tv_nsec)"
+        "\(device) \(inode) \(size) \(modified.tv_sec).\(modified.tv_nsec) \(changed.tv_sec).\(changed.tv_nsec) \(links)"
+    }
+
+    /// True when `fingerprint` (from ``fingerprint``) names this version by the rule of `==`:
+    /// a ctime moved by a link made or removed is the same version.
+    package func matches(fingerprint: Substring) -> Bool {
+        let fields = fingerprint.split(separator: " ")
+        let mine = self.fingerprint.split(separator: " ")
+        guard fields.count == mine.count else { return false }
+        if fields == mine { return true }
+        return fields.prefix(4) == mine.prefix(4) && fields[5] != mine[5]
     }
 }
 

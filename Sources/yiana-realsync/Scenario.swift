@@ -168,7 +168,8 @@ struct Scenario {
             let metadata = info["metadata"] as? [String: Any] ?? [:]
             bothKept = bothKept && metadata["title"] as? String == "Annual report" && (metadata["tags"] as? [String] ?? []).contains("tax")
             result.verifyClean[index] = try shell.run(yiana, ["verify", "--library", root.path]).status == 0
-            let versions = Self.array(try yiana(["versions", "list", "--library", root.path, "--json", document]).stdout)
+            // The shared store's versions (the keeper's, this machine's own, are listed too, apart).
+            let versions = Self.array(try yiana(["versions", "list", "--library", root.path, "--json", document]).stdout).filter { $0["keptHere"] == nil }
             result.versionsListed[index] = versions.count
             for version in versions {
                 guard let sha = version["sha256"] as? String else { continue }

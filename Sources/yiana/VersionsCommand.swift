@@ -131,6 +131,9 @@ extension Yiana.Versions {
                 The alarm is raised when more than a tenth of the library (and at least 5 \
                 documents) is deleted or overwritten within an hour, and stays until the \
                 documents are back or this command lowers it. Nothing kept is dropped.
+
+                Example:
+                  yiana status; yiana versions list --deleted; yiana versions dismiss-alarm
                 """
         )
 

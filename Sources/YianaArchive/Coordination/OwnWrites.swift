@@ -66,7 +66,7 @@ public enum OwnWrites {
         guard let identity = FileIdentity(path: path),
               let data = FileManager.default.contents(atPath: record(for: path).path) else { return false }
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        return lines.count >= 2 && lines[0] == URL(fileURLWithPath: path).standardizedFileURL.path && lines[1] == identity.fingerprint
+        return lines.count >= 2 && lines[0] == URL(fileURLWithPath: path).standardizedFileURL.path && identity.matches(fingerprint: lines[1])
     }
 
     /// Removes records older than a day, at most once an hour (the marker file's time says when).

@@ -68,6 +68,15 @@ extension Keeper {
         records(path: path, documentID: nil).first { $0.documentID != nil && Self.verifiesWhole(objectURL($0.sha256)) }
     }
 
+    /// The SHA-256 of the document at `url` as it is now, when the keeper's last look saw
+    /// this very file (same inode, size and time); else hashed.
+    public func currentSHA256(of url: URL) -> String? {
+        guard let path = library.relativePath(of: url), let stamp = FileStamp(path: url.path) else { return nil }
+        let catalog = catalog()
+        if case .document(let index) = catalog.paths[path], catalog.states[index].stamp == stamp { return catalog.states[index].sha256 }
+        return try? FileHash.sha256(of: url)
+    }
+
     /// `states` as records, newest first, one per distinct bytes and path, less those whose
     /// bytes no longer match their name (dropped as they are found).
     private func verifiedRecords(_ states: [KeptState], catalog: inout KeeperCatalog) -> [VersionRecord] {

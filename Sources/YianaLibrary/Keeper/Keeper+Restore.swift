@@ -74,7 +74,7 @@ extension Keeper {
     }
 
     /// Lowers the alarm when every document it named is back.
-    func refreshAlarm(now: Date = Date()) {
+    public func refreshAlarm(now: Date = Date()) {
         guard alarm() != nil else { return }
         let catalog = catalog()
         _ = updateAlarm(catalog, present: PresentContent(catalog), now: now)

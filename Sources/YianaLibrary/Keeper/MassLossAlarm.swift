@@ -25,7 +25,7 @@ public struct MassLossAlarm: Codable, Sendable, Equatable {
             + "`yiana versions restore --deleted --since '\(Self.format(since.addingTimeInterval(-1)))' --dry-run` shows what one command brings back."
     }
 
-    static func format(_ date: Date) -> String {
+    public static func format(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
         return formatter.string(from: date)

@@ -65,7 +65,10 @@ public struct Verifier: Sendable {
                 await keeper.observe(scan.items.filter { $0.kind == .document }.map(\.url), now: now)
             }
             for index in report.files.indices where !report.files[index].ok {
-                guard let good = keeper.lastGoodState(path: report.files[index].path) else { continue }
+                // Damage only (an I/O error is not), and a state other than the bytes there now.
+                let codes = report.files[index].problems.filter { !$0.isNotice }.map(\.code)
+                guard !codes.contains(.unreadable), let good = keeper.lastGoodState(path: report.files[index].path),
+                      (try? FileHash.sha256(of: library.root.appendingPathComponent(report.files[index].path))) != good.sha256 else { continue }
                 var notice = VerifyProblem(code: .goodStateKept, message: Self.goodStateMessage(report.files[index].path, good))
                 notice.isNotice = true
                 report.files[index].problems.append(notice)

@@ -99,8 +99,12 @@ public struct VersionStore: Sendable {
             guard let companion = CompanionFile.classify(record.originalPath), companion.kind.scope == .document else { return false }
             return companion.key.map(keys.contains) ?? false
         }
-        // And the states this machine's keeper saw of it, by path and by id.
-        let seen = Keeper(library: library).records(path: path, documentID: id)
+        // And the states this machine's keeper saw of it, by path and by id, less the bytes
+        // the shared store keeps too (listed once, with the reason it was kept).
+        // The bytes the document holds now are no earlier version either.
+        let keeper = Keeper(library: library)
+        let skip = Set(shared.map(\.sha256) + [keeper.currentSHA256(of: url)].compactMap { $0 })
+        let seen = keeper.records(path: path, documentID: id).filter { !skip.contains($0.sha256) }
         return (shared + seen).enumerated().sorted { ($0.element.keptAt, $0.offset) > ($1.element.keptAt, $1.offset) }.map(\.element)
     }
 
