@@ -16,7 +16,7 @@ swift build -c release --static-swift-stdlib --product yiana >/dev/null
 swift build -c release --static-swift-stdlib --product yiana-realsync >/dev/null  # the same flags: one build, not two
 bin=$(swift build -c release --show-bin-path)
 failed=0
-for scenario in edit ocr companions inject; do
+for scenario in edit ocr companions inject keeper; do
     for program in syncthing unison; do
         for ((i = 1; i <= rounds; i++)); do
             if ! "$bin/yiana-realsync" --program "$program" --scenario "$scenario" --samples SampleDocs; then failed=$((failed + 1)); fi

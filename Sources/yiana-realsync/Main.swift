@@ -48,6 +48,15 @@ struct RealSyncCommand: AsyncParsableCommand {
             a fresh `yiana index` of one copy into another database (--fresh-index), both copies \
             the same, and no watcher logged an error.
 
+            --scenario keeper: a library of the sample documents, indexed and synced; a runs \
+            `yiana watch`; b deletes two documents, overwrites two with random bytes and one \
+            with zero bytes, and edits one; they sync. Checked: on a, `versions list --deleted` \
+            lists exactly the five (and how long that took), the mass-loss alarm is raised \
+            (`status` exits 3); a deletion made on a while no watcher runs is recorded by \
+            `yiana index`; `versions restore --deleted --since` brings all back byte for byte \
+            (SHA-256) and lowers the alarm; after syncing, b has them back too and keeps its \
+            edit; both the same; verify clean on both.
+
             Exit status: 0 when every check passed, 1 otherwise.
             """
     )
@@ -75,8 +84,8 @@ struct RealSyncCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard ["unison", "syncthing"].contains(program) else { throw ValidationError("--program is unison or syncthing.") }
-        guard ["edit", "ocr", "companions", "inject", "shared-index"].contains(scenario) else {
-            throw ValidationError("--scenario is edit, ocr, companions, inject or shared-index.")
+        guard ["edit", "ocr", "companions", "inject", "shared-index", "keeper"].contains(scenario) else {
+            throw ValidationError("--scenario is edit, ocr, companions, inject, shared-index or keeper.")
         }
         guard scenario != "shared-index" || (index != nil && freshIndex != nil) else {
             throw ValidationError("--scenario shared-index needs --index and --fresh-index (two databases on a PostgreSQL server).")
@@ -102,6 +111,7 @@ struct RealSyncCommand: AsyncParsableCommand {
             case "ocr": try await OCRScenario(base: scenario).run(&program)
             case "companions": try await CompanionScenario(base: scenario).run(&program)
             case "inject": try await InjectScenario(base: scenario).run(&program)
+            case "keeper": try await KeeperScenario(base: scenario).run(&program)
             case "shared-index": try await SharedIndexScenario(base: scenario, shared: self.index ?? "", fresh: self.freshIndex ?? "").run(&program)
             default: try await scenario.run(&program)
             }
@@ -176,6 +186,14 @@ extension CompanionScenario.Result: Outcome {
         converged \(converged ? "yes" : "NO"); verify clean \(verifyClean.map { $0 ? "yes" : "NO" }.joined(separator: "/")); \
         files that travelled but must not: \(travelled.count); \(String(format: "%.1f", seconds)) s
         """
+    }
+}
+
+extension KeeperScenario.Result: Outcome {
+    var summary: String {
+        "\(program): \(deleted.count) deleted and \(overwritten.count) overwritten on b; listed on a after \(String(format: "%.1f", secondsToList)) s; "
+            + "alarm raised \(alarmRaised), lowered \(alarmLowered); restored identical on a and b \(restoredIdentical); "
+            + "unwatched deletion recovered \(unwatchedRecovered); b's edit kept \(editKept); converged \(converged); verify clean \(verifyClean) (\(String(format: "%.1f", seconds)) s)"
     }
 }
 

@@ -42,6 +42,22 @@ struct RealSyncTests {
         check(try await scenario("syncthing"))
     }
 
+    /// Nothing lost, whoever deletes: device b deletes, overwrites (random bytes, zero bytes)
+    /// and edits; a's watcher lists every loss, one command brings all back byte for byte,
+    /// the restores reach b, b's edit survives (Syncthing in Scripts/realsync-syncthing.sh).
+    @Test func deletionsAndOverwritesFromAnotherDeviceAreBroughtBackUnderUnison() async throws {
+        let result = try await scenario("unison", "keeper")
+        let lost = (result["deleted"] as? [String] ?? []) + (result["overwritten"] as? [String] ?? [])
+        #expect(lost.count == 5 && Set(result["listed"] as? [String] ?? []) == Set(lost))
+        #expect(result["alarmRaised"] as? Bool == true && result["alarmLowered"] as? Bool == true)
+        #expect(result["restoredIdentical"] as? [Int] == [5, 5])
+        #expect(result["unwatchedRecovered"] as? Bool == true)
+        #expect(result["editKept"] as? Bool == true)
+        #expect(result["converged"] as? Bool == true)
+        #expect(result["verifyClean"] as? [Bool] == [true, true])
+        #expect((result["travelled"] as? [String])?.isEmpty == true)
+    }
+
     /// Both devices run `yiana ocr` on one scan while apart (Syncthing in Scripts/realsync-syncthing.sh).
     @Test func ocrOnBothDevicesUnderUnison() async throws {
         let result = try await scenario("unison", "ocr")
