@@ -284,12 +284,16 @@ struct KeeperTests {
     @Test func journalLinesRoundTrip() {
         let state = KeptState(sha256: String(repeating: "b", count: 64), size: 12, stamp: FileStamp(size: 12, modified: 99, inode: 7),
                               path: "Tab\there/New\nline\\x.yianazip", seenAt: Date(timeIntervalSince1970: 1_700_000_000.123),
-                              documentID: "ID", title: "A\ttitle", reason: Keeper.seenHere)
+                              documentID: "ID", title: "A\ttitle", reason: Keeper.seenHere, placed: .init(how: .link, modified: 99))
+        var copied = state
+        copied.placed = .init(how: .copy, modified: 1234)
+        var garbage = KeptState(sha256: String(repeating: "c", count: 64), size: 0, stamp: FileStamp(size: 0, modified: 1, inode: 2), path: "g",
+                                seenAt: Date(timeIntervalSince1970: 9), documentID: nil, title: nil, reason: "replaced by restoring version 123")
+        garbage.placed = nil
         let events: [KeeperEvent] = [
-            .state(state),
+            .state(state), .state(copied), .state(garbage),
             .gone(at: Date(timeIntervalSince1970: 5), lastSeen: Date(timeIntervalSince1970: 4), path: "x\ty"),
             .notDocument(at: Date(timeIntervalSince1970: 6), stamp: FileStamp(size: 0, modified: 1, inode: 2), path: "z"),
-            .object(at: Date(timeIntervalSince1970: 7), sha256: "c", size: 3, modified: 4, how: .reflink),
             .dropped(at: Date(timeIntervalSince1970: 8), sha256: "c", why: KeeperCatalog.changedInPlace),
         ]
         #expect(events.map { KeeperEvent(line: Substring($0.line)) } == events)

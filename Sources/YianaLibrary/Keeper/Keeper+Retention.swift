@@ -158,17 +158,19 @@ extension Keeper {
         for (index, state) in catalog.states.enumerated() where !drop.contains(index) && live.contains(state.sha256) {
             remainingPaths.insert(state.path)
         }
-        var lastObject: [String: Int] = [:]
-        for (position, event) in catalog.events.enumerated() {
-            if case .object(_, let sha256, _, _, _) = event { lastObject[sha256] = position }
-        }
-        for (position, event) in catalog.events.enumerated() {
+        var placed = Set<String>()
+        for event in catalog.events {
             switch event {
-            case .object(_, let sha256, _, _, _):
-                if live.contains(sha256), lastObject[sha256] == position { events.append(event) }
-            case .state(let state):
+            case .state(var state):
                 defer { stateIndex += 1 }
-                if !drop.contains(stateIndex), live.contains(state.sha256) { events.append(event) }
+                guard !drop.contains(stateIndex), live.contains(state.sha256) else { continue }
+                // The first line left of each kept bytes says how they were placed.
+                if placed.insert(state.sha256).inserted, let object = catalog.objects[state.sha256] {
+                    state.placed = KeptState.Placement(how: object.how, modified: object.modified)
+                } else {
+                    state.placed = nil
+                }
+                events.append(.state(state))
             case .notDocument(_, _, let path), .gone(_, _, let path):
                 if remainingPaths.contains(path) { events.append(event) }
             case .dropped:

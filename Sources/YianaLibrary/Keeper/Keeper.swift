@@ -68,6 +68,7 @@ public struct Keeper: Sendable {
     }
 
     var lastLookFile: URL { place.folder.appendingPathComponent("last-look") }
+    var snapshot: KeeperSnapshot { KeeperSnapshot(url: place.folder.appendingPathComponent("snapshot")) }
 
     func catalog() -> KeeperCatalog {
         KeeperCatalog(journal.read())
@@ -82,15 +83,26 @@ public struct Keeper: Sendable {
     /// document is not a deleted one. Never throws: what fails is in the report.
     public func look(_ scan: LibraryScan, arrival: Arrival, jobs: Int = 2, now: Date = Date()) async -> KeeperReport {
         var report = KeeperReport()
+        let items = scan.items.compactMap { item -> (url: URL, path: String, placeholder: Bool, stamp: FileStamp?)? in
+            guard let path = item.documentPath ?? library.relativePath(of: item.documentURL) else { return nil }
+            return (item.url, path, item.kind == .placeholder, item.stamp ?? FileStamp(path: item.url.path))
+        }
+        let entries = items.map { (path: $0.path, placeholder: $0.placeholder, stamp: $0.stamp) }
+        // Nothing changed since the last look: no journal read.
+        if snapshot.matches(entries) {
+            writeLastLook(now)
+            report.alarm = alarm()
+            pruneIfDue(now: now)
+            return report
+        }
         var catalog = catalog()
         let previousLook = readLastLook()
         var seen = Set<String>()
         var work: [(url: URL, path: String, stamp: FileStamp)] = []
-        for item in scan.items {
-            guard let path = item.documentPath ?? library.relativePath(of: item.documentURL) else { continue }
-            seen.insert(path)
-            guard item.kind == .document, let stamp = item.stamp ?? FileStamp(path: item.url.path) else { continue }
-            if catalog.stamp(of: path) != stamp { work.append((item.url, path, stamp)) }
+        for item in items {
+            seen.insert(item.path)
+            guard !item.placeholder, let stamp = item.stamp else { continue }
+            if catalog.stamp(of: item.path) != stamp { work.append((item.url, item.path, stamp)) }
         }
         var events = await keep(work, catalog: &catalog, arrival: arrival, reason: Self.seenHere, jobs: jobs, now: now, report: &report)
         for path in catalog.presentPaths where !seen.contains(path) {
@@ -101,6 +113,7 @@ public struct Keeper: Sendable {
         }
         do {
             try prepare()
+            if report.newObjects > 0 { try fsyncObjects() }
             try journal.append(events)
         } catch {
             report.failures.append("\(error)")
@@ -112,6 +125,7 @@ public struct Keeper: Sendable {
             return path
         }.sorted()
         writeLastLook(now)
+        snapshot.write(entries) { index in entries[index].placeholder || catalog.stamp(of: entries[index].path) == entries[index].stamp }
         report.alarm = updateAlarm(catalog, present: present, now: now)
         pruneIfDue(now: now)
         return report
@@ -133,6 +147,7 @@ public struct Keeper: Sendable {
         let events = await keep(work, catalog: &catalog, arrival: nil, reason: reason, jobs: 1, now: now, report: &report)
         do {
             try prepare()
+            if report.newObjects > 0 { try fsyncObjects() }
             try journal.append(events)
         } catch {
             report.failures.append("\(error)")
@@ -149,10 +164,11 @@ public struct Keeper: Sendable {
         var catalog = catalog()
         var mode = place.mode
         switch keepOne(url: url, path: path, reason: reason, anyBytes: true, known: catalog.objects, mode: &mode, now: now) {
-        case .kept(let state, let object):
-            let events = (object.map { [$0.event] } ?? []) + [KeeperEvent.state(state)]
-            try journal.append(events)
-            events.forEach { catalog.apply($0) }
+        case .kept(let state, _):
+            let event = KeeperEvent.state(state)
+            try fsyncObjects()
+            try journal.append([event])
+            catalog.apply(event)
             return record(state, catalog: catalog)
         case .failed(let why):
             throw VersionStoreError.unwritable(objectsFolder.path, why)
@@ -162,6 +178,14 @@ public struct Keeper: Sendable {
     }
 
     public static let seenHere = "seen here"
+
+    /// Makes the names of the objects placed durable (once for a batch of links) before the
+    /// journal names them.
+    func fsyncObjects() throws {
+        do { try Sys.fsyncDirectory(objectsFolder.path) } catch {
+            throw VersionStoreError.unwritable(objectsFolder.path, error.code.description)
+        }
+    }
 
     func prepare() throws {
         do throws(SystemError) {
@@ -227,12 +251,12 @@ public struct Keeper: Sendable {
         for (index, outcome) in outcomes {
             let item = work[index]
             switch outcome {
-            case .kept(let state, let object):
-                if let object, catalog.objects[state.sha256] == nil, placed.insert(state.sha256).inserted {
-                    events.append(object.event)
-                    catalog.apply(object.event)
+            case .kept(var state, let copied):
+                if state.placed != nil, catalog.objects[state.sha256] == nil, placed.insert(state.sha256).inserted {
                     report.newObjects += 1
-                    report.bytesCopied += object.copied
+                    report.bytesCopied += copied
+                } else {
+                    state.placed = nil  // the bytes were there already
                 }
                 let event = KeeperEvent.state(state)
                 events.append(event)
@@ -254,14 +278,9 @@ public struct Keeper: Sendable {
         return events
     }
 
-    /// The bytes a state needs placed in the store, when they were not there yet.
-    struct PlacedObject: Sendable {
-        let event: KeeperEvent
-        let copied: UInt64
-    }
-
     enum KeepOutcome: Sendable {
-        case kept(KeptState, PlacedObject?)
+        /// With the bytes copied to place it (0 when linked, cloned or there already).
+        case kept(KeptState, copied: UInt64)
         case notDocument(FileStamp)
         case vanished
         case failed(String)
@@ -290,15 +309,15 @@ public struct Keeper: Sendable {
         let sha256: String
         do { sha256 = try FileHash.sha256(fd: fd, path: url.path) } catch { return .failed("\(error)") }
         guard let after = try? Sys.fstat(fd, path: url.path), FileStamp(after) == stamp else { return .vanished }
-        let state = KeptState(sha256: sha256, size: stamp.size > 0 ? UInt64(stamp.size) : 0, stamp: stamp, path: path, seenAt: now,
+        var state = KeptState(sha256: sha256, size: stamp.size > 0 ? UInt64(stamp.size) : 0, stamp: stamp, path: path, seenAt: now,
                               documentID: documentID, title: title, reason: reason)
         let final = objectURL(sha256)
-        if known[sha256] != nil, FileKind.at(final.path) == .regular { return .kept(state, nil) }
+        if known[sha256] != nil, FileKind.at(final.path) == .regular { return .kept(state, copied: 0) }
         do {
             let (how, copied) = try place(fd: fd, source: url.path, inode: stamp.inode, sha256: sha256, at: final, mode: &mode)
-            guard let placedStat = try? Sys.lstat(final.path) else { return .failed("\(final.path) vanished from the store") }
-            let event = KeeperEvent.object(at: now, sha256: sha256, size: placedStat.size, modified: FileStamp(placedStat).modified, how: how)
-            return .kept(state, PlacedObject(event: event, copied: copied))
+            guard let placed = FileStamp(path: final.path) else { return .failed("\(final.path) vanished from the store") }
+            state.placed = KeptState.Placement(how: how, modified: how == .link ? stamp.modified : placed.modified)
+            return .kept(state, copied: copied)
         } catch KeepFailure.changedMeanwhile {
             return .vanished
         } catch {
@@ -368,13 +387,10 @@ public struct Keeper: Sendable {
         defer { Sys.removeIfPresent(temp) }
         // The name may have been given to another file since it was opened.
         guard let linked = FileStamp(path: temp), linked.inode == inode else { return .changedMeanwhile }
-        do {
-            do { try Sys.link(temp, final.path) } catch where error.code == .exists {}
-            try Sys.fsyncDirectory(objectsFolder.path)
-        } catch {
+        do { try Sys.link(temp, final.path) } catch where error.code == .exists {} catch {
             return .failed(error)
         }
-        return .linked
+        return .linked  // the folder is synced once for the batch, before the journal names it
     }
 
     /// Says, in the store, that documents of this library are rewritten in place, so that

@@ -27,6 +27,15 @@ public struct KeptState: Sendable, Equatable {
     public let title: String?
     /// "seen here", or why else it was kept ("replaced by restoring version …").
     public let reason: String
+    /// How this state's bytes were put in the store, when it was this state that put them
+    /// there (a later state of the same bytes reuses them): and the modification time they
+    /// took there (a link's is the document's).
+    var placed: Placement? = nil
+
+    struct Placement: Sendable, Equatable {
+        let how: KeeperMode
+        let modified: Int64
+    }
 
     /// False for bytes kept that are not a document (they have no metadata id).
     public var isDocument: Bool { documentID != nil }
@@ -72,10 +81,11 @@ struct KeeperCatalog: Sendable {
 
     mutating func apply(_ event: KeeperEvent) {
         switch event {
-        case .object(let at, let sha256, let size, let modified, let how):
-            objects[sha256] = Object(size: size, modified: modified, how: how, placedAt: at)
-            damaged.remove(sha256)
         case .state(let state):
+            if let placed = state.placed {
+                objects[state.sha256] = Object(size: state.size, modified: placed.modified, how: placed.how, placedAt: state.seenAt)
+                damaged.remove(state.sha256)
+            }
             states.append(state)
             // Bytes kept that are not a document (what a restore replaced) are listed, never current.
             guard state.isDocument else { return }

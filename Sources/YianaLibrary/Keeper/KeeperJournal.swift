@@ -8,10 +8,8 @@ import YianaSystem
 /// text read without a JSON decoder (10,000 lines in milliseconds); a path or title with a
 /// tab, a line break or a backslash is escaped.
 enum KeeperEvent: Sendable, Equatable {
-    /// Bytes placed in the store as `objects/<sha256>`: their size and modification time
-    /// there (to tell cheaply that they were changed in place), and how (link, reflink, copy).
-    case object(at: Date, sha256: String, size: UInt64, modified: Int64, how: KeeperMode)
-    /// The document at `path` was seen holding the bytes `sha256`, as the file `stamp`.
+    /// The document at `path` was seen holding the bytes `sha256`, as the file `stamp`; with
+    /// ``KeptState/placed``, this is the state that put those bytes in the store.
     case state(KeptState)
     /// The file at `path` was seen holding bytes that are not a document.
     case notDocument(at: Date, stamp: FileStamp, path: String)
@@ -22,11 +20,13 @@ enum KeeperEvent: Sendable, Equatable {
 
     var line: String {
         switch self {
-        case .object(let at, let sha256, let size, let modified, let how):
-            return ["O", Self.time(at), sha256, String(size), String(modified), how.rawValue].joined(separator: "\t")
         case .state(let state):
+            // Kept short: a line per state of every document (a link: "l"; a clone or copy, with
+            // its own modification time: "r…", "c…"); "seen here", the usual reason, is empty.
+            let placed = state.placed.map { $0.how == .link ? "l" : ($0.how == .reflink ? "r" : "c") + String($0.modified) } ?? ""
             return ["S", Self.time(state.seenAt), state.sha256, String(state.size), String(state.stamp.inode), String(state.stamp.modified),
-                    Self.escape(state.documentID ?? ""), Self.escape(state.title ?? ""), Self.escape(state.reason), Self.escape(state.path)]
+                    Self.escape(state.documentID ?? ""), Self.escape(state.title ?? ""), state.reason == Keeper.seenHere ? "" : Self.escape(state.reason),
+                    Self.escape(state.path), placed]
                 .joined(separator: "\t")
         case .notDocument(let at, let stamp, let path):
             return ["B", Self.time(at), String(stamp.size), String(stamp.inode), String(stamp.modified), Self.escape(path)].joined(separator: "\t")
@@ -41,15 +41,23 @@ enum KeeperEvent: Sendable, Equatable {
         let f = line.split(separator: "\t", omittingEmptySubsequences: false)
         guard let kind = f.first, f.count >= 2, let at = Self.date(f[1]) else { return nil }
         switch kind {
-        case "O":
-            guard f.count == 6, let size = UInt64(f[3]), let modified = Int64(f[4]), let how = KeeperMode(rawValue: String(f[5])) else { return nil }
-            self = .object(at: at, sha256: String(f[2]), size: size, modified: modified, how: how)
         case "S":
-            guard f.count == 10, let size = UInt64(f[3]), let inode = Int64(f[4]), let modified = Int64(f[5]) else { return nil }
-            let id = Self.unescape(f[6]), title = Self.unescape(f[7])
+            guard f.count == 11, f[2].utf8.count == 64, let size = UInt64(f[3]), let inode = Int64(f[4]), let modified = Int64(f[5]) else { return nil }
+            let id = Self.unescape(f[6]), title = Self.unescape(f[7]), reason = Self.unescape(f[8])
+            var placed: KeptState.Placement?
+            if let how = f[10].first {
+                let own = Int64(f[10].dropFirst())
+                switch how {
+                case "l": placed = KeptState.Placement(how: .link, modified: modified)
+                case "r": placed = own.map { KeptState.Placement(how: .reflink, modified: $0) }
+                case "c": placed = own.map { KeptState.Placement(how: .copy, modified: $0) }
+                default: return nil
+                }
+                guard placed != nil else { return nil }
+            }
             self = .state(KeptState(sha256: String(f[2]), size: size, stamp: FileStamp(size: Int64(size), modified: modified, inode: inode),
                                     path: Self.unescape(f[9]), seenAt: at, documentID: id.isEmpty ? nil : id,
-                                    title: title.isEmpty ? nil : title, reason: Self.unescape(f[8])))
+                                    title: title.isEmpty ? nil : title, reason: reason.isEmpty ? Keeper.seenHere : reason, placed: placed))
         case "B":
             guard f.count == 6, let size = Int64(f[2]), let inode = Int64(f[3]), let modified = Int64(f[4]) else { return nil }
             self = .notDocument(at: at, stamp: FileStamp(size: size, modified: modified, inode: inode), path: Self.unescape(f[5]))

@@ -1,0 +1,67 @@
+import Foundation
+import YianaArchive
+import YianaSystem
+
+/// What the keeper's last whole look found, item by item in the scan's order, so that a look
+/// at an unchanged library (the usual case: every indexing run, every watcher pass) is one
+/// read of a small file and one comparison per document, with no journal read.
+///
+/// Each item is 32 bytes: a hash of its path (and whether it is a placeholder), then its
+/// inode, size and modification time. An item the journal does not hold as it is now (still
+/// arriving, failed) is written with an inode of -1, which nothing matches: the next look
+/// reads the journal and tries it again.
+struct KeeperSnapshot {
+    let url: URL
+
+    private static let magic: UInt64 = 0x5949_414E_414B_5031  // "YIANAKP1"
+
+    /// True when `items` are, in order, what the last look recorded.
+    func matches(_ items: [(path: String, placeholder: Bool, stamp: FileStamp?)]) -> Bool {
+        guard let data = FileManager.default.contents(atPath: url.path), data.count == 16 + 32 * items.count else { return false }
+        return data.withUnsafeBytes { raw -> Bool in
+            guard raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self) == Self.magic,
+                  raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == UInt64(items.count) else { return false }
+            var offset = 16
+            for item in items {
+                guard let stamp = item.stamp,
+                      raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == Self.hash(item.path, placeholder: item.placeholder),
+                      raw.loadUnaligned(fromByteOffset: offset + 8, as: Int64.self) == stamp.inode,
+                      raw.loadUnaligned(fromByteOffset: offset + 16, as: Int64.self) == stamp.size,
+                      raw.loadUnaligned(fromByteOffset: offset + 24, as: Int64.self) == stamp.modified else { return false }
+                offset += 32
+            }
+            return true
+        }
+    }
+
+    /// Records `items`; those for which `held` is false are written never to match.
+    func write(_ items: [(path: String, placeholder: Bool, stamp: FileStamp?)], held: (Int) -> Bool) {
+        var data = Data(capacity: 16 + 32 * items.count)
+        func put<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        put(Self.magic)
+        put(UInt64(items.count))
+        for (index, item) in items.enumerated() {
+            let stamp = held(index) ? item.stamp : nil
+            put(Self.hash(item.path, placeholder: item.placeholder))
+            put(stamp?.inode ?? -1)
+            put(stamp?.size ?? -1)
+            put(stamp?.modified ?? -1)
+        }
+        // Not synced: a snapshot lost in a crash only makes the next look read the journal.
+        try? TemporaryFile.replace(url.path, with: data, mode: 0o600)
+    }
+
+    /// Forgets the snapshot (a look must read the journal next time).
+    func remove() {
+        Sys.removeIfPresent(url.path)
+    }
+
+    /// FNV-1a, 64 bits, of the path's bytes and the placeholder flag.
+    static func hash(_ path: String, placeholder: Bool) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in path.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
+        }
+        return (hash ^ (placeholder ? 1 : 2)) &* 0x100_0000_01B3
+    }
+}
