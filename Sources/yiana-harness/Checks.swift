@@ -68,7 +68,10 @@ enum Checks {
 
     /// The SHA-256 of every regular file under `root` (libraries, version stores, cloud).
     static func allHashes(under root: URL) -> Set<String> {
-        Set(files(under: root, skippingState: false).compactMap(hash))
+        // And the keepers' stores in this machine's state: where a replaced or lost state is kept.
+        let keepers = files(under: root.appendingPathComponent(machineFolder), skippingState: false, enteringMachine: true)
+            .filter { $0.deletingLastPathComponent().lastPathComponent == "objects" && $0.path.contains("/keeper/") }
+        return Set((files(under: root, skippingState: false) + keepers).compactMap(hash))
     }
 
     /// Every tag in the metadata of every version of every document under `root`: the
@@ -92,13 +95,13 @@ enum Checks {
     /// document's bytes count as kept: scratch files and partial downloads are copies).
     static let machineFolder = ".machine"
 
-    static func files(under folder: URL, skippingState: Bool) -> [URL] {
+    static func files(under folder: URL, skippingState: Bool, enteringMachine: Bool = false) -> [URL] {
         guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
         var found: [URL] = []
         for case let url as URL in enumerator {
             // `.ocr_results` is skipped with the state: `yiana ocr` removes its own leftovers
             // there (the ocr scenario's check), verify does not look in it.
-            if url.lastPathComponent == machineFolder || (skippingState && [Library.stateFolderName, ".ocr_results"].contains(url.lastPathComponent)) {
+            if (url.lastPathComponent == machineFolder && !enteringMachine) || (skippingState && [Library.stateFolderName, ".ocr_results"].contains(url.lastPathComponent)) {
                 enumerator.skipDescendants()
                 continue
             }
@@ -122,6 +125,9 @@ enum Checks {
                 findings.other.append("\(libraryURL.path) cannot be opened as a library")
                 continue
             }
+            // The keeper's store: every state it lists has its bytes (checked before the
+            // verify below, which looks at the library and so writes to the store).
+            findings.other += Keeper(library: library).integrityProblems().map { "keeper of \(relative(libraryURL, to: root)): \($0)" }
             let report = await Verifier(library: library).verify(jobs: 2)
             var reportedTemps = Set<String>()
             for file in report.files {

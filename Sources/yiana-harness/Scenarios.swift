@@ -198,6 +198,31 @@ enum Scenarios {
             try context.edit("lib/doc.yianazip", pdf: PDFDocument.onePagePDF(lines: ["the third version", word("third")])) { $0.title = "third" }
             return ["versions", "restore", "--library", context.path("lib"), "doc", first.shortID]
         },
+        Scenario(name: "restore deleted", libraries: ["lib"], what: "yiana versions restore --deleted: 2 deleted (one of 1.5 MB), 1 overwritten with garbage",
+                 build: { context in
+                     try context.importPDFs(["k1", "k2", "k3", "k4"], into: "lib", big: ["k1"])
+                     try context.runner.must(["index", "--library", context.path("lib"), "--index", context.path("index/index.sqlite")])
+                     try FileManager.default.removeItem(at: context.url("lib/k1.yianazip"))
+                     try FileManager.default.removeItem(at: context.url("lib/k2.yianazip"))
+                     let garbage = context.url("lib/.k3.garbage")
+                     try Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 131) }).write(to: garbage)
+                     try FileManager.default.moveItem(at: garbage, to: context.url("lib/k3.yianazip.new"))
+                     _ = rename(context.path("lib/k3.yianazip.new"), context.path("lib/k3.yianazip"))
+                     // --now: the garbage, written just now, is looked at as it is (not as still arriving).
+                     try context.runner.must(["index", "--now", "--library", context.path("lib"), "--index", context.path("index/index.sqlite")], allowed: [0, 1])
+                     return ["versions", "restore", "--deleted", "--library", context.path("lib")]
+                 },
+                 finished: { library in
+                     // Every lost document back, and nothing left to restore.
+                     for name in ["k1", "k2", "k3"] {
+                         guard (try? DocumentReader(path: library.appendingPathComponent("\(name).yianazip").path).verifyContents()) != nil else {
+                             return "\(name).yianazip is not back as a good document"
+                         }
+                     }
+                     let lost = (try? Library(root: library)).map { Keeper(library: $0).lost() } ?? []
+                     return lost.isEmpty ? nil : "still listed as lost: \(lost.map(\.path))"
+                 },
+                 rerunMayFindItDone: true),
         Scenario(name: "index", libraries: ["lib"], what: "yiana index update: 2 added, 1 moved, 1 deleted, 1 edited",
                  build: { context in
                      try context.importPDFs(["i1", "i2", "i3", "i4", "i5", "i6"], into: "lib", big: ["i1"])

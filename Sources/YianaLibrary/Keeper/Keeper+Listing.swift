@@ -39,7 +39,12 @@ extension Keeper {
             case .gone(let at, _):
                 guard !present.holds(lastStateOf: path, in: catalog), FileKind.at(library.root.appendingPathComponent(path).path) == .missing else { continue }
                 (how, goneAt) = (.deleted, at)
-            case .notDocument(_, let at):
+            case .notDocument(let stamp, let at):
+                // A document is there again (restored, or the other device's next save) when
+                // the file changed since and reads as one: the next look records it.
+                let url = library.root.appendingPathComponent(path)
+                if FileStamp(path: url.path).map({ $0 != stamp }) ?? true,
+                   (try? DocumentReader(path: url.path, checks: .layout).metadata()) != nil || FileKind.at(url.path) == .missing { continue }
                 (how, goneAt) = (.overwritten, at)
             case .document:
                 continue
@@ -60,6 +65,22 @@ extension Keeper {
     public func records(path: String?, documentID: String?) -> [VersionRecord] {
         var catalog = catalog()
         return verifiedRecords(catalog.states(path: path, documentID: documentID), catalog: &catalog)
+    }
+
+    /// What is wrong with the store, for the crash harness: a state the journal lists whose
+    /// bytes are missing or of another size (a crash may leave bytes nobody lists, never a
+    /// listed state without its bytes); bytes changed in place are the keeper's to find.
+    public func integrityProblems() -> [String] {
+        let catalog = catalog()
+        var problems: [String] = []
+        for (sha256, object) in catalog.objects {
+            guard let stamp = FileStamp(path: objectURL(sha256).path) else {
+                problems.append("\(sha256.prefix(12)): listed, but its bytes are not in the store")
+                continue
+            }
+            if UInt64(max(0, stamp.size)) != object.size { problems.append("\(sha256.prefix(12)): \(stamp.size) bytes in the store, \(object.size) listed") }
+        }
+        return problems.sorted()
     }
 
     /// The newest kept state of the document at `path` that verifies whole (every CRC, its
@@ -103,7 +124,11 @@ extension Keeper {
     func intact(_ sha256: String, catalog: inout KeeperCatalog, now: Date = Date()) -> Bool {
         guard catalog.objects[sha256] != nil else { return false }
         let url = objectURL(sha256)
-        if (try? FileHash.sha256(of: url)) == sha256 { return true }
+        do {
+            if try FileHash.sha256(of: url) == sha256 { return true }
+        } catch where Self.isReadFailure(error) && FileKind.at(url.path) == .regular {
+            return false  // not offered while it cannot be read; an I/O error is not damage: kept
+        } catch {}
         let changed = FileKind.at(url.path) == .regular
         let event = KeeperEvent.dropped(at: now, sha256: sha256, why: changed ? KeeperCatalog.changedInPlace : "missing from the store")
         try? journal.append([event])

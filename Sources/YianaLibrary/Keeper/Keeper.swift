@@ -299,12 +299,15 @@ public struct Keeper: Sendable {
         guard let before = try? Sys.fstat(fd, path: url.path) else { return .vanished }
         let stamp = FileStamp(before)
         var documentID: String?, title: String?
-        if let reader = try? DocumentReader(path: url.path, checks: .layout), let metadata = try? reader.metadata() {
+        do {
+            let metadata = try DocumentReader(path: url.path, checks: .layout).metadata()
             documentID = metadata.id.uuidString
             title = metadata.title
-        } else if !anyBytes {
+        } catch where Self.isReadFailure(error) {
+            return .failed("\(error)")  // an I/O error is never taken for bytes that are not a document
+        } catch {
             // The name may have been given to another file while this one was read.
-            return FileStamp(path: url.path) == stamp ? .notDocument(stamp) : .vanished
+            if !anyBytes { return FileStamp(path: url.path) == stamp ? .notDocument(stamp) : .vanished }
         }
         let sha256: String
         do { sha256 = try FileHash.sha256(fd: fd, path: url.path) } catch { return .failed("\(error)") }
@@ -327,9 +330,26 @@ public struct Keeper: Sendable {
 
     enum KeepFailure: Error { case changedMeanwhile }
 
+    /// True for an error that says the file could not be read (an I/O error, a lock), not
+    /// that its bytes are wrong.
+    static func isReadFailure(_ error: any Error) -> Bool {
+        if error is SystemError { return true }
+        guard let error = error as? ArchiveError else { return false }
+        switch error.kind {
+        case .system, .lockTimeout: return true
+        case .zip(let code, _): return code == .read || code == .open
+        default: return false
+        }
+    }
+
     /// Puts the bytes of `fd` (the file `source`, inode `inode`, SHA-256 `sha256`) at `final`.
     private func place(fd: Int32, source: String, inode: Int64, sha256: String, at final: URL,
                        mode: inout KeeperMode) throws -> (KeeperMode, UInt64) {
+        // Bytes already there (an earlier run placed them, but died before its journal line):
+        // no new name, so the document's link count and ctime stay as they are.
+        if let there = FileStamp(path: final.path), let size = (try? Sys.fstat(fd, path: source))?.size, there.size == Int64(size) {
+            return (there.inode == inode ? .link : .copy, 0)
+        }
         if mode == .link {
             switch link(source, inode: inode, at: final) {
             case .linked: return (.link, 0)
