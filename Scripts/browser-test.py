@@ -8,7 +8,8 @@ the scan's thumbnail (the overlay image loaded, its boxes where the word is); mo
 the results with the arrow keys; opens the document and checks its pages are drawn with the
 hit boxed; checks the address can be bookmarked; resolves a conflict copy with the merge
 button (the plan first, then done); drops two PDFs on the import page (one imported, one
-refused with its reason) and opens the imported one. Screenshots go to the output folder (always
+refused with its reason) and opens the imported one; deletes a document and brings it back
+from "Recently deleted". Screenshots go to the output folder (always
 one of the result, and one at a failure). Prints 'N passed, N failed' and exits 1 on a failure.
 
 Usage: Scripts/browser-test.py YIANA_BINARY [OUTPUT_FOLDER]   (run by Scripts/test.sh)
@@ -163,6 +164,26 @@ try:
     driver.find_element(By.LINK_TEXT, "Flow control paper.yianazip").click()
     wait.until(lambda d: "/doc?" in d.current_url)
     check("the imported document opens from its outcome", "Flow control paper" in driver.title)
+    # A document deleted (as sync carries another device's deletion), noticed by `yiana index`,
+    # listed on "Recently deleted" with its first page drawn from the kept bytes, and put back
+    # by its button: the same bytes at the same path.
+    with open(f"{lib}/Flow control paper.yianazip", "rb") as f:
+        flow = f.read()
+    os.remove(f"{lib}/Flow control paper.yianazip")
+    yiana_run("index", "--library", lib)
+    driver.find_element(By.LINK_TEXT, "Recently deleted").click()
+    wait.until(lambda d: "/deleted" in d.current_url)
+    preview = driver.find_element(By.CSS_SELECTOR, "ol.deleted li img")
+    wait.until(lambda d: loaded(preview))
+    check("a deleted document is listed with its first page from the kept bytes", "Flow control paper.yianazip" in driver.page_source and loaded(preview))
+    driver.save_screenshot(os.path.join(out, "deleted.png"))
+    driver.find_element(By.XPATH, "//ol[contains(@class,'deleted')]//button[text()='Restore']").click()
+    wait.until(lambda d: "Restored" in d.title)
+    with open(f"{lib}/Flow control paper.yianazip", "rb") as f:
+        check("its Restore button puts the same bytes back", f.read() == flow)
+    driver.find_element(By.LINK_TEXT, "Recently deleted").click()
+    wait.until(lambda d: "Nothing lost" in d.page_source)
+    check("nothing is left to restore", "Nothing lost" in driver.page_source)
     # Two libraries in one server: the second's search page, typed into, searches it alone
     # and keeps its own address.
     other = f"{work}/Second"

@@ -17,7 +17,7 @@ struct HarnessTests {
         let json = run.stdout[run.stdout.firstIndex(of: "{")!...]
         let report = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any]
         let paths = report["paths"] as! [[String: Any]]
-        #expect(Set(paths.map { $0["path"] as! String }) == ["import", "repair", "edit", "conflicts resolve", "download", "evict", "sync", "versions restore", "index", "append", "inject", "ocr", "watch",
+        #expect(Set(paths.map { $0["path"] as! String }) == ["import", "repair", "edit", "conflicts resolve", "download", "evict", "sync", "versions restore", "restore deleted", "index", "append", "inject", "ocr", "watch",
                                                                    "serve import", "serve restore", "serve resolve"])
         for path in paths {
             #expect(path["kills"] as! Int >= 2 && path["faults"] as! Int >= 2, "\(path)")
