@@ -74,3 +74,24 @@ for n in range(1000):
         z.writestr("format.json", '{"formatVersion":2}')
 PY
 disk "$work/scans" "scanned letters"
+
+# 4. Under `yiana watch`: from a deletion arriving (a document removed, as a sync program
+# removes it) to `versions list --deleted` listing it; median of RUNS deletions, one at a time.
+export XDG_STATE_HOME="$work/watch-state" XDG_CACHE_HOME="$work/watch-cache"
+python3 Scripts/make-library.py 1000 "$work/watched" >/dev/null
+"$yiana" index --library "$work/watched" >/dev/null
+"$yiana" watch --library "$work/watched" >/dev/null 2>&1 &
+watcher=$!
+trap 'kill $watcher 2>/dev/null; rm -rf "$work"' EXIT
+sleep 2
+latencies=()
+mapfile -t victims < <(find "$work/watched" -name '*.yianazip' | sort | head -"$runs")
+for victim in "${victims[@]}"; do
+    name="${victim#"$work/watched/"}"
+    start=$(date +%s.%N)
+    rm "$victim"
+    until "$yiana" versions list --deleted --json --library "$work/watched" | grep -qF "\"path\" : \"$name\""; do sleep 0.05; done
+    latencies+=("$(echo "$(date +%s.%N) - $start" | bc -l)")
+done
+kill $watcher 2>/dev/null || true
+echo "under watch, 1000 documents: a deletion listed by versions list --deleted after $(printf '%s\n' "${latencies[@]}" | median | cut -c1-5) s (median of $runs; the watcher waits for 0.5 s without events, then looks)"

@@ -101,7 +101,16 @@ enum OpenAPIDocument {
                                "paths": {"type": "array", "items": {"type": "string"}}}}},
               "index": {"type": "object", "required": ["path", "documents"],
                         "properties": {"path": {"type": "string"}, "documents": {"type": "integer"}, "lastRun": {"type": "string", "format": "date-time"}}},
-              "watcher": {"type": "object"}, "watcherRunning": {"type": "boolean"}, "seconds": {"type": "number"}, "read": {"type": "string"}
+              "watcher": {"type": "object"}, "watcherRunning": {"type": "boolean"}, "seconds": {"type": "number"}, "read": {"type": "string"},
+              "keeper": {"type": "object", "description": "Where this machine keeps every document state it saw, how, the documents lost that it can bring back, and the mass-loss alarm while it is raised.",
+                         "required": ["folder", "mode", "reason", "states", "documents", "lost"], "additionalProperties": false,
+                         "properties": {"folder": {"type": "string"}, "mode": {"type": "string", "enum": ["link", "reflink", "copy"]}, "reason": {"type": "string"},
+                                        "states": {"type": "integer"}, "documents": {"type": "integer"}, "lost": {"type": "integer"},
+                                        "lastLook": {"type": "string", "format": "date-time"},
+                                        "alarm": {"type": "object", "required": ["raisedAt", "since", "lost", "documents", "paths"], "additionalProperties": false,
+                                                  "properties": {"raisedAt": {"type": "string", "format": "date-time"}, "since": {"type": "string", "format": "date-time"},
+                                                                 "lost": {"type": "integer"}, "documents": {"type": "integer"},
+                                                                 "paths": {"type": "array", "items": {"type": "string"}}}}}}
             }}
         }
       }
