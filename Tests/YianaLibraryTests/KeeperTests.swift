@@ -104,6 +104,25 @@ struct KeeperTests {
         #expect(try VersionStore(library: library).records().isEmpty)
     }
 
+    @Test func repairOffersTheKeptStateOfAnOverwrittenDocument() async throws {
+        let folder = try TemporaryFolder()
+        let library = try Library(root: folder.url)
+        let url = try document(folder, "Report.yianazip", title: "Report")
+        let original = try sha(url)
+        let keeper = Keeper(library: library)
+        try await look(keeper)
+        try replaceByRename(url, with: Data((0..<3000).map { _ in UInt8.random(in: 0...255) }))
+        var options = RepairOptions()
+        options.settle = 0
+        let offered = await Repairer(library: library).repair(options: options)
+        let advice = try #require(offered.notRepaired.first?.detail)
+        #expect(advice.contains("--from-version") && advice.contains(String(original.prefix(12))), "\(advice)")
+        options.fromVersion = true
+        let repaired = await Repairer(library: library).repair(options: options)
+        #expect(repaired.repaired.map(\.action) == [.fromVersion])
+        #expect(try sha(url) == original)
+    }
+
     @Test func aMovedOrRenamedDocumentIsNotLost() async throws {
         let folder = try TemporaryFolder()
         let library = try Library(root: folder.url)
