@@ -15,12 +15,6 @@ struct DeletedRoutes {
     let changes: Changes
     let images: PageImages
 
-    struct RestoreForm: Decodable, Sendable, CSRFCarrying {
-        let path: String
-        let version: String
-        let csrf: String
-    }
-
     func add(to router: some RouterMethods<ServeContext>) {
         let library = changes.library, images = self.images, readOnly = changes.readOnly, csrf = changes.csrf, indexHandle = changes.index
         router.get("/deleted") { _, _ -> Response in
@@ -40,7 +34,7 @@ struct DeletedRoutes {
                             body: .init(byteBuffer: ByteBuffer(bytes: image.bytes)))
         }
         router.post("/deleted/restore") { request, _ -> Response in
-            let form = try await csrf.form(RestoreForm.self, from: request, readOnly: readOnly, needs: "path, version and csrf")
+            let form = try await csrf.form(VersionRoutes.RestoreForm.self, from: request, readOnly: readOnly, needs: "path, version and csrf")
             let (path, record) = try Self.lostVersion(form.path, form.version, library: library)
             let url = library.root.appendingPathComponent(path)
             let keeper = Keeper(library: library)

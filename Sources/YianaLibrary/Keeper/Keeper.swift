@@ -111,14 +111,7 @@ public struct Keeper: Sendable {
             events.append(event)
             catalog.apply(event)
         }
-        do {
-            try prepare()
-            if report.newObjects > 0 { try fsyncObjects() }
-            try journal.append(events)
-        } catch {
-            report.failures.append("\(error)")
-            return report
-        }
+        guard write(events, report: &report) else { return report }
         let present = PresentContent(catalog)
         report.gone = events.compactMap { event in
             guard case .gone(_, _, let path) = event, !present.holds(lastStateOf: path, in: catalog) else { return nil }
@@ -145,14 +138,23 @@ public struct Keeper: Sendable {
         }
         guard !work.isEmpty else { return report }
         let events = await keep(work, catalog: &catalog, arrival: nil, reason: reason, jobs: 1, now: now, report: &report)
+        write(events, report: &report)
+        return report
+    }
+
+    /// Appends `events` to the journal once the bytes they name are durable; a failure is
+    /// the report's. Returns false on a failure.
+    @discardableResult
+    private func write(_ events: [KeeperEvent], report: inout KeeperReport) -> Bool {
         do {
             try prepare()
             if report.newObjects > 0 { try fsyncObjects() }
             try journal.append(events)
+            return true
         } catch {
             report.failures.append("\(error)")
+            return false
         }
-        return report
     }
 
     /// Keeps whatever bytes are at `url`, a document or not (what a restore replaces): the
