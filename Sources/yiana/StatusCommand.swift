@@ -25,8 +25,8 @@ extension Yiana {
                 beside them whether a download is under way (with its progress), the last \
                 download error, changes not uploaded yet, and conflicts. Documents `yiana ocr` \
                 failed on are listed first (ocr-failed: path — reason, and when it is tried \
-                again). A library kept by another sync program (not attached with `yiana cloud \
-                init`) has no download status; its OCR failures are still shown.
+                again). A library kept by another sync program (one not attached \
+                with `yiana cloud init`) has no download status; its OCR failures are still shown.
 
                 The keeper line says where this machine keeps every document state it saw, \
                 how (link, reflink or copy, and why), and how many lost documents it can bring \

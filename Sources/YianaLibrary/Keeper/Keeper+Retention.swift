@@ -65,47 +65,10 @@ extension Keeper {
 
     private func pruneLocked(_ retention: KeeperRetention, dryRun: Bool, now: Date) throws -> KeeperPruneReport {
         let catalog = catalog()
-        let present = PresentContent(catalog)
         var report = KeeperPruneReport(dryRun: dryRun)
-        // Each path's kept states, newest first, one per distinct bytes.
-        var byPath: [String: [Int]] = [:]
-        for (index, state) in catalog.states.enumerated() where catalog.isKept(state) {
-            byPath[state.path, default: []].append(index)
-        }
-        var drop = Set<Int>()       // state indexes to drop
-        var protected = Set<Int>()  // never dropped by thinning; by the budget only when nothing else is left
-        var pinned = Set<Int>()     // never dropped: a living document's current state
-        for (path, indexes) in byPath {
-            let newestFirst = indexes.sorted { catalog.states[$0].seenAt > catalog.states[$1].seenAt }
-            var lostAt: Date?
-            switch catalog.paths[path] {
-            case .document(let current):
-                pinned.insert(current)
-                // Every line of the current bytes at this path is the current state.
-                for index in indexes where catalog.states[index].sha256 == catalog.states[current].sha256 { pinned.insert(index) }
-            case .gone(let at, _) where !present.holds(lastStateOf: path, in: catalog):
-                lostAt = at
-            case .notDocument(_, let at):
-                lostAt = at
-            default:
-                break
-            }
-            if let lostAt, now.timeIntervalSince(lostAt) >= Double(retention.deletedDays) * 86_400 {
-                drop.formUnion(newestFirst)  // deleted longer ago than kept for
-                continue
-            }
-            if lostAt != nil, let last = newestFirst.first { protected.insert(last) }
-            var buckets = Set<String>()
-            for index in newestFirst where !pinned.contains(index) && !protected.contains(index) {
-                let state = catalog.states[index]
-                let age = max(0, now.timeIntervalSince(state.seenAt))
-                guard let rule = KeeperRetention.thinning.first(where: { age < $0.upTo }), rule.step > 0 else { continue }
-                // One per step: the newest state of each step-long bucket of age.
-                if !buckets.insert("\(rule.step)/\(Int(age / rule.step))").inserted {
-                    drop.insert(index)
-                }
-            }
-        }
+        let thinning = thinned(catalog, retention, now: now)
+        var drop = thinning.drop
+        let protected = thinning.protected, pinned = thinning.pinned
         // What is referenced after thinning, and what that costs.
         func referenced(_ dropped: Set<Int>) -> Set<String> {
             Set(catalog.states.indices.filter { !dropped.contains($0) && catalog.isKept(catalog.states[$0]) }.map { catalog.states[$0].sha256 })
@@ -147,6 +110,49 @@ extension Keeper {
         }
         try? TemporaryFile.replace(lastPruneFile.path, with: Array(String(Int64(now.timeIntervalSince1970)).utf8), mode: 0o600)
         return report
+    }
+
+    /// What the retention drops before the budget is counted: the states of documents lost
+    /// longer ago than kept for, and those the thinning table leaves out; with the states
+    /// `protected` (the last of a recently lost document) and `pinned` (a living document's
+    /// current bytes), by index into the catalog's states.
+    private func thinned(_ catalog: KeeperCatalog, _ retention: KeeperRetention, now: Date)
+        -> (drop: Set<Int>, protected: Set<Int>, pinned: Set<Int>) {
+        let present = PresentContent(catalog)
+        var byPath: [String: [Int]] = [:]
+        for (index, state) in catalog.states.enumerated() where catalog.isKept(state) {
+            byPath[state.path, default: []].append(index)
+        }
+        var drop = Set<Int>(), protected = Set<Int>(), pinned = Set<Int>()
+        for (path, indexes) in byPath {
+            let newestFirst = indexes.sorted { catalog.states[$0].seenAt > catalog.states[$1].seenAt }
+            var lostAt: Date?
+            switch catalog.paths[path] {
+            case .document(let current):
+                // Every line of the current bytes at this path is the current state.
+                pinned.insert(current)
+                for index in indexes where catalog.states[index].sha256 == catalog.states[current].sha256 { pinned.insert(index) }
+            case .gone(let at, _) where !present.holds(lastStateOf: path, in: catalog):
+                lostAt = at
+            case .notDocument(_, let at):
+                lostAt = at
+            default:
+                break
+            }
+            if let lostAt, now.timeIntervalSince(lostAt) >= Double(retention.deletedDays) * 86_400 {
+                drop.formUnion(newestFirst)  // lost longer ago than kept for
+                continue
+            }
+            if lostAt != nil, let last = newestFirst.first { protected.insert(last) }
+            var buckets = Set<String>()
+            for index in newestFirst where !pinned.contains(index) && !protected.contains(index) {
+                let age = max(0, now.timeIntervalSince(catalog.states[index].seenAt))
+                guard let rule = KeeperRetention.thinning.first(where: { age < $0.upTo }), rule.step > 0 else { continue }
+                // One per step: the newest state of each step-long bucket of age.
+                if !buckets.insert("\(rule.step)/\(Int(age / rule.step))").inserted { drop.insert(index) }
+            }
+        }
+        return (drop, protected, pinned)
     }
 
     /// The journal less the dropped states, the objects no state needs and what is known of
