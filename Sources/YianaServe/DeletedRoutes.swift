@@ -64,7 +64,7 @@ struct DeletedRoutes {
             throw HTTPError(.badRequest, message: "version: a version's id, 6 to 64 hexadecimal digits.")
         }
         guard let path, path.utf8.count <= 4096, !path.contains("\0"),
-              let lost = Keeper(library: library).lost().first(where: { $0.path == path }) else {
+              let lost = Keeper(library: library).lost(at: path) else {
             throw HTTPError(.notFound, message: "\(path ?? "(no path)"): not among the documents recently deleted.")
         }
         let matches = lost.versions.filter { $0.sha256.hasPrefix(id.lowercased()) }

@@ -30,10 +30,20 @@ extension Keeper {
     /// since `since`, with their kept states, newest loss first. A document moved or renamed
     /// (its id or its bytes are elsewhere in the library) is not gone.
     public func lost(since: Date? = nil) -> [LostDocument] {
+        lost(since: since, only: nil)
+    }
+
+    /// The lost document that was at `path`, if it is one.
+    public func lost(at path: String) -> LostDocument? {
+        lost(since: nil, only: path).first
+    }
+
+    private func lost(since: Date?, only: String?) -> [LostDocument] {
         var catalog = catalog()
         let present = PresentContent(catalog)
         var found: [LostDocument] = []
-        for (path, state) in catalog.paths {
+        let paths = only.map { path in catalog.paths[path].map { [(path, $0)] } ?? [] } ?? catalog.paths.map { ($0.key, $0.value) }
+        for (path, state) in paths {
             let how: LostDocument.How, goneAt: Date
             switch state {
             case .gone(let at, _):
@@ -124,8 +134,15 @@ extension Keeper {
     func intact(_ sha256: String, catalog: inout KeeperCatalog, now: Date = Date()) -> Bool {
         guard catalog.objects[sha256] != nil else { return false }
         let url = objectURL(sha256)
+        // Hashed once while the file stays as it was (inode, size, times, links): a server
+        // listing lost documents again, or drawing their pages, reads no byte twice.
+        let identity = FileIdentity.current(at: url.path).fingerprint
+        if VerifiedObjects.shared.contains(url.path, identity) { return true }
         do {
-            if try FileHash.sha256(of: url) == sha256 { return true }
+            if try FileHash.sha256(of: url) == sha256 {
+                VerifiedObjects.shared.insert(url.path, identity)
+                return true
+            }
         } catch where Self.isReadFailure(error) && FileKind.at(url.path) == .regular {
             return false  // not offered while it cannot be read; an I/O error is not damage: kept
         } catch {}
@@ -181,5 +198,26 @@ extension Keeper {
         let kept = catalog.states.filter { catalog.isKept($0) && $0.isDocument }
         return KeeperSummary(folder: place.folder.path, mode: place.mode, reason: place.reason, states: kept.count,
                              documents: Set(kept.map { $0.documentID ?? $0.path }).count, lastLook: readLastLook(), lost: lost, alarm: alarm())
+    }
+}
+
+/// The kept states this process has hashed, each with the file's identity when it was.
+final class VerifiedObjects: @unchecked Sendable {
+    // @unchecked: `verified` is only touched while holding `lock`.
+    static let shared = VerifiedObjects()
+    private let lock = NSLock()
+    private var verified: [String: String] = [:]
+
+    func contains(_ path: String, _ identity: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return verified[path] == identity
+    }
+
+    func insert(_ path: String, _ identity: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        if verified.count > 100_000 { verified.removeAll() }
+        verified[path] = identity
     }
 }
