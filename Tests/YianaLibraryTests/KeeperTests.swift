@@ -230,6 +230,9 @@ struct KeeperTests {
         #expect(keeper.summary().alarm.map { [$0.lost, $0.documents] } == [7, 20])
         #expect(keeper.summary().alarm?.paths == alarm.paths)
         #expect(alarm.message.contains("versions restore --deleted --since"))
+        // While it is raised, no look prunes: even 40 days on, every lost state is still there.
+        try await look(keeper, now: start.addingTimeInterval(40 * 86_400))
+        #expect(keeper.lost().count == 7)
         _ = await keeper.restoreLost(since: start, dryRun: false)
         #expect(keeper.alarm() == nil)
         #expect(urls.allSatisfy { FileKind.at($0.path) == .regular })

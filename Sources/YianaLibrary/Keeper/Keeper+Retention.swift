@@ -186,8 +186,10 @@ extension Keeper {
         return events
     }
 
-    /// Prunes when the last prune is a day old (at the end of a look).
+    /// Prunes when the last prune is a day old (at the end of a look), never while the
+    /// mass-loss alarm is raised: then everything is kept until a person has looked.
     func pruneIfDue(now: Date) {
+        guard FileKind.at(alarmFile.url.path) == .missing else { return }
         if let text = FileManager.default.contents(atPath: lastPruneFile.path), let last = Double(String(decoding: text, as: UTF8.self)),
            now.timeIntervalSince1970 - last < 86_400 { return }
         _ = try? prune(dryRun: false, now: now)
