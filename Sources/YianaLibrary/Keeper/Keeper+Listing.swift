@@ -185,19 +185,50 @@ public struct KeeperSummary: Codable, Sendable, Equatable {
 extension Keeper {
     /// The keeper in a few numbers.
     public func summary() -> KeeperSummary {
-        let catalog = catalog()
-        let present = PresentContent(catalog)
+        let counts = savedCounts() ?? saveCounts(catalog())
+        return KeeperSummary(folder: place.folder.path, mode: place.mode, reason: place.reason, states: counts.states,
+                             documents: counts.documents, lastLook: readLastLook(), lost: counts.lost, alarm: alarm())
+    }
+
+    /// The summary's numbers, with the journal they were counted from (its size, time and
+    /// inode): `yiana status` and the health page read them without reading the journal.
+    struct Counts: Codable {
+        var journal: String
+        var states = 0
+        var documents = 0
         var lost = 0
+    }
+
+    var countsFile: URL { place.folder.appendingPathComponent("counts.json") }
+
+    private func journalStamp() -> String {
+        FileStamp(path: journal.url.path).map { "\($0.inode) \($0.size) \($0.modified)" } ?? "none"
+    }
+
+    /// The numbers saved for the journal as it is now, if any.
+    func savedCounts() -> Counts? {
+        guard let data = FileManager.default.contents(atPath: countsFile.path),
+              let counts = try? JSONDecoder().decode(Counts.self, from: data), counts.journal == journalStamp() else { return nil }
+        return counts
+    }
+
+    /// Counts `catalog` (the journal as it is now) and saves the numbers.
+    @discardableResult
+    func saveCounts(_ catalog: KeeperCatalog) -> Counts {
+        let present = PresentContent(catalog)
+        var counts = Counts(journal: journalStamp())
         for (path, state) in catalog.paths where catalog.lastDocumentState(of: path).map(catalog.isKept) == true {
             switch state {
-            case .gone: if !present.holds(lastStateOf: path, in: catalog) { lost += 1 }
-            case .notDocument: lost += 1
+            case .gone: if !present.holds(lastStateOf: path, in: catalog) { counts.lost += 1 }
+            case .notDocument: counts.lost += 1
             case .document: break
             }
         }
         let kept = catalog.states.filter { catalog.isKept($0) && $0.isDocument }
-        return KeeperSummary(folder: place.folder.path, mode: place.mode, reason: place.reason, states: kept.count,
-                             documents: Set(kept.map { $0.documentID ?? $0.path }).count, lastLook: readLastLook(), lost: lost, alarm: alarm())
+        counts.states = kept.count
+        counts.documents = Set(kept.map { $0.documentID ?? $0.path }).count
+        if let data = try? JSONEncoder().encode(counts) { try? TemporaryFile.replace(countsFile.path, with: data, mode: 0o600) }
+        return counts
     }
 }
 

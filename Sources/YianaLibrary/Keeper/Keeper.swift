@@ -119,6 +119,7 @@ public struct Keeper: Sendable {
         }.sorted()
         writeLastLook(now)
         snapshot.write(entries) { index in entries[index].placeholder || catalog.stamp(of: entries[index].path) == entries[index].stamp }
+        saveCounts(catalog)
         report.alarm = updateAlarm(catalog, present: present, now: now)
         pruneIfDue(now: now)
         return report
@@ -138,7 +139,7 @@ public struct Keeper: Sendable {
         }
         guard !work.isEmpty else { return report }
         let events = await keep(work, catalog: &catalog, arrival: nil, reason: reason, jobs: 1, now: now, report: &report)
-        write(events, report: &report)
+        if write(events, report: &report) { saveCounts(catalog) }
         return report
     }
 
