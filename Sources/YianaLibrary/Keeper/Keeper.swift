@@ -70,8 +70,14 @@ public struct Keeper: Sendable {
     var lastLookFile: URL { place.folder.appendingPathComponent("last-look") }
     var snapshot: KeeperSnapshot { KeeperSnapshot(url: place.folder.appendingPathComponent("snapshot")) }
 
+    /// The journal replayed (once per process while the journal stays as it was: a server
+    /// drawing document pages reads it once, not per page).
     func catalog() -> KeeperCatalog {
-        KeeperCatalog(journal.read())
+        let stamp = FileStamp(path: journal.url.path)
+        if let stamp, let cached = CatalogCache.shared.catalog(journal.url.path, stamp) { return cached }
+        let catalog = KeeperCatalog(journal.read())
+        if let stamp { CatalogCache.shared.keep(catalog, for: journal.url.path, stamp) }
+        return catalog
     }
 
     // MARK: Looking
@@ -317,3 +323,24 @@ struct PresentContent {
     }
 }
 
+
+/// The last journal this process replayed, with the file it was read from.
+final class CatalogCache: @unchecked Sendable {
+    // @unchecked: `entry` is only touched while holding `lock`.
+    static let shared = CatalogCache()
+    private let lock = NSLock()
+    private var entry: (path: String, stamp: FileStamp, catalog: KeeperCatalog)?
+
+    func catalog(_ path: String, _ stamp: FileStamp) -> KeeperCatalog? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let entry, entry.path == path, entry.stamp == stamp else { return nil }
+        return entry.catalog
+    }
+
+    func keep(_ catalog: KeeperCatalog, for path: String, _ stamp: FileStamp) {
+        lock.lock()
+        defer { lock.unlock() }
+        entry = (path, stamp, catalog)
+    }
+}
