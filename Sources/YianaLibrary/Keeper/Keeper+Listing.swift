@@ -78,19 +78,12 @@ extension Keeper {
     }
 
     /// What is wrong with the store, for the crash harness: a state the journal lists whose
-    /// bytes are missing or of another size (a crash may leave bytes nobody lists, never a
-    /// listed state without its bytes); bytes changed in place are the keeper's to find.
+    /// bytes are not in the store (a crash may leave bytes nobody lists, never a listed state
+    /// without its bytes). Bytes a program changed in place through a link are another matter:
+    /// the keeper finds them on its next look or before it offers them.
     public func integrityProblems() -> [String] {
-        let catalog = catalog()
-        var problems: [String] = []
-        for (sha256, object) in catalog.objects {
-            guard let stamp = FileStamp(path: objectURL(sha256).path) else {
-                problems.append("\(sha256.prefix(12)): listed, but its bytes are not in the store")
-                continue
-            }
-            if UInt64(max(0, stamp.size)) != object.size { problems.append("\(sha256.prefix(12)): \(stamp.size) bytes in the store, \(object.size) listed") }
-        }
-        return problems.sorted()
+        catalog().objects.keys.filter { FileKind.at(objectURL($0).path) != .regular }
+            .map { "\($0.prefix(12)): listed, but its bytes are not in the store" }.sorted()
     }
 
     /// The newest kept state of the document at `path` that verifies whole (every CRC, its
@@ -190,8 +183,8 @@ extension Keeper {
                              documents: counts.documents, lastLook: readLastLook(), lost: counts.lost, alarm: alarm())
     }
 
-    /// The summary's numbers, with the journal they were counted from (its size, time and
-    /// inode): `yiana status` and the health page read them without reading the journal.
+    /// The summary's numbers, with the journal they were counted from (its whole identity,
+    /// ctime included): `yiana status` and the health page read them without reading the journal.
     struct Counts: Codable {
         var journal: String
         var states = 0
@@ -202,7 +195,7 @@ extension Keeper {
     var countsFile: URL { place.folder.appendingPathComponent("counts.json") }
 
     private func journalStamp() -> String {
-        FileStamp(path: journal.url.path).map { "\($0.inode) \($0.size) \($0.modified)" } ?? "none"
+        FileIdentity(path: journal.url.path)?.fingerprint ?? "none"
     }
 
     /// The numbers saved for the journal as it is now, if any.

@@ -73,10 +73,12 @@ public struct Keeper: Sendable {
     /// The journal replayed (once per process while the journal stays as it was: a server
     /// drawing document pages reads it once, not per page).
     func catalog() -> KeeperCatalog {
-        let stamp = FileStamp(path: journal.url.path)
-        if let stamp, let cached = CatalogCache.shared.catalog(journal.url.path, stamp) { return cached }
+        // The file's whole identity, its ctime included: a journal copied over another keeps
+        // its size and time, and may be given the same inode number.
+        let identity = FileIdentity(path: journal.url.path)?.fingerprint
+        if let identity, let cached = CatalogCache.shared.catalog(journal.url.path, identity) { return cached }
         let catalog = KeeperCatalog(journal.read())
-        if let stamp { CatalogCache.shared.keep(catalog, for: journal.url.path, stamp) }
+        if let identity { CatalogCache.shared.keep(catalog, for: journal.url.path, identity) }
         return catalog
     }
 
@@ -329,18 +331,18 @@ final class CatalogCache: @unchecked Sendable {
     // @unchecked: `entry` is only touched while holding `lock`.
     static let shared = CatalogCache()
     private let lock = NSLock()
-    private var entry: (path: String, stamp: FileStamp, catalog: KeeperCatalog)?
+    private var entry: (path: String, identity: String, catalog: KeeperCatalog)?
 
-    func catalog(_ path: String, _ stamp: FileStamp) -> KeeperCatalog? {
+    func catalog(_ path: String, _ identity: String) -> KeeperCatalog? {
         lock.lock()
         defer { lock.unlock() }
-        guard let entry, entry.path == path, entry.stamp == stamp else { return nil }
+        guard let entry, entry.path == path, entry.identity == identity else { return nil }
         return entry.catalog
     }
 
-    func keep(_ catalog: KeeperCatalog, for path: String, _ stamp: FileStamp) {
+    func keep(_ catalog: KeeperCatalog, for path: String, _ identity: String) {
         lock.lock()
         defer { lock.unlock() }
-        entry = (path, stamp, catalog)
+        entry = (path, identity, catalog)
     }
 }
