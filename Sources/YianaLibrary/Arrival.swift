@@ -49,9 +49,7 @@ public struct Arrival: Sendable {
         guard window > 0 else { return nil }
         if shadowed.contains(url.path) { return .shadowed }
         guard let st = try? Sys.lstat(url.path) else { return nil }
-        // The ctime tells a file written in place whose time was set back (rclone does), unless
-        // the file has another name: the keeper's link moves the ctime and nothing else.
-        let changed = st.links > 1 ? st.modifiedSeconds : max(st.modifiedSeconds, st.changedSeconds)
+        let changed = max(st.modifiedSeconds, st.changedSeconds)
         let age = now.timeIntervalSince1970 - changed
         // What this machine's own writer put there, untouched since, is not arriving.
         return age < window && !OwnWrites.wrote(url.path) ? .changed(max(0, age)) : nil

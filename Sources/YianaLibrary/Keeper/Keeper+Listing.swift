@@ -131,23 +131,34 @@ extension Keeper {
         // listing lost documents again, or drawing their pages, reads no byte twice.
         let identity = FileIdentity.current(at: url.path).fingerprint
         if VerifiedObjects.shared.contains(url.path, identity) { return true }
+        let hash: String
         do {
-            if try FileHash.sha256(of: url) == sha256 {
-                VerifiedObjects.shared.insert(url.path, identity)
-                return true
-            }
-        } catch where Self.isReadFailure(error) && FileKind.at(url.path) == .regular {
-            return false  // not offered while it cannot be read; an I/O error is not damage: kept
-        } catch {}
-        let changed = FileKind.at(url.path) == .regular
-        let event = KeeperEvent.dropped(at: now, sha256: sha256, why: changed ? KeeperCatalog.changedInPlace : "missing from the store")
-        try? journal.append([event])
-        catalog.apply(event)
-        if changed {
+            hash = try FileHash.sha256(of: url)
+        } catch {
+            // Not offered while it cannot be read; dropped only when it is surely gone (an I/O
+            // error is not damage).
+            if FileKind.at(url.path) == .missing { drop(sha256, why: "missing from the store", catalog: &catalog, now: now) }
+            return false
+        }
+        if hash == sha256 {
+            VerifiedObjects.shared.insert(url.path, identity)
+            return true
+        }
+        // Changed in place: the drop is recorded first, and the bytes go only once it is.
+        if drop(sha256, why: KeeperCatalog.changedInPlace, catalog: &catalog, now: now) {
             Sys.removeIfPresent(url.path)
             markRewrittenInPlace("a kept state (\(sha256.prefix(12))) no longer matched its SHA-256", now: now)
         }
         return false
+    }
+
+    /// Records that the bytes `sha256` are no longer offered; false when it could not be recorded.
+    @discardableResult
+    private func drop(_ sha256: String, why: String, catalog: inout KeeperCatalog, now: Date) -> Bool {
+        let event = KeeperEvent.dropped(at: now, sha256: sha256, why: why)
+        guard (try? journal.append([event])) != nil else { return false }
+        catalog.apply(event)
+        return true
     }
 
     /// The bytes of a kept state, checked against its SHA-256 first.

@@ -224,16 +224,20 @@ public struct Keeper: Sendable {
             let old = catalog.states[index]
             guard old.stamp.inode == stamp.inode, old.stamp != stamp, catalog.objects[old.sha256]?.how == .link,
                   FileStamp(path: objectURL(old.sha256).path)?.inode == stamp.inode else { continue }
-            let event = KeeperEvent.dropped(at: now, sha256: old.sha256, why: KeeperCatalog.changedInPlace)
-            events.append(event)
-            catalog.apply(event)
-            Sys.removeIfPresent(objectURL(old.sha256).path)
+            events.append(KeeperEvent.dropped(at: now, sha256: old.sha256, why: KeeperCatalog.changedInPlace))
             report.damaged.append(path)
             markRewrittenInPlace("a program rewrote \(path) in place", now: now)
             mode = .reflink
         }
-        if !report.damaged.isEmpty {
-            try? journal.append(events)  // before anything else is written, so the damaged state is never offered
+        if !events.isEmpty {
+            // Recorded before anything else is written, so the damaged states are never offered;
+            // their names in the store go only once that is done.
+            if (try? journal.append(events)) != nil {
+                for case .dropped(_, let sha256, _) in events {
+                    catalog.apply(KeeperEvent.dropped(at: now, sha256: sha256, why: KeeperCatalog.changedInPlace))
+                    Sys.removeIfPresent(objectURL(sha256).path)
+                }
+            }
             events.removeAll()
         }
         try? prepare()
