@@ -58,7 +58,6 @@ struct KeeperCatalog: Sendable {
         let size: UInt64
         let modified: Int64
         let how: KeeperMode
-        let placedAt: Date
     }
 
     var objects: [String: Object] = [:]
@@ -69,8 +68,6 @@ struct KeeperCatalog: Sendable {
     var lastDocument: [String: Int] = [:]
     /// The last time each path was seen holding something (a document or not).
     var lastSeen: [String: Date] = [:]
-    /// Objects found changed in place (their bytes no longer match their name).
-    var damaged: Set<String> = []
     /// The journal as read.
     var events: [KeeperEvent] = []
 
@@ -83,8 +80,7 @@ struct KeeperCatalog: Sendable {
         switch event {
         case .state(let state):
             if let placed = state.placed {
-                objects[state.sha256] = Object(size: state.size, modified: placed.modified, how: placed.how, placedAt: state.seenAt)
-                damaged.remove(state.sha256)
+                objects[state.sha256] = Object(size: state.size, modified: placed.modified, how: placed.how)
             }
             states.append(state)
             // Bytes kept that are not a document (what a restore replaced) are listed, never current.
@@ -102,9 +98,8 @@ struct KeeperCatalog: Sendable {
         case .gone(let at, let lastSeen, let path):
             if case .gone = paths[path] { return }
             paths[path] = .gone(at: at, lastSeen: lastSeen)
-        case .dropped(_, let sha256, let why):
+        case .dropped(_, let sha256, _):
             objects[sha256] = nil
-            if why == KeeperCatalog.changedInPlace { damaged.insert(sha256) }
         }
     }
 
