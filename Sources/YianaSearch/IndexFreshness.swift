@@ -56,34 +56,13 @@ public enum IndexFreshness {
         var folders: [String: Int64] = [:]
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             guard let tab = line.firstIndex(of: "\t"), let time = Int64(line[..<tab]) else { continue }
-            folders[unescape(line[line.index(after: tab)...])] = time
+            folders[TabSeparated.unescape(line[line.index(after: tab)...])] = time
         }
         return folders
     }
 
     static func encode(_ folders: [String: Int64]) -> String {
-        folders.map { "\($0.value)\t\(escape($0.key))\n" }.joined()
-    }
-
-    private static func escape(_ path: String) -> String {
-        guard path.contains(where: { $0 == "\\" || $0 == "\t" || $0 == "\n" }) else { return path }
-        return path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\t", with: "\\t").replacingOccurrences(of: "\n", with: "\\n")
-    }
-
-    private static func unescape(_ text: Substring) -> String {
-        guard text.contains("\\") else { return String(text) }
-        var result = "", escaped = false
-        for character in text {
-            if escaped {
-                result.append(character == "t" ? "\t" : character == "n" ? "\n" : character)
-                escaped = false
-            } else if character == "\\" {
-                escaped = true
-            } else {
-                result.append(character)
-            }
-        }
-        return result
+        folders.map { "\($0.value)\t\(TabSeparated.escape($0.key))\n" }.joined()
     }
 
     /// What the library holds that the index has not seen (empty when nothing), or nil when

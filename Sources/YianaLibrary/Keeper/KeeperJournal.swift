@@ -25,15 +25,15 @@ enum KeeperEvent: Sendable, Equatable {
             // its own modification time: "r…", "c…"); "seen here", the usual reason, is empty.
             let placed = state.placed.map { $0.how == .link ? "l" : ($0.how == .reflink ? "r" : "c") + String($0.modified) } ?? ""
             return ["S", Self.time(state.seenAt), state.sha256, String(state.size), String(state.stamp.inode), String(state.stamp.modified),
-                    Self.escape(state.documentID ?? ""), Self.escape(state.title ?? ""), state.reason == Keeper.seenHere ? "" : Self.escape(state.reason),
-                    Self.escape(state.path), placed]
+                    TabSeparated.escape(state.documentID ?? ""), TabSeparated.escape(state.title ?? ""), state.reason == Keeper.seenHere ? "" : TabSeparated.escape(state.reason),
+                    TabSeparated.escape(state.path), placed]
                 .joined(separator: "\t")
         case .notDocument(let at, let stamp, let path):
-            return ["B", Self.time(at), String(stamp.size), String(stamp.inode), String(stamp.modified), Self.escape(path)].joined(separator: "\t")
+            return ["B", Self.time(at), String(stamp.size), String(stamp.inode), String(stamp.modified), TabSeparated.escape(path)].joined(separator: "\t")
         case .gone(let at, let lastSeen, let path):
-            return ["G", Self.time(at), Self.time(lastSeen), Self.escape(path)].joined(separator: "\t")
+            return ["G", Self.time(at), Self.time(lastSeen), TabSeparated.escape(path)].joined(separator: "\t")
         case .dropped(let at, let sha256, let why):
-            return ["D", Self.time(at), sha256, Self.escape(why)].joined(separator: "\t")
+            return ["D", Self.time(at), sha256, TabSeparated.escape(why)].joined(separator: "\t")
         }
     }
 
@@ -43,7 +43,7 @@ enum KeeperEvent: Sendable, Equatable {
         switch kind {
         case "S":
             guard f.count == 11, f[2].utf8.count == 64, let size = UInt64(f[3]), let inode = Int64(f[4]), let modified = Int64(f[5]) else { return nil }
-            let id = Self.unescape(f[6]), title = Self.unescape(f[7]), reason = Self.unescape(f[8])
+            let id = TabSeparated.unescape(f[6]), title = TabSeparated.unescape(f[7]), reason = TabSeparated.unescape(f[8])
             var placed: KeptState.Placement?
             if let how = f[10].first {
                 let own = Int64(f[10].dropFirst())
@@ -56,17 +56,17 @@ enum KeeperEvent: Sendable, Equatable {
                 guard placed != nil else { return nil }
             }
             self = .state(KeptState(sha256: String(f[2]), size: size, stamp: FileStamp(size: Int64(size), modified: modified, inode: inode),
-                                    path: Self.unescape(f[9]), seenAt: at, documentID: id.isEmpty ? nil : id,
+                                    path: TabSeparated.unescape(f[9]), seenAt: at, documentID: id.isEmpty ? nil : id,
                                     title: title.isEmpty ? nil : title, reason: reason.isEmpty ? Keeper.seenHere : reason, placed: placed))
         case "B":
             guard f.count == 6, let size = Int64(f[2]), let inode = Int64(f[3]), let modified = Int64(f[4]) else { return nil }
-            self = .notDocument(at: at, stamp: FileStamp(size: size, modified: modified, inode: inode), path: Self.unescape(f[5]))
+            self = .notDocument(at: at, stamp: FileStamp(size: size, modified: modified, inode: inode), path: TabSeparated.unescape(f[5]))
         case "G":
             guard f.count == 4, let lastSeen = Self.date(f[2]) else { return nil }
-            self = .gone(at: at, lastSeen: lastSeen, path: Self.unescape(f[3]))
+            self = .gone(at: at, lastSeen: lastSeen, path: TabSeparated.unescape(f[3]))
         case "D":
             guard f.count == 4 else { return nil }
-            self = .dropped(at: at, sha256: String(f[2]), why: Self.unescape(f[3]))
+            self = .dropped(at: at, sha256: String(f[2]), why: TabSeparated.unescape(f[3]))
         default:
             return nil
         }
@@ -75,28 +75,6 @@ enum KeeperEvent: Sendable, Equatable {
     /// Milliseconds since 1970.
     private static func time(_ date: Date) -> String { String(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
     private static func date(_ text: Substring) -> Date? { Int64(text).map { Date(timeIntervalSince1970: Double($0) / 1000) } }
-
-    static func escape(_ text: String) -> String {
-        guard text.contains(where: { $0 == "\\" || $0 == "\t" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\t", with: "\\t")
-            .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
-    }
-
-    static func unescape(_ text: Substring) -> String {
-        guard text.contains("\\") else { return String(text) }
-        var result = "", escaped = false
-        for character in text {
-            if escaped {
-                result.append(character == "t" ? "\t" : character == "n" ? "\n" : character == "r" ? "\r" : character)
-                escaped = false
-            } else if character == "\\" {
-                escaped = true
-            } else {
-                result.append(character)
-            }
-        }
-        return result
-    }
 }
 
 /// The keeper's journal file (`journal.tsv` in its folder): appended to under a lock, each
