@@ -46,6 +46,10 @@ extension Yiana {
                 and renamed documents are followed without extracting them again. An \
                 interrupted run can simply be run again.
 
+                Each run first keeps the state of every new or changed document on this \
+                machine (the keeper: `yiana versions list --deleted` lists documents deleted \
+                or overwritten since; the --json report's "keeper" says what it kept and found).
+
                 Every document gets a status: ok, no-text-layer, encrypted, damaged, \
                 not-downloaded (an evicted placeholder: only its name is indexed, nothing is \
                 downloaded) or failed. Exit code 1 when a document is damaged or failed.

@@ -32,6 +32,12 @@ extension Yiana {
                 unattended. With --inject, letters in .letters/inject/ are appended to their \
                 documents as `yiana inject` appends them (never twice).
 
+                Every pass keeps each new or changed document's state on this machine (the \
+                keeper, outside the synced folder: docs/KEEPER.md), so that a deletion or an \
+                overwrite sync brings from another device can be undone: such documents are \
+                logged, listed by `yiana versions list --deleted`, and a mass loss raises an \
+                alarm (an error in the log, `yiana status` exits 3).
+
                 A file a sync program is still writing (in place, or through its own temporary \
                 names: .syncthing.*.tmp, .unison.*, rclone's .partial) is left until it has \
                 been still for --settle seconds (default 5) and reads as a whole document: \
