@@ -303,6 +303,24 @@ struct KeeperTests {
         #expect(keeper.lost().first?.versions.count == 1)
     }
 
+    @Test func aJournalOfALaterFormatIsReadButNeverWritten() async throws {
+        let folder = try TemporaryFolder()
+        let library = try Library(root: folder.url)
+        _ = try document(folder, "Doc.yianazip", title: "Doc")
+        let keeper = Keeper(library: library)
+        try await look(keeper)
+        let text = try String(contentsOf: keeper.journal.url, encoding: .utf8)
+        #expect(text.hasPrefix(KeeperJournal.header + "\n"))
+        try ("# yiana keeper journal 2\n" + text.split(separator: "\n", maxSplits: 1)[1]).write(to: keeper.journal.url, atomically: true, encoding: .utf8)
+        let before = try Data(contentsOf: keeper.journal.url)
+        _ = try document(folder, "Other.yianazip", title: "Other")
+        let report = try await look(keeper)
+        #expect(report.failures.first?.contains("made by a newer yiana") == true)
+        #expect(try Data(contentsOf: keeper.journal.url) == before)
+        #expect(keeper.records(path: "Doc.yianazip", documentID: nil).count == 1)
+        #expect(throws: VersionStoreError.self) { try keeper.prune(KeeperRetention(budget: 0), dryRun: false) }
+    }
+
     @Test func journalLinesRoundTrip() {
         let state = KeptState(sha256: String(repeating: "b", count: 64), size: 12, stamp: FileStamp(size: 12, modified: 99, inode: 7),
                               path: "Tab\there/New\nline\\x.yianazip", seenAt: Date(timeIntervalSince1970: 1_700_000_000.123),

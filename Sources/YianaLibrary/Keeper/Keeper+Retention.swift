@@ -64,6 +64,7 @@ extension Keeper {
     }
 
     private func pruneLocked(_ retention: KeeperRetention, dryRun: Bool, now: Date) throws -> KeeperPruneReport {
+        if !dryRun { try journal.checkWritable() }
         let catalog = catalog()
         var report = KeeperPruneReport(dryRun: dryRun)
         let thinning = thinned(catalog, retention, now: now)

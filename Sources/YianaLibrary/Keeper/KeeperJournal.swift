@@ -81,8 +81,15 @@ enum KeeperEvent: Sendable, Equatable {
 /// batch `fsync`ed after the objects it names are in place, so a crash leaves at most an
 /// object nobody lists, never a listed state without its bytes; a last line torn by a crash
 /// is skipped when read and ended before the next append.
+///
+/// Its first line names its format (`# yiana keeper journal 1`): a journal of a later format
+/// is read for what this version understands, and never written to (its lines could be
+/// undone by a rewrite of an older format).
 struct KeeperJournal: Sendable {
     let url: URL
+
+    static let format = 1
+    static let header = "# yiana keeper journal \(format)"
 
     func read() -> [KeeperEvent] {
         guard let data = FileManager.default.contents(atPath: url.path) else { return [] }
@@ -99,22 +106,50 @@ struct KeeperJournal: Sendable {
 
     func appendLocked(_ events: [KeeperEvent]) throws {
         var text = events.map(\.line).joined(separator: "\n") + "\n"
+        var newer: Int?
         do throws(SystemError) {
             try Sys.closeAfter(try Sys.open(url.path, [.readWrite, .append, .create], mode: 0o600)) { fd throws(SystemError) in
                 let end = try Sys.fstat(fd, path: url.path).size
-                if end > 0, try Sys.pread(fd, count: 1, at: end - 1, path: url.path) != [UInt8(ascii: "\n")] { text = "\n" + text }
+                if end == 0 {
+                    text = Self.header + "\n" + text
+                } else if let format = Self.format(of: try Sys.pread(fd, count: 64, at: 0, path: url.path)), format > Self.format {
+                    newer = format
+                    return
+                } else if try Sys.pread(fd, count: 1, at: end - 1, path: url.path) != [UInt8(ascii: "\n")] {
+                    text = "\n" + text
+                }
                 try Sys.writeAll(fd, Array(text.utf8), path: url.path)
                 try Sys.fsync(fd, path: url.path)
             }
         } catch {
             throw VersionStoreError.unwritable(url.path, error.code.description)
         }
+        if let newer { throw Self.newerFormat(url, newer) }
+    }
+
+    /// The format a journal's first bytes name, if they name one.
+    static func format(of head: [UInt8]) -> Int? {
+        let line = String(decoding: head.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        guard line.hasPrefix("# yiana keeper journal ") else { return nil }
+        return Int(line.dropFirst("# yiana keeper journal ".count))
+    }
+
+    static func newerFormat(_ url: URL, _ format: Int) -> VersionStoreError {
+        .unwritable(url.path, "it is in format \(format), made by a newer yiana; this one writes format \(Self.format) (update yiana)")
     }
 
     /// Replaces the whole journal with `events` (after a prune), crash-safely; call holding
     /// ``withLock(_:)``.
+    /// Throws when the journal is of a later format than this version writes.
+    func checkWritable() throws {
+        if let head = FileManager.default.contents(atPath: url.path)?.prefix(64), let format = Self.format(of: Array(head)), format > Self.format {
+            throw Self.newerFormat(url, format)
+        }
+    }
+
     func rewriteLocked(_ events: [KeeperEvent]) throws {
-        let text = events.map { $0.line + "\n" }.joined()
+        try checkWritable()
+        let text = Self.header + "\n" + events.map { $0.line + "\n" }.joined()
         do { try TemporaryFile.replace(url.path, with: Array(text.utf8), mode: 0o600) } catch {
             throw VersionStoreError.unwritable(url.path, error.code.description)
         }
