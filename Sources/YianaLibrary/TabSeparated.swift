@@ -3,13 +3,14 @@
 /// return in a field is written `\\`, `\t`, `\n`, `\r`.
 public enum TabSeparated {
     public static func escape(_ text: String) -> String {
-        guard text.contains(where: { $0 == "\\" || $0 == "\t" || $0 == "\n" || $0 == "\r" }) else { return text }
+        // By bytes: a look at characters would segment every field into graphemes.
+        guard text.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else { return text }
         return text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\t", with: "\\t")
             .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
     }
 
     public static func unescape(_ text: Substring) -> String {
-        guard text.contains("\\") else { return String(text) }
+        guard text.utf8.contains(0x5C) else { return String(text) }
         var result = "", escaped = false
         for character in text {
             if escaped {

@@ -38,7 +38,8 @@ enum KeeperEvent: Sendable, Equatable {
     }
 
     init?(line: Substring) {
-        let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+        // Split by bytes: splitting by characters would segment every line into graphemes.
+        let f = line.utf8.split(separator: 0x09, omittingEmptySubsequences: false).map { Substring($0) }
         guard let kind = f.first, f.count >= 2, let at = Self.date(f[1]) else { return nil }
         switch kind {
         case "S":
@@ -94,7 +95,7 @@ struct KeeperJournal: Sendable {
     func read() -> [KeeperEvent] {
         guard let data = FileManager.default.contents(atPath: url.path) else { return [] }
         let text = String(decoding: data, as: UTF8.self)
-        return text.split(separator: "\n", omittingEmptySubsequences: true).compactMap { KeeperEvent(line: $0) }
+        return text.utf8.split(separator: 0x0A, omittingEmptySubsequences: true).compactMap { KeeperEvent(line: Substring($0)) }
     }
 
     /// Appends `events`, with one `fsync`.
