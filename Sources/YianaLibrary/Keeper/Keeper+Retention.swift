@@ -77,7 +77,8 @@ extension Keeper {
         var costs: [String: UInt64] = [:]
         for sha256 in referenced([]) { costs[sha256] = cost(of: sha256, catalog: catalog) }
         report.costBefore = costs.values.reduce(0, +)
-        report.budget = retention.budget ?? (((try? Sys.freeBytes(place.folder.path)) ?? 0) + report.costBefore) / 10
+        // Free space unknown: no budget is enforced (never drop what cannot be weighed).
+        report.budget = retention.budget ?? (try? Sys.freeBytes(place.folder.path)).map { ($0 + report.costBefore) / 10 } ?? .max
         var users: [String: Int] = [:]
         for index in catalog.states.indices where !drop.contains(index) && catalog.isKept(catalog.states[index]) {
             users[catalog.states[index].sha256, default: 0] += 1
