@@ -55,7 +55,6 @@ enum KeeperPathState: Sendable, Equatable {
 /// at the last look.
 struct KeeperCatalog: Sendable {
     struct Object: Sendable, Equatable {
-        let size: UInt64
         let modified: Int64
         let how: KeeperMode
     }
@@ -80,7 +79,7 @@ struct KeeperCatalog: Sendable {
         switch event {
         case .state(let state):
             if let placed = state.placed {
-                objects[state.sha256] = Object(size: state.size, modified: placed.modified, how: placed.how)
+                objects[state.sha256] = Object(modified: placed.modified, how: placed.how)
             }
             states.append(state)
             // Bytes kept that are not a document (what a restore replaced) are listed, never current.

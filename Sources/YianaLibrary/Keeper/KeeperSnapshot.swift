@@ -51,11 +51,6 @@ struct KeeperSnapshot {
         try? TemporaryFile.replace(url.path, with: data, mode: 0o600)
     }
 
-    /// Forgets the snapshot (a look must read the journal next time).
-    func remove() {
-        Sys.removeIfPresent(url.path)
-    }
-
     /// FNV-1a, 64 bits, of the path's bytes and the placeholder flag.
     static func hash(_ path: String, placeholder: Bool) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
