@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "YianaSearch", targets: ["YianaSearch"]),
         .library(name: "YianaSync", targets: ["YianaSync"]),
         .library(name: "YianaOCR", targets: ["YianaOCR"]),
+        .library(name: "YianaExtract", targets: ["YianaExtract"]),
         // Loaded with LD_PRELOAD by the crash and fault harness; nothing links it.
         .library(name: "FaultShim", type: .dynamic, targets: ["FaultShim"]),
     ],
@@ -85,6 +86,13 @@ let package = Package(
         ),
         .target(name: "YianaOCR", dependencies: ["CTesseract", "YianaSystem", "YianaArchive", "YianaPDF", "YianaLibrary"]),
         .target(name: "YianaSync", dependencies: ["YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF"]),
+        // `yiana extract`: the people on each page, as the app's extraction cascade finds them,
+        // written as its address files. The postcode sector table is data read at run time.
+        .target(
+            name: "YianaExtract",
+            dependencies: ["YianaSystem", "YianaArchive", "YianaPDF", "YianaLibrary"],
+            resources: [.copy("Data/postcode-sectors.tsv")]
+        ),
         // The search index on a PostgreSQL server (issue 34): where it is (postgres:// URLs,
         // ~/.pgpass, sslmode), connecting with a timeout and errors that name the server, the
         // schema's migrations. On postgres-nio; no psql, no libpq.
@@ -96,11 +104,11 @@ let package = Package(
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         // `yiana watch`: inotify, passes of the index/OCR/conflict work, the event log and health.
-        .target(name: "YianaWatch", dependencies: ["YianaSystem", "YianaArchive", "YianaLibrary", "YianaSearch", "YianaPostgres", "YianaSync", "YianaOCR"]),
+        .target(name: "YianaWatch", dependencies: ["YianaSystem", "YianaArchive", "YianaLibrary", "YianaSearch", "YianaPostgres", "YianaSync", "YianaOCR", "YianaExtract"]),
         // `yiana serve`: the pages and the JSON API on Hummingbird; routes parse and render,
         // the library modules do the work.
         .target(name: "YianaServe", dependencies: [
-            "YianaLibrary", "YianaSearch", "YianaPostgres", "YianaWatch", "YianaSystem", "YianaSync", "YianaArchive", "YianaOCR", "YianaPDF",
+            "YianaLibrary", "YianaSearch", "YianaPostgres", "YianaWatch", "YianaSystem", "YianaSync", "YianaArchive", "YianaOCR", "YianaPDF", "YianaExtract",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -114,6 +122,7 @@ let package = Package(
             name: "yiana",
             dependencies: [
                 "YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF", "YianaSearch", "YianaPostgres", "YianaSync", "YianaOCR", "YianaWatch", "YianaServe",
+                "YianaExtract",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: [.linkedLibrary("mimalloc", .when(platforms: [.linux]))]
@@ -144,7 +153,7 @@ let package = Package(
         ),
         // In-process measurements for the benchmark scripts (search latency) and the
         // reader/repair fuzzer (Scripts/fuzz-reader.sh; a short run in the tests).
-        .executableTarget(name: "yiana-bench", dependencies: ["YianaSystem", "YianaSearch", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
+        .executableTarget(name: "yiana-bench", dependencies: ["YianaSystem", "YianaSearch", "YianaLibrary", "YianaArchive", "YianaExtract", "YianaTestSupport"]),
 
         // Temporary folders, fixtures and process helpers shared by the test targets.
         .target(name: "YianaTestSupport", dependencies: ["YianaPDF", "YianaSystem", "YianaLibrary", "YianaSearch", "YianaPostgres"], path: "Tests/YianaTestSupport"),
@@ -158,6 +167,8 @@ let package = Package(
         .testTarget(name: "YianaSearchTests", dependencies: ["YianaSearch", "YianaPostgres", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
         .testTarget(name: "YianaOCRTests", dependencies: ["YianaOCR", "YianaLibrary", "YianaSync", "YianaArchive", "YianaPDF", "YianaSearch", "YianaTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "YianaPostgresTests", dependencies: ["YianaPostgres", "YianaSearch", "YianaLibrary", "YianaArchive", "YianaSystem", "YianaTestSupport"]),
+        .testTarget(name: "YianaExtractTests", dependencies: ["YianaExtract", "YianaLibrary", "YianaArchive", "YianaTestSupport"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "YianaSyncTests", dependencies: ["YianaSync", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
         .testTarget(name: "YianaCLITests", dependencies: ["yiana", "yiana-bench", "yiana-harness", "yiana-realsync", "YianaArchive", "YianaPostgres", "YianaSystem", "YianaTestSupport"]),
     ],

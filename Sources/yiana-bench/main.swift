@@ -3,6 +3,7 @@
 //   yiana-bench search-latency INDEX QUERIES
 //   yiana-bench fts5 QUERIES
 //   yiana-bench fuzz-reader SECONDS CORPUS_DIR WORK_DIR [SEED]   (see Scripts/fuzz-reader.sh)
+//   yiana-bench people [FIXTURES] [ROUNDS] [--misses]              (see Scripts/bench-extract.sh)
 //
 // Opens the index once (read-only, as `yiana search` does) and times each query of the
 // QUERIES file (one per line: the query words, optionally preceded by --tag T,
@@ -17,6 +18,9 @@ if arguments.first == "fuzz-reader", arguments.count >= 4, let seconds = Double(
     let seed = arguments.count > 4 ? UInt64(arguments[4]) ?? 1 : UInt64(Date().timeIntervalSince1970)
     exit(await ReaderFuzzer(corpus: URL(fileURLWithPath: arguments[2]), work: URL(fileURLWithPath: arguments[3]), seed: seed).run(seconds: seconds))
 }
+if arguments.first == "people" {
+    exit(try PeopleBench.run(Array(arguments.dropFirst())))
+}
 if arguments.count == 2, arguments[0] == "fts5" {
     // The FTS5 expression `yiana search` runs for each query of QUERIES (its words, after any
     // --tag/--folder/--since pairs), for running the same SQL with the sqlite3 CLI.
@@ -28,7 +32,7 @@ if arguments.count == 2, arguments[0] == "fts5" {
     exit(0)
 }
 guard arguments.count == 3, arguments[0] == "search-latency" else {
-    FileHandle.standardError.write(Data("usage: yiana-bench search-latency INDEX QUERIES | fts5 QUERIES | fuzz-reader SECONDS CORPUS WORK [SEED]\n".utf8))
+    FileHandle.standardError.write(Data("usage: yiana-bench search-latency INDEX QUERIES | fts5 QUERIES | fuzz-reader SECONDS CORPUS WORK [SEED] | people [FIXTURES] [ROUNDS] [--misses]\n".utf8))
     exit(2)
 }
 let index = try SearchIndex(readingAt: arguments[1])

@@ -102,14 +102,14 @@ extension CompanionShape {
         .optional("extraction", extractionInfo), .optional("address_type", .string), .optional("is_prime", .bool),
         .optional("specialist_name", .string),
     ])
-    static let addressOverrideEntry = object([
+    public static let addressOverrideEntry = object([
         .required("page_number", .int), .required("match_address_type", .string),
         .optional("patient", patientInfo), .optional("address", addressInfo), .optional("gp", gpInfo),
         .optional("address_type", .string), .optional("is_prime", .bool), .optional("specialist_name", .string),
         .optional("override_reason", .string), .optional("override_date", .string), .optional("is_dismissed", .bool),
         .optional("recipient_role", .string),
     ])
-    static let enrichedData = object([
+    public static let enrichedData = object([
         .optional("enriched_at", .string),
         .optional("patient", object([
             .optional("full_name", .string), .optional("surname", .string), .optional("firstname", .string),
@@ -120,7 +120,7 @@ extension CompanionShape {
         ]))),
     ])
     /// `DocumentAddressFile`: every top-level key but `enriched` is required, `overrides` too.
-    static let documentAddressFile = object([
+    public static let documentAddressFile = object([
         .required("schema_version", .int), .required("document_id", .string), .required("extracted_at", .string),
         .required("page_count", .int), .required("pages", .array(addressPageEntry)),
         .required("overrides", .array(addressOverrideEntry)), .optional("enriched", enrichedData),

@@ -1,0 +1,76 @@
+import Foundation
+
+/// The people on each page of a document, found as the app's `ExtractionCascade` finds them
+/// (lh/Yiana, YianaExtraction): a registration form first, then a labelled form, an address
+/// label, and last a letter's prose; the first that finds a name (or a placeholder) and a
+/// postcode wins. A document named `Surname_Firstname_DDMMYY` gives every page that name and
+/// date of birth, and a postcode whose sector the table knows gives the town and county the
+/// page did not.
+public struct AddressCascade: Sendable {
+    public let sectors: PostcodeSectors
+    private let registration: RegistrationForm
+    private let form: LabelledForm
+    private let label: AddressLabel
+    private let fallback: LetterFallback
+
+    public init(sectors: PostcodeSectors = .shared) {
+        self.sectors = sectors
+        registration = RegistrationForm(sectors: sectors)
+        form = LabelledForm(sectors: sectors)
+        label = AddressLabel(sectors: sectors)
+        fallback = LetterFallback(sectors: sectors)
+    }
+
+    /// The person on one page of OCR text, or nil when the page names none.
+    public func page(_ text: String, number: Int) -> AddressPage? {
+        guard text.utf8.contains(where: TextPatterns.isDigit) else { return nil }  // no postcode without a digit
+        let lines = PageLines(text)
+        return registration.extract(lines, number: number) ?? form.extract(lines, number: number)
+            ?? label.extract(lines, number: number) ?? fallback.extract(lines, number: number)
+    }
+
+    /// Every page's person; `documentID` (the app's: the document's title) gives the
+    /// patient's name and date of birth when it follows `Surname_Firstname_DDMMYY`.
+    public func document(_ documentID: String, pages: [(number: Int, text: String)]) -> [AddressPage] {
+        let identity = FileNameIdentity(documentID)
+        return pages.compactMap { number, text in
+            guard var page = page(text, number: number) else { return nil }
+            if let identity {
+                page.patient = page.patient ?? AddressPage.Patient()
+                page.patient?.fullName = identity.fullName
+                page.patient?.dateOfBirth = identity.dateOfBirth
+            }
+            return page
+        }
+    }
+}
+
+/// The patient a document's name gives, by the app's convention `Surname_Firstname_DDMMYY`
+/// (anything may follow the date): `Anderson-Dixon_Anthony_200461` is Anthony
+/// Anderson-Dixon, born 20/04/1961 (a two-digit year of 26 or more is of the 1900s).
+public struct FileNameIdentity: Sendable, Equatable {
+    public let surname: String
+    public let firstName: String
+    public let dateOfBirth: String
+    public var fullName: String { "\(firstName) \(surname)" }
+
+    public init?(_ documentID: String) {
+        let parts = documentID.replacingOccurrences(of: "\u{2018}", with: "'").replacingOccurrences(of: "\u{2019}", with: "'")
+            .split(separator: "_").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard parts.count >= 3, Self.isName(parts[0]), Self.isName(parts[1]) else { return nil }
+        let digits = parts[2].utf8.prefix(6)
+        guard digits.count == 6, digits.allSatisfy(TextPatterns.isDigit) else { return nil }
+        let number = Array(digits).map { Int($0 - 0x30) }
+        let (day, month, year) = (number[0] * 10 + number[1], number[2] * 10 + number[3], number[4] * 10 + number[5])
+        guard let date = PeopleText.formatted(day: day, month: month, year: year >= 26 ? 1900 + year : 2000 + year) else { return nil }
+        surname = parts[0].prefix(1).uppercased() + parts[0].dropFirst()
+        firstName = parts[1].prefix(1).uppercased() + parts[1].dropFirst()
+        dateOfBirth = date
+    }
+
+    /// ASCII letters, hyphens and apostrophes, starting with a letter.
+    private static func isName(_ part: String) -> Bool {
+        guard let first = part.utf8.first, TextPatterns.isLetter(first) else { return false }
+        return part.utf8.allSatisfy { TextPatterns.isLetter($0) || $0 == 0x2D || $0 == 0x27 }
+    }
+}

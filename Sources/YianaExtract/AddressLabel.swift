@@ -1,0 +1,43 @@
+import Foundation
+
+/// An address block: a name on its own line, street lines, a town and a postcode within
+/// six lines (an envelope window, a label, a letter's heading), as the app's
+/// `LabelExtractor`: the third extractor of the cascade.
+struct AddressLabel: Sendable {
+    let sectors: PostcodeSectors
+
+    /// First lines that head a letter, not a person.
+    private static let headings = ["dear ", "ref:", "confidential"]
+    private static let headingWords = ["department", "registration", "clearwater", "clinical", "patient"]
+
+    /// A line of an address: short, no label, no sentence.
+    static func isAddressLine(_ line: String) -> Bool {
+        line.count <= 60 && !line.contains(":") && !line.hasSuffix(".") && line.split(separator: " ").count <= 8
+    }
+
+    func extract(_ page: PageLines, number: Int) -> AddressPage? {
+        let lines = page.filled
+        guard lines.count >= 2 else { return nil }
+        let postcodes = lines.map { $0.count <= PageLines.longLine ? TextPatterns.firstPostcode(in: $0) : nil }
+        for start in lines.indices {
+            let end = min(start + 6, lines.count)
+            guard let at = (start..<end).first(where: { postcodes[$0] != nil }), at > start, let postcode = postcodes[at] else { continue }
+            let first = lines[start]
+            let lower = first.lowercased()
+            if first.first?.isNumber == true || Self.headings.contains(where: lower.hasPrefix) || Self.headingWords.contains(where: lower.contains) { continue }
+            // The first line is a name (or says there is none), never a sentence or a label.
+            let placeholder = PeopleText.isPlaceholder(first)
+            guard placeholder || PeopleText.looksLikeNameLine(first), let name = placeholder ? "" : PeopleText.personName(first),
+                  lines[(start + 1)..<at].allSatisfy(Self.isAddressLine) else { continue }
+            // A date of birth just after the postcode, or on a "DOB" line of the block.
+            var dateOfBirth = lines[(at + 1)..<min(at + 3, lines.count)].lazy.compactMap(PeopleText.date(in:)).first
+            for line in lines[start..<end] where line.lowercased().contains("dob") || line.lowercased().contains("date of birth") {
+                if let date = PeopleText.date(in: line) { dateOfBirth = date; break }
+            }
+            var address = AddressPage.Address(lines: Array(lines[(start + 1)..<at]), postcodeLine: lines[at], postcode: postcode, sectors: sectors)
+            address.fill(from: sectors)
+            return AddressPage(page: number, method: "label", confidence: 0.7, name: name.isEmpty ? nil : name, dateOfBirth: dateOfBirth, address: address)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import YianaArchive
+import YianaLibrary
+import YianaPDF
+import YianaSystem
+
+extension ExtractionRun {
+    /// The name the app gives a document's address file (its `documentId`): the document's
+    /// title; its file name where the title cannot name a file (empty, with a `/`, hidden).
+    public static func addressKey(title: String?, documentURL: URL) -> String {
+        if let title, !title.isEmpty, !title.contains("/"), !title.hasPrefix("."), title.utf8.count <= 200, !title.contains("\0") { return title }
+        return documentURL.deletingPathExtension().lastPathComponent
+    }
+
+    /// `.addresses/<key>.json`, relative to the library.
+    public static func addressPath(key: String) -> String { "\(CompanionFile.addressesFolder)/\(key).json" }
+
+    /// The largest address file read back (a file of many pages' people stays far below).
+    static let addressFileLimit = 16 << 20
+
+    private static func stamp(_ url: URL) -> String {
+        FileStamp(path: url.path).map { "\($0.size)-\($0.modified)-\($0.inode)" } ?? "-"
+    }
+
+    func extract(_ url: URL, path: String, known: ExtractedState?) -> (ExtractionResult, ExtractedState?) {
+        let ocrURL = OCRResults.url(for: url, in: library)
+        let source = "\(Self.rulesVersion)|\(Self.stamp(url))|\(ocrURL.map(Self.stamp) ?? "-")"
+        if let known, known.source == source, known.addressFile == Self.stamp(library.root.appendingPathComponent(Self.addressPath(key: known.key))) {
+            var result = ExtractionResult(path: path, status: .upToDate)
+            result.addressFile = known.key.isEmpty ? nil : Self.addressPath(key: known.key)
+            return (result, nil)
+        }
+        do {
+            let reader = try DocumentReader(path: url.path)
+            let metadata = try reader.metadata()
+            let key = Self.addressKey(title: metadata.title, documentURL: url)
+            let (texts, pageCount) = try pageTexts(reader, metadata: metadata, document: url, path: path)
+            var result = ExtractionResult(path: path, status: .failed)
+            result.pagesRead = texts.count
+            guard !texts.isEmpty else {
+                result.status = .noText
+                result.error = "no page has text yet: `yiana ocr \"\(path)\"` recognises it, then it is extracted"
+                return (result, ExtractedState(source: source, key: "", addressFile: "-"))
+            }
+            result.addressFile = Self.addressPath(key: key)
+            let pages = cascade.document(key, pages: texts.sorted { $0.key < $1.key }.map { (number: $0.key, text: $0.value) })
+            result.people = pages.map { ExtractionResult.Person(page: $0.pageNumber, name: $0.patient?.fullName, postcode: $0.address?.postcode,
+                                                                 method: $0.extraction?.method) }
+            let file = AddressFileText(documentID: key, pageCount: pageCount, pages: pages)
+            let fileURL = library.root.appendingPathComponent(Self.addressPath(key: key))
+            result.status = try write(file, to: fileURL)
+            return (result, dryRun ? nil : ExtractedState(source: source, key: key, addressFile: Self.stamp(fileURL)))
+        } catch {
+            var result = ExtractionResult(path: path, status: .failed, error: "\(error)")
+            if !FileManager.default.fileExists(atPath: url.path) { result.error = "it went away while it was read (moved or deleted)" }
+            return (result, nil)
+        }
+    }
+
+    /// Each page's text (1-based): its OCR results where there are some, else its text
+    /// layer; and how many pages the document has.
+    private func pageTexts(_ reader: DocumentReader, metadata: DocumentMetadata, document: URL, path: String) throws -> ([Int: String], Int) {
+        func hasWords(_ text: String) -> Bool { text.contains { $0.isLetter || $0.isNumber } }
+        var texts: [Int: String] = [:]
+        for page in OCRResults.read(for: document, in: library) ?? [] where page.number >= 1 && hasWords(page.text) {
+            texts[page.number] = page.text
+        }
+        var pageCount = max(metadata.pageCount, texts.keys.max() ?? 0)
+        guard reader.pdf != nil, texts.count < max(1, metadata.pageCount) else { return (texts, pageCount) }
+        let pdf = try reader.pdfBytes().document(source: path)
+        pageCount = pdf.pageCount
+        for index in 0..<pdf.pageCount where texts[index + 1] == nil {
+            let text = pdf.text(ofPage: index)
+            if hasWords(text) { texts[index + 1] = text }
+        }
+        return (texts.filter { $0.key <= pageCount }, pageCount)
+    }
+
+    /// Writes `file` at `url` unless it holds the same pages already; the file it replaces is
+    /// kept in the version store first, and another process's write meanwhile is read again.
+    private func write(_ file: AddressFileText, to url: URL) throws -> ExtractionResult.Status {
+        for _ in 0..<3 {
+            let identity = FileIdentity.current(at: url.path)
+            let existing = identity == .absent ? nil : try Self.read(url)
+            if file.isSame(as: existing) { return .unchanged }
+            if dryRun { return .wouldExtract }
+            let data = try file.data(keeping: AddressFileText.Kept(existing: existing), extractedAt: Date())
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            if identity != .absent { try VersionStore(library: library).keep(url, reason: "replaced by extraction") }
+            do {
+                try CoordinatedDocument.replace(at: url.path, with: data, expecting: identity) { temp in
+                    let failures = (try? CompanionContent.json(at: URL(fileURLWithPath: temp)).get()).map { CompanionShape.documentAddressFile.failures($0) }
+                    guard let failures, failures.isEmpty else {
+                        throw ExtractionError.unreadableOutput(url.lastPathComponent, failures?.first.map { "\($0.key): \($0.reason)" } ?? "not JSON")
+                    }
+                }
+                return .extracted
+            } catch let error as ArchiveError where error.kind == .documentChanged {
+                continue  // another process wrote it meanwhile: read it again
+            }
+        }
+        throw ExtractionError.keepsChanging(url.lastPathComponent)
+    }
+
+    private static func read(_ url: URL) throws -> Data? {
+        guard FileKind.at(url.path) == .regular else { return nil }
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int ?? 0
+        guard size <= addressFileLimit else { return nil }
+        return try Data(contentsOf: url)
+    }
+}
+
+/// Why an address file was not written.
+public enum ExtractionError: Error, CustomStringConvertible {
+    case unreadableOutput(String, String)
+    case keepsChanging(String)
+
+    public var description: String {
+        switch self {
+        case .unreadableOutput(let name, let why): "\(name) would not read in the app (\(why)); nothing was written. Please report this."
+        case .keepsChanging(let name): "\(name) was changed by another process three times while it was written; run again."
+        }
+    }
+}
