@@ -41,6 +41,31 @@ LETTER = [
     ("F2", 12, "Margaret Okafor, General Practitioner"),
 ]
 
+# A hospital's letter to a patient: the address block of an envelope window, for `yiana extract`.
+REFERRAL = [
+    ("F2", 12, "Royal Devon Eye Clinic, Barrack Road, Exeter EX2 5DW"),
+    ("F2", 12, "Telephone 01392 411 611"),
+    ("F2", 12, ""),
+    ("F2", 12, "12 May 2026"),
+    ("F2", 12, ""),
+    ("F2", 12, "PRIVATE AND CONFIDENTIAL"),
+    ("F2", 12, "Mrs Eleanor Hartley"),
+    ("F2", 12, "27 Orchard Way"),
+    ("F2", 12, "Heavitree"),
+    ("F2", 12, "Exeter"),
+    ("F2", 12, "EX1 2QT"),
+    ("F2", 12, "Date of birth: 14/06/1952"),
+    ("F2", 12, ""),
+    ("F2", 12, "Dear Mrs Hartley,"),
+    ("F2", 12, ""),
+    ("F2", 12, "Your cataract assessment is booked for Thursday 4 June at 10.30 in the"),
+    ("F2", 12, "outpatient department. Please bring your glasses and a list of your"),
+    ("F2", 12, "medicines. The appointment will take about two hours."),
+    ("F2", 12, ""),
+    ("F2", 12, "Yours sincerely,"),
+    ("F2", 12, "Ophthalmology Bookings Team"),
+]
+
 RECEIPT = [
     ("F3", 11, "HARBOUR HARDWARE LTD"),
     ("F3", 11, "22 Quay Street, Bristol BS1 4DJ"),
@@ -203,6 +228,9 @@ def main():
         path = os.path.join(tmp, "letter.pdf")
         samples.text_document(path, "Clinic letter", [LETTER])
         jobs.append(("Clinic letter (scan)", path, "\n".join(t for _, _, t in LETTER if t) + "\n", 0.8, 200))
+        path = os.path.join(tmp, "referral.pdf")
+        samples.text_document(path, "Referral letter", [REFERRAL])
+        jobs.append(("Eye clinic appointment (scan)", path, "\n".join(t for _, _, t in REFERRAL if t) + "\n", -0.3, 300))
         path = os.path.join(tmp, "receipt.pdf")
         samples.text_document(path, "Receipt", [RECEIPT])
         jobs.append(("Hardware receipt (scan)", path, "\n".join(t for _, _, t in RECEIPT if t) + "\n", -1.2, 250))

@@ -62,7 +62,7 @@ public struct AddressFileText: Sendable {
             ("extracted_at", try json(InternetTime.string(extractedAt))),
             ("overrides", kept.overrides ?? "[\n\n  ]"),
             ("page_count", String(pageCount)),
-            ("pages", try json(pages)),
+            ("pages", pages.isEmpty ? "[\n\n  ]" : try json(pages)),
             ("schema_version", "1"),
         ]
         if let enriched = kept.enriched { fields.insert(("enriched", enriched), at: 1) }

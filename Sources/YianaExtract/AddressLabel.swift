@@ -8,7 +8,7 @@ struct AddressLabel: Sendable {
 
     /// First lines that head a letter, not a person.
     private static let headings = ["dear ", "ref:", "confidential"]
-    private static let headingWords = ["department", "registration", "clearwater", "clinical", "patient"]
+    private static let headingWords = ["department", "registration", "clearwater", "clinical", "patient", "confidential", "private"]
 
     /// A line of an address: short, no label, no sentence.
     static func isAddressLine(_ line: String) -> Bool {

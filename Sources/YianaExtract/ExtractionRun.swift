@@ -39,7 +39,7 @@ public struct ExtractionResult: Codable, Sendable, Equatable {
         public let method: String?
     }
 
-    init(path: String, status: Status, error: String? = nil) {
+    public init(path: String, status: Status, error: String? = nil) {
         self.path = path
         self.status = status
         self.error = error

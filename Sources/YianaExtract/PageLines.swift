@@ -45,8 +45,9 @@ struct PageLines: Sendable {
 /// Reading UK postcodes, dates and names out of OCR text.
 enum TextPatterns {
     /// Every UK-format postcode in `text` (`A9 9AA`, `A99 9AA`, `A9A 9AA`, `AA9 9AA`,
-    /// `AA99 9AA`, `AA9A 9AA`; any case; up to two spaces or none between its halves), each
-    /// a whole word, as `OUTWARD INWARD` in capitals, first to last.
+    /// `AA99 9AA`, `AA9A 9AA`; any case; up to two spaces or none between its halves, or a
+    /// full stop, as OCR reads a speck there), each a whole word, as `OUTWARD INWARD` in
+    /// capitals, first to last.
     static func postcodes(in text: String, first: Bool = false) -> [String] {
         let bytes = Array(text.utf8)
         var found: [String] = []
@@ -80,7 +81,8 @@ enum TextPatterns {
                 for spaces in [2, 1, 0] {
                     let inward = outwardEnd + spaces
                     guard inward + 3 <= bytes.count,
-                          (outwardEnd..<inward).allSatisfy({ bytes[$0] == 0x20 || bytes[$0] == 0x09 }),
+                          (outwardEnd..<inward).allSatisfy({ bytes[$0] == 0x20 || bytes[$0] == 0x09 || bytes[$0] == 0x2E }),
+                          (outwardEnd..<inward).filter({ bytes[$0] == 0x2E }).count <= 1,
                           isDigit(bytes[inward]), isLetter(bytes[inward + 1]), isLetter(bytes[inward + 2]),
                           inward + 3 == bytes.count || !isWordByte(bytes[inward + 3]) else { continue }
                     let outward = String(decoding: bytes[start..<outwardEnd], as: UTF8.self).uppercased()

@@ -37,6 +37,18 @@ struct AddressIndex {
         return written
     }
 
+    /// Brings the addresses rows of `documents` (paths relative to the library) up to date
+    /// with their address files, after this process wrote them (`yiana extract`): the
+    /// `.addresses` folder is listed, the library is not walked.
+    func update(documents: Set<String>) async throws -> Int {
+        let folder = library.root.appendingPathComponent(CompanionFile.addressesFolder)
+        var scan = LibraryScan()
+        scan.companions = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).compactMap {
+            CompanionFile.classify("\(CompanionFile.addressesFolder)/\($0)")
+        }
+        return try await update(scan, only: documents)
+    }
+
     /// Seconds between looks at every document's address files when the folder did not change.
     static let fullCheckEvery = 3600.0
 

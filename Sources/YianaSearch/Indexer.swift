@@ -291,6 +291,12 @@ public struct Indexer: Sendable {
         return report
     }
 
+    /// Reads the address files of `documents` (paths relative to the library) into the index
+    /// again, after `yiana extract` wrote them. Returns how many documents' rows changed.
+    public func updateAddresses(of documents: [String]) async throws -> Int {
+        try await AddressIndex(library: library, index: index).update(documents: Set(documents))
+    }
+
     /// The people of the app's address files, then the index's state, into `report`.
     private func finish(_ report: inout IndexReport, scan: LibraryScan, options: IndexOptions) async throws {
         report.addresses = try await AddressIndex(library: library, index: index).update(scan, changed: report.changed)

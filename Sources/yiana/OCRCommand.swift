@@ -100,36 +100,17 @@ extension Yiana {
             options.dpi = dpi
             options.ignoreBackoff = retry
 
-            var items: [LibraryItem] = []
-            var missing: [OCRDocumentResult] = []
-            var folders: [URL] = []
-            for argument in documents {
-                let url = URL(fileURLWithPath: argument, relativeTo: library.root).standardizedFileURL
-                if FileKind.at(url.path) == .folder, library.relativePath(of: url) != nil || url == library.root.standardizedFileURL {
-                    folders.append(url)
-                    continue
-                }
-                switch library.locate(argument) {
-                case .document(let url): items.append(LibraryItem(kind: .document, url: url, documentURL: url))
-                case .placeholder(let stub, let document): items.append(LibraryItem(kind: .placeholder, url: stub, documentURL: document))
-                case .notFound:
-                    missing.append(OCRDocumentResult(path: argument, status: .failed, code: "not-found",
-                                                     error: "no document \"\(argument)\" in \(library.root.path)"))
-                }
-            }
-            var arrival: Arrival?
-            if all || !folders.isEmpty {
-                let scan = try LibraryScanner.scan(library, below: folders)
-                items += scan.items
-                arrival = Arrival(scan: scan, window: arrivalOption.settle)
+            let selection = try LibrarySelection.items(documents, all: all, in: library, settle: arrivalOption.settle)
+            let missing = selection.missing.map { argument in
+                OCRDocumentResult(path: argument, status: .failed, code: "not-found", error: "no document \"\(argument)\" in \(library.root.path)")
             }
 
             let bar = ProgressBar(label: dryRun ? "Checking" : "Recognising")
             let runner = OCRRunner(library: library, options: options)
             var report: OCRReport
             do {
-                report = try runner.run(items, named: !all && folders.isEmpty, arriving: { url in
-                    arrival?.stillArriving(url).map { "\($0)" }
+                report = try runner.run(selection.items, named: selection.named, arriving: { url in
+                    selection.arrival?.stillArriving(url).map { "\($0)" }
                 }) { done, total in
                     bar.update(completed: done, total: total, current: "")
                 }
