@@ -34,7 +34,9 @@ struct DocumentRoutes {
             let query = String((request.formParameters.get("q") ?? "").prefix(500))
             let versions = (try? VersionStore(library: library).versions(of: url)) ?? []
             return HTML.page(title: metadata.title, library: library,
-                             body: HTML.document(metadata, path: path, query: query) + HTML.versions(versions, path: path, token: token)
+                             body: HTML.document(metadata, path: path, query: query)
+                                + HTML.people(AddressBook.of(title: metadata.title, document: url, in: library), path: path)
+                                + HTML.versions(versions, path: path, token: token)
                                 + HTML.history(DocumentHistory(library: library).entries(of: metadata.id.uuidString), current: key))
         }
         router.get("/page-image") { request, _ -> Response in
@@ -131,6 +133,22 @@ extension HTML {
 }
 
 extension HTML {
+    /// The people the app shows for the document, page by page, with where each comes from.
+    static func people(_ book: AddressBook?, path: String) -> String {
+        guard let book else {
+            return "<h2>People</h2><p>No one has been looked for in this document yet: <code>yiana extract \"\(escape(path))\"</code> finds the people on its pages.</p>"
+        }
+        guard !book.entries.isEmpty else { return "<h2>People</h2><p>No people were found on its pages.</p>" }
+        let sources: [AddressBook.Source: String] = [.extracted: "extracted", .corrected: "corrected by a person", .added: "added by a person"]
+        var html = "<h2>People</h2><table class=\"people\"><thead><tr><th>Page</th><th>Who</th><th>As</th><th>From</th></tr></thead><tbody>"
+        for entry in book.entries {
+            let page = entry.page == 0 ? "—" : "<a href=\"#page-\(entry.page)\">\(entry.page)</a>"
+            html += "<tr><td>\(page)</td><td>\(escape(entry.words.joined(separator: ", ")))</td><td>\(escape(entry.type))</td>"
+                + "<td>\(sources[entry.source] ?? "")</td></tr>"
+        }
+        return html + "</tbody></table>"
+    }
+
     /// What the toolkit wrote of the document on every device (import, OCR, appends, merges,
     /// restores), newest first, the step that made the file as it is now marked.
     static func history(_ entries: [HistoryEntry], current: String?) -> String {

@@ -251,7 +251,7 @@ enum HTML {
         .sheet img.boxes{position:absolute;inset:0;height:100%}
         figcaption{color:#888;font-size:.85em;padding:.2em .5em}
         .versions{display:flex;gap:1em;flex-wrap:wrap}.version{background:#fff;border:1px solid #ddd;padding:.4em;max-width:340px}
-        .version img{width:100%;height:auto}table.diff{border-collapse:collapse;margin:.6em 0}table.diff td,table.diff th{border:1px solid #ddd;padding:.2em .5em;vertical-align:top}
+        .version img{width:100%;height:auto}table.diff,table.people{border-collapse:collapse;margin:.6em 0}table.diff td,table.diff th,table.people td,table.people th{border:1px solid #ddd;padding:.2em .5em;vertical-align:top;text-align:left}
         a.button{display:inline-block;border:1px solid #3a6ea5;border-radius:4px;padding:.2em .7em;text-decoration:none}
         ol.versions-list{list-style:none;padding:0}ol.versions-list li{display:flex;gap:1em;align-items:flex-start;margin:.6em 0}
         ol.versions-list img{width:80px;border:1px solid #ddd;background:#fff}

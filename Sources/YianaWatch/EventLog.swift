@@ -15,6 +15,8 @@ public struct WatchEvent: Codable, Sendable, Equatable {
         case removed
         /// A document was recognised by OCR (detail: the status).
         case ocr
+        /// The people of a document were written to its address file (`--extract`).
+        case extracted
         /// A problem seen for the first time: damaged, conflict, not downloaded, a temporary file.
         case problem
         /// A problem that was reported is gone.

@@ -17,7 +17,7 @@ public struct LibraryHealth: Codable, Sendable {
     /// One state with the documents in it and what to do.
     public struct State: Codable, Sendable, Equatable {
         /// A stable name: `not-downloaded`, `damaged`, `arriving`, `in-conflict`,
-        /// `waiting-for-ocr`, `ocr-failed`, `no-words-found`, `not-indexed`, `leftover-temps`.
+        /// `waiting-for-ocr`, `ocr-failed`, `no-words-found`, `not-extracted`, `not-indexed`, `leftover-temps`.
         public let state: String
         public let count: Int
         /// What it means, in words.
@@ -65,10 +65,14 @@ public struct LibraryHealth: Codable, Sendable {
         let arrival = Arrival(scan: scan, now: now)
         health.documents = scan.items.count
         var indexed: [String: IndexFreshness.Entry]?
+        var titles: [String: String] = [:]
         if let index, let entries = try? await IndexFreshness.entries(index) {
             indexed = entries.documents
             health.index = IndexInfo(path: index.location, documents: entries.documents.count, lastRun: entries.lastRun)
+            titles = Dictionary(((try? await index.addressRecords(paths: nil)) ?? []).map { ($0.path, $0.title) }, uniquingKeysWith: { first, _ in first })
         }
+        // The app's address files there are, by their names (a document's title or file name).
+        let extracted = Set(scan.companions.filter { $0.kind == .addressExtraction && !$0.isTemp && !$0.isConflictCopy }.compactMap(\.key))
 
         var buckets: [String: [String]] = [:]
         var all: [String] = []
@@ -90,21 +94,27 @@ public struct LibraryHealth: Codable, Sendable {
             case .damaged, .encrypted, .failed: buckets["damaged", default: []].append(relative)
             case .noTextLayer: buckets["waiting-for-ocr", default: []].append(relative)
             case .noWordsFound: buckets["no-words-found", default: []].append(relative)
-            case .ok, .notDownloaded, .stillArriving: break
+            case .ok:
+                let stem = item.documentURL.deletingPathExtension().lastPathComponent
+                if !extracted.contains(stem), !(titles[relative].map(extracted.contains) ?? false) {
+                    buckets["not-extracted", default: []].append(relative)
+                }
+            case .notDownloaded, .stillArriving: break
             }
         }
         buckets["damaged", default: []] += scan.irregular.map(\.path)
         buckets["leftover-temps"] = scan.leftoverTemps.map { library.relativePath(of: $0) ?? $0.path }
         buckets["ocr-failed"] = OCRFailures(library: library).all().keys.sorted()
         health.states = describe(buckets, indexed: indexed != nil)
-        let troubled = Set(health.states.filter { $0.state != "no-words-found" }.flatMap(\.paths))
+        // Only facts, not troubles: scans without words, and documents whose people nobody extracted.
+        let troubled = Set(health.states.filter { !["no-words-found", "not-extracted"].contains($0.state) }.flatMap(\.paths))
         health.fine = all.filter { !troubled.contains($0) }.count
 
         if Keeper.isEnabled() { health.keeper = Keeper(library: library).summary() }
         health.watcher = WatchHealth.file(for: library).load()
         health.watcherRunning = health.watcher?.isRunning ?? false
         health.seconds = Date().timeIntervalSince(started)
-        health.read = "the library's folders (\(scan.folders.count), names, sizes and times of \(scan.items.count) documents; no document opened)"
+        health.read = "the library's folders (\(scan.folders.count), names, sizes and times of \(scan.items.count) documents and of the app's address files; no document opened)"
             + (indexed == nil ? "" : ", the search index's record of each document") + ", the OCR failures, the keeper's journal and the watcher's heartbeat"
         return health
     }
@@ -120,6 +130,7 @@ public struct LibraryHealth: Codable, Sendable {
             ("ocr-failed", "OCR failed on them; tried again later", "yiana ocr --all --retry"),
             ("waiting-for-ocr", "scanned pages without text, not recognised yet", "yiana ocr --all"),
             ("no-words-found", "OCR found no words on them (images without text?)", "nothing: only their titles, tags and folders are searchable"),
+            ("not-extracted", "text but no address file: the app shows no people for them", "yiana extract --all"),
             ("not-indexed", indexed ? "new or changed since the search index last read them (their state is not known)"
                 : "the library has no search index yet (damage and OCR states are not known)", "yiana index"),
         ]

@@ -34,9 +34,13 @@ extension LibraryWatcher {
                         detail: "a temporary file left by an interrupted write (`yiana repair` offers it or removes it)")
             }
             problems += companionProblems(scan)
+            var recognised: [String] = []
             if let ocr = options.ocr {
-                next = [next, try recognise(report, options: ocr)].compactMap { $0 }.min()
+                let (retry, done) = try recognise(report, options: ocr)
+                next = [next, retry].compactMap { $0 }.min()
+                recognised = done
             }
+            if options.extract { await extractPeople(report, recognised: recognised) }
         } catch {
             record(.error, detail: "\(error)")
             next = Date().addingTimeInterval(max(options.settle, 5))
@@ -200,8 +204,8 @@ extension LibraryWatcher {
     }
 
     /// OCR of the documents this pass indexed (every document on the first pass), and of
-    /// those whose back-off has ended. Returns when the next back-off ends.
-    private func recognise(_ report: IndexReport, options ocr: OCROptions) throws -> Date? {
+    /// those whose back-off has ended. Returns when the next back-off ends, and what it recognised.
+    private func recognise(_ report: IndexReport, options ocr: OCROptions) throws -> (retry: Date?, recognised: [String]) {
         let firstPass = health.passes == 1
         let now = Date()
         var paths = Set(firstPass ? report.documents.map(\.path) : report.changed)
@@ -214,7 +218,7 @@ extension LibraryWatcher {
             let url = library.root.appendingPathComponent(path)
             return LibraryItem(kind: .document, url: url, documentURL: url)
         }
-        guard !items.isEmpty else { return ocrRetry.values.min() }
+        guard !items.isEmpty else { return (ocrRetry.values.min(), []) }
         let result = try OCRRunner(library: library, options: ocr).run(items, named: false)
         for document in result.documents {
             switch document.status {
@@ -230,6 +234,6 @@ extension LibraryWatcher {
                 break
             }
         }
-        return ocrRetry.values.min()
+        return (ocrRetry.values.min(), result.documents.filter { [.recognized, .embedded].contains($0.status) }.map(\.path))
     }
 }

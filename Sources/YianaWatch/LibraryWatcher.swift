@@ -30,6 +30,8 @@ public struct WatchOptions: Sendable {
     public var resolveIdentical = false
     /// Append the letters in `.letters/inject/` to their documents (``Injector``).
     public var inject = false
+    /// Write the people of new and changed documents to their address files (``ExtractionRun``).
+    public var extract = false
 
     public init(index: IndexLocation) {
         self.index = index

@@ -30,7 +30,9 @@ extension Yiana {
                 that it cannot decode. With --resolve identical, copies identical to their \
                 document are collapsed (kept in the version store); nothing else is resolved \
                 unattended. With --inject, letters in .letters/inject/ are appended to their \
-                documents as `yiana inject` appends them (never twice).
+                documents as `yiana inject` appends them (never twice). With --extract, the \
+                people of each new or changed document (and of each one --ocr just recognised) \
+                are written to its address file as `yiana extract` writes them.
 
                 Every pass keeps each new or changed document's state on this machine (the \
                 keeper, outside the synced folder: docs/KEEPER.md), so that a deletion or an \
@@ -72,6 +74,9 @@ extension Yiana {
 
         @Flag(help: "Append the letters in .letters/inject/ to their documents, as `yiana inject` does.")
         var inject = false
+
+        @Flag(help: "Find the people in new and changed documents, after --ocr, as `yiana extract` does.")
+        var extract = false
 
         @Option(name: .customLong("lang"), help: ArgumentHelp("tesseract's languages for --ocr, joined by +.", valueName: "eng+deu"))
         var languages = "eng"
@@ -165,6 +170,7 @@ extension Yiana.Watch {
         options.ocr = ocr
         options.resolveIdentical = resolve == "identical"
         options.inject = inject
+        options.extract = extract
         options.rescanEvery = rescan
         options.settle = settle ?? Arrival.defaultWindow
         return options

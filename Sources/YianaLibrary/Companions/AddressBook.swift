@@ -13,6 +13,16 @@ public struct AddressBook: Sendable, Equatable {
         public let type: String
         /// Names, address lines, postcodes, practices: the words a person searches for.
         public let words: [String]
+        /// Where it comes from: extraction, a person's correction of it, or a person alone.
+        public var source: Source = .extracted
+    }
+
+    public enum Source: String, Sendable, Equatable {
+        case extracted
+        /// Extracted, and corrected by a person (`.overrides.json`).
+        case corrected
+        /// Added by a person (a correction of no extracted page).
+        case added
     }
 
     public let entries: [Entry]
@@ -34,7 +44,7 @@ public struct AddressBook: Sendable, Equatable {
             if let newest { used.insert(newest.offset) }
             if newest.map({ Self.bool($0.element, "is_dismissed") }) == true { continue }
             entries.append(Entry(page: number, type: newest.flatMap { Self.string($0.element, "address_type") } ?? type,
-                                 words: Self.words(newest?.element, over: page)))
+                                 words: Self.words(newest?.element, over: page), source: newest == nil ? .extracted : .corrected))
         }
         var manual: [String: JSONValue] = [:]
         for (offset, entry) in overrides.enumerated() where !used.contains(offset) && Self.int(entry, "page_number") == 0 {
@@ -43,9 +53,21 @@ public struct AddressBook: Sendable, Equatable {
             manual[type] = entry
         }
         for (type, entry) in manual.sorted(by: { $0.key < $1.key }) where !Self.bool(entry, "is_dismissed") {
-            entries.append(Entry(page: 0, type: Self.string(entry, "address_type") ?? type, words: Self.words(entry, over: nil)))
+            entries.append(Entry(page: 0, type: Self.string(entry, "address_type") ?? type, words: Self.words(entry, over: nil), source: .added))
         }
         self.entries = entries.filter { !$0.words.isEmpty }
+    }
+
+    /// The address book of a document titled `title` at `document`: its address files by its
+    /// title (the app's key), else by its file name; nil when it has none.
+    public static func of(title: String, document: URL, in library: Library) -> AddressBook? {
+        let folder = library.root.appendingPathComponent(CompanionFile.addressesFolder)
+        for key in [title, document.deletingPathExtension().lastPathComponent] where !key.isEmpty && !key.contains("/") {
+            let extraction = try? CompanionContent.json(at: folder.appendingPathComponent("\(key).json")).get()
+            let corrections = try? CompanionContent.json(at: folder.appendingPathComponent("\(key).overrides.json")).get()
+            if extraction != nil || corrections != nil { return AddressBook(extraction: extraction, corrections: corrections) }
+        }
+        return nil
     }
 
     /// Every entry's words, one entry a line: what the search index holds for the document.

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import YianaArchive
+import YianaLibrary
+import YianaTestSupport
+
+/// `yiana extract` end to end, as a person and a script meet it.
+@Suite("yiana extract")
+struct ExtractCLITests {
+    func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not a JSON object: \(text)")
+    }
+
+    /// A scanned letter without a text layer: `ocr`, then `extract` writes the app's address
+    /// file (which the app's decoder reads), `status` counts it until then, the index finds
+    /// the patient from the address file, and `serve` lists the people on the document's page.
+    @Test func aScannedLetterGivesThePatientTheAppShowsAndSearchFinds() async throws {
+        let home = try TemporaryFolder()
+        let lib = home.path("Yiana")
+        let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
+        func run(_ arguments: [String]) async throws -> ProcessResult { try await runYiana(arguments + ["--library", lib], environment: env) }
+        #expect(try await run(["import", Fixtures.sample("scans/Eye clinic appointment (scan).pdf")]).status == 0)
+        #expect(try await run(["extract"]).status == 2)  // neither --all nor documents
+        let early = try json(try await run(["extract", "--all", "--json"]).stdout)
+        #expect((early["counts"] as? [String: Int])?["no-text"] == 1, "\(early)")
+        #expect(try await run(["ocr", "--all"]).status == 0)
+        #expect(try await run(["index"]).status == 0)
+        let before = try json(try await run(["status", "--json"]).stdout)
+        let states = ((before["summary"] as? [String: Any])?["states"] as? [[String: Any]] ?? []).filter { $0["state"] as? String == "not-extracted" }
+        #expect(states.first?["run"] as? String == "yiana extract --all" && states.first?["count"] as? Int == 1, "\(before)")
+
+        let dry = try await run(["extract", "--all", "--dry-run"])
+        #expect(dry.status == 0 && dry.stdout.contains("would extract") && !FileManager.default.fileExists(atPath: "\(lib)/.addresses"))
+        let extracted = try await run(["extract", "--all"])
+        #expect(extracted.status == 0 && extracted.stdout.contains("extracted      Eye clinic appointment (scan).yianazip: 1 page of 1 with people (Eleanor Hartley)"),
+                "\(extracted.stdout)\(extracted.stderr)")
+        let file = URL(fileURLWithPath: "\(lib)/.addresses/Eye clinic appointment (scan).json")
+        let value = try CompanionContent.json(at: file).get()
+        #expect(CompanionShape.of(.addressExtraction)!.failures(value).isEmpty, "the app's decoder reads it")
+        let words = AddressBook(extraction: value, corrections: nil).entries.first?.words ?? []
+        #expect(words == ["Eleanor Hartley", "14/06/1952", "27 Orchard Way", "Heavitree", "Exeter", "Devon", "EX1 2QT"], "\(words)")
+
+        // Found from the address file (its page row), the index updated by `extract` itself.
+        let hits = try #require(try JSONSerialization.jsonObject(with: Data(try await run(["search", "Orchard", "--json"]).stdout.utf8)) as? [[String: Any]])
+        #expect(hits.first?["path"] as? String == "Eye clinic appointment (scan).yianazip")
+        #expect((hits.first?["pages"] as? [[String: Any]] ?? []).contains { $0["source"] as? String == "addresses" }, "\(hits)")
+        let after = try json(try await run(["status", "--json"]).stdout)
+        #expect(!((after["summary"] as? [String: Any])?["states"] as? [[String: Any]] ?? []).contains { $0["state"] as? String == "not-extracted" }, "\(after)")
+        let again = try json(try await run(["extract", "--all", "--json"]).stdout)
+        #expect((again["counts"] as? [String: Int])?["up-to-date"] == 1, "\(again)")
+
+        let server = try ServeCLITests.Server(library: lib, home: home)
+        defer { server.stop() }
+        let page = String(decoding: try await server.get("/doc?path=Eye%20clinic%20appointment%20(scan).yianazip").body, as: UTF8.self)
+        #expect(page.contains("<h2>People</h2>") && page.contains("Eleanor Hartley, 14/06/1952, 27 Orchard Way") && page.contains("<td>extracted</td>"), "\(page)")
+    }
+
+    /// `watch --extract`: one pass writes the people of a document whose OCR results are there.
+    @Test func theWatcherExtractsWhatItIndexes() async throws {
+        let home = try TemporaryFolder()
+        let lib = home.url.appendingPathComponent("Yiana")
+        try FileManager.default.createDirectory(at: lib.appendingPathComponent(".ocr_results"), withIntermediateDirectories: true)
+        try CoordinatedDocument.create(at: lib.appendingPathComponent("Palmer_James_250542.yianazip").path,
+                                       metadata: DocumentMetadata(title: "Palmer_James_250542", pageCount: 1), pdf: nil)
+        try Data(#"{"documentId":"Palmer_James_250542","pages":[{"pageNumber":1,"text":"Uri Clarke\n43 Willow Court\nChichester\nNN4 6KT"}]}"#.utf8)
+            .write(to: lib.appendingPathComponent(".ocr_results/Palmer_James_250542.json"))
+        let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
+        let pass = try await runYiana(["watch", "--once", "--extract", "--library", lib.path], environment: env)
+        #expect(pass.status == 0, "\(pass.stdout)\(pass.stderr)")
+        let value = try CompanionContent.json(at: lib.appendingPathComponent(".addresses/Palmer_James_250542.json")).get()
+        // The document's name gives the patient, as the app's cascade does.
+        #expect(AddressBook(extraction: value, corrections: nil).entries.first?.words.prefix(3) == ["James Palmer", "25/05/1942", "43 Willow Court"])
+    }
+}
