@@ -57,6 +57,12 @@ struct RealSyncCommand: AsyncParsableCommand {
             (SHA-256) and lowers the alarm; after syncing, b has them back too and keeps its \
             edit; both the same; verify clean on both.
 
+            --scenario extract: a scanned letter imported and recognised on a, synced; while \
+            apart a runs `yiana extract --all` and on b a person corrects the patient's name as \
+            the app writes corrections (.addresses/<title>.overrides.json). After two syncs both \
+            files are on both devices as written, the app decodes both and shows the correction \
+            over the extracted page, nothing is left conflict-named.
+
             Exit status: 0 when every check passed, 1 otherwise.
             """
     )
@@ -84,8 +90,8 @@ struct RealSyncCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard ["unison", "syncthing"].contains(program) else { throw ValidationError("--program is unison or syncthing.") }
-        guard ["edit", "ocr", "companions", "inject", "shared-index", "keeper"].contains(scenario) else {
-            throw ValidationError("--scenario is edit, ocr, companions, inject, shared-index or keeper.")
+        guard ["edit", "ocr", "companions", "inject", "shared-index", "keeper", "extract"].contains(scenario) else {
+            throw ValidationError("--scenario is edit, ocr, companions, inject, shared-index, keeper or extract.")
         }
         guard scenario != "shared-index" || (index != nil && freshIndex != nil) else {
             throw ValidationError("--scenario shared-index needs --index and --fresh-index (two databases on a PostgreSQL server).")
@@ -112,6 +118,7 @@ struct RealSyncCommand: AsyncParsableCommand {
             case "companions": try await CompanionScenario(base: scenario).run(&program)
             case "inject": try await InjectScenario(base: scenario).run(&program)
             case "keeper": try await KeeperScenario(base: scenario).run(&program)
+            case "extract": try await ExtractScenario(base: scenario).run(&program)
             case "shared-index": try await SharedIndexScenario(base: scenario, shared: self.index ?? "", fresh: self.freshIndex ?? "").run(&program)
             default: try await scenario.run(&program)
             }
@@ -186,6 +193,15 @@ extension CompanionScenario.Result: Outcome {
         converged \(converged ? "yes" : "NO"); verify clean \(verifyClean.map { $0 ? "yes" : "NO" }.joined(separator: "/")); \
         files that travelled but must not: \(travelled.count); \(String(format: "%.1f", seconds)) s
         """
+    }
+}
+
+extension ExtractScenario.Result: Outcome {
+    var summary: String {
+        "\(program), extraction on a and a person's correction on b while apart: extracted pages kept \(pagesKept.map(String.init).joined(separator: "/")); "
+            + "correction kept \(correctionKept.map { $0 ? "yes" : "NO" }.joined(separator: "/")); the app decodes both \(appDecodes.map { $0 ? "yes" : "NO" }.joined(separator: "/")); "
+            + "shown \(shown.joined(separator: " / ")); conflict copies left \(conflictCopiesLeft.count); converged \(converged ? "yes" : "NO"); "
+            + "files that travelled but must not: \(travelled.count); \(String(format: "%.1f", seconds)) s"
     }
 }
 

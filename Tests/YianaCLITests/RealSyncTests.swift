@@ -94,6 +94,19 @@ struct RealSyncTests {
         #expect((result["travelled"] as? [String])?.isEmpty == true)
     }
 
+    /// Extraction on one device and a person's correction on the other, while apart (Syncthing
+    /// in Scripts/realsync-syncthing.sh): both survive as written, the app shows the correction.
+    @Test func extractionAndACorrectionApartUnderUnison() async throws {
+        let result = try await scenario("unison", "extract")
+        #expect(result["pagesKept"] as? [Int] == [1, 1])
+        #expect(result["correctionKept"] as? [Bool] == [true, true])
+        #expect(result["appDecodes"] as? [Bool] == [true, true])
+        #expect(result["shown"] as? [String] == ["Eleanor M Hartley (corrected)", "Eleanor M Hartley (corrected)"])
+        #expect((result["conflictCopiesLeft"] as? [String])?.isEmpty == true)
+        #expect(result["converged"] as? Bool == true)
+        #expect((result["travelled"] as? [String])?.isEmpty == true)
+    }
+
     /// One rendered letter injected on both devices while apart (Syncthing in
     /// Scripts/realsync-syncthing.sh): its pages in the document exactly once on both, no
     /// conflict copy left, every byte retrievable, verify clean.
