@@ -12,10 +12,14 @@ public struct AddressFileText: Sendable {
     public let pageCount: Int
     public let pages: [AddressPage]
 
+    /// `pages` as the app's encoder writes them, made once.
+    private let pagesJSON: Data
+
     public init(documentID: String, pageCount: Int, pages: [AddressPage]) {
         self.documentID = documentID
         self.pageCount = pageCount
         self.pages = pages
+        pagesJSON = (try? Self.encoder.encode(pages)) ?? Data("[]".utf8)  // these types always encode
     }
 
     /// What `existing` (the file there now) holds that is not extraction's, byte for byte,
@@ -40,7 +44,7 @@ public struct AddressFileText: Sendable {
     /// change only `extracted_at`, and send the file to every device for nothing.
     public func isSame(as existing: Data?) -> Bool {
         guard let existing, case .object(let object)? = try? JSONValue.decode(existing),
-              let pagesValue = try? JSONValue.decode(Self.encoder.encode(pages)) else { return false }
+              let pagesValue = try? JSONValue.decode(pagesJSON) else { return false }
         return object["document_id"] == .string(documentID) && object["page_count"] == .integer(Int64(pageCount))
             && object["schema_version"] == .integer(1) && object["pages"] == pagesValue
     }
@@ -53,21 +57,32 @@ public struct AddressFileText: Sendable {
 
     /// The file's bytes, `extractedAt` its time of extraction.
     public func data(keeping kept: Kept, extractedAt: Date) throws -> Data {
-        func json<T: Encodable>(_ value: T) throws -> String {
-            // Nested values are indented one level deeper than the encoder put them.
-            String(decoding: try Self.encoder.encode(value), as: UTF8.self).replacingOccurrences(of: "\n", with: "\n  ")
-        }
+        func json<T: Encodable>(_ value: T) throws -> String { Self.nested(try Self.encoder.encode(value)) }
         var fields: [(String, String)] = [
             ("document_id", try json(documentID)),
             ("extracted_at", try json(InternetTime.string(extractedAt))),
             ("overrides", kept.overrides ?? "[\n\n  ]"),
             ("page_count", String(pageCount)),
-            ("pages", pages.isEmpty ? "[\n\n  ]" : try json(pages)),
+            ("pages", pages.isEmpty ? "[\n\n  ]" : Self.nested(pagesJSON)),
             ("schema_version", "1"),
         ]
         if let enriched = kept.enriched { fields.insert(("enriched", enriched), at: 1) }
         let body = fields.map { "  \"\($0.0)\" : \($0.1)" }.joined(separator: ",\n")
         return Data("{\n\(body)\n}".utf8)
+    }
+}
+
+extension AddressFileText {
+    /// Encoded JSON as a value one level down: every line after the first indented two more
+    /// spaces (the encoder escapes line breaks inside strings, so each is between tokens).
+    static func nested(_ json: Data) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(json.count + json.count / 8)
+        for byte in json {
+            bytes.append(byte)
+            if byte == 0x0A { bytes.append(0x20); bytes.append(0x20) }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

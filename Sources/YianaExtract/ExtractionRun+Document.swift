@@ -88,7 +88,7 @@ extension ExtractionRun {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             if identity != .absent { try VersionStore(library: library).keep(url, reason: "replaced by extraction") }
             do {
-                try CoordinatedDocument.replace(at: url.path, with: data, expecting: identity) { temp in
+                try CoordinatedDocument.replace(at: url.path, with: data, expecting: identity, recording: false) { temp in
                     let failures = (try? CompanionContent.json(at: URL(fileURLWithPath: temp)).get()).map { CompanionShape.documentAddressFile.failures($0) }
                     guard let failures, failures.isEmpty else {
                         throw ExtractionError.unreadableOutput(url.lastPathComponent, failures?.first.map { "\($0.key): \($0.reason)" } ?? "not JSON")
@@ -103,9 +103,7 @@ extension ExtractionRun {
     }
 
     private static func read(_ url: URL) throws -> Data? {
-        guard FileKind.at(url.path) == .regular else { return nil }
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int ?? 0
-        guard size <= addressFileLimit else { return nil }
+        guard FileKind.at(url.path) == .regular, let size = FileStamp(path: url.path)?.size, size <= addressFileLimit else { return nil }
         return try Data(contentsOf: url)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import YianaArchive
 import YianaLibrary
 import YianaPDF
@@ -54,6 +55,8 @@ public struct ExtractionRun: Sendable {
     public let library: Library
     public let cascade: AddressCascade
     public var dryRun = false
+    /// Documents read and written at once.
+    public var jobs = max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
 
     /// Bumped when the rules change, so every document is extracted again by the new ones.
     public static let rulesVersion = 1
@@ -74,35 +77,55 @@ public struct ExtractionRun: Sendable {
         var addressFile: String
     }
 
-    /// Extracts `items`; `arriving` says why a document is still being written by a sync program.
+    /// Extracts `items` on ``jobs`` threads (the text is read and the pages searched in
+    /// parallel; each file's write waits on its disk, so more threads than cores help);
+    /// `arriving` says why a document is still being written by a sync program.
     public func run(_ items: [LibraryItem], arriving: (URL) -> String? = { _ in nil },
-                    progress: (Int, Int) -> Void = { _, _ in }) -> [ExtractionResult] {
-        var known = stateFile.load() ?? [:]
-        var changes: [String: ExtractedState] = [:]
-        var results: [ExtractionResult] = []
-        for (index, item) in items.enumerated() {
+                    progress: @Sendable (Int, Int) -> Void = { _, _ in }) -> [ExtractionResult] {
+        let known = stateFile.load() ?? [:]
+        // What is decided without reading the document, in order, on this thread.
+        var pending: [(index: Int, url: URL, path: String)] = []
+        var results = items.enumerated().map { index, item -> ExtractionResult in
             let path = item.documentPath ?? library.relativePath(of: item.documentURL) ?? item.documentURL.path
-            progress(index, items.count)
-            var result: ExtractionResult
-            var state: ExtractedState?
             if item.kind == .placeholder {
-                result = ExtractionResult(path: path, status: .notDownloaded,
-                                          error: "not downloaded (an evicted placeholder): download it first (`yiana download \"\(path)\"`)")
+                return ExtractionResult(path: path, status: .notDownloaded,
+                                        error: "not downloaded (an evicted placeholder): download it first (`yiana download \"\(path)\"`)")
             } else if ConflictName(fileName: item.documentURL.lastPathComponent).isSyncConflict {
-                result = ExtractionResult(path: path, status: .conflictCopy,
-                                          error: "a sync program's conflict copy: left until the conflict is resolved (`yiana conflicts resolve`)")
+                return ExtractionResult(path: path, status: .conflictCopy,
+                                        error: "a sync program's conflict copy: left until the conflict is resolved (`yiana conflicts resolve`)")
             } else if let why = arriving(item.documentURL) {
-                result = ExtractionResult(path: path, status: .arriving, error: "still arriving (\(why)); run again later, or with --now")
-            } else {
-                (result, state) = extract(item.documentURL, path: path, known: known[path])
+                return ExtractionResult(path: path, status: .arriving, error: "still arriving (\(why)); run again later, or with --now")
             }
-            if let state, !dryRun { changes[path] = state }
-            results.append(result)
+            pending.append((index, item.documentURL, path))
+            return ExtractionResult(path: path, status: .failed)
         }
-        progress(items.count, items.count)
+        let work = pending
+        let done = Mutex((next: 0, finished: items.count - work.count, results: [(Int, ExtractionResult, ExtractedState?)]()))
+        progress(items.count - work.count, items.count)
+        if !work.isEmpty { PDFDocument.prepareForConcurrentUse() }
+        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, work.count))) { _ in
+            while true {
+                guard let item = done.withLock({ state -> (index: Int, url: URL, path: String)? in
+                    guard state.next < work.count else { return nil }
+                    state.next += 1
+                    return work[state.next - 1]
+                }) else { return }
+                let (result, state) = extract(item.url, path: item.path, known: known[item.path])
+                let finished = done.withLock { shared -> Int in
+                    shared.results.append((item.index, result, state))
+                    shared.finished += 1
+                    return shared.finished
+                }
+                progress(finished, items.count)
+            }
+        }
+        var changes: [String: ExtractedState] = [:]
+        for (index, result, state) in done.withLock({ $0.results }) {
+            results[index] = result
+            if let state, !dryRun { changes[result.path] = state }
+        }
         if !changes.isEmpty {
             _ = try? stateFile.update(initial: [:]) { stored in stored.merge(changes) { $1 } }
-            known.merge(changes) { $1 }
         }
         return results
     }

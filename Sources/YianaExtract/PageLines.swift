@@ -37,8 +37,19 @@ struct PageLines: Sendable {
             }))
         }
         self.text = text
-        lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(Self.trimmed)
         filled = lines.filter { !$0.isEmpty }
+    }
+}
+
+extension PageLines {
+    /// `line` without the spaces around it: by its bytes when it starts and ends in ASCII
+    /// (nearly every line of OCR text), else by Foundation.
+    static func trimmed(_ line: Substring) -> String {
+        let utf8 = line.utf8
+        guard let first = utf8.first, let last = utf8.last else { return "" }
+        if first < 0x80, last < 0x80, first != 0x20, first != 0x09, last != 0x20, last != 0x09 { return String(line) }
+        return line.trimmingCharacters(in: .whitespaces)
     }
 }
 
@@ -101,6 +112,8 @@ enum TextPatterns {
 
     /// `line` without its postcode, when what is left reads as a town (`London SW1A 1AA` → `London`).
     static func townBeside(postcode: String, in line: String) -> String? {
+        // Most often the line is the postcode alone.
+        if line.utf8.count <= postcode.utf8.count + 2, line.utf8.filter({ $0 != 0x20 && $0 != 0x2E }).count <= postcode.utf8.count - 1 { return nil }
         var remainder = line
         for form in [postcode, postcode.replacingOccurrences(of: " ", with: ""), postcode.replacingOccurrences(of: " ", with: "  ")] {
             if let range = line.range(of: form, options: .caseInsensitive) {

@@ -20,8 +20,8 @@ public enum OCRResults {
     /// The pages of the results for `document`, or nil when there are none that read.
     public static func read(for document: URL, in library: Library) -> [Page]? {
         guard let url = url(for: document, in: library) else { return nil }
-        guard FileKind.at(url.path) == .regular,
-              let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size <= limit,
+        // By lstat: FileManager's attributes read the owner's name from /etc/passwd on every call.
+        guard FileKind.at(url.path) == .regular, let size = FileStamp(path: url.path)?.size, size <= limit,
               let data = try? Data(contentsOf: url) else { return nil }
         return (try? JSONDecoder().decode(File.self, from: data))?.pages
     }

@@ -43,8 +43,26 @@ enum PeopleBench {
         for _ in 0..<rounds { for page in pages where cascade.page(page.text, number: page.number) != nil { found += 1 } }
         let perPage = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 / Double(rounds * pages.count)
         print(String(format: "time: %.4f ms per page (%d pages x %d rounds, %d found)", perPage, pages.count, rounds, found / rounds))
+        let slowest = hostile.map { name, text in
+            let start = DispatchTime.now().uptimeNanoseconds
+            _ = cascade.page(text, number: 1)
+            return (name, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }.max { $0.1 < $1.1 }!
+        print(String(format: "hostile pages (%d kinds, up to 1 MB): slowest %.1f ms (%@)", hostile.count, slowest.1, slowest.0))
         return 0
     }
+
+    /// Pages no scan should give, each a way to make an extractor slow or fall over.
+    static let hostile: [(String, String)] = {
+        let every = (0..<2_000).map { "AB\($0 % 99) \($0 % 10)CD" }.joined(separator: " ")
+        return [("empty", ""), ("1 MB of one line", String(repeating: "x", count: 1 << 20)),
+                ("1 MB of titled names", String(repeating: "Mr Aaa Bbb 1 ", count: 80_000)),
+                ("control characters", String(decoding: (0..<65_536).map { UInt8($0 % 32) }, as: UTF8.self)),
+                ("every postcode pattern at once", every), ("a name over every postcode", "Jane Smith\n" + every),
+                ("a form's labels 20,000 times", String(repeating: "Clearwater Medical Registration Form GP\nAddress\n", count: 20_000)),
+                ("30,000 name labels", String(repeating: "Patient name: A\nAddress:\n", count: 30_000) + "LS6 1AA"),
+                ("20,000 short lines with postcodes", String(repeating: "A B\n1 C\nLS6 1AA\n", count: 20_000))]
+    }()
 
     static func score(_ folder: URL) throws -> Int32 {
         var score = AddressScore()

@@ -51,6 +51,9 @@ extension Yiana {
         @Flag(help: "Say what would be written; change nothing.")
         var dryRun = false
 
+        @Option(help: ArgumentHelp("How many documents to work on at once (default: twice the cores, at least 4: each file's write waits on the disk).", valueName: "n"))
+        var jobs: Int?
+
         @OptionGroup var arrivalOption: ArrivalOption
 
         @Flag(help: "Print one JSON object (counts and every document's result) instead of text.")
@@ -62,6 +65,7 @@ extension Yiana {
         func validate() throws {
             guard all || !documents.isEmpty else { throw ValidationError("name documents or folders to extract, or give --all.") }
             guard !(all && !documents.isEmpty) else { throw ValidationError("give either --all or documents, not both.") }
+            guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1.") }
         }
 
         func run() async throws {
@@ -71,6 +75,7 @@ extension Yiana {
             if let problem = sectors.problem { Output.error("warning: \(problem)") }
             var run = ExtractionRun(library: library, cascade: AddressCascade(sectors: sectors))
             run.dryRun = dryRun
+            if let jobs { run.jobs = jobs }
             let bar = ProgressBar(label: dryRun ? "Checking" : "Extracting")
             let results = selection.missing.map { ExtractionResult.missing($0, in: library) }
                 + run.run(selection.items, arriving: { selection.arrival?.stillArriving($0).map { "\($0)" } }) { done, total in

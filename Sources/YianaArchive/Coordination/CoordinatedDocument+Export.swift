@@ -52,11 +52,14 @@ extension CoordinatedDocument {
     /// Replaces (or creates) the file at `path`, which is not a document (one of the app's
     /// companion files), with `data`, crash-safely and under the same lock, only if it is
     /// still the version `expecting` (``FileIdentity/absent`` when it must not exist yet);
-    /// `verify` reads the written copy back before it takes the name.
+    /// `verify` reads the written copy back before it takes the name. `recording: false` for
+    /// a file that always reads whole (JSON the app decodes), which is therefore never taken
+    /// for one a sync program is still writing: no record that this machine wrote it
+    /// (``OwnWrites``) is needed, and thousands of writes make half the files.
     /// - Throws: ``ArchiveError`` (`.documentChanged` when another process wrote it meanwhile).
     public static func replace(at path: String, with data: Data, expecting: FileIdentity?,
-                               timeout: Double = defaultLockTimeout, verify: (String) throws -> Void) throws {
-        try atomicWrite(to: path, replacing: true, expecting: expecting, timeout: timeout) { fd, tempPath in
+                               timeout: Double = defaultLockTimeout, recording: Bool = true, verify: (String) throws -> Void) throws {
+        try atomicWrite(to: path, replacing: true, expecting: expecting, timeout: timeout, recording: recording) { fd, tempPath in
             try data.withUnsafeBytes { bytes in
                 guard let base = bytes.baseAddress, bytes.count > 0 else { return }
                 try Sys.pwriteAll(fd, base, bytes.count, 0, path: tempPath)

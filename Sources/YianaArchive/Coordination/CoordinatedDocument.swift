@@ -107,7 +107,7 @@ public enum CoordinatedDocument {
 
     /// The crash-safe write protocol (``TemporaryFile``) under the document's lock,
     /// independent of what is written.
-    static func atomicWrite(to path: String, replacing: Bool, expecting: FileIdentity? = nil, timeout: Double,
+    static func atomicWrite(to path: String, replacing: Bool, expecting: FileIdentity? = nil, timeout: Double, recording: Bool = true,
                             fill: (Int32, String) throws -> Void, verify: (String) throws -> Void) throws {
         let lock = try DocumentLock(document: path, mode: .exclusive, timeout: timeout)
         defer { lock.release() }
@@ -138,7 +138,8 @@ public enum CoordinatedDocument {
                 throw error
             }
             try file.place(at: path, replacing ? .replacing : .creating)
-            OwnWrites.note(path)  // still under the lock: no other writer of ours can slip in
+            // Still under the lock: no other writer of ours can slip in.
+            if recording { OwnWrites.note(path) } else { OwnWrites.noteChanged(path) }
         } catch SystemError.Code.exists where !replacing {
             throw ArchiveError(.alreadyExists, path: path)
         } catch let error as SystemError {

@@ -29,7 +29,10 @@ public enum OwnWrites {
     public static var changedInThisProcess: [String] { changed.paths }
 
     /// Notes that this process removed the document at `path` (or the stub standing for it).
-    public static func noteRemoved(_ path: String) {
+    public static func noteRemoved(_ path: String) { noteChanged(path) }
+
+    /// Notes that this process changed the file at `path`, without a record for other processes.
+    public static func noteChanged(_ path: String) {
         changed.insert(URL(fileURLWithPath: path).standardizedFileURL.path)
     }
 
