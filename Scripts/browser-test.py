@@ -32,8 +32,10 @@ lib = f"{work}/Yiana"
 def yiana_run(*args):
     subprocess.run([yiana, *args], env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
-yiana_run("import", "--library", lib, f"{root}/SampleDocs/pdfs/Bank statement reminder.pdf", f"{root}/SampleDocs/scans/Clinic letter (scan).pdf")
+yiana_run("import", "--library", lib, f"{root}/SampleDocs/pdfs/Bank statement reminder.pdf", f"{root}/SampleDocs/scans/Clinic letter (scan).pdf",
+          f"{root}/SampleDocs/scans/Eye clinic appointment (scan).pdf")
 yiana_run("ocr", "--library", lib, "--all", "--no-text-layer")
+yiana_run("extract", "--library", lib, "--all")
 # A conflict: the phone's copy of the bank letter, with another title (edited by yiana, so it
 # is this machine's own write and not "still arriving").
 import shutil
@@ -111,6 +113,13 @@ try:
     check("the document's page is drawn with the hit boxed", loaded(page) and loaded(boxes) and page.get_attribute("currentSrc").find("page-image") >= 0)
     check("the PDF can be downloaded", driver.find_element(By.LINK_TEXT, "Download the PDF").get_attribute("href").startswith(base + "pdf?"))
     driver.save_screenshot(os.path.join(out, "document.png"))
+
+    # The people the app shows for a scanned letter, found by `yiana extract`, on its page.
+    driver.get(base + "doc?path=" + urllib.parse.quote("Eye clinic appointment (scan).yianazip"))
+    rows = [[c.text for c in r.find_elements(By.TAG_NAME, "td")] for r in driver.find_elements(By.CSS_SELECTOR, "table.people tbody tr")]
+    check("a document's page lists its people, page by page, with their source",
+          len(rows) == 1 and rows[0][0] == "1" and rows[0][1].startswith("Eleanor Hartley, 14/06/1952, 27 Orchard Way") and rows[0][3] == "extracted")
+    driver.save_screenshot(os.path.join(out, "people.png"))
 
     driver.get(base + "?q=lefevre")
     titles = sorted(e.text for e in driver.find_elements(By.CSS_SELECTOR, "ol.hits h2"))

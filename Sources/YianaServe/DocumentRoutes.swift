@@ -34,8 +34,8 @@ struct DocumentRoutes {
             let query = String((request.formParameters.get("q") ?? "").prefix(500))
             let versions = (try? VersionStore(library: library).versions(of: url)) ?? []
             return HTML.page(title: metadata.title, library: library,
-                             body: HTML.document(metadata, path: path, query: query)
-                                + HTML.people(AddressBook.of(title: metadata.title, document: url, in: library), path: path)
+                             body: HTML.document(metadata, path: path, query: query,
+                                                 people: HTML.people(AddressBook.of(title: metadata.title, document: url, in: library), path: path))
                                 + HTML.versions(versions, path: path, token: token)
                                 + HTML.history(DocumentHistory(library: library).entries(of: metadata.id.uuidString), current: key))
         }
@@ -110,14 +110,15 @@ extension DocumentRoutes {
 extension HTML {
     /// A document's page: its metadata, the PDF to download, its pages as images drawn when
     /// they scroll into view (`loading="lazy"`), at the width the screen asks for.
-    static func document(_ metadata: DocumentMetadata, path: String, query: String = "") -> String {
+    /// `people`: what goes between the metadata and the pages (who the document is about).
+    static func document(_ metadata: DocumentMetadata, path: String, query: String = "", people: String = "") -> String {
         let document = "path=" + HTML.queryValue(path)
         var html = "<h1>\(escape(metadata.title))</h1><p class=\"meta\">\(escape(path))"
         if !metadata.tags.isEmpty { html += " · " + metadata.tags.map { "<span class=\"tag\">\(escape($0))</span>" }.joined(separator: " ") }
         html += " · created \(escape(InternetTime.string(metadata.created)))"
         html += " · \(metadata.pageCount) page\(metadata.pageCount == 1 ? "" : "s")"
         html += metadata.ocrCompleted ? " · OCR done" : " · OCR not done"
-        html += " · <a href=\"\(escape(base))/pdf?\(escape(document))\">Download the PDF</a></p><div class=\"pages\">"
+        html += " · <a href=\"\(escape(base))/pdf?\(escape(document))\">Download the PDF</a></p>\(people)<div class=\"pages\">"
         let words = query.isEmpty ? nil : "q=" + HTML.queryValue(query)
         for number in 1...max(1, metadata.pageCount) {
             let source = escape(base + "/page-image?\(document)&n=\(number)")
