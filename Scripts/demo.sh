@@ -50,7 +50,7 @@ run import --library "$laptop" SampleDocs/pdfs/Flow*.pdf
 run info --library "$laptop" "pdfs/Flow control paper"
 
 step "1b. Recognise scanned pages with tesseract, as the app's OCR service does"
-say "Three scans with no text layer (a letter, a receipt, a two-column page; skewed, grainy, JPEG):"
+say "Four scans with no text layer (two letters, a receipt, a two-column page; skewed, grainy, JPEG):"
 run import --library "$laptop" SampleDocs/scans
 say "Pages with their own text keep it; the others are recognised, the document rewritten with the"
 say "service's metadata keys and an invisible text layer, the results in .ocr_results/. The documents"
@@ -66,6 +66,10 @@ run search --library "$laptop" flow control
 run search --library "$laptop" --tag sample "statement"
 say "A word that is only in a scan is found on its page:"
 run search --library "$laptop" cholesterol
+say "The people on each page, as the app's extraction service finds them, written as the app's"
+say "address files (.addresses/<title>.json): the app shows them; the index finds them by name."
+run extract --library "$laptop" --all
+run search --library "$laptop" Orchard Way
 say "Every command that writes documents keeps the index current: a new title is found at once."
 run edit --library "$laptop" "pdfs/Filled form" --title "Physiotherapy claim, Quellenhof"
 run search --library "$laptop" physiotherapy claim

@@ -25,6 +25,10 @@ struct AddressLabel: Sendable {
             let first = lines[start]
             let lower = first.lowercased()
             if first.first?.isNumber == true || Self.headings.contains(where: lower.hasPrefix) || Self.headingWords.contains(where: lower.contains) { continue }
+            // Inside another address block (just after its street or its firm's name), a line is its town, no one's name.
+            if lines[max(0, start - 2)..<start].contains(where: { ($0.first?.isNumber == true && PeopleText.date(in: $0) == nil) || PeopleText.names(organisationIn: $0) }) {
+                continue
+            }
             // The first line is a name (or says there is none), never a sentence or a label.
             let placeholder = PeopleText.isPlaceholder(first)
             guard placeholder || PeopleText.looksLikeNameLine(first), let name = placeholder ? "" : PeopleText.personName(first),

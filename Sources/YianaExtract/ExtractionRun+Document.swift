@@ -39,7 +39,9 @@ extension ExtractionRun {
             result.pagesRead = texts.count
             guard !texts.isEmpty else {
                 result.status = .noText
-                result.error = "no page has text yet: `yiana ocr \"\(path)\"` recognises it, then it is extracted"
+                result.error = metadata.ocrCompleted
+                    ? "OCR found no words on its pages (an image without text, a blank page?): no one to find"
+                    : "no page has text yet: `yiana ocr \"\(path)\"` recognises it, then it is extracted"
                 return (result, ExtractedState(source: source, key: "", addressFile: "-"))
             }
             result.addressFile = Self.addressPath(key: key)

@@ -100,11 +100,25 @@ enum PeopleText {
         placeholders.contains(raw.trimmingCharacters(in: .whitespacesAndNewlines.union(.punctuationCharacters)).lowercased())
     }
 
+    /// Words that name a firm or a service, never a person (`Harbour Hardware Ltd`, `Riverside Surgery`).
+    private static let organisationWords: Set<String> = [
+        "ltd", "limited", "plc", "llp", "llc", "inc", "co", "company", "&", "group", "trust", "nhs", "council", "bank",
+        "surgery", "practice", "hospital", "clinic", "centre", "center", "medical", "health", "healthcare", "pharmacy", "opticians",
+        "services", "service", "school", "university", "college", "hotel", "shop", "store", "stores", "hardware", "department",
+    ]
+
+    /// True when a word of `line` names a firm or a service.
+    static func names(organisationIn line: String) -> Bool {
+        line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }).contains {
+            organisationWords.contains($0.trimmingCharacters(in: .punctuationCharacters).lowercased())
+        }
+    }
+
     /// True when `line` can be a name on its own line (an address label's first line): a few
     /// capitalised words, no digits, no label and no sentence. `Mr James Reed attended
     /// clinic on Monday…` is not one.
     static func looksLikeNameLine(_ line: String) -> Bool {
-        guard line.count <= 60, !line.contains(where: { $0.isNumber || ":@/;".contains($0) }),
+        guard line.count <= 60, !names(organisationIn: line), !line.contains(where: { $0.isNumber || ":@/;".contains($0) }),
               !(line.hasSuffix(".") && !line.hasSuffix(" Jr.") && line.split(separator: " ").count > 2), !line.hasSuffix(",") else { return false }
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard (1...6).contains(words.count) else { return false }

@@ -118,7 +118,7 @@ extension Yiana {
             }
             let words: [(ExtractionResult.Status, String)] = [
                 (.extracted, "extracted"), (.unchanged, "unchanged"), (.upToDate, "up to date"), (.wouldExtract, "would be extracted"),
-                (.noText, "without text yet (`yiana ocr --all` first)"), (.notDownloaded, "not downloaded"), (.arriving, "still arriving"),
+                (.noText, "without text (each says why)"), (.notDownloaded, "not downloaded"), (.arriving, "still arriving"),
                 (.conflictCopy, "conflict copies left for resolving"), (.failed, "failed"),
             ]
             let summary = words.compactMap { status, text in report.count(status) > 0 ? "\(report.count(status)) \(text)" : nil }

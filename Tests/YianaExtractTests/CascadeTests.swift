@@ -74,6 +74,9 @@ struct CascadeTests {
         let unknown = try #require(cascade.page("Unknown\n134 Mill Lane\n122 Church Road\nEpsom\nEE5 1UH", number: 2))
         #expect(unknown.patient?.fullName == nil && unknown.address?.line1 == "134 Mill Lane" && unknown.address?.line2 == "122 Church Road")
         #expect(unknown.address?.city == "Epsom")
+        // A firm's letterhead or a receipt's heading is no one's address.
+        #expect(cascade.page("HARBOUR HARDWARE LTD\n22 Quay Street, Bristol BS1 4DJ\nVAT No 318 4471 29", number: 1) == nil)
+        #expect(cascade.page("Riverside Medical Practice\n14 Mill Lane\nExeter\nEX2 4PL", number: 1) == nil)
     }
 
     @Test func postcodesAreWholeWordsInEveryFormat() {
