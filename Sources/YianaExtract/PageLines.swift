@@ -107,8 +107,9 @@ enum TextPatterns {
 
     static func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
     static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
-    /// A letter or digit of any script (UTF-8 bytes above ASCII count as word bytes).
-    static func isWordByte(_ byte: UInt8) -> Bool { isLetter(byte) || isDigit(byte) || byte >= 0x80 }
+    /// An ASCII letter or digit: what may not touch a postcode or a date (a `£`, a bullet or a
+    /// curly quote before one is punctuation).
+    static func isWordByte(_ byte: UInt8) -> Bool { isLetter(byte) || isDigit(byte) }
 
     /// `line` without its postcode, when what is left reads as a town (`London SW1A 1AA` → `London`).
     static func townBeside(postcode: String, in line: String) -> String? {

@@ -28,6 +28,10 @@ struct ExtractCLITests {
         let before = try json(try await run(["status", "--json"]).stdout)
         let states = ((before["summary"] as? [String: Any])?["states"] as? [[String: Any]] ?? []).filter { $0["state"] as? String == "not-extracted" }
         #expect(states.first?["run"] as? String == "yiana extract --all" && states.first?["count"] as? Int == 1, "\(before)")
+        let server = try ServeCLITests.Server(library: lib, home: home)
+        defer { server.stop() }
+        let health = String(decoding: try await server.get("/health").body, as: UTF8.self)
+        #expect(health.contains("not-extracted") && health.contains("yiana extract --all"), "\(health)")
 
         let dry = try await run(["extract", "--all", "--dry-run"])
         #expect(dry.status == 0 && dry.stdout.contains("would extract") && !FileManager.default.fileExists(atPath: "\(lib)/.addresses"))
@@ -49,8 +53,6 @@ struct ExtractCLITests {
         let again = try json(try await run(["extract", "--all", "--json"]).stdout)
         #expect((again["counts"] as? [String: Int])?["up-to-date"] == 1, "\(again)")
 
-        let server = try ServeCLITests.Server(library: lib, home: home)
-        defer { server.stop() }
         let page = String(decoding: try await server.get("/doc?path=Eye%20clinic%20appointment%20(scan).yianazip").body, as: UTF8.self)
         #expect(page.contains("<h2>People</h2>") && page.contains("Eleanor Hartley, 14/06/1952, 27 Orchard Way") && page.contains("<td>extracted</td>"), "\(page)")
     }

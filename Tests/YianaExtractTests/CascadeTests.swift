@@ -86,6 +86,7 @@ struct CascadeTests {
         #expect(page("W1A0AX") == "W1A 0AX")
         #expect(page("EC1A  1BB") == "EC1A 1BB")
         #expect(page("Ref XLS6 1AAB") == nil)  // inside other words, no postcode
+        #expect(page("Leeds “LS6 1AA”") == "LS6 1AA")
     }
 
     @Test func theDocumentsNameGivesEveryPageItsPatient() throws {
