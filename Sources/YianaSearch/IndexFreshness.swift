@@ -86,7 +86,8 @@ public enum IndexFreshness {
     /// as changes. A folder that does not match keeps its old time, and shows.
     static func refresh(_ folders: Set<String>, library: Library, index: any IndexStore) async throws {
         guard var stored = try await stored(index) else { return }
-        for folder in folders {
+        // The deepest first: a folder is current once the folders made in it are known.
+        for folder in folders.sorted(by: { ($0.split(separator: "/").count, $0) > ($1.split(separator: "/").count, $1) }) {
             guard let time = FileStamp(path: library.root.appendingPathComponent(folder).path)?.modified else { continue }
             if await differences(in: folder, known: stored, library: library, index: index).isEmpty { stored[folder] = time }
         }

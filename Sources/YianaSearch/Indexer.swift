@@ -263,7 +263,11 @@ public struct Indexer: Sendable {
         var folders = Set<String>()
         for url in urls {
             guard let path = library.relativePath(of: url), !path.isEmpty, LibraryScanner.documentName(of: url.lastPathComponent) != nil else { continue }
-            folders.insert(library.relativePath(of: url.deletingLastPathComponent()) ?? "")
+            // Its folder and every folder above it (one made for it changed its parent's time). Not
+            // by NSString's deletingLastPathComponent: Foundation on Linux traps on a one-character
+            // string, such as a folder named `A`.
+            var folder = library.relativePath(of: url.deletingLastPathComponent()) ?? ""
+            while folders.insert(folder).inserted, !folder.isEmpty { folder = folder.lastIndex(of: "/").map { String(folder[..<$0]) } ?? "" }
             let stub = PlaceholderName.stubNames(for: url.lastPathComponent).map { url.deletingLastPathComponent().appendingPathComponent($0) }
                 .first { FileKind.at($0.path) == .regular }
             if FileKind.at(url.path) == .regular {
