@@ -16,7 +16,7 @@ import PostgresNIO
 /// none redoes what another did).
 public enum PostgresSchema {
     /// The newest version this yiana knows.
-    public static let version = 2
+    public static let version = 3
 
     static let migrations: [(version: Int, statements: [String])] = [
         (1, [
@@ -107,6 +107,11 @@ public enum PostgresSchema {
             "ALTER TABLE yiana_page ADD COLUMN library bigint",
             "UPDATE yiana_page p SET library = d.library FROM yiana_document d WHERE d.id = p.document",
             "ALTER TABLE yiana_page ALTER COLUMN library SET NOT NULL",
+        ]),
+        (3, [
+            // The start page lists a library's newest (or A to Z) first, a page at a time.
+            "CREATE INDEX IF NOT EXISTS yiana_document_modified ON yiana_document (library, modified)",
+            "CREATE INDEX IF NOT EXISTS yiana_document_title ON yiana_document (library, lower(title))",
         ]),
     ]
 

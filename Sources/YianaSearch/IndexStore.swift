@@ -46,6 +46,10 @@ public protocol IndexStore: Sendable {
     func writeAddresses(_ rows: [(id: Int64, text: String, fingerprint: String)]) async throws
     /// Documents matching `query`, best first, each with its matching pages, best first.
     func search(_ query: String, options: SearchOptions) async throws -> [SearchHit]
+    /// One page of the documents `query` lists, from the index alone.
+    func browse(_ query: BrowseQuery) async throws -> BrowsePage
+    /// The library's folders and tags with their counts, from the index alone.
+    func outline() async throws -> LibraryOutline
     /// Lets go of the index's connections (a file's close when the last reference goes).
     func close() async
 }

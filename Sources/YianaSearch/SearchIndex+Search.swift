@@ -108,7 +108,7 @@ extension SearchIndex {
 
     /// The SQL that narrows hits to the options' tags, folder and dates (joined with the
     /// document table), and its arguments; empty when nothing narrows.
-    private static func filterClause(_ options: SearchOptions) -> (sql: String, arguments: StatementArguments) {
+    static func filterClause(_ options: SearchOptions) -> (sql: String, arguments: StatementArguments) {
         var filters: [String] = []
         var arguments: StatementArguments = []
         // Every tag, as one subquery however many there are (one per tag nested past SQLite's

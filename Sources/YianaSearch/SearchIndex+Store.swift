@@ -10,7 +10,7 @@ extension SearchIndex: IndexStore {
     /// GRDB's blocking read and write, also from async code. Its async ones hand the connection
     /// back only once their caller resumes; mixed with blocking ones (the search's, the
     /// freshness check's) on Swift's few shared threads, a server under load waited on itself.
-    private func readNow<T>(_ body: (Database) throws -> T) throws -> T { try pool.read(body) }
+    func readNow<T>(_ body: (Database) throws -> T) throws -> T { try pool.read(body) }
     private func writeNow<T>(_ body: (Database) throws -> T) throws -> T { try pool.write(body) }
 
     public func known() async throws -> [String: StoredDocument] {

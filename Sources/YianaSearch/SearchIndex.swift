@@ -146,8 +146,18 @@ public final class SearchIndex: Sendable {
             // the filter): each changed or removed document cost a scan of them all.
             try db.execute(sql: "CREATE INDEX IF NOT EXISTS document_tag_document ON document_tag(document)")
         }
+        migrator.registerMigration(browsing) { db in
+            // The start page lists the newest (or A to Z) first, a page at a time.
+            try db.execute(sql: """
+                CREATE INDEX IF NOT EXISTS document_modified ON document(modified);
+                CREATE INDEX IF NOT EXISTS document_title ON document(title COLLATE NOCASE);
+                """)
+        }
         return migrator
     }
+
+    /// The migration that indexes the documents by date and title, for listing them.
+    static let browsing = "v6: browsing"
 
     /// The migration that indexes the tags by document.
     static let tagsByDocument = "v5: tags by document"
@@ -159,7 +169,7 @@ public final class SearchIndex: Sendable {
 
     /// The migrations whose absence only makes searching slower or finds less: an index
     /// without them is searched as it is, and the next `yiana index` applies them.
-    static let optimizations: Set<String> = [twoLetterPrefixes, addresses, tagsByDocument]
+    static let optimizations: Set<String> = [twoLetterPrefixes, addresses, tagsByDocument, browsing]
 
     /// What an index must have been brought to before it can be searched at all.
     static var migrationsSearchNeeds: Set<String> {

@@ -1,0 +1,44 @@
+import Foundation
+import GRDB
+
+extension SearchIndex {
+    /// Seconds from 1970 to 2001: the index keeps the app's dates (since 2001).
+    static let referenceOffset = Date.timeIntervalBetween1970AndReferenceDate
+
+    public func browse(_ query: BrowseQuery) async throws -> BrowsePage {
+        var options = SearchOptions()
+        options.tags = query.tags
+        options.folder = query.folder
+        let (filter, arguments) = Self.filterClause(options)
+        let order = switch query.sort {
+        case .newest: "d.modified DESC, d.path"
+        case .oldest: "d.modified ASC, d.path"
+        case .title: "d.title COLLATE NOCASE, d.path"
+        }
+        return try readNow { db in
+            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM document d WHERE 1 \(filter)", arguments: arguments) ?? 0
+            var page = arguments
+            _ = page.append(contentsOf: [max(0, min(query.limit, 500)), max(0, query.offset)])
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT d.path, d.folder, d.title, d.tags, d.modified, d.status, d.pageCount FROM document d
+                WHERE 1 \(filter) ORDER BY \(order) LIMIT ? OFFSET ?
+                """, arguments: page)
+            let decoder = JSONDecoder()
+            return BrowsePage(total: total, documents: rows.map { row in
+                let tags = (row[3] as String?).flatMap { try? decoder.decode([String].self, from: Data($0.utf8)) } ?? []
+                return BrowsePage.Document(path: row[0], folder: row[1], title: row[2], tags: tags, modified: (row[4] as Double?).map { $0 + Self.referenceOffset },
+                                           status: IndexStatus(rawValue: row[5]) ?? .failed, pageCount: row[6])
+            })
+        }
+    }
+
+    public func outline() async throws -> LibraryOutline {
+        try readNow { db in
+            var direct: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT folder, count(*) FROM document GROUP BY folder") { direct[row[0]] = row[1] }
+            var tags: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT min(tag), count(DISTINCT document) FROM document_tag GROUP BY tag COLLATE NOCASE") { tags[row[0]] = row[1] }
+            return LibraryOutline(direct: direct, tags: tags)
+        }
+    }
+}
