@@ -36,6 +36,8 @@ yiana_run("import", "--library", lib, f"{root}/SampleDocs/pdfs/Bank statement re
           f"{root}/SampleDocs/scans/Eye clinic appointment (scan).pdf")
 yiana_run("ocr", "--library", lib, "--all", "--no-text-layer")
 yiana_run("extract", "--library", lib, "--all")
+yiana_run("move", "--library", lib, "Eye clinic appointment (scan)", "--to", "Letters")
+yiana_run("edit", "--library", lib, "Clinic letter (scan)", "--tag", "clinic")
 # A conflict: the phone's copy of the bank letter, with another title (edited by yiana, so it
 # is this machine's own write and not "still arriving").
 import shutil
@@ -74,7 +76,33 @@ def check(name, condition):
 def loaded(element):
     return driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", element)
 
+def listed():
+    return [e.text for e in driver.find_elements(By.CSS_SELECTOR, "ol.documents h3 a")]
+
 try:
+    # Browsing without a query: the library's documents, its folders and tags, each a link.
+    driver.get(base)
+    check("the start page lists every document", sorted(listed()) == ["Bank reminder (phone)", "Bank statement reminder", "Clinic letter (scan)", "Eye clinic appointment (scan)"])
+    states = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "ol.documents .status")]
+    check("a conflict copy says so in the list", "in conflict" in states)
+    driver.save_screenshot(os.path.join(out, "browse.png"))
+    driver.find_element(By.LINK_TEXT, "Letters").click()
+    wait.until(lambda d: "folder=Letters" in d.current_url)
+    check("a folder of the tree narrows the list to it", listed() == ["Eye clinic appointment (scan)"])
+    driver.find_element(By.LINK_TEXT, "All documents").click()
+    wait.until(lambda d: "folder=" not in d.current_url)
+    driver.find_element(By.CSS_SELECTOR, "nav.outline a.tag").click()
+    wait.until(lambda d: "tag=clinic" in d.current_url)
+    check("a tag narrows the list to what carries it", listed() == ["Clinic letter (scan)"])
+    driver.get(base + "?sort=title")
+    check("sorted by title, the address kept in step", listed()[0] == "Bank reminder (phone)" and "sort=title" in driver.current_url)
+    driver.set_window_size(390, 844)
+    driver.get(base)
+    wide = driver.execute_script("return document.documentElement.scrollWidth")
+    check("at 390 px wide the start page fits the screen", wide <= 391 and len(listed()) == 4)
+    driver.save_screenshot(os.path.join(out, "browse-390.png"))
+    driver.set_window_size(1280, 1000)
+
     driver.get(base)
     box = driver.find_element(By.NAME, "q")
     box.send_keys("okafor")  # no Enter: the results come as one types
@@ -115,7 +143,7 @@ try:
     driver.save_screenshot(os.path.join(out, "document.png"))
 
     # The people the app shows for a scanned letter, found by `yiana extract`, on its page.
-    driver.get(base + "doc?path=" + urllib.parse.quote("Eye clinic appointment (scan).yianazip"))
+    driver.get(base + "doc?path=" + urllib.parse.quote("Letters/Eye clinic appointment (scan).yianazip"))
     rows = [[c.text for c in r.find_elements(By.TAG_NAME, "td")] for r in driver.find_elements(By.CSS_SELECTOR, "table.people tbody tr")]
     check("a document's page lists its people, page by page, with their source",
           len(rows) == 1 and rows[0][0] == "1" and rows[0][1].startswith("Eleanor Hartley, 14/06/1952, 27 Orchard Way") and rows[0][3] == "extracted")

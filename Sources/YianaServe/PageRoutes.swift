@@ -16,7 +16,8 @@ struct PageRoutes {
         let library = self.library, searches = self.searches, index = searches.index
         router.get("/") { request, _ -> Response in
             let search = try SearchRequest(request.formParameters)
-            let results = await Self.results(search, searches: searches)
+            let results = search.query.isEmpty ? try await Self.browse(search, request.formParameters, searches: searches)
+                : await Self.results(search, searches: searches)
             let body = HTML.searchForm(search) + "<div id=\"results\" aria-live=\"polite\">\(results)</div>"
             return HTML.page(title: search.query.isEmpty ? "Search" : "\(search.query) — Search", library: library, body: body,
                              script: "/static/search.js")
@@ -24,7 +25,8 @@ struct PageRoutes {
         // The results alone, for the page's script to show them as a person types.
         router.get("/results") { request, _ -> Response in
             let search = try SearchRequest(request.formParameters)
-            let results = await Self.results(search, searches: searches)
+            let results = search.query.isEmpty ? try await Self.browse(search, request.formParameters, searches: searches)
+                : await Self.results(search, searches: searches)
             return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: results)))
         }
         router.get("/health") { request, _ -> Response in
@@ -36,6 +38,19 @@ struct PageRoutes {
 }
 
 extension PageRoutes {
+    /// The library without a query: its outline and a page of its documents, from the index.
+    static func browse(_ search: SearchRequest, _ parameters: Parameters, searches: SearchService) async throws -> String {
+        let request = try BrowseRequest(search, parameters)
+        do {
+            let index = try await searches.index.open()
+            return HTML.browse(try await index.outline(), try await index.browse(request.query), request: request)
+        } catch let error as HTTPError {
+            return "<p class=\"error\">\(HTML.escape(error.body ?? "The library cannot be listed."))</p>"
+        } catch {
+            return "<p class=\"error\">The library cannot be listed: \(HTML.escape("\(error)"))</p>"
+        }
+    }
+
     /// The results of a search as HTML (nothing for an empty query), with the staleness note.
     static func results(_ search: SearchRequest, searches: SearchService) async -> String {
         guard !search.query.isEmpty else { return "" }
@@ -262,6 +277,15 @@ enum HTML {
         ul.folders{list-style:none;padding:0}li.drop{background:#fff;border:2px dashed #bbb;border-radius:6px;padding:.8em 1em;margin:.6em 0}
         li.drop.over{border-color:#3a6ea5;background:#eef4fb}li.drop .folder{font-weight:600;margin-right:1em}
         label.button{display:inline-block;border:1px solid #3a6ea5;border-radius:4px;padding:.1em .6em;cursor:pointer}label.button input{display:none}
+        .browse{display:flex;gap:1.5em;align-items:flex-start;margin-top:1em}nav.outline{flex:0 0 14em;font-size:.95em}
+        nav.outline ul{list-style:none;padding:0;margin:.2em 0 1em}nav.outline li{margin:.15em 0}nav.outline a{display:inline-block;min-height:1.6em}
+        nav.outline a[aria-current]{font-weight:600}.count{color:#888;font-size:.85em}section.listing{flex:1 1 auto;min-width:0}
+        .listing-head{display:flex;justify-content:space-between;flex-wrap:wrap;gap:.5em}ol.documents{list-style:none;padding:0}
+        ol.documents>li{display:flex;gap:.8em;background:#fff;border:1px solid #e3e3e3;border-radius:6px;padding:.5em .8em;margin:.5em 0}
+        ol.documents .thumb{flex:0 0 64px;width:64px}h3{font-size:1.05em;margin:.1em 0}.status{color:#8a5a00}
+        nav.pager{display:flex;gap:1.2em;align-items:center;margin:1em 0}
+        .depth-1{padding-left:1em}.depth-2{padding-left:2em}.depth-3{padding-left:3em}.depth-4{padding-left:4em}.depth-5{padding-left:5em}.depth-6{padding-left:6em}
+        @media (max-width:40em){.browse{flex-direction:column}nav.outline{flex:none;width:100%}}
         ul.outcomes{margin:.4em 0 0}li.imported::marker{content:"✓ "}li.skipped{color:#8a5a00}li.failed{color:#b00020}li.pending{color:#666}
         """
 }
