@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes N one-page .yianazip documents of pseudo-random English-like text into a folder
-tree (for index and search benchmarks): make-library.py N OUT [SEED]. Deterministic."""
+tree (for index and search benchmarks): make-library.py N OUT [SEED] [FOLDERS] (default 50
+folders, documents dealt out among them in turn). Deterministic."""
 import json, os, random, sys, uuid, zipfile
 
 WORDS = ("account balance invoice statement tax return annual report meeting minutes letter contract "
@@ -33,8 +34,9 @@ def pdf(lines):
 def main():
     count, root = int(sys.argv[1]), sys.argv[2]
     rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 1)
+    folders = int(sys.argv[4]) if len(sys.argv) > 4 else 50
     for n in range(count):
-        folder = os.path.join(root, "Folder %02d" % (n % 50))
+        folder = os.path.join(root, "Folder %02d" % (n % folders))
         os.makedirs(folder, exist_ok=True)
         words = [rng.choice(WORDS) for _ in range(120)]
         lines = [" ".join(words[i:i + 12]) + " %d" % (n * 10 + i) for i in range(0, 120, 12)]

@@ -8,8 +8,12 @@ extension SearchIndex {
     public func browse(_ query: BrowseQuery) async throws -> BrowsePage {
         var options = SearchOptions()
         options.tags = query.tags
-        options.folder = query.folder
-        let (filter, arguments) = Self.filterClause(options)
+        var (filter, arguments) = Self.filterClause(options)
+        if let range = query.folderRange {
+            // The folder and those below it as two ranges of the folder's index (a LIKE reads every row).
+            filter += " AND (d.folder = ? OR (d.folder >= ? AND d.folder < ?))"
+            _ = arguments.append(contentsOf: [range.exact, range.below, range.beyond])
+        }
         let order = switch query.sort {
         case .newest: "d.modified DESC, d.path"
         case .oldest: "d.modified ASC, d.path"

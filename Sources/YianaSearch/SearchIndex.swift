@@ -151,6 +151,7 @@ public final class SearchIndex: Sendable {
             try db.execute(sql: """
                 CREATE INDEX IF NOT EXISTS document_modified ON document(modified);
                 CREATE INDEX IF NOT EXISTS document_title ON document(title COLLATE NOCASE);
+                CREATE INDEX IF NOT EXISTS document_folder_modified ON document(folder, modified);
                 """)
         }
         return migrator

@@ -15,9 +15,11 @@ struct DocumentRoutes {
     let images: PageImages
     /// The form token of the restore buttons; nil on a read-only server (no buttons).
     let versionsToken: String?
+    /// The library's folders and tags, offered on the edit form.
+    let index: IndexHandle
 
     func add(to router: some RouterMethods<ServeContext>) {
-        let library = self.library, images = self.images, token = self.versionsToken
+        let library = self.library, images = self.images, token = self.versionsToken, index = self.index
         router.get("/doc") { request, _ -> Response in
             if let (_, path) = try? DocumentLocator.evicted(request.formParameters.get("path"), in: library) {
                 return HTML.page(title: path, library: library, body: HTML.notDownloaded(path, token: token))
@@ -33,9 +35,15 @@ struct DocumentRoutes {
             }
             let query = String((request.formParameters.get("q") ?? "").prefix(500))
             let versions = (try? VersionStore(library: library).versions(of: url)) ?? []
+            let outline = token == nil ? nil : try? await index.open().outline()
+            let parameters = request.formParameters
+            let notice = parameters.get("saved") != nil ? "<p class=\"notice\" role=\"status\">Saved.</p>"
+                : parameters.get("restored") != nil ? "<p class=\"notice\" role=\"status\">Restored: it is back in the library.</p>" : ""
             return HTML.page(title: metadata.title, library: library,
-                             body: HTML.document(metadata, path: path, query: query,
-                                                 people: HTML.people(AddressBook.of(title: metadata.title, document: url, in: library), path: path))
+                             body: notice + HTML.document(metadata, path: path, query: query,
+                                                 people: HTML.editForm(metadata, path: path, folders: outline?.folders.map(\.path) ?? [],
+                                                                       tags: outline?.tags.map(\.name) ?? [], token: token)
+                                                     + HTML.people(AddressBook.of(title: metadata.title, document: url, in: library), path: path))
                                 + HTML.versions(versions, path: path, token: token)
                                 + HTML.history(DocumentHistory(library: library).entries(of: metadata.id.uuidString), current: key))
         }

@@ -43,7 +43,7 @@ extension PageRoutes {
         let request = try BrowseRequest(search, parameters)
         do {
             let index = try await searches.index.open()
-            return HTML.browse(try await index.outline(), try await index.browse(request.query), request: request)
+            return HTML.browse(try await searches.outline(), try await index.browse(request.query), request: request)
         } catch let error as HTTPError {
             return "<p class=\"error\">\(HTML.escape(error.body ?? "The library cannot be listed."))</p>"
         } catch {
@@ -286,6 +286,10 @@ enum HTML {
         nav.pager{display:flex;gap:1.2em;align-items:center;margin:1em 0}
         .depth-1{padding-left:1em}.depth-2{padding-left:2em}.depth-3{padding-left:3em}.depth-4{padding-left:4em}.depth-5{padding-left:5em}.depth-6{padding-left:6em}
         @media (max-width:40em){.browse{flex-direction:column}nav.outline{flex:none;width:100%}}
+        details.edit{margin:.8em 0;background:#fff;border:1px solid #ddd;border-radius:6px;padding:.4em .8em}
+        form.edit{display:flex;flex-wrap:wrap;gap:.6em;align-items:flex-end;margin:.5em 0}form.edit label{display:flex;flex-direction:column;font-size:.9em;color:#555}
+        form.edit input{font-size:1em;padding:.3em;min-height:2.2em}button{min-height:2.4em;padding:0 .9em}button.danger{color:#b00020;border-color:#b00020}
+        .notice{background:#e8f5e9;border:1px solid #7cb342;padding:.4em .8em;border-radius:4px}
         ul.outcomes{margin:.4em 0 0}li.imported::marker{content:"✓ "}li.skipped{color:#8a5a00}li.failed{color:#b00020}li.pending{color:#666}
         """
 }

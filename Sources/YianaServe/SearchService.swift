@@ -56,6 +56,20 @@ final class SearchService: @unchecked Sendable {
     let byteLimit = 16 << 20
     private var uses: UInt64 = 0
     private var staleness: (version: [FileStamp?], checked: TimeInterval, value: IndexFreshness.Staleness?)?
+    /// The library's outline, kept while the index file is the same version.
+    private var keptOutline: (version: [FileStamp?], made: TimeInterval, value: LibraryOutline)?
+
+    /// The library's folders and tags with their counts: from the index, or as kept while the
+    /// index has not changed (a GROUP BY over every document, on every page otherwise).
+    func outline() async throws -> LibraryOutline {
+        let opened = try await index.open()
+        let now = ProcessInfo.processInfo.systemUptime
+        guard let version = index.version else { return try await opened.outline() }
+        if let kept = lock.withLock({ keptOutline }), kept.version == version, now - kept.made < lifetime { return kept.value }
+        let value = try await opened.outline()
+        lock.withLock { keptOutline = (version, now, value) }
+        return value
+    }
 
     init(index: IndexHandle, library: Library, capacity: Int = 256, lifetime: TimeInterval = 10) {
         self.index = index

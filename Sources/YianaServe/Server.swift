@@ -51,11 +51,12 @@ public enum YianaServer {
         APIRoutes(library: library, searches: searches).add(to: router)
         PageRoutes(library: library, searches: searches).add(to: router)
         let images = PageImages(library: library)
-        DocumentRoutes(library: library, images: images, versionsToken: options.readOnly ? nil : csrf.value).add(to: router)
+        DocumentRoutes(library: library, images: images, versionsToken: options.readOnly ? nil : csrf.value, index: index).add(to: router)
         let changes = Changes(library: library, readOnly: options.readOnly, csrf: csrf, index: index)
         VersionRoutes(changes: changes, images: images).add(to: router)
         DeletedRoutes(changes: changes, images: images).add(to: router)
         ConflictRoutes(changes: changes).add(to: router)
+        EditRoutes(changes: changes).add(to: router)
         DownloadRoutes(changes: changes).add(to: router)
         ImportRoutes(changes: changes, limit: options.importLimit).add(to: router)
     }

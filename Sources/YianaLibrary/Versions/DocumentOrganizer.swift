@@ -45,20 +45,7 @@ public struct DocumentOrganizer: Sendable {
     /// - Throws: ``OrganizeError`` (the name is taken, the title is empty), ``ArchiveError``.
     @discardableResult
     public func rename(_ url: URL, to title: String, dryRun: Bool = false) throws -> URL {
-        let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
-        let stem = Self.appStem(for: title)
-        guard !title.isEmpty, !stem.isEmpty, !title.contains("\0"), stem.utf8.count <= 240 else { throw OrganizeError.invalidName(title) }
-        let target = url.deletingLastPathComponent().appendingPathComponent(stem + "." + Library.documentExtension)
-        let sameFile = target.lastPathComponent == url.lastPathComponent
-        if !sameFile, !Self.isOnlyOtherCase(url, target), DocumentNaming.isTaken(target.lastPathComponent, in: target.deletingLastPathComponent()) {
-            throw OrganizeError.nameTaken(library.relativePath(of: target) ?? target.path)
-        }
-        let oldTitle = try DocumentReader(path: url.path).metadata().title
-        if dryRun { return target }
-        try DocumentEditor(library: library).apply(MetadataEdit(title: title), to: url)
-        if !sameFile { try relocate(url, to: target) }
-        if oldTitle != title { followTitle(from: oldTitle, to: title) }
-        return target
+        try place(url, title: title, folder: nil, dryRun: dryRun)
     }
 
     /// Moves the document at `url` into `folder` (relative to the library; "" for its top),
@@ -66,14 +53,36 @@ public struct DocumentOrganizer: Sendable {
     /// - Returns: where the document is now.
     @discardableResult
     public func move(_ url: URL, toFolder folder: String, dryRun: Bool = false) throws -> URL {
-        let destination = try self.folder(folder, creating: !dryRun)
-        let target = destination.appendingPathComponent(url.lastPathComponent)
-        guard target.standardizedFileURL != url.standardizedFileURL else { return url }
-        if DocumentNaming.isTaken(target.lastPathComponent, in: destination) {
+        try place(url, title: nil, folder: folder, dryRun: dryRun)
+    }
+
+    /// A new title (and the app's file name for it) and a new folder at once: where it goes
+    /// is checked free before anything is written, then the title is written and the file
+    /// takes its one new place.
+    /// - Returns: where the document is now.
+    @discardableResult
+    public func place(_ url: URL, title: String?, folder: String?, dryRun: Bool = false) throws -> URL {
+        var name = url.lastPathComponent
+        let title = title?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let title {
+            let stem = Self.appStem(for: title)
+            guard !title.isEmpty, !stem.isEmpty, !title.contains("\0"), stem.utf8.count <= 240 else { throw OrganizeError.invalidName(title) }
+            name = stem + "." + Library.documentExtension
+        }
+        let destination = try folder.map { try self.folder($0, creating: false) } ?? url.deletingLastPathComponent()
+        let target = destination.appendingPathComponent(name)
+        let moves = target.standardizedFileURL != url.standardizedFileURL
+        if moves, !Self.isOnlyOtherCase(url, target), DocumentNaming.isTaken(name, in: destination) {
             throw OrganizeError.nameTaken(library.relativePath(of: target) ?? target.path)
         }
+        let oldTitle = try DocumentReader(path: url.path).metadata().title
         if dryRun { return target }
-        try relocate(url, to: target)
+        if let title, title != oldTitle { try DocumentEditor(library: library).apply(MetadataEdit(title: title), to: url) }
+        if moves {
+            if let folder { _ = try self.folder(folder, creating: true) }
+            try relocate(url, to: target)
+        }
+        if let title, oldTitle != title { followTitle(from: oldTitle, to: title) }
         return target
     }
 
