@@ -225,6 +225,35 @@ try:
     driver.find_element(By.LINK_TEXT, "Recently deleted").click()
     wait.until(lambda d: "Nothing lost" in d.page_source)
     check("nothing is left to restore", "Nothing lost" in driver.page_source)
+    # A document changed from its page, as a person would: at 390 px wide, by touch.
+    driver.set_window_size(390, 844)
+    driver.get(base + "doc?path=" + urllib.parse.quote("Clinic letter (scan).yianazip"))
+    driver.find_element(By.CSS_SELECTOR, "details.edit summary").click()
+    for name, value in (("title", "okafor letter"), ("tags", "clinic, gp"), ("folder", "Letters")):
+        field = driver.find_element(By.CSS_SELECTOR, f"form.edit input[name={name}]")
+        field.clear()
+        field.send_keys(value)
+    driver.find_element(By.CSS_SELECTOR, "form.edit button[type=submit]").click()
+    wait.until(lambda d: "saved=1" in d.current_url)
+    check("a new title, tags and folder saved from the page: the file named as the app names it",
+          "Letters/Okafor_Letter.yianazip" in urllib.parse.unquote(driver.current_url) and driver.find_element(By.TAG_NAME, "h1").text == "okafor letter"
+          and "Saved." in driver.page_source and os.path.exists(f"{lib}/Letters/Okafor_Letter.yianazip"))
+    wide = driver.execute_script("return document.documentElement.scrollWidth")
+    check("the document's page fits 390 px", wide <= 391)
+    driver.save_screenshot(os.path.join(out, "edited-390.png"))
+    driver.get(base + "?tag=gp")
+    check("the list follows at once (the index updated by the save)", listed() == ["okafor letter"])
+    driver.set_window_size(1280, 1000)
+    driver.get(base + "doc?path=" + urllib.parse.quote("Letters/Okafor_Letter.yianazip"))
+    driver.find_element(By.CSS_SELECTOR, "details.edit summary").click()
+    driver.find_element(By.CSS_SELECTOR, "form.delete button").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "button.undo"))
+    check("deleting is one click, with Undo on the spot", not os.path.exists(f"{lib}/Letters/Okafor_Letter.yianazip"))
+    driver.save_screenshot(os.path.join(out, "deleted.png"))
+    driver.find_element(By.CSS_SELECTOR, "button.undo").click()
+    wait.until(lambda d: "restored=1" in d.current_url)
+    check("Undo brings it back where it was", os.path.exists(f"{lib}/Letters/Okafor_Letter.yianazip") and "Restored" in driver.page_source)
+
     # Two libraries in one server: the second's search page, typed into, searches it alone
     # and keeps its own address.
     other = f"{work}/Second"
