@@ -15,6 +15,9 @@ struct EditRoutes {
     struct EditForm: Decodable, Sendable, CSRFCarrying {
         let path: String
         let title: String?
+        /// The title the page showed: a title other than it is a rename, even when the
+        /// document already has it (a save a crash cut short, sent again).
+        let was: String?
         /// Comma-separated, as typed.
         let tags: String?
         let folder: String?
@@ -79,14 +82,15 @@ struct EditRoutes {
         }
         var url = url
         do {
-            let title = form.title?.trimmingCharacters(in: .whitespacesAndNewlines)
+            var title = form.title?.trimmingCharacters(in: .whitespacesAndNewlines)
             guard (title?.utf8.count ?? 0) <= 500 else { throw HTTPError(.badRequest, message: "title: at most 500 bytes.") }
+            if title == (form.was?.trimmingCharacters(in: .whitespacesAndNewlines) ?? metadata.title) { title = nil }  // not renamed
             let folder = form.folder?.trimmingCharacters(in: .whitespaces)
             let organizer = DocumentOrganizer(library: library)
             // Where it goes is checked before any change (a name taken there changes nothing).
-            _ = try organizer.place(url, title: title == metadata.title ? nil : title, folder: folder, dryRun: true)
+            _ = try organizer.place(url, title: title, folder: folder, dryRun: true)
             if let tags = form.tags { try retag(url, tags, metadata: metadata, library: library) }
-            url = try organizer.place(url, title: title == metadata.title ? nil : title, folder: folder)
+            url = try organizer.place(url, title: title, folder: folder)
         } catch let error as OrganizeError {
             throw HTTPError(error.code == "name-taken" ? .conflict : .badRequest, message: error.description)
         } catch let error as ArchiveError where error.kind == .documentChanged {
@@ -136,7 +140,8 @@ extension HTML {
         let folder = path.split(separator: "/").dropLast().joined(separator: "/")
         let hidden = "<input type=\"hidden\" name=\"path\" value=\"\(escape(path))\"><input type=\"hidden\" name=\"csrf\" value=\"\(escape(token))\">"
         var html = "<details class=\"edit\"><summary>Edit or delete</summary><form method=\"post\" action=\"\(escape(base))/doc/edit\" class=\"edit\">" + hidden
-        html += "<label>Title <input type=\"text\" name=\"title\" value=\"\(escape(metadata.title))\" required maxlength=\"500\"></label>"
+        html += "<input type=\"hidden\" name=\"was\" value=\"\(escape(metadata.title))\">"
+            + "<label>Title <input type=\"text\" name=\"title\" value=\"\(escape(metadata.title))\" required maxlength=\"500\"></label>"
         html += "<label>Tags <input type=\"text\" name=\"tags\" value=\"\(escape(metadata.tags.joined(separator: ", ")))\" list=\"library-tags\" "
             + "placeholder=\"bank, 2026\"></label><datalist id=\"library-tags\">" + tags.prefix(500).map { "<option value=\"\(escape($0))\">" }.joined() + "</datalist>"
         html += "<label>Folder <input type=\"text\" name=\"folder\" value=\"\(escape(folder))\" list=\"library-folders\" placeholder=\"(top folder)\"></label>"

@@ -134,6 +134,41 @@ enum Scenarios {
             try context.importPDFs(["t1", "t2", "t3", "tbig"], into: "lib", big: ["tbig"])
             return ["edit", "--library", context.path("lib"), "--tag", "edited", "--untag", "none", "t1", "t2", "t3", "tbig"]
         },
+        // Moved, renamed or deleted by a run, a document is not there for the rerun to find: it
+        // exits 1 for those, and `finished` says whether the job is done (a move a kill stopped
+        // between the two names is finished by the rerun).
+        Scenario(name: "move", libraries: ["lib"], what: "yiana move of 3 documents (one of 1.5 MB) into a new folder",
+                 build: { context in
+                     try context.importPDFs(["m1", "m2", "mbig"], into: "lib", big: ["mbig"])
+                     return ["move", "--library", context.path("lib"), "--to", "Moved/Here", "m1", "m2", "mbig"]
+                 },
+                 finished: { library in
+                     let names = ((try? FileManager.default.contentsOfDirectory(atPath: library.appendingPathComponent("Moved/Here").path)) ?? []).sorted()
+                     let left = ["m1", "m2", "mbig"].filter { FileManager.default.fileExists(atPath: library.appendingPathComponent("\($0).yianazip").path) }
+                     return names == ["m1.yianazip", "m2.yianazip", "mbig.yianazip"] && left.isEmpty ? nil : "in Moved/Here: \(names); still at the top: \(left)"
+                 },
+                 rerunMayFindItDone: true),
+        Scenario(name: "rename", libraries: ["lib"], what: "yiana rename of a 1.5 MB document (its title, and its file as the app names it)",
+                 build: { context in
+                     try context.importPDFs(["nbig"], into: "lib", big: ["nbig"])
+                     return ["rename", "--library", context.path("lib"), "nbig", "renamed big letter"]
+                 },
+                 finished: { library in
+                     let title = try? DocumentReader(path: library.appendingPathComponent("Renamed_Big_Letter.yianazip").path).metadata().title
+                     let old = FileManager.default.fileExists(atPath: library.appendingPathComponent("nbig.yianazip").path)
+                     return title == "renamed big letter" && !old ? nil : "Renamed_Big_Letter.yianazip: \(title ?? "absent"); nbig.yianazip still there: \(old)"
+                 },
+                 rerunMayFindItDone: true),
+        Scenario(name: "delete", libraries: ["lib"], what: "yiana delete of 3 documents (one of 1.5 MB), each kept first",
+                 build: { context in
+                     try context.importPDFs(["d1", "d2", "dbig"], into: "lib", big: ["dbig"])
+                     return ["delete", "--library", context.path("lib"), "d1", "d2", "dbig"]
+                 },
+                 finished: { library in
+                     let left = ["d1", "d2", "dbig"].filter { FileManager.default.fileExists(atPath: library.appendingPathComponent("\($0).yianazip").path) }
+                     return left.isEmpty ? nil : "still there: \(left)"
+                 },
+                 rerunMayFindItDone: true),
         Scenario(name: "conflicts resolve", libraries: ["lib"], what: "yiana conflicts resolve --strategy merge, 4 groups (one of appends on both sides)",
                  build: { context in
             try context.importPDFs(["c1", "c2", "c3", "c4"], into: "lib", big: ["c2"])

@@ -45,6 +45,31 @@ enum ServeRequests {
                      let title = try? DocumentReader(path: library.appendingPathComponent("doc.yianazip").path).metadata().title
                      return title == "doc" ? nil : "doc.yianazip's title is \(title ?? "unreadable"), not the first version's"
                  }),
+        Scenario(name: "serve edit", libraries: ["lib"], what: "yiana serve: a 1.5 MB document renamed, retagged and moved from its page",
+                 build: { context in
+                     try context.importPDFs(["doc"], into: "lib", big: ["doc"])
+                     let form = context.url("in/edit.form")
+                     try context.folder("in")
+                     try Data("path=doc.yianazip&was=doc&title=moved%20doc&tags=a%2C%20b&folder=Sub%2FFolder&csrf={csrf}".utf8).write(to: form)
+                     return arguments(library: context.path("lib"), method: "POST", target: "/doc/edit", body: form.path)
+                 },
+                 finished: { library in
+                     let metadata = try? DocumentReader(path: library.appendingPathComponent("Sub/Folder/Moved_Doc.yianazip").path).metadata()
+                     return metadata?.title == "moved doc" && metadata?.tags == ["a", "b"] ? nil : "Sub/Folder/Moved_Doc.yianazip is not the edited document"
+                 },
+                 rerunMayFindItDone: true),  // moved by the run, it is not where the rerun's request looks: a 404
+        Scenario(name: "serve delete", libraries: ["lib"], what: "yiana serve: a 1.5 MB document deleted from its page (kept first)",
+                 build: { context in
+                     try context.importPDFs(["doc", "other"], into: "lib", big: ["doc"])
+                     let form = context.url("in/delete.form")
+                     try context.folder("in")
+                     try Data("path=doc.yianazip&csrf={csrf}".utf8).write(to: form)
+                     return arguments(library: context.path("lib"), method: "POST", target: "/doc/delete", body: form.path)
+                 },
+                 finished: { library in
+                     FileManager.default.fileExists(atPath: library.appendingPathComponent("doc.yianazip").path) ? "doc.yianazip is still there" : nil
+                 },
+                 rerunMayFindItDone: true),  // deleted by the run: the rerun's request is a 404
         Scenario(name: "serve resolve", libraries: ["lib"], what: "yiana serve: the merge button of a conflict (1.5 MB)",
                  build: { context in
                      try context.importPDFs(["c1"], into: "lib", big: ["c1"])

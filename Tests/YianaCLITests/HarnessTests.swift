@@ -17,8 +17,9 @@ struct HarnessTests {
         let json = run.stdout[run.stdout.firstIndex(of: "{")!...]
         let report = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any]
         let paths = report["paths"] as! [[String: Any]]
-        #expect(Set(paths.map { $0["path"] as! String }) == ["import", "repair", "edit", "conflicts resolve", "download", "evict", "sync", "versions restore", "restore deleted", "index", "append", "inject", "ocr", "watch",
-                                                                   "serve import", "serve restore", "serve resolve"])
+        #expect(Set(paths.map { $0["path"] as! String }) == ["import", "repair", "edit", "move", "rename", "delete", "conflicts resolve", "download", "evict", "sync",
+                                                                   "versions restore", "restore deleted", "index", "append", "inject", "ocr", "watch",
+                                                                   "serve import", "serve restore", "serve edit", "serve delete", "serve resolve"])
         for path in paths {
             #expect(path["kills"] as! Int >= 2 && path["faults"] as! Int >= 2, "\(path)")
             #expect(path["damaged"] as! Int == 0 && path["bytesLost"] as! Int == 0 && path["crashes"] as! Int == 0, "\(path)")

@@ -12,6 +12,24 @@ extension DocumentOrganizer {
         let locks = try paths.map { try DocumentLock(document: $0, mode: .exclusive, timeout: CoordinatedDocument.defaultLockTimeout) }
         defer { locks.forEach { $0.release() } }
         guard FileKind.at(from.path) == .regular else { throw ArchiveError(.fileNotFound, path: from.path) }
+        if Self.isSameFile(from, to) {
+            // A move a crash stopped half way: the new name is there, the old one goes now.
+            do {
+                try Sys.unlink(from.path)
+                try Self.syncFolders(from.path, to.path)
+            } catch {
+                guard let error = error as? SystemError else { throw error }
+                throw ArchiveError(.system(error), path: from.path)
+            }
+        } else {
+            try link(from, to)
+        }
+        OwnWrites.note(to.path)
+        OwnWrites.noteRemoved(from.path)
+        followResults(from, to)
+    }
+
+    private func link(_ from: URL, _ to: URL) throws {
         do {
             try Self.place(from.path, at: to.path)
         } catch {
@@ -19,8 +37,10 @@ extension DocumentOrganizer {
             if error.code == .exists { throw OrganizeError.nameTaken(library.relativePath(of: to) ?? to.path) }
             throw ArchiveError(.system(error), path: to.path)
         }
-        OwnWrites.note(to.path)
-        OwnWrites.noteRemoved(from.path)
+    }
+
+    /// The OCR results beside the library follow the document.
+    private func followResults(_ from: URL, _ to: URL) {
         if let source = OCRResults.url(for: from, in: library), let target = OCRResults.url(for: to, in: library) {
             try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             for ext in ["json", "xml", "hocr"] {

@@ -72,7 +72,7 @@ public struct DocumentOrganizer: Sendable {
         let destination = try folder.map { try self.folder($0, creating: false) } ?? url.deletingLastPathComponent()
         let target = destination.appendingPathComponent(name)
         let moves = target.standardizedFileURL != url.standardizedFileURL
-        if moves, !Self.isOnlyOtherCase(url, target), DocumentNaming.isTaken(name, in: destination) {
+        if moves, !Self.isOnlyOtherCase(url, target), !Self.isSameFile(url, target), DocumentNaming.isTaken(name, in: destination) {
             throw OrganizeError.nameTaken(library.relativePath(of: target) ?? target.path)
         }
         let oldTitle = try DocumentReader(path: url.path).metadata().title
@@ -119,6 +119,13 @@ public struct DocumentOrganizer: Sendable {
             }
         }
         return url
+    }
+
+    /// True when both names are one file: a move that a crash stopped between giving the
+    /// document its new name and taking the old one away (finished by the next).
+    static func isSameFile(_ a: URL, _ b: URL) -> Bool {
+        guard let x = try? Sys.lstat(a.path), let y = try? Sys.lstat(b.path) else { return false }
+        return x.st_dev == y.st_dev && x.st_ino == y.st_ino
     }
 
     /// True when `a` and `b` differ only in case or Unicode form (one file on a Mac): a
