@@ -254,6 +254,18 @@ try:
     wait.until(lambda d: "restored=1" in d.current_url)
     check("Undo brings it back where it was", os.path.exists(f"{lib}/Letters/Okafor_Letter.yianazip") and "Restored" in driver.page_source)
 
+    # Several documents at once: two ticked and tagged in one go.
+    driver.get(base)
+    boxes = driver.find_elements(By.CSS_SELECTOR, "ol.documents input[type=checkbox]")
+    boxes[0].click()
+    boxes[1].click()
+    driver.find_element(By.CSS_SELECTOR, "fieldset.bulk input[name=value]").send_keys("batch")
+    driver.find_element(By.CSS_SELECTOR, "fieldset.bulk button[value=tag]").click()
+    wait.until(lambda d: "done" in d.find_element(By.TAG_NAME, "h1").text)
+    check("two ticked documents tagged at once", driver.find_element(By.TAG_NAME, "h1").text == "2 of 2 done")
+    driver.get(base + "?tag=batch")
+    check("both carry the tag in the list", len(listed()) == 2)
+
     # Two libraries in one server: the second's search page, typed into, searches it alone
     # and keeps its own address.
     other = f"{work}/Second"

@@ -43,7 +43,7 @@ struct BrowseRequest {
 
 extension HTML {
     /// The start page's listing: the outline beside a page of documents.
-    static func browse(_ outline: LibraryOutline, _ listing: BrowsePage, request: BrowseRequest) -> String {
+    static func browse(_ outline: LibraryOutline, _ listing: BrowsePage, request: BrowseRequest, token: String? = nil) -> String {
         let query = request.query
         var html = "<div class=\"browse\"><nav class=\"outline\" aria-label=\"Folders and tags\"><h2>Folders</h2><ul class=\"tree\">"
         html += "<li><a href=\"\(escape(request.link(["folder": nil, "tag": nil])))\"\(query.folder == nil && query.tags.isEmpty ? " aria-current=\"page\"" : "")>All documents</a> <span class=\"count\">\(outline.documents)</span></li>"
@@ -62,8 +62,16 @@ extension HTML {
             }
             html += "</ul>"
         }
-        html += "</nav><section class=\"listing\" aria-label=\"Documents\">" + heading(listing, request: request) + documents(listing.documents)
-        return html + pager(listing, request: request) + "</section></div>"
+        html += "</nav><section class=\"listing\" aria-label=\"Documents\">" + heading(listing, request: request)
+        guard let token, !listing.documents.isEmpty else { return html + documents(listing.documents, selectable: false) + pager(listing, request: request) + "</section></div>" }
+        // Several documents at once: ticked, then tagged, moved or deleted (after a confirmation).
+        html += "<form method=\"post\" action=\"\(escape(base))/docs/bulk\" class=\"bulk\"><input type=\"hidden\" name=\"csrf\" value=\"\(escape(token))\">"
+            + "<fieldset class=\"bulk\"><legend>With the ticked documents</legend><label>Tag or folder <input type=\"text\" name=\"value\" list=\"outline-names\" "
+            + "placeholder=\"bank, or Letters/2026\"></label><datalist id=\"outline-names\">"
+            + (outline.tags.map(\.name) + outline.folders.map(\.path)).prefix(1000).map { "<option value=\"\(escape($0))\">" }.joined() + "</datalist>"
+            + "<button name=\"action\" value=\"tag\">Add tag</button><button name=\"action\" value=\"untag\">Remove tag</button>"
+            + "<button name=\"action\" value=\"move\">Move to folder</button><button name=\"action\" value=\"delete\" class=\"danger\">Delete…</button></fieldset>"
+        return html + documents(listing.documents, selectable: true) + "</form>" + pager(listing, request: request) + "</section></div>"
     }
 
     private static func heading(_ listing: BrowsePage, request: BrowseRequest) -> String {
@@ -78,13 +86,14 @@ extension HTML {
         return "<div class=\"listing-head\"><p class=\"count\">\(what)</p><p class=\"sort\">Sort: \(links.joined(separator: " · "))</p></div>"
     }
 
-    private static func documents(_ documents: [BrowsePage.Document]) -> String {
+    private static func documents(_ documents: [BrowsePage.Document], selectable: Bool) -> String {
         guard !documents.isEmpty else { return "<p class=\"none\">No documents here yet. <a href=\"\(escape(base))/import\">Import PDFs</a>.</p>" }
         var html = "<ol class=\"documents\">"
         for document in documents {
             let link = base + "/doc?path=" + queryValue(document.path)
             let image = base + "/page-image?path=" + queryValue(document.path) + "&n=1&w=160"
-            html += "<li><a class=\"thumb\" href=\"\(escape(link))\" tabindex=\"-1\" aria-hidden=\"true\"><img loading=\"lazy\" alt=\"\" src=\"\(escape(image))\"></a><div>"
+            html += "<li>" + (selectable ? "<input type=\"checkbox\" name=\"path\" value=\"\(escape(document.path))\" aria-label=\"Select \(escape(document.title))\">" : "")
+                + "<a class=\"thumb\" href=\"\(escape(link))\" tabindex=\"-1\" aria-hidden=\"true\"><img loading=\"lazy\" alt=\"\" src=\"\(escape(image))\"></a><div>"
                 + "<h3><a href=\"\(escape(link))\">\(escape(document.title))</a></h3><p class=\"meta\">\(escape(document.folder.isEmpty ? "(top folder)" : document.folder))"
             if !document.tags.isEmpty { html += " · " + document.tags.map { "<span class=\"tag\">\(escape($0))</span>" }.joined(separator: " ") }
             if let modified = document.modified { html += " · \(escape(String(InternetTime.string(Date(timeIntervalSince1970: modified)).prefix(10))))" }

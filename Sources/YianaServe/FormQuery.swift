@@ -17,6 +17,16 @@ extension Request {
         })
     }
 
+    /// A form's fields as the browser sends them (`application/x-www-form-urlencoded`), a
+    /// field given several times (checkboxes) kept each time; at most `limit` bytes.
+    mutating func formBody(upTo limit: Int) async throws -> Parameters {
+        let body = String(buffer: try await collectBody(upTo: limit))
+        return Parameters(body.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (key: Self.formDecoded(parts[0])[...], value: Self.formDecoded(parts.count > 1 ? parts[1] : "")[...])
+        })
+    }
+
     private static func formDecoded(_ text: Substring) -> String {
         let spaced = text.replacingOccurrences(of: "+", with: " ")
         return spaced.removingPercentEncoding ?? spaced

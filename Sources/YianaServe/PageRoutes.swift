@@ -11,12 +11,14 @@ import YianaWatch
 struct PageRoutes {
     let library: Library
     let searches: SearchService
+    /// The form token of the listing's actions; nil on a read-only server (no actions).
+    let token: String?
 
     func add(to router: some RouterMethods<ServeContext>) {
-        let library = self.library, searches = self.searches, index = searches.index
+        let library = self.library, searches = self.searches, index = searches.index, token = self.token
         router.get("/") { request, _ -> Response in
             let search = try SearchRequest(request.formParameters)
-            let results = search.query.isEmpty ? try await Self.browse(search, request.formParameters, searches: searches)
+            let results = search.query.isEmpty ? try await Self.browse(search, request.formParameters, searches: searches, token: token)
                 : await Self.results(search, searches: searches)
             let body = HTML.searchForm(search) + "<div id=\"results\" aria-live=\"polite\">\(results)</div>"
             return HTML.page(title: search.query.isEmpty ? "Search" : "\(search.query) — Search", library: library, body: body,
@@ -25,7 +27,7 @@ struct PageRoutes {
         // The results alone, for the page's script to show them as a person types.
         router.get("/results") { request, _ -> Response in
             let search = try SearchRequest(request.formParameters)
-            let results = search.query.isEmpty ? try await Self.browse(search, request.formParameters, searches: searches)
+            let results = search.query.isEmpty ? try await Self.browse(search, request.formParameters, searches: searches, token: token)
                 : await Self.results(search, searches: searches)
             return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: results)))
         }
@@ -39,11 +41,11 @@ struct PageRoutes {
 
 extension PageRoutes {
     /// The library without a query: its outline and a page of its documents, from the index.
-    static func browse(_ search: SearchRequest, _ parameters: Parameters, searches: SearchService) async throws -> String {
+    static func browse(_ search: SearchRequest, _ parameters: Parameters, searches: SearchService, token: String?) async throws -> String {
         let request = try BrowseRequest(search, parameters)
         do {
             let index = try await searches.index.open()
-            return HTML.browse(try await searches.outline(), try await index.browse(request.query), request: request)
+            return HTML.browse(try await searches.outline(), try await index.browse(request.query), request: request, token: token)
         } catch let error as HTTPError {
             return "<p class=\"error\">\(HTML.escape(error.body ?? "The library cannot be listed."))</p>"
         } catch {
@@ -290,6 +292,9 @@ enum HTML {
         form.edit{display:flex;flex-wrap:wrap;gap:.6em;align-items:flex-end;margin:.5em 0}form.edit label{display:flex;flex-direction:column;font-size:.9em;color:#555}
         form.edit input{font-size:1em;padding:.3em;min-height:2.2em}button{min-height:2.4em;padding:0 .9em}button.danger{color:#b00020;border-color:#b00020}
         .notice{background:#e8f5e9;border:1px solid #7cb342;padding:.4em .8em;border-radius:4px}
+        fieldset.bulk{border:1px solid #ddd;border-radius:6px;display:flex;flex-wrap:wrap;gap:.5em;align-items:flex-end;background:#fff}
+        fieldset.bulk label{display:flex;flex-direction:column;font-size:.9em;color:#555}ol.documents input[type=checkbox]{width:1.4em;height:1.4em;margin:.2em}
+        form.inline{display:inline}
         ul.outcomes{margin:.4em 0 0}li.imported::marker{content:"✓ "}li.skipped{color:#8a5a00}li.failed{color:#b00020}li.pending{color:#666}
         """
 }

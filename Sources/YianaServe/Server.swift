@@ -49,7 +49,7 @@ public enum YianaServer {
         let index = IndexHandle(location: options.index(for: library), library: library)
         let searches = SearchService(index: index, library: library)
         APIRoutes(library: library, searches: searches).add(to: router)
-        PageRoutes(library: library, searches: searches).add(to: router)
+        PageRoutes(library: library, searches: searches, token: options.readOnly ? nil : csrf.value).add(to: router)
         let images = PageImages(library: library)
         DocumentRoutes(library: library, images: images, versionsToken: options.readOnly ? nil : csrf.value, index: index).add(to: router)
         let changes = Changes(library: library, readOnly: options.readOnly, csrf: csrf, index: index)
@@ -57,6 +57,7 @@ public enum YianaServer {
         DeletedRoutes(changes: changes, images: images).add(to: router)
         ConflictRoutes(changes: changes).add(to: router)
         EditRoutes(changes: changes).add(to: router)
+        BulkRoutes(changes: changes).add(to: router)
         DownloadRoutes(changes: changes).add(to: router)
         ImportRoutes(changes: changes, limit: options.importLimit).add(to: router)
     }

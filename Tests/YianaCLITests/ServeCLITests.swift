@@ -46,6 +46,19 @@ struct ServeCLITests {
         }
 
         /// A form posted as a browser posts it, from `origin` (this server's own by default).
+        /// A form whose fields may repeat (checkboxes), in order.
+        func post(_ path: String, fields: [(String, String)], origin: String? = nil) async throws -> (status: Int, body: String) {
+            var request = URLRequest(url: URL(string: path, relativeTo: base)!)
+            request.httpMethod = "POST"
+            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+            request.setValue(origin ?? "http://\(base.host!):\(base.port!)", forHTTPHeaderField: "Origin")
+            var allowed = CharacterSet.alphanumerics
+            allowed.insert(charactersIn: "-._~")
+            request.httpBody = Data(fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed)!)" }.joined(separator: "&").utf8)
+            let (data, response) = try await URLSession.shared.data(for: request)
+            return ((response as! HTTPURLResponse).statusCode, String(decoding: data, as: UTF8.self))
+        }
+
         func post(_ path: String, form: [String: String], origin: String? = nil) async throws -> (status: Int, body: String) {
             var request = URLRequest(url: URL(string: path, relativeTo: base)!)
             request.httpMethod = "POST"

@@ -54,6 +54,45 @@ struct ServeEditTests {
         #expect(try await server.get("/").status == 200, "still serving")
     }
 
+    /// Several documents ticked on the start page: tagged, moved, and deleted after a confirmation, each with Undo.
+    @Test func severalDocumentsAtOnce() async throws {
+        let home = try TemporaryFolder()
+        let lib = home.path("Yiana")
+        let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
+        #expect(try await runYiana(["import", "--library", lib, Fixtures.sample("pdfs/Bank statement reminder.pdf"), Fixtures.sample("pdfs/Filled form.pdf"),
+                                    Fixtures.sample("pdfs/Flow control paper.pdf")], environment: env).status == 0)
+        #expect(try await runYiana(["index", "--library", lib], environment: env).status == 0)
+        let server = try ServeCLITests.Server(library: lib, home: home)
+        defer { server.stop() }
+        let start = String(decoding: try await server.get("/").body, as: UTF8.self)
+        let token = try #require(start.range(of: #"name="csrf" value="[0-9a-f]{64}""#, options: .regularExpression).map { String(start[$0].suffix(65).dropLast()) })
+        #expect(start.contains("name=\"path\" value=\"Filled form.yianazip\""), "the start page offers a tick per document")
+        let two = [("path", "Bank statement reminder.yianazip"), ("path", "Filled form.yianazip")]
+
+        let tagged = try await server.post("/docs/bulk", fields: [("csrf", token), ("action", "tag"), ("value", "todo")] + two)
+        #expect(tagged.status == 200 && tagged.body.contains("2 of 2 done"))
+        #expect(String(decoding: try await server.get("/?tag=todo").body, as: UTF8.self).contains("2 documents tagged"))
+        let moved = try await server.post("/docs/bulk", fields: [("csrf", token), ("action", "move"), ("value", "Inbox")] + two)
+        #expect(moved.status == 200 && FileManager.default.fileExists(atPath: "\(lib)/Inbox/Filled form.yianazip"))
+        let inbox = [("path", "Inbox/Bank statement reminder.yianazip"), ("path", "Inbox/Filled form.yianazip")]
+        let ask = try await server.post("/docs/bulk", fields: [("csrf", token), ("action", "delete")] + inbox)
+        #expect(ask.status == 200 && ask.body.contains("Delete 2 documents?") && FileManager.default.fileExists(atPath: "\(lib)/Inbox/Filled form.yianazip"), "asked first")
+        let done = try await server.post("/docs/bulk", fields: [("csrf", token), ("action", "delete"), ("confirm", "1")] + inbox)
+        #expect(done.status == 200 && done.body.components(separatedBy: ">Undo</button>").count == 3)
+        #expect(!FileManager.default.fileExists(atPath: "\(lib)/Inbox/Filled form.yianazip"))
+
+        // Refused, nothing changed.
+        #expect(try await server.post("/docs/bulk", fields: [("csrf", "0"), ("action", "tag"), ("value", "x"), ("path", "Flow control paper.yianazip")]).status == 403)
+        #expect(try await server.post("/docs/bulk", fields: [("csrf", token), ("action", "tag"), ("value", "x"), ("path", "Flow control paper.yianazip")],
+                                      origin: "http://evil.example").status == 403)
+        #expect(try await server.post("/docs/bulk", fields: [("csrf", token), ("action", "burn"), ("path", "Flow control paper.yianazip")]).status == 400)
+        #expect(try await server.post("/docs/bulk", fields: [("csrf", token), ("action", "tag"), ("value", "x")]).status == 400)
+        #expect(try await server.post("/docs/bulk", fields: [("csrf", token), ("action", "tag"), ("value", "x")] + (0...500).map { ("path", "d\($0)") }).status == 400)
+        let outside = try await server.post("/docs/bulk", fields: [("csrf", token), ("action", "delete"), ("confirm", "1"), ("path", "../Yiana/Flow control paper.yianazip")])
+        #expect((400..<500).contains(outside.status) && FileManager.default.fileExists(atPath: "\(lib)/Flow control paper.yianazip"))
+        #expect(try await server.get("/").status == 200, "still serving")
+    }
+
     @Test func aReadOnlyServerOffersNoEditAndRefusesOne() async throws {
         let home = try TemporaryFolder()
         let lib = home.path("Yiana")
