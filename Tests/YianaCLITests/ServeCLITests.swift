@@ -60,15 +60,7 @@ struct ServeCLITests {
         }
 
         func post(_ path: String, form: [String: String], origin: String? = nil) async throws -> (status: Int, body: String) {
-            var request = URLRequest(url: URL(string: path, relativeTo: base)!)
-            request.httpMethod = "POST"
-            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-            request.setValue(origin ?? "http://\(base.host!):\(base.port!)", forHTTPHeaderField: "Origin")
-            var allowed = CharacterSet.alphanumerics
-            allowed.insert(charactersIn: "-._~")
-            request.httpBody = Data(form.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed)!)" }.joined(separator: "&").utf8)
-            let (data, response) = try await URLSession.shared.data(for: request)
-            return ((response as! HTTPURLResponse).statusCode, String(decoding: data, as: UTF8.self))
+            try await post(path, fields: form.map { ($0.key, $0.value) }, origin: origin)
         }
 
         func stop() {
