@@ -9,10 +9,14 @@ the results with the arrow keys; opens the document and checks its pages are dra
 hit boxed; checks the address can be bookmarked; resolves a conflict copy with the merge
 button (the plan first, then done); drops two PDFs on the import page (one imported, one
 refused with its reason) and opens the imported one; deletes a document and brings it back
-from "Recently deleted". Screenshots go to the output folder (always
-one of the result, and one at a failure). Prints 'N passed, N failed' and exits 1 on a failure.
+from "Recently deleted"; browses by folder and tag, sorts, at 1280 and 390 px; renames,
+retags and moves a document from its page and deletes it with Undo; tags two at once. Every
+page is audited with axe-core (0 serious or critical violations). Screenshots go to the output
+folder (always one of the result, and one at a failure). Prints 'N passed, N failed' and
+exits 1 on a failure.
 
-Usage: Scripts/browser-test.py YIANA_BINARY [OUTPUT_FOLDER]   (run by Scripts/test.sh)
+Usage: Scripts/browser-test.py YIANA_BINARY [OUTPUT_FOLDER]   (run by Scripts/test.sh with
+.build/axe-venv/bin/python: Debian's python3-selenium and PyPI's axe-selenium-python)
 """
 import os, re, subprocess, sys, tempfile, time, urllib.parse, urllib.request
 from selenium import webdriver
@@ -20,6 +24,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
+from axe_selenium_python import Axe
 
 yiana = sys.argv[1]
 out = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="yiana-browser-")
@@ -72,6 +77,15 @@ def check(name, condition):
         shot = os.path.join(out, re.sub(r"\W+", "-", name)[:80] + ".png")
         driver.save_screenshot(shot)
         print(f"FAIL  {name} (screenshot {shot})")
+
+def audit(name):
+    """axe-core on the page shown: its serious and critical violations, none expected."""
+    axe = Axe(driver)
+    axe.inject()
+    found = [v for v in axe.run()["violations"] if v.get("impact") in ("serious", "critical")]
+    check(f"accessible (axe-core): {name}", not found)
+    for violation in found:
+        print(f"      {violation['id']} ({violation['impact']}): {violation['help']} — {[n['target'] for n in violation['nodes']][:3]}")
 
 def loaded(element):
     return driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", element)
@@ -286,6 +300,16 @@ try:
     finally:
         both.terminate()
         both.wait()
+
+    # Every kind of page, audited.
+    for name, path in (("the start page", ""), ("search results", "?q=okafor"), ("a document", "doc?path=" + urllib.parse.quote("Letters/Okafor_Letter.yianazip")),
+                       ("health", "health"), ("conflicts", "conflicts"), ("import", "import"), ("recently deleted", "deleted")):
+        driver.get(base + path)
+        audit(name)
+    driver.set_window_size(390, 844)
+    driver.get(base)
+    audit("the start page at 390 px")
+    driver.set_window_size(1280, 1000)
 
     # The refused import's 422 is the answer the page shows; Chromium logs every 4xx it fetches.
     logs = [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"

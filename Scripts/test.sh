@@ -10,9 +10,15 @@ Scripts/setup.sh unison syncthing libtasn1-doc python3 systemd chromium chromium
 Scripts/structure.sh >/dev/null || { Scripts/structure.sh; exit 1; }  # the layering and size rules
 swift build --build-tests
 swift test
-# `yiana serve` in headless Chromium (Debian's python3-selenium belongs to /usr/bin/python3);
-# screenshots in .build/browser-test/.
-/usr/bin/python3 Scripts/browser-test.py "$(swift build --show-bin-path)/yiana" .build/browser-test
+# `yiana serve` in headless Chromium, every page audited by axe-core: Debian's python3-selenium
+# (it belongs to /usr/bin/python3) and PyPI's axe-selenium-python in a virtual environment that
+# sees the system's packages; screenshots in .build/browser-test/.
+if [ ! -x .build/axe-venv/bin/python ] || ! .build/axe-venv/bin/python -c "import axe_selenium_python, selenium" 2>/dev/null; then
+    rm -rf .build/axe-venv
+    /usr/bin/python3 -m venv --system-site-packages .build/axe-venv
+    .build/axe-venv/bin/pip install -q --disable-pip-version-check "axe-selenium-python>=2.1,<3"
+fi
+.build/axe-venv/bin/python Scripts/browser-test.py "$(swift build --show-bin-path)/yiana" .build/browser-test
 # schemathesis against the OpenAPI document the server serves: no 5xx, every answer as described;
 # on the SQLite index, then on a PostgreSQL one.
 Scripts/api-fuzz.sh "$(swift build --show-bin-path)/yiana" 200

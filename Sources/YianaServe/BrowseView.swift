@@ -71,7 +71,8 @@ extension HTML {
             + (outline.tags.map(\.name) + outline.folders.map(\.path)).prefix(1000).map { "<option value=\"\(escape($0))\">" }.joined() + "</datalist>"
             + "<button name=\"action\" value=\"tag\">Add tag</button><button name=\"action\" value=\"untag\">Remove tag</button>"
             + "<button name=\"action\" value=\"move\">Move to folder</button><button name=\"action\" value=\"delete\" class=\"danger\">Delete…</button></fieldset>"
-        return html + documents(listing.documents, selectable: true) + "</form>" + pager(listing, request: request) + "</section></div>"
+        return html + "<div role=\"group\" aria-label=\"Documents to tick\">" + documents(listing.documents, selectable: true) + "</div></form>"
+            + pager(listing, request: request) + "</section></div>"
     }
 
     private static func heading(_ listing: BrowsePage, request: BrowseRequest) -> String {

@@ -92,7 +92,8 @@ struct EditRoutes {
             if let tags = form.tags { try retag(url, tags, metadata: metadata, library: library) }
             url = try organizer.place(url, title: title, folder: folder)
         } catch let error as OrganizeError {
-            throw HTTPError(error.code == "name-taken" ? .conflict : .badRequest, message: error.description)
+            if case .nameTaken = error { throw HTTPError(.conflict, message: error.description) }
+            throw HTTPError(.badRequest, message: error.description)
         } catch let error as ArchiveError where error.kind == .documentChanged {
             throw HTTPError(.conflict, message: "Another device changed this document while it was saved; open it again and make the change once more.")
         }

@@ -261,12 +261,12 @@ enum HTML {
         form.search{display:flex;gap:.5em;flex-wrap:wrap;align-items:center}label.date{color:#666;font-size:.9em}form.search input[type=search]{flex:1 1 20em;font-size:1.1em;padding:.4em}
         ol.hits{list-style:none;padding:0}ol.hits>li{background:#fff;border:1px solid #e3e3e3;border-radius:6px;padding:.6em 1em;margin:.8em 0}
         h2{font-size:1.1em;margin:.1em 0}.meta{color:#666;font-size:.9em;margin:.2em 0}.tag{background:#eef;border-radius:3px;padding:0 .3em}
-        ul.pages{list-style:none;padding:0;margin:.3em 0}.place{color:#888;font-size:.85em;margin-right:.4em}mark{background:#ffe066}
+        ul.pages{list-style:none;padding:0;margin:.3em 0}.place{color:#595959;font-size:.85em;margin-right:.4em}mark{background:#ffe066}
         .thumbs{display:flex;gap:.6em;flex-wrap:wrap;margin:.4em 0}.thumb{position:relative;display:block;width:160px;border:1px solid #ccc;background:#fff}
         .thumb img{display:block;width:100%;height:auto}.thumb img.boxes{position:absolute;inset:0;height:100%}
         .pages figure{margin:1em 0;background:#fff;border:1px solid #ddd}.sheet{position:relative}.pages img{display:block;width:100%;height:auto}
         .sheet img.boxes{position:absolute;inset:0;height:100%}
-        figcaption{color:#888;font-size:.85em;padding:.2em .5em}
+        figcaption{color:#595959;font-size:.85em;padding:.2em .5em}
         .versions{display:flex;gap:1em;flex-wrap:wrap}.version{background:#fff;border:1px solid #ddd;padding:.4em;max-width:340px}
         .version img{width:100%;height:auto}table.diff,table.people{border-collapse:collapse;margin:.6em 0}table.diff td,table.diff th,table.people td,table.people th{border:1px solid #ddd;padding:.2em .5em;vertical-align:top;text-align:left}
         a.button{display:inline-block;border:1px solid #3a6ea5;border-radius:4px;padding:.2em .7em;text-decoration:none}
@@ -275,13 +275,13 @@ enum HTML {
         .alarm{background:#fde8e8;border:2px solid #c0392b;color:#7b1d13;padding:.8em 1em;margin:1em 0;border-radius:4px}
         .note{color:#8a5a00}.error{color:#b00020}table.states td,table.states th{padding:.2em .6em;text-align:left}
         table.pages-diff img{width:240px;border:1px solid #ddd;background:#fff}table.pages-diff td{vertical-align:top;padding:.3em}
-        td.none{color:#888}details pre{white-space:pre-wrap;max-height:20em;overflow:auto;font-size:.85em;background:#f4f4f4;padding:.5em}
+        td.none{color:#595959}details pre{white-space:pre-wrap;max-height:20em;overflow:auto;font-size:.85em;background:#f4f4f4;padding:.5em}
         ul.folders{list-style:none;padding:0}li.drop{background:#fff;border:2px dashed #bbb;border-radius:6px;padding:.8em 1em;margin:.6em 0}
         li.drop.over{border-color:#3a6ea5;background:#eef4fb}li.drop .folder{font-weight:600;margin-right:1em}
         label.button{display:inline-block;border:1px solid #3a6ea5;border-radius:4px;padding:.1em .6em;cursor:pointer}label.button input{display:none}
         .browse{display:flex;gap:1.5em;align-items:flex-start;margin-top:1em}nav.outline{flex:0 0 14em;font-size:.95em}
         nav.outline ul{list-style:none;padding:0;margin:.2em 0 1em}nav.outline li{margin:.15em 0}nav.outline a{display:inline-block;min-height:1.6em}
-        nav.outline a[aria-current]{font-weight:600}.count{color:#888;font-size:.85em}section.listing{flex:1 1 auto;min-width:0}
+        nav.outline a[aria-current]{font-weight:600}.count{color:#595959;font-size:.85em}section.listing{flex:1 1 auto;min-width:0}
         .listing-head{display:flex;justify-content:space-between;flex-wrap:wrap;gap:.5em}ol.documents{list-style:none;padding:0}
         ol.documents>li{display:flex;gap:.8em;background:#fff;border:1px solid #e3e3e3;border-radius:6px;padding:.5em .8em;margin:.5em 0}
         ol.documents .thumb{flex:0 0 64px;width:64px}h3{font-size:1.05em;margin:.1em 0}.status{color:#8a5a00}
