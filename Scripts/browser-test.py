@@ -309,6 +309,12 @@ try:
     driver.set_window_size(390, 844)
     driver.get(base)
     audit("the start page at 390 px")
+    small = driver.execute_script("""return [...document.querySelectorAll('header nav a, nav.outline a, button, summary, ol.documents h3 a, input')]
+        .map(e => [e.textContent.trim() || e.getAttribute('aria-label') || e.tagName, e.getBoundingClientRect().height])
+        .filter(([_, h]) => h > 0 && h < 44)""")
+    check("at 390 px every control is at least 44 px tall, for a finger", not small)
+    if small:
+        print(small[:10])
     driver.set_window_size(1280, 1000)
 
     # The refused import's 422 is the answer the page shows; Chromium logs every 4xx it fetches.

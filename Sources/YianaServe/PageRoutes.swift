@@ -296,5 +296,9 @@ enum HTML {
         fieldset.bulk label{display:flex;flex-direction:column;font-size:.9em;color:#555}ol.documents input[type=checkbox]{width:1.4em;height:1.4em;margin:.2em}
         form.inline{display:inline}
         ul.outcomes{margin:.4em 0 0}li.imported::marker{content:"✓ "}li.skipped{color:#8a5a00}li.failed{color:#b00020}li.pending{color:#666}
+        /* Last: on a small screen or a touch screen, every control is a finger's size (44 px). */
+        @media (max-width:40em),(pointer:coarse){header nav a,nav.outline a,nav.pager a,.sort a,button,summary,ol.documents h3 a,ol.hits h2 a{min-height:44px;display:inline-flex;align-items:center}
+        ol.documents input[type=checkbox]{width:44px;height:44px;margin:0}header nav a{margin-right:.6em}nav.outline li{margin:0}
+        input[type=text],input[type=search],input[type=date],input[type=password]{min-height:44px;box-sizing:border-box}}
         """
 }
