@@ -34,7 +34,7 @@ struct PageRoutes {
         router.get("/health") { request, _ -> Response in
             let health = try await LibraryHealth.gather(library, index: try? await index.open())
             let state = request.formParameters.get("state")
-            return HTML.page(title: "Health", library: library, body: HTML.health(health, listing: state))
+            return HTML.page(title: "Health", library: library, body: HTML.health(health, listing: state, token: token))
         }
     }
 }
@@ -102,7 +102,8 @@ enum HTML {
     /// `/name` when it has several (each under its own name; ``LibraryBase`` sets it).
     @TaskLocal static var base = ""
 
-    static func page(title: String, library: Library, body: String, script: String? = nil) -> Response {
+    /// `refresh`: seconds after which the page reloads itself (a job's progress, no script).
+    static func page(title: String, library: Library, body: String, script: String? = nil, refresh: Int? = nil) -> Response {
         let b = escape(base)
         let logout = signedIn.map {
             "<form class=\"logout\" method=\"post\" action=\"/logout\"><input type=\"hidden\" name=\"csrf\" value=\"\(escape($0))\"><button type=\"submit\">Log out</button></form>"
@@ -110,7 +111,7 @@ enum HTML {
         let html = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(escape(title)) · \(escape(library.root.lastPathComponent))</title>
+            <title>\(escape(title)) · \(escape(library.root.lastPathComponent))</title>\(refresh.map { "<meta http-equiv=\"refresh\" content=\"\($0)\">" } ?? "")
             <link rel="stylesheet" href="/static/style.css"><link rel="icon" href="/static/icon.svg" type="image/svg+xml">\(script.map { "<script src=\"\($0)\" defer></script>" } ?? "")</head>
             <body data-base="\(b)"><header><a class="home" href="\(b)/">\(escape(library.root.lastPathComponent))</a>
             <nav><a href="\(b)/">Search</a> <a href="\(b)/conflicts">Conflicts</a> <a href="\(b)/import">Import</a> <a href="\(b)/health">Health</a> <a href="\(b)/deleted">Recently deleted</a></nav>\(logout)</header>
@@ -185,13 +186,16 @@ enum HTML {
     }
 
     /// The summary, each state linking to the list of its documents (`listing`: the state listed).
-    static func health(_ health: LibraryHealth, listing: String? = nil) -> String {
+    static func health(_ health: LibraryHealth, listing: String? = nil, token: String? = nil) -> String {
         var html = health.keeper?.alarm.map(massLossBanner) ?? ""
         html += "<h1>\(health.documents) document\(health.documents == 1 ? "" : "s"), \(health.fine) fine</h1><table class=\"states\">"
         for state in health.states {
             let link = base + "/health?state=" + HTML.queryValue(state.state)
+            let fix: [String: (Jobs.Kind, String)] = ["waiting-for-ocr": (.ocr, "Recognise now"), "not-extracted": (.extract, "Find the people now"),
+                                                      "not-indexed": (.index, "Index now")]
+            let button = token.flatMap { token in fix[state.state].map { jobButton($0.0, label: $0.1, token: token) } } ?? ""
             html += "<tr><th>\(state.count)</th><td><a href=\"\(escape(link))\">\(escape(state.state))</a></td><td>\(escape(state.meaning))</td>"
-                + "<td><code>\(escape(state.run))</code></td></tr>"
+                + "<td>\(button) <code>\(escape(state.run))</code></td></tr>"
         }
         html += "</table>"
         if let listing, let state = health.states.first(where: { $0.state == listing }) {

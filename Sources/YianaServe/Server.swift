@@ -58,6 +58,7 @@ public enum YianaServer {
         ConflictRoutes(changes: changes).add(to: router)
         EditRoutes(changes: changes).add(to: router)
         BulkRoutes(changes: changes).add(to: router)
+        JobRoutes(changes: changes, jobs: Jobs()).add(to: router)
         DownloadRoutes(changes: changes).add(to: router)
         ImportRoutes(changes: changes, limit: options.importLimit).add(to: router)
     }
