@@ -75,13 +75,16 @@ struct JobRoutes {
                 }
                 jobs.progress(items.count, of: items.count)
                 if !written.isEmpty, let index = try await changes.index.forWriting() {
+                    // Not closed: on a PostgreSQL server it is the server's own connection (as IndexAfterWrites).
                     _ = try await Indexer(library: library, index: index).updateAddresses(of: written)
                 }
                 return ("done", "the people of \(written.count) document\(written.count == 1 ? "" : "s") written")
             case .index:
                 let index = try await changes.index.location.openForWriting(library)
-                let report = try await Indexer(library: library, index: index).run(options: IndexOptions(jobs: 2)) { progress in
-                    jobs.progress(progress.completed, of: progress.total)
+                let report = try await index.closing {
+                    try await Indexer(library: library, index: index).run(options: IndexOptions(jobs: 2)) { progress in
+                        jobs.progress(progress.completed, of: progress.total)
+                    }
                 }
                 return ("done", "\(report.changed.count) document\(report.changed.count == 1 ? "" : "s") indexed")
             }

@@ -34,5 +34,16 @@ struct ServeJobTests {
         let found = String(decoding: try await server.get("/?q=cholesterol").body, as: UTF8.self)
         #expect(found.contains("Clinic letter (scan)"), "the scan is searchable once recognised")
         #expect(try await server.post("/jobs/cancel", form: ["csrf": token]).status == 200, "nothing to cancel: the page says so")
+
+        // A document that arrived unseen, indexed with the button; the server goes on searching.
+        #expect(try await runYiana(["import", "--library", lib, Fixtures.sample("pdfs/Filled form.pdf")], environment: env).status == 0)
+        #expect(try await server.post("/jobs/start", form: ["kind": "index", "csrf": token]).status == 200)
+        for _ in 0..<300 {
+            let jobs = try JSONSerialization.jsonObject(with: try await server.get("/api/jobs").body) as? [[String: Any]]
+            if jobs?.first?["state"] as? String != "running" { break }
+            try await Task.sleep(nanoseconds: 100_000_000)
+        }
+        #expect(String(decoding: try await server.get("/?q=quellenhof").body, as: UTF8.self).contains("Filled form"))
+        #expect(String(decoding: try await server.get("/?q=cholesterol").body, as: UTF8.self).contains("Clinic letter (scan)"))
     }
 }
