@@ -313,6 +313,29 @@ try:
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "ol.hits h2"))
     check("and the scan is found by a word only in it", [e.text for e in driver.find_elements(By.CSS_SELECTOR, "ol.hits h2")] == ["Hardware receipt (scan)"])
 
+    # Live: under `serve --watch`, a document dropped into the folder appears in the open list.
+    live = f"{work}/Live"
+    yiana_run("import", "--library", live, f"{root}/SampleDocs/pdfs/Filled form.pdf")
+    yiana_run("index", "--library", live)
+    watching = subprocess.Popen([yiana, "serve", "--library", live, "--watch", "--listen", "127.0.0.1:0"], env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        base_live = re.search(r"http://127\.0\.0\.1:\d+/", watching.stdout.readline()).group(0)
+        driver.get(base_live)
+        wait.until(lambda d: listed() == ["Filled form"])
+        time.sleep(1.5)  # the page's event stream open, the watcher started
+        import shutil as copier
+        dropped = time.time()
+        copier.copy(f"{lib}/Bank statement reminder.yianazip", f"{live}/Arrived.yianazip.part")
+        os.rename(f"{live}/Arrived.yianazip.part", f"{live}/Arrived.yianazip")  # as a sync program places a file
+        WebDriverWait(driver, 30).until(lambda d: len(listed()) == 2)
+        seconds = time.time() - dropped
+        check("a document dropped into the folder appears in the open list without a reload", True)
+        print(f"      arrival to the open list: {seconds:.2f} s")
+    finally:
+        watching.terminate()
+        watching.wait()
+
     # Every kind of page, audited.
     for name, path in (("the start page", ""), ("search results", "?q=okafor"), ("a document", "doc?path=" + urllib.parse.quote("Letters/Okafor_Letter.yianazip")),
                        ("health", "health"), ("jobs", "jobs"), ("conflicts", "conflicts"), ("import", "import"), ("recently deleted", "deleted")):

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import Hummingbird
+import ServiceLifecycle
 import YianaLibrary
 import YianaSearch
 import YianaSystem
@@ -31,6 +32,27 @@ struct PageRoutes {
                 : await Self.results(search, searches: searches)
             return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: results)))
         }
+        // Server-sent events: `changed` each time the index changes (checked every second), a
+        // comment every 15 s to keep the connection.
+        router.get("/events") { _, _ -> Response in
+            Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
+                var last = await Self.indexVersion(index)
+                // Ten minutes, then the browser reconnects; at once when the server stops (a
+                // stream open in some tab must not hold its shutdown).
+                for second in 1...600 where !Task.isShuttingDownGracefully && !Task.isCancelled {
+                    try await Task.sleep(nanoseconds: 1_000_000_000)
+                    let now = await Self.indexVersion(index)
+                    if now != last {
+                        try await writer.write(ByteBuffer(string: "event: changed\ndata: \(second)\n\n"))
+                        last = now
+                    } else if second % 15 == 0 {
+                        try await writer.write(ByteBuffer(string: ": alive\n\n"))
+                    }
+                }
+                try await writer.finish(nil)
+            })
+        }
         router.get("/health") { request, _ -> Response in
             let health = try await LibraryHealth.gather(library, index: try? await index.open())
             let state = request.formParameters.get("state")
@@ -40,6 +62,14 @@ struct PageRoutes {
 }
 
 extension PageRoutes {
+    /// What tells one state of the index from the next: its files' stamps, or on a PostgreSQL
+    /// server when `yiana index` (or a watcher) last ran and how many documents it holds.
+    static func indexVersion(_ handle: IndexHandle) async -> String {
+        if let version = handle.version { return version.map { $0.map { "\($0.size)-\($0.modified)" } ?? "-" }.joined(separator: " ") }
+        guard let index = try? await handle.open() else { return "" }
+        return "\((try? await index.state(.lastRun)) ?? "-") \((try? await index.documentCount()) ?? 0)"
+    }
+
     /// The library without a query: its outline and a page of its documents, from the index.
     static func browse(_ search: SearchRequest, _ parameters: Parameters, searches: SearchService, token: String?) async throws -> String {
         let request = try BrowseRequest(search, parameters)
@@ -241,6 +271,18 @@ enum HTML {
           };
           form.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(run, 250); });
           form.addEventListener("submit", event => { event.preventDefault(); clearTimeout(timer); run(); });
+          // Live: when the index changes (the watcher indexed an arrival, another device's
+          // change), the list shown is fetched again, unless a person is typing or has ticked.
+          if (window.EventSource) {
+            const events = new EventSource(document.body.dataset.base + "/events");
+            events.addEventListener("changed", () => {
+              if (timer !== null && document.activeElement && form.contains(document.activeElement)) return;
+              if (results.querySelector("input[type=checkbox]:checked")) return;
+              fetch(document.body.dataset.base + "/results" + location.search, {credentials: "same-origin"}).then(r => r.text()).then(html => {
+                if (!results.querySelector("input[type=checkbox]:checked")) results.innerHTML = html;
+              });
+            });
+          }
           document.addEventListener("keydown", event => {
             if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
             const links = [...results.querySelectorAll("ol.hits > li h2 a")];
