@@ -56,6 +56,9 @@ public struct ConflictReport: Codable, Sendable {
     /// Files a sync program is still writing (relative paths): their groups wait.
     public var arriving: [String] = []
     public var documentsScanned = 0
+    /// Documents whose archive or metadata could not be read this time (damaged, or an I/O
+    /// error): what they are, and which copies they have, is not known yet.
+    public var unreadable: [String] = []
     /// The app's companion files (`.addresses`, `.letters`, the work list) with conflict copies.
     public var companions: [CompanionGroup] = []
 }
@@ -115,6 +118,7 @@ public struct ConflictDetector: Sendable {
     static func classify(_ facts: [DocumentFacts], now: Date) -> ConflictReport {
         var report = ConflictReport()
         report.documentsScanned = facts.count
+        report.unreadable = facts.filter { if case .damaged = $0.state { true } else { false } }.map(\.path)
         let folderOf = { (fact: DocumentFacts) in (fact.path as NSString).deletingLastPathComponent }
 
         // Files that have no id (placeholders, damaged files) join a group by name.
@@ -219,7 +223,9 @@ public final class FactsCache: @unchecked Sendable {
 
     func keep(_ facts: [DocumentFacts], of items: [LibraryItem]) {
         var fresh: [String: (stamp: FileStamp, facts: DocumentFacts)] = [:]
-        for (item, fact) in zip(items, facts) {
+        // A file that could not be read is read again next time: an I/O error passes, and a
+        // damaged file stays rare.
+        for (item, fact) in zip(items, facts) where fact.state == .document || fact.state == .notDownloaded {
             if let stamp = item.stamp { fresh[item.path] = (stamp, fact) }
         }
         lock.lock()

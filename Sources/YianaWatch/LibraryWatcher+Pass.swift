@@ -27,7 +27,7 @@ extension LibraryWatcher {
             indexOptions.settle = options.settle
             let report = try await Indexer(library: library, index: index).run(options: indexOptions)
             next = indexed(report, problems: &problems)
-            try await conflicts(&problems)
+            let held = try await conflicts(&problems)
             let scan = try LibraryScanner.scan(library)
             problems += scan.leftoverTemps.map { url in
                 Problem(code: "leftover-temp-file", path: library.relativePath(of: url) ?? url.path,
@@ -36,7 +36,7 @@ extension LibraryWatcher {
             problems += companionProblems(scan)
             var recognised: [String] = []
             if let ocr = options.ocr {
-                let (retry, done) = try recognise(report, options: ocr)
+                let (retry, done) = try recognise(report, options: ocr, holding: held, problems: &problems)
                 next = [next, retry].compactMap { $0 }.min()
                 recognised = done
             }
@@ -101,8 +101,14 @@ extension LibraryWatcher {
 
     /// Conflict copies and stray copies; with `--resolve identical`, groups whose copies are
     /// all identical to their document are collapsed (the copies kept in the version store).
-    private func conflicts(_ problems: inout [Problem]) async throws {
+    /// Returns the documents OCR must leave alone this pass (when identical copies are to
+    /// collapse): those beside a copy still identical to them or one that could not be read
+    /// (an I/O error, a partial download), and those that could not be read themselves (the
+    /// original of a copy not grouped with it for that reason); for recognising them would
+    /// turn a copy that collapses by itself into a diverged one that waits for a person.
+    private func conflicts(_ problems: inout [Problem]) async throws -> Set<String> {
         let report = try await ConflictDetector(library: library).detect(jobs: options.jobs, settle: options.settle, cache: factsCache)
+        var held = options.resolveIdentical ? Set(report.unreadable) : []
         for group in report.groups {
             guard let original = group.files.first?.path else { continue }
             let copies = group.files.dropFirst()
@@ -118,6 +124,9 @@ extension LibraryWatcher {
                     collapsed.insert(step.path)
                 }
                 for failure in result.failed { record(.error, path: failure.path, detail: failure.reason) }
+            }
+            if options.resolveIdentical, copies.contains(where: { ($0.role == .identicalCopy && !collapsed.contains($0.path)) || $0.role == .damaged }) {
+                held.insert(original)
             }
             for copy in copies where [.conflictCopy, .identicalCopy].contains(copy.role) && !collapsed.contains(copy.path) {
                 let what = copy.role == .identicalCopy ? "identical to" : "a diverged copy of"
@@ -141,6 +150,7 @@ extension LibraryWatcher {
             }
             for failure in result.failed { record(.error, path: failure.path, detail: failure.reason) }
         }
+        return held
     }
 
     /// The letters in `.letters/inject/` appended to their documents (before the index run,
@@ -205,13 +215,20 @@ extension LibraryWatcher {
 
     /// OCR of the documents this pass indexed (every document on the first pass), and of
     /// those whose back-off has ended. Returns when the next back-off ends, and what it recognised.
-    private func recognise(_ report: IndexReport, options ocr: OCROptions) throws -> (retry: Date?, recognised: [String]) {
+    private func recognise(_ report: IndexReport, options ocr: OCROptions, holding held: Set<String>,
+                           problems: inout [Problem]) throws -> (retry: Date?, recognised: [String]) {
         let firstPass = health.passes == 1
         let now = Date()
         var paths = Set(firstPass ? report.documents.map(\.path) : report.changed)
         for (path, when) in ocrRetry where when <= now {
             paths.insert(path)
             ocrRetry[path] = nil
+        }
+        for path in paths.intersection(held) {
+            paths.remove(path)
+            ocrRetry[path] = now.addingTimeInterval(max(options.settle, 5))
+            problems.append(Problem(code: "ocr-held", path: path,
+                                    detail: "not recognised yet: a copy beside it is identical or could not be read, and recognising it now would make that copy differ (tried again on the next pass)"))
         }
         let statuses = Dictionary(report.documents.map { ($0.path, $0.status) }, uniquingKeysWith: { first, _ in first })
         let items = paths.sorted().filter { [.ok, .noTextLayer].contains(statuses[$0]) }.map { path in

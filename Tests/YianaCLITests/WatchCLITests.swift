@@ -293,6 +293,27 @@ struct WatchCLITests {
         #expect(check.status == 0 && check.stderr.isEmpty, "\(check.stderr)")
     }
 
+    /// With --ocr and --resolve identical, a document whose conflict copy cannot be read yet
+    /// (an I/O error, a partial download) is not recognised: that would make the copy differ
+    /// from it, and a copy that would have collapsed by itself would wait for a person. Once
+    /// the copy reads, it collapses and the document is recognised.
+    @Test func holdsOCRWhileACopyBesideItCannotBeRead() async throws {
+        let library = try TemporaryFolder()
+        try document(library, "Minutes.yianazip", words: ["allotment", "minutes"])
+        let copy = "Minutes (Bob's conflicted copy 2026-11-23).yianazip"
+        let bytes = try Data(contentsOf: library.url.appendingPathComponent("Minutes.yianazip"))
+        try bytes.prefix(bytes.count / 2).write(to: library.url.appendingPathComponent(copy))
+        let arguments = ["watch", "--once", "--json", "--ocr", "--resolve", "identical", "--library", library.url.path]
+        let first = try await runYiana(arguments, environment: ["YIANA_SETTLE_SECONDS": "0"])
+        #expect(first.stdout.contains("\"ocr-held\""), "\(first.stdout)")
+        #expect(try DocumentReader(path: library.path("Minutes.yianazip")).metadata().ocrCompleted == false)
+
+        try bytes.write(to: library.url.appendingPathComponent(copy))
+        let second = try await runYiana(arguments, environment: ["YIANA_SETTLE_SECONDS": "0"])
+        #expect(!FileManager.default.fileExists(atPath: library.path(copy)), "the identical copy collapsed: \(second.stdout)")
+        #expect(try DocumentReader(path: library.path("Minutes.yianazip")).metadata().ocrCompleted, "\(second.stdout)")
+    }
+
     /// With --ocr, two libraries at once: a scan arriving in either is recognised and found
     /// by its words; each event names its library. A kill -9 in the middle of that damages
     /// nothing, and the next start finishes the job.

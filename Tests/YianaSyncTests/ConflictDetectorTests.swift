@@ -43,6 +43,31 @@ struct ConflictDetectorTests {
         #expect(report.groups[0].needsResolving)
         #expect(report.strayCopies.map(\.path) == ["Notes.sync-conflict-20260301-101010-CD.yianazip"])
         #expect(report.documentsScanned == 9)
+        #expect(report.unreadable == ["Report (conflicted copy 2026-03-02 101010).yianazip"])
+    }
+
+    /// A file that could not be read is read again next time even if its stamp is the same
+    /// (an I/O error passes): the cache keeps only what was read.
+    @Test func aCacheReadsAgainWhatCouldNotBeRead() async throws {
+        let folder = try TemporaryFolder()
+        let library = try Library(root: folder.url)
+        try write(folder, "Scan.yianazip", id: a, title: "Scan", text: "mine")
+        let good = try Data(contentsOf: folder.url.appendingPathComponent("Scan.yianazip"))
+        let copy = folder.url.appendingPathComponent("Scan 2.yianazip")
+        let stamp = Date(timeIntervalSince1970: 1_790_000_000)
+        try (good.dropLast(22) + Data(count: 22)).write(to: copy)  // no end of central directory: unreadable
+        try FileManager.default.setAttributes([.modificationDate: stamp], ofItemAtPath: copy.path)
+        let cache = FactsCache()
+        let first = try await ConflictDetector(library: library).detect(cache: cache)
+        #expect(first.unreadable == ["Scan 2.yianazip"])
+        // The same inode, size and time, now readable.
+        let handle = try FileHandle(forUpdating: copy)
+        try handle.write(contentsOf: good)
+        try handle.close()
+        try FileManager.default.setAttributes([.modificationDate: stamp], ofItemAtPath: copy.path)
+        let again = try await ConflictDetector(library: library).detect(cache: cache)
+        #expect(again.unreadable.isEmpty)
+        #expect(again.groups.first?.files.map(\.role) == [.original, .identicalCopy])
     }
 
     /// With a cache (as `yiana watch` keeps one): the same report, and a file replaced since
