@@ -30,8 +30,10 @@ struct DocumentRoutes {
                 let reader = try DocumentReader(path: url.path)
                 (metadata, key) = (try reader.metadata(), reader.contentKey)
             } catch {
-                return HTML.page(title: path, library: library, body: "<h1>\(HTML.escape(path))</h1><p class=\"error\">This document cannot be read: \(HTML.escape("\(error)")). "
-                                 + "<code>yiana verify</code> says why, <code>yiana repair</code> mends what it can.</p>")
+                let repair = HTML.base + "/repair?path=" + HTML.queryValue(path)
+                return HTML.page(title: path, library: library, body: "<h1>\(HTML.escape(path))</h1><p class=\"error\">This document cannot be read: \(HTML.escape("\(error)")).</p>"
+                                 + "<p><a class=\"button\" href=\"\(HTML.escape(repair))\">Repair…</a> shows what can be mended first "
+                                 + "(from a terminal: <code>yiana verify</code> says why, <code>yiana repair</code> mends what it can).</p>")
             }
             let query = String((request.formParameters.get("q") ?? "").prefix(500))
             let versions = (try? VersionStore(library: library).versions(of: url)) ?? []
@@ -43,7 +45,8 @@ struct DocumentRoutes {
                              body: notice + HTML.document(metadata, path: path, query: query,
                                                  people: HTML.editForm(metadata, path: path, folders: outline?.folders.map(\.path) ?? [],
                                                                        tags: outline?.tags.map(\.name) ?? [], token: token)
-                                                     + HTML.people(AddressBook.of(title: metadata.title, document: url, in: library), path: path))
+                                                     + HTML.people(AddressBook.of(title: metadata.title, document: url, in: library), path: path, token: token),
+                                                 actions: token.map { metadata.ocrCompleted ? "" : HTML.jobButton(.ocr, label: "Recognise now", token: $0, path: path) } ?? "")
                                 + HTML.versions(versions, path: path, token: token)
                                 + HTML.history(DocumentHistory(library: library).entries(of: metadata.id.uuidString), current: key))
         }
@@ -119,14 +122,15 @@ extension HTML {
     /// A document's page: its metadata, the PDF to download, its pages as images drawn when
     /// they scroll into view (`loading="lazy"`), at the width the screen asks for.
     /// `people`: what goes between the metadata and the pages (who the document is about).
-    static func document(_ metadata: DocumentMetadata, path: String, query: String = "", people: String = "") -> String {
+    /// `actions`: buttons beside its state (recognise it now).
+    static func document(_ metadata: DocumentMetadata, path: String, query: String = "", people: String = "", actions: String = "") -> String {
         let document = "path=" + HTML.queryValue(path)
         var html = "<h1>\(escape(metadata.title))</h1><p class=\"meta\">\(escape(path))"
         if !metadata.tags.isEmpty { html += " · " + metadata.tags.map { "<span class=\"tag\">\(escape($0))</span>" }.joined(separator: " ") }
         html += " · created \(escape(InternetTime.string(metadata.created)))"
         html += " · \(metadata.pageCount) page\(metadata.pageCount == 1 ? "" : "s")"
         html += metadata.ocrCompleted ? " · OCR done" : " · OCR not done"
-        html += " · <a href=\"\(escape(base))/pdf?\(escape(document))\">Download the PDF</a></p>\(people)<div class=\"pages\">"
+        html += " · <a href=\"\(escape(base))/pdf?\(escape(document))\">Download the PDF</a>\(actions.isEmpty ? "" : " " + actions)</p>\(people)<div class=\"pages\">"
         let words = query.isEmpty ? nil : "q=" + HTML.queryValue(query)
         for number in 1...max(1, metadata.pageCount) {
             let source = escape(base + "/page-image?\(document)&n=\(number)")
@@ -143,9 +147,10 @@ extension HTML {
 
 extension HTML {
     /// The people the app shows for the document, page by page, with where each comes from.
-    static func people(_ book: AddressBook?, path: String) -> String {
+    static func people(_ book: AddressBook?, path: String, token: String? = nil) -> String {
         guard let book else {
-            return "<h2>People</h2><p>No one has been looked for in this document yet: <code>yiana extract \"\(escape(path))\"</code> finds the people on its pages.</p>"
+            return "<h2>People</h2><p>No one has been looked for in this document yet\(token.map { " " + jobButton(.extract, label: "Find the people", token: $0, path: path) } ?? "") "
+                + "(from a terminal: <code>yiana extract \(escape(Shell.quoted(path)))</code>).</p>"
         }
         guard !book.entries.isEmpty else { return "<h2>People</h2><p>No people were found on its pages.</p>" }
         let sources: [AddressBook.Source: String] = [.extracted: "extracted", .corrected: "corrected by a person", .added: "added by a person"]

@@ -32,27 +32,6 @@ struct PageRoutes {
                 : await Self.results(search, searches: searches)
             return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: results)))
         }
-        // Server-sent events: `changed` each time the index changes (checked every second), a
-        // comment every 15 s to keep the connection.
-        router.get("/events") { _, _ -> Response in
-            Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: ResponseBody { writer in
-                try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
-                var last = await Self.indexVersion(index)
-                // Ten minutes, then the browser reconnects; at once when the server stops (a
-                // stream open in some tab must not hold its shutdown).
-                for second in 1...600 where !Task.isShuttingDownGracefully && !Task.isCancelled {
-                    try await Task.sleep(nanoseconds: 1_000_000_000)
-                    let now = await Self.indexVersion(index)
-                    if now != last {
-                        try await writer.write(ByteBuffer(string: "event: changed\ndata: \(second)\n\n"))
-                        last = now
-                    } else if second % 15 == 0 {
-                        try await writer.write(ByteBuffer(string: ": alive\n\n"))
-                    }
-                }
-                try await writer.finish(nil)
-            })
-        }
         router.get("/health") { request, _ -> Response in
             let health = try await LibraryHealth.gather(library, index: try? await index.open())
             let state = request.formParameters.get("state")
@@ -110,6 +89,7 @@ struct StaticRoutes {
             ("/static/style.css", "text/css; charset=utf-8", "max-age=3600", HTML.style),
             ("/static/icon.svg", "image/svg+xml", "max-age=86400", HTML.icon),
             ("/static/search.js", "text/javascript; charset=utf-8", "max-age=3600", HTML.searchScript),
+            ("/static/live.js", "text/javascript; charset=utf-8", "max-age=3600", HTML.liveScript),
             ("/static/import.js", "text/javascript; charset=utf-8", "max-age=3600", HTML.importScript),
         ]
         for (path, type, cache, text) in files {
@@ -141,13 +121,20 @@ enum HTML {
         let html = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(escape(title)) · \(escape(library.root.lastPathComponent))</title>\(refresh.map { "<meta http-equiv=\"refresh\" content=\"\($0)\">" } ?? "")
-            <link rel="stylesheet" href="/static/style.css"><link rel="icon" href="/static/icon.svg" type="image/svg+xml">\(script.map { "<script src=\"\($0)\" defer></script>" } ?? "")</head>
+            <title>\(escape(title)) · \(escape(library.root.lastPathComponent))</title>\(refresh.map { "<noscript><meta http-equiv=\"refresh\" content=\"\($0)\"></noscript>" } ?? "")
+            <link rel="stylesheet" href="/static/style.css"><link rel="icon" href="/static/icon.svg" type="image/svg+xml"><script src="/static/live.js" defer></script>\(script.map { "<script src=\"\($0)\" defer></script>" } ?? "")</head>
             <body data-base="\(b)"><header><a class="home" href="\(b)/">\(escape(library.root.lastPathComponent))</a>
-            <nav><a href="\(b)/">Search</a> <a href="\(b)/conflicts">Conflicts</a> <a href="\(b)/import">Import</a> <a href="\(b)/health">Health</a> <a href="\(b)/deleted">Recently deleted</a></nav>\(logout)</header>
+            <nav><a href="\(b)/">Search</a> <a href="\(b)/conflicts">Conflicts\(conflictBadge(library))</a> <a href="\(b)/import">Import</a> <a href="\(b)/health">Health</a> <a href="\(b)/deleted">Recently deleted</a></nav>\(logout)</header>
             <main>\(body)</main></body></html>
             """
         return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// The number of conflict copies beside "Conflicts" (hidden at 0), kept live by `live.js`.
+    static func conflictBadge(_ library: Library) -> String {
+        guard let live = Live.of(library) else { return "" }
+        let count = live.lastConflictCount ?? live.conflictCount(version: "")
+        return " <span id=\"conflict-count\" class=\"badge\"\(count == 0 ? " hidden" : "") aria-label=\"\(count) conflict cop\(count == 1 ? "y" : "ies")\">\(count == 0 ? "" : String(count))</span>"
     }
 
     /// A page of the server itself (the list of its libraries): the style, no library's header.
@@ -221,9 +208,7 @@ enum HTML {
         html += "<h1>\(health.documents) document\(health.documents == 1 ? "" : "s"), \(health.fine) fine</h1><table class=\"states\">"
         for state in health.states {
             let link = base + "/health?state=" + HTML.queryValue(state.state)
-            let fix: [String: (Jobs.Kind, String)] = ["waiting-for-ocr": (.ocr, "Recognise now"), "not-extracted": (.extract, "Find the people now"),
-                                                      "not-indexed": (.index, "Index now")]
-            let button = token.flatMap { token in fix[state.state].map { jobButton($0.0, label: $0.1, token: token) } } ?? ""
+            let button = token.map { fixButton(state.state, token: $0) } ?? ""
             html += "<tr><th>\(state.count)</th><td><a href=\"\(escape(link))\">\(escape(state.state))</a></td><td>\(escape(state.meaning))</td>"
                 + "<td>\(button) <code>\(escape(state.run))</code></td></tr>"
         }
@@ -251,6 +236,18 @@ enum HTML {
         return html + "<p>Watcher: \(watcher).</p>"
     }
 
+    /// What fixes a state from the health page: a job, or the page that shows the plan first.
+    static func fixButton(_ state: String, token: String) -> String {
+        let jobs: [String: (Jobs.Kind, String)] = ["waiting-for-ocr": (.ocr, "Recognise now"), "ocr-failed": (.retryOCR, "Try again now"),
+                                                   "not-extracted": (.extract, "Find the people now"), "not-indexed": (.index, "Index now"),
+                                                   "not-downloaded": (.download, "Download them")]
+        let pages: [String: (String, String)] = ["damaged": ("/repair", "Repair…"), "leftover-temps": ("/repair#temps", "Review…"),
+                                                 "in-conflict": ("/conflicts", "Resolve…")]
+        if let (kind, label) = jobs[state] { return jobButton(kind, label: label, token: token) }
+        if let (page, label) = pages[state] { return "<a class=\"button\" href=\"\(escape(base + page))\">\(escape(label))</a>" }
+        return ""
+    }
+
     /// Results as a person types (a quarter of a second after the last key), the address kept
     /// in step so a search can be bookmarked, and the arrow keys to move between results.
     /// The page works without it: the form submits as any form does.
@@ -273,16 +270,13 @@ enum HTML {
           form.addEventListener("submit", event => { event.preventDefault(); clearTimeout(timer); run(); });
           // Live: when the index changes (the watcher indexed an arrival, another device's
           // change), the list shown is fetched again, unless a person is typing or has ticked.
-          if (window.EventSource) {
-            const events = new EventSource(document.body.dataset.base + "/events");
-            events.addEventListener("changed", () => {
-              if (timer !== null && document.activeElement && form.contains(document.activeElement)) return;
-              if (results.querySelector("input[type=checkbox]:checked")) return;
-              fetch(document.body.dataset.base + "/results" + location.search, {credentials: "same-origin"}).then(r => r.text()).then(html => {
-                if (!results.querySelector("input[type=checkbox]:checked")) results.innerHTML = html;
-              });
+          document.addEventListener("yiana:changed", () => {
+            if (timer !== null && document.activeElement && form.contains(document.activeElement)) return;
+            if (results.querySelector("input[type=checkbox]:checked")) return;
+            fetch(document.body.dataset.base + "/results" + location.search, {credentials: "same-origin"}).then(r => r.text()).then(html => {
+              if (!results.querySelector("input[type=checkbox]:checked")) results.innerHTML = html;
             });
-          }
+          });
           document.addEventListener("keydown", event => {
             if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
             const links = [...results.querySelectorAll("ol.hits > li h2 a")];
@@ -340,10 +334,11 @@ enum HTML {
         .notice{background:#e8f5e9;border:1px solid #7cb342;padding:.4em .8em;border-radius:4px}
         fieldset.bulk{border:1px solid #ddd;border-radius:6px;display:flex;flex-wrap:wrap;gap:.5em;align-items:flex-end;background:#fff}
         fieldset.bulk label{display:flex;flex-direction:column;font-size:.9em;color:#555}ol.documents input[type=checkbox]{width:1.4em;height:1.4em;margin:.2em}
-        form.inline{display:inline}
+        form.inline{display:inline}.badge{background:#b00020;color:#fff;border-radius:1em;padding:0 .45em;font-size:.8em;margin-left:.2em}
+        ul.plan li{margin:.3em 0}ul.plan li.error{color:#b00020}
         ul.outcomes{margin:.4em 0 0}li.imported::marker{content:"✓ "}li.skipped{color:#8a5a00}li.failed{color:#b00020}li.pending{color:#666}
         /* Last: on a small screen or a touch screen, every control is a finger's size (44 px). */
-        @media (max-width:40em),(pointer:coarse){header nav a,nav.outline a,nav.pager a,.sort a,button,summary,ol.documents h3 a,ol.hits h2 a{min-height:44px;display:inline-flex;align-items:center}
+        @media (max-width:40em),(pointer:coarse){header nav a,nav.outline a,nav.pager a,.sort a,a.button,button,summary,ol.documents h3 a,ol.hits h2 a{min-height:44px;display:inline-flex;align-items:center}
         ol.documents input[type=checkbox]{width:44px;height:44px;margin:0}header nav a{margin-right:.6em}nav.outline li{margin:0}
         input[type=text],input[type=search],input[type=date],input[type=password]{min-height:44px;box-sizing:border-box}}
         """

@@ -58,7 +58,10 @@ public enum YianaServer {
         ConflictRoutes(changes: changes).add(to: router)
         EditRoutes(changes: changes).add(to: router)
         BulkRoutes(changes: changes).add(to: router)
-        JobRoutes(changes: changes, jobs: Jobs()).add(to: router)
+        let jobs = Jobs()
+        JobRoutes(changes: changes, jobs: jobs).add(to: router)
+        RepairRoutes(changes: changes).add(to: router)
+        LiveRoutes(live: Live(library: library, index: index, jobs: jobs, mayScan: !options.readOnly)).add(to: router)
         DownloadRoutes(changes: changes).add(to: router)
         ImportRoutes(changes: changes, limit: options.importLimit).add(to: router)
     }

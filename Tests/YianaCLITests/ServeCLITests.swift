@@ -204,7 +204,9 @@ struct ServeCLITests {
         #expect(svg.headers["content-type"] == "image/svg+xml" && String(decoding: svg.body, as: UTF8.self).components(separatedBy: "<rect").count == 3)
         let page = String(decoding: try await server.get("/?q=okafor").body, as: UTF8.self)
         #expect(page.contains("<div class=\"thumbs\">") && page.contains("/hits.svg?path=Clinic%20letter%20(scan).yianazip&amp;n=1&amp;q=okafor")
-                && page.components(separatedBy: "<script").count == 2, "one script, the page's own file: \(page)")
+                && page.components(separatedBy: "<script").count == 3
+                && page.contains("<script src=\"/static/live.js\" defer></script>") && page.contains("<script src=\"/static/search.js\" defer></script>"),
+                "two scripts, the server's own files (live.js on every page, search.js): \(page)")
         // Page images: a scan as JPEG (its pixels are a photograph's), a text page as PNG.
         let scanImage = try await server.get("/page-image?path=Clinic%20letter%20(scan).yianazip&n=1&w=960")
         #expect(scanImage.headers["content-type"] == "image/jpeg" && scanImage.body.prefix(3) == Data([0xFF, 0xD8, 0xFF]) && scanImage.body.count < 400_000)

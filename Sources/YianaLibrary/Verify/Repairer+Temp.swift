@@ -119,6 +119,7 @@ extension Repairer {
         let target = document!
         let targetPath = library.relativePath(of: target) ?? target.path
         var action = RepairAction(path: path, action: .takeTemp, detail: "put in place as \(targetPath)")
+        action.document = targetPath
         guard !dryRun else { return action }
         let store = VersionStore(library: library)
         _ = try store.keep(temp, reason: "temporary file taken into \(targetPath)")
@@ -130,6 +131,7 @@ extension Repairer {
         // Its bytes are now the document and in the version store: it is moved, not lost.
         try FileManager.default.removeItem(at: temp)
         action = RepairAction(path: path, action: .takeTemp, detail: "put in place as \(targetPath); the temporary file is gone (its bytes are the document now)", keptAs: action.keptAs)
+        action.document = targetPath
         return action
     }
 

@@ -13,6 +13,8 @@ public struct RepairAction: Codable, Sendable {
     public let detail: String
     /// The version-store id of the original, kept before anything was written.
     public var keptAs: String?
+    /// The document a temporary file was (or would be) put in place as, relative to the library.
+    public var document: String?
 
     public init(path: String, action: RepairActionKind, detail: String, keptAs: String? = nil) {
         self.path = path
