@@ -15,11 +15,7 @@ extension PostgresIndex {
         var count = sql
         let counted: [Int64] = try await rows(count.query("SELECT count(*)::int8 FROM yiana_document d WHERE d.library = \(library) \(filter)"), as: Int64.self)
         let total = counted.first ?? 0
-        let order = switch query.sort {
-        case .newest: "d.modified DESC NULLS LAST, d.path"
-        case .oldest: "d.modified ASC NULLS FIRST, d.path"
-        case .title: "lower(d.title), d.path"
-        }
+        let order = Self.browseOrder(query.sort)
         let limit = sql.bind(Int64(max(0, min(query.limit, 500)))), offset = sql.bind(Int64(max(0, query.offset)))
         let offsetSeconds = Date.timeIntervalBetween1970AndReferenceDate
         let documents = try await rows(sql.query("""
@@ -30,6 +26,15 @@ extension PostgresIndex {
                                 status: IndexStatus(rawValue: row.5) ?? .failed, pageCount: Int(row.6))
         }
         return BrowsePage(total: Int(total), documents: documents)
+    }
+
+    /// The ORDER BY of the list (and of a search sorted as it is), over `yiana_document d`.
+    static func browseOrder(_ sort: BrowseQuery.Sort) -> String {
+        switch sort {
+        case .newest: "d.modified DESC NULLS LAST, d.path"
+        case .oldest: "d.modified ASC NULLS FIRST, d.path"
+        case .title: "lower(d.title), d.path"
+        }
     }
 
     public func outline() async throws -> LibraryOutline {

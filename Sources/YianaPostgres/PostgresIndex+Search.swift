@@ -40,12 +40,25 @@ extension PostgresIndex {
         let ranking = phrase ? "ts_rank_cd" : "ts_rank"
         let filter = Self.filter(options, &sql)
         let library = sql.bind(self.library)
+        let limit = max(1, options.limit)
+        let (order, pages) = if let sort = options.sort {
+            try await ordered(by: sort, parse: parse, rank: rank, ranking: ranking, filter: filter, library: library, limit: limit, sql: sql)
+        } else {
+            try await best(parse: parse, rank: rank, ranking: ranking, filter: filter, library: library, limit: limit, sql: sql)
+        }
+        guard !order.isEmpty else { return [] }
+        return try await hits(order, pages: pages, parse: parse, sql: sql)
+    }
+
+    typealias ChosenPages = [Int64: [(number: Int, source: String, score: Double, own: Bool)]]
+
+    /// The documents whose pages match best, and those pages, best first.
+    private func best(parse: String, rank: String, ranking: String, filter: String, library: String, limit: Int, sql: SQL) async throws -> ([Int64], ChosenPages) {
         // The documents only for what they narrow by (each page knows its library).
         let join = filter.isEmpty ? "" : "JOIN yiana_document d ON d.id = p.document"
-        let limit = max(1, options.limit)
         var window = max(limit * 8, 200)
         var order: [Int64] = []
-        var pages: [Int64: [(number: Int, source: String, score: Double, own: Bool)]] = [:]
+        var pages: ChosenPages = [:]
         while true {
             var windowed = sql
             let rows = try await self.rows(windowed.query("""
@@ -69,13 +82,40 @@ extension PostgresIndex {
             if order.count == limit || rows.count < window { break }
             window *= 4
         }
-        guard !order.isEmpty else { return [] }
-        return try await hits(order, pages: pages, parse: parse, sql: sql)
+        return (order, pages)
+    }
+
+    /// The matching documents in `sort`'s order (as the library's list orders them), and each
+    /// one's matching pages, best first (at most `SearchIndex.pagesPerSortedHit`).
+    private func ordered(by sort: BrowseQuery.Sort, parse: String, rank: String, ranking: String, filter: String, library: String, limit: Int,
+                         sql: SQL) async throws -> ([Int64], ChosenPages) {
+        var listed = sql
+        let order: [Int64] = try await rows(listed.query("""
+            SELECT d.id FROM yiana_document d
+            WHERE d.library = \(library) AND d.id IN (SELECT p.document FROM yiana_page p, \(parse) q WHERE p.library = \(library) AND p.search @@ q) \(filter)
+            ORDER BY \(Self.browseOrder(sort)) LIMIT \(listed.bind(Int64(limit)))
+            """), as: Int64.self, within: Self.searchTimeout)
+        guard !order.isEmpty else { return ([], [:]) }
+        var paged = sql
+        let ids = paged.bind(order)
+        var pages: ChosenPages = [:]
+        for (document, number, source, score, own) in try await rows(paged.query("""
+            SELECT w.document, w.number, w.source, w.score, ts_filter(w.search, '{d}') @@ q
+            FROM (SELECT p.document, p.number, p.source, p.search,
+                         \(ranking)('{0.15, 0.2, 0.5, 1.0}', p.search, r, 1)::float8 AS score
+                  FROM yiana_page p, \(parse) q, \(rank) r
+                  WHERE p.library = \(library) AND p.search @@ q AND p.document = ANY(\(ids))) w, \(parse) q
+            ORDER BY w.score DESC, w.document, w.number
+            """), as: (Int64, Int, String, Double, Bool).self, within: Self.searchTimeout)
+            where pages[document, default: []].count < SearchIndex.pagesPerSortedHit {
+            pages[document, default: []].append((number, source, score, own))
+        }
+        return (order, pages)
     }
 
     /// The hits of documents `order`, with snippets of their chosen pages (`ts_headline` of
     /// the stored text; of the title for a document only its title, tags or folder match).
-    private func hits(_ order: [Int64], pages: [Int64: [(number: Int, source: String, score: Double, own: Bool)]],
+    private func hits(_ order: [Int64], pages: ChosenPages,
                       parse: String, sql: SQL) async throws -> [SearchHit] {
         var documents = sql
         let ids = documents.bind(order)

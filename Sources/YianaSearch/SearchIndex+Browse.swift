@@ -14,11 +14,7 @@ extension SearchIndex {
             filter += " AND (d.folder = ? OR (d.folder >= ? AND d.folder < ?))"
             _ = arguments.append(contentsOf: [range.exact, range.below, range.beyond])
         }
-        let order = switch query.sort {
-        case .newest: "d.modified DESC, d.path"
-        case .oldest: "d.modified ASC, d.path"
-        case .title: "d.title COLLATE NOCASE, d.path"
-        }
+        let order = Self.browseOrder(query.sort)
         return try readNow { db in
             let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM document d WHERE 1 \(filter)", arguments: arguments) ?? 0
             var page = arguments
@@ -33,6 +29,15 @@ extension SearchIndex {
                 return BrowsePage.Document(path: row[0], folder: row[1], title: row[2], tags: tags, modified: (row[4] as Double?).map { $0 + Self.referenceOffset },
                                            status: IndexStatus(rawValue: row[5]) ?? .failed, pageCount: row[6])
             })
+        }
+    }
+
+    /// The ORDER BY of the list (and of a search sorted as it is), over `document d`.
+    static func browseOrder(_ sort: BrowseQuery.Sort) -> String {
+        switch sort {
+        case .newest: "d.modified DESC, d.path"
+        case .oldest: "d.modified ASC, d.path"
+        case .title: "d.title COLLATE NOCASE, d.path"
         }
     }
 

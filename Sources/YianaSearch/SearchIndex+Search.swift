@@ -15,6 +15,8 @@ public struct SearchOptions: Sendable {
     public var limit = 20
     /// Pass the query to FTS5 as it is (operators, column filters) instead of as plain text.
     public var advanced = false
+    /// The matching documents newest, oldest or by title first; nil: the best first.
+    public var sort: BrowseQuery.Sort?
 
     public init() {}
 }
@@ -143,10 +145,30 @@ extension SearchIndex {
         var arguments: StatementArguments = [match]
         _ = arguments.append(contentsOf: filterArguments)
 
+        let (order, pageRows) = try options.sort.map { try ordered(match, by: $0, filter: filter, arguments: arguments, limit: max(1, options.limit), db) }
+            ?? best(match, filter: filter, arguments: arguments, limit: max(1, options.limit), db)
+        guard !order.isEmpty else { return [] }
+
+        let idList = order.map(String.init).joined(separator: ",")
+        var documents: [Int64: Row] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, path, title, tags, created, status FROM document WHERE id IN (\(idList))") {
+            documents[row["id"]] = row
+        }
+
+        let chosen = order.flatMap { pageRows[$0] ?? [] }.map(\.row)
+        let snippets = try Self.snippets(of: chosen, match: match, db)
+
+        return order.compactMap { id in
+            documents[id].map { hit($0, pages: pageRows[id] ?? [], snippets: snippets) }
+        }
+    }
+
+    /// The documents whose pages match best, and those pages (rowid, score), best first.
+    private static func best(_ match: String, filter: String, arguments: StatementArguments, limit: Int,
+                             _ db: Database) throws -> ([Int64], [Int64: [(row: Int64, score: Double)]]) {
         // The best pages first: a narrow top-k sort (page rowid, document, score), so that
         // neither every hit is grouped nor wide rows are carried through the sort. Their
         // documents follow in order; should the window hold too few, it widens.
-        let limit = max(1, options.limit)
         // The document comes from the page's rowid (``SearchIndex/pageRowids(of:)``), not from
         // the `document` column: reading a column of the FTS5 table fetches each matching
         // page's whole stored row, text and all, before the sort.
@@ -176,21 +198,34 @@ extension SearchIndex {
             if order.count == limit || rows.count < window { break }
             window *= 4
         }
-        guard !order.isEmpty else { return [] }
-
-        let idList = order.map(String.init).joined(separator: ",")
-        var documents: [Int64: Row] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, path, title, tags, created, status FROM document WHERE id IN (\(idList))") {
-            documents[row["id"]] = row
-        }
-
-        let chosen = order.flatMap { pageRows[$0] ?? [] }.map(\.row)
-        let snippets = try Self.snippets(of: chosen, match: match, db)
-
-        return order.compactMap { id in
-            documents[id].map { hit($0, pages: pageRows[id] ?? [], snippets: snippets) }
-        }
+        return (order, pageRows)
     }
+
+    /// The matching documents in `sort`'s order (as the library's list orders them), and each
+    /// one's matching pages, best first (at most ``pagesPerSortedHit``).
+    private static func ordered(_ match: String, by sort: BrowseQuery.Sort, filter: String, arguments: StatementArguments, limit: Int,
+                                _ db: Database) throws -> ([Int64], [Int64: [(row: Int64, score: Double)]]) {
+        var listed = arguments
+        _ = listed.append(contentsOf: [limit])
+        let order = try Int64.fetchAll(db, sql: """
+            SELECT d.id FROM document d WHERE d.id IN (SELECT page.rowid >> \(pageBits) FROM page WHERE page MATCH ?) \(filter)
+            ORDER BY \(browseOrder(sort)) LIMIT ?
+            """, arguments: listed)
+        guard !order.isEmpty else { return ([], [:]) }
+        var pageRows: [Int64: [(row: Int64, score: Double)]] = [:]
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT page.rowid AS pageRow, (page.rowid >> \(pageBits)) AS document, bm25(page, \(bm25Weights)) AS score
+            FROM page WHERE page MATCH ? AND (page.rowid >> \(pageBits)) IN (\(order.map(String.init).joined(separator: ","))) ORDER BY score
+            """, arguments: [match])
+        for row in rows {
+            let document: Int64 = row["document"]
+            if pageRows[document, default: []].count < pagesPerSortedHit { pageRows[document, default: []].append((row["pageRow"], -(row["score"] as Double))) }
+        }
+        return (order, pageRows)
+    }
+
+    /// The pages shown with each document when the documents are sorted by date or title.
+    public static let pagesPerSortedHit = 20
 
     /// Snippets of the chosen pages (`rowid`, `number`, `source`, `body`: the page's text,
     /// `best`: its best column), by rowid. `+rowid`: the match is run once and its pages

@@ -14,10 +14,8 @@ struct BrowseRequest {
 
     init(_ search: SearchRequest, _ parameters: Parameters) throws {
         var query = BrowseQuery(folder: search.options.folder?.trimmingCharacters(in: CharacterSet(charactersIn: "/")), tags: search.options.tags)
-        if let text = parameters.get("sort"), !text.isEmpty {
-            guard let sort = BrowseQuery.Sort(rawValue: text) else { throw HTTPError(.badRequest, message: "sort=\(text.prefix(40)): newest, oldest or title.") }
-            query.sort = sort
-        }
+        // Relevance, without a query to be relevant to, is the list's own order (newest).
+        query.sort = search.options.sort ?? .newest
         var page = 1
         if let text = parameters.get("page"), !text.isEmpty {
             guard let number = Int(text), (1...100_000).contains(number) else { throw HTTPError(.badRequest, message: "page=\(text.prefix(40)): a number from 1.") }

@@ -21,7 +21,9 @@ enum OpenAPIDocument {
               {"name": "until", "in": "query", "required": false, "schema": {"anyOf": [{"type": "string", "format": "date"}, {"type": "string", "format": "date-time"}, {"type": "string", "maxLength": 0}]},
                "description": "Only documents created on or before this date (YYYY-MM-DD or ISO 8601; empty: any)."},
               {"name": "limit", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 1, "maximum": 200},
-               "description": "At most this many documents (default 20)."}
+               "description": "At most this many documents (default 20)."},
+              {"name": "sort", "in": "query", "required": false, "schema": {"type": "string", "enum": ["", "relevance", "newest", "oldest", "title"]},
+               "description": "relevance (the default: the best first), newest or oldest (by when the document last changed), or title (A to Z)."}
             ],
             "responses": {
               "200": {"description": "The hits.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SearchAnswer"}}}},

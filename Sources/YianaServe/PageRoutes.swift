@@ -156,8 +156,16 @@ enum HTML {
         <input type="text" name="folder" value="\(escape(search.options.folder ?? ""))" placeholder="folder" aria-label="Folder">
         <label class="date">from <input type="date" name="since" value="\(escape(search.since))" aria-label="Created on or after"></label>
         <label class="date">to <input type="date" name="until" value="\(escape(search.until))" aria-label="Created on or before"></label>
+        <label class="date">sort <select name="sort" aria-label="Sort">\(sortOptions(search.options.sort))</select></label>
         <button type="submit">Search</button></form>
         """
+    }
+
+    /// The search form's orders: the best first (the list's newest without a query), or the list's.
+    static func sortOptions(_ sort: BrowseQuery.Sort?) -> String {
+        [(nil, "best first"), (BrowseQuery.Sort.newest, "newest"), (.oldest, "oldest"), (.title, "title")].map { value, label in
+            "<option value=\"\(value?.rawValue ?? "relevance")\"\(value == sort ? " selected" : "")>\(label)</option>"
+        }.joined()
     }
 
     static func results(_ hits: [SearchHit], query: String) -> String {

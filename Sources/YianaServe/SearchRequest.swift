@@ -33,7 +33,15 @@ struct SearchRequest {
             options.limit = limit
         }
         guard query.count <= 500 else { throw HTTPError(.badRequest, message: "q: at most 500 characters.") }
+        options.sort = try Self.sort(parameters.get("sort"))
         self.options = options
+    }
+
+    /// `sort`: empty or `relevance` (the best first: nil), else the list's orders.
+    static func sort(_ text: String?) throws -> BrowseQuery.Sort? {
+        guard let text, !text.isEmpty, text != "relevance" else { return nil }
+        guard let sort = BrowseQuery.Sort(rawValue: text) else { throw HTTPError(.badRequest, message: "sort=\(text.prefix(40)): relevance, newest, oldest or title.") }
+        return sort
     }
 
     static func date(_ text: String?, name: String, endOfDay: Bool) throws -> Date? {

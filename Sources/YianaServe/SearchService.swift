@@ -35,6 +35,7 @@ final class SearchService: @unchecked Sendable {
         let since: Date?
         let until: Date?
         let limit: Int
+        let sort: BrowseQuery.Sort?
     }
 
     private struct Kept {
@@ -92,7 +93,7 @@ final class SearchService: @unchecked Sendable {
         }
         let stale = await staleness(opened, version: version, now: now)
         let key = Key(form: form, query: search.query, tags: search.options.tags, folder: search.options.folder,
-                      since: search.options.since, until: search.options.until, limit: search.options.limit)
+                      since: search.options.since, until: search.options.until, limit: search.options.limit, sort: search.options.sort)
         if let body = lookUp(key, version: version, stale: stale, now: now) { return body }
         let body = try render(Answer(hits: search.query.isEmpty ? [] : try await search.run(on: opened), stale: stale))
         keep(body, stale: stale, for: key, version: version, now: now)

@@ -45,6 +45,9 @@ extension Yiana {
         @Option(help: "At most this many documents.")
         var limit = 20
 
+        @Option(help: ArgumentHelp("relevance (the best first), newest or oldest (by when changed), or title.", valueName: "order"))
+        var sort: SearchOrder = .relevance
+
         @Flag(help: "Print the results as JSON.")
         var json = false
 
@@ -71,6 +74,7 @@ extension Yiana {
             options.until = try Self.date(until, option: "--until", endOfDay: true)
             options.limit = limit
             options.advanced = advanced
+            options.sort = sort.browseSort
             let hits: [SearchHit]
             let freshness: Task<IndexFreshness.Staleness?, Never>
             let index: any IndexStore
@@ -145,4 +149,11 @@ extension Yiana {
             throw ValidationError("\(option) \(text): not a date; use YYYY-MM-DD or ISO 8601 (2026-03-01T10:00:00Z).")
         }
     }
+}
+
+/// `search --sort`: the best first, or the library list's orders.
+enum SearchOrder: String, ExpressibleByArgument, CaseIterable {
+    case relevance, newest, oldest, title
+
+    var browseSort: BrowseQuery.Sort? { BrowseQuery.Sort(rawValue: rawValue) }
 }

@@ -39,6 +39,11 @@ struct FirstHourCLITests {
         let bank = try run(["search", "--library", lib, "Lefèvre"], home: home)
         #expect(bank.status == 0 && bank.stdout.contains("Bank statement reminder.yianazip"), "\(bank.stdout)")
         #expect(bank.stderr.isEmpty, "no staleness note for the tool's own writes: \(bank.stderr)")
+        // In the list's orders: by title, the bank letter (B) before the clinic letter (H).
+        let sorted = try run(["search", "--library", lib, "--sort", "title", "--json", "r*"], home: home)
+        let titles = ((try? JSONSerialization.jsonObject(with: Data(sorted.stdout.utf8))) as? [[String: Any]])?.compactMap { $0["title"] as? String }
+        #expect(titles == ["Bank statement reminder", "Hartley blood results"], "\(sorted.stdout)")
+        #expect(try run(["search", "--library", lib, "--sort", "size", "r*"], home: home).status == 2)
 
         // What a sync program brings is not seen until `yiana index`, and search says so.
         try FileManager.default.copyItem(atPath: home.path("Yiana/Bank statement reminder.yianazip"), toPath: home.path("Yiana/From the phone.yianazip"))

@@ -25,7 +25,15 @@ struct ServeBrowseTests {
         #expect(inPost.contains("1 document in <strong>Post</strong>") && !inPost.contains(">Filled form</a>"))
         let (_, tagged) = try await page("/results?tag=BANK")
         #expect(tagged.contains("1 document tagged") && tagged.contains(">Bank statement reminder</a>"), "the script's results without a query list too")
-        for bad in ["/?sort=size", "/?page=0", "/?page=x", "/?" + (0..<30).map { "tag=t\($0)" }.joined(separator: "&")] {
+        // A search sorted as the list is: the form says the order it used.
+        let (_, byTitle) = try await page("/?q=r%2A&sort=title")
+        let bank = try #require(byTitle.range(of: ">Bank statement reminder</a>")), form = try #require(byTitle.range(of: ">Filled form</a>"))
+        #expect(bank.lowerBound < form.lowerBound && byTitle.contains("<option value=\"title\" selected>"), "\(byTitle)")
+        let api = try JSONSerialization.jsonObject(with: try await server.get("/api/search?q=r%2A&sort=title").body) as? [String: Any]
+        #expect((api?["hits"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["Bank statement reminder", "Filled form"], "\(String(describing: api))")
+        #expect(try await page("/?q=the&sort=relevance").0 == 200)
+        #expect(try await page("/?sort=relevance").1.contains("2 documents"), "without a query, the list's own order")
+        for bad in ["/?q=the&sort=size", "/api/search?q=the&sort=newest%00", "/?sort=size", "/?page=0", "/?page=x", "/?" + (0..<30).map { "tag=t\($0)" }.joined(separator: "&")] {
             #expect(try await page(bad).0 == 400, "\(bad)")
         }
         #expect(try await page("/?folder=%00&tag=%00").0 == 200)

@@ -48,6 +48,23 @@ struct BrowseTests {
         #expect(try await index.browse(BrowseQuery(folder: "Lett")).total == 0, "a folder is not a prefix of another's name")
         #expect(try await index.browse(BrowseQuery(folder: "100%_")).total == 0)
         #expect(try await index.browse(BrowseQuery(tags: ["a\u{0}b"])).total == 0)
+
+        // A search in the list's orders: every match sorted before the limit, filters kept.
+        var search = SearchOptions()
+        #expect(try await index.search("bank", options: search).first?.title == "Bank letter", "relevance: its title says it")
+        search.sort = .oldest
+        let oldestHits = try await index.search("bank", options: search)
+        #expect(oldestHits.map(\.title) == ["Zebra notes", "Old letter", "Bank letter"])
+        #expect(oldestHits.allSatisfy { !$0.pages.isEmpty }, "each with what matched")
+        search.sort = .newest
+        #expect(try await index.search("bank", options: search).map(\.title) == ["Bank letter", "Old letter", "Zebra notes"])
+        search.sort = .title
+        search.limit = 1
+        search.folder = "Letters"
+        #expect(try await index.search("letter", options: search).map(\.title) == ["Bank letter"])
+        search.sort = .oldest
+        #expect(try await index.search("letter", options: search).map(\.title) == ["Old letter"], "the oldest of all, not of the best")
+        #expect(try await index.search("nothingmatches", options: search).isEmpty)
         await index.close()
     }
 }
