@@ -134,7 +134,7 @@ enum HTML {
     static func conflictBadge(_ library: Library) -> String {
         guard let live = Live.of(library) else { return "" }
         let count = live.lastConflictCount ?? live.conflictCount(version: "")
-        return " <span id=\"conflict-count\" class=\"badge\"\(count == 0 ? " hidden" : "") aria-label=\"\(count) conflict cop\(count == 1 ? "y" : "ies")\">\(count == 0 ? "" : String(count))</span>"
+        return "<span id=\"conflict-count\" class=\"badge\"\(count == 0 ? " hidden" : "") aria-label=\"\(count) conflict cop\(count == 1 ? "y" : "ies")\">\(count == 0 ? "" : String(count))</span>"
     }
 
     /// A page of the server itself (the list of its libraries): the style, no library's header.
