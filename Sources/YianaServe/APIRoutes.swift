@@ -63,7 +63,7 @@ enum JSONBody {
 /// not the router's 404: the path is there, the method is not.
 struct MethodNotAllowed: RouterMiddleware {
     typealias Context = ServeContext
-    static let paths: Set<String> = ["/api/search", "/api/hits", "/api/health", "/api/openapi.json", "/api/libraries"]
+    static let paths: Set<String> = ["/api/search", "/api/hits", "/api/health", "/api/jobs", "/api/openapi.json", "/api/libraries"]
 
     func handle(_ request: Request, context: ServeContext, next: (Request, ServeContext) async throws -> Response) async throws -> Response {
         let path = request.uri.path

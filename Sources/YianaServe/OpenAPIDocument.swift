@@ -67,6 +67,14 @@ enum OpenAPIDocument {
             }
           }
         },
+        "/api/jobs": {
+          "get": {
+            "summary": "The job the pages started (recognise, find the people, index, download, repair, put temporary files away) that runs now, or the last one: an empty list when none ran since the server started.",
+            "responses": {
+              "200": {"description": "The job, if any.", "content": {"application/json": {"schema": {"type": "array", "maxItems": 1, "items": {"$ref": "#/components/schemas/Job"}}}}}
+            }
+          }
+        },
         "/api/openapi.json": {
           "get": {"summary": "This document.", "responses": {"200": {"description": "The OpenAPI document.", "content": {"application/json": {"schema": {"type": "object"}}}}}}
         }
@@ -95,6 +103,15 @@ enum OpenAPIDocument {
             "properties": {"page": {"type": "integer"}, "width": {"type": "number"}, "height": {"type": "number"},
                            "boxes": {"type": "array", "items": {"type": "object", "required": ["x", "y", "width", "height"], "additionalProperties": false,
                              "properties": {"x": {"type": "number"}, "y": {"type": "number"}, "width": {"type": "number"}, "height": {"type": "number"}}}}}},
+          "Job": {"type": "object", "required": ["kind", "label", "state", "done", "total", "message", "command", "details", "serial"], "additionalProperties": false,
+            "properties": {
+              "kind": {"type": "string", "enum": ["ocr", "ocr-retry", "extract", "index", "download", "repair", "remove-temps"]},
+              "label": {"type": "string"}, "state": {"type": "string", "enum": ["running", "done", "failed", "cancelled"]},
+              "done": {"type": "integer", "minimum": 0}, "total": {"type": "integer", "minimum": 0}, "message": {"type": "string"},
+              "command": {"type": "string", "description": "The command that does the same from a terminal."},
+              "path": {"type": "string", "description": "The document it was started for, when one."},
+              "details": {"type": "array", "items": {"type": "string"}, "description": "What it did to each document, once it ended (at most 200 lines)."},
+              "serial": {"type": "integer", "description": "Counts up with every change of the status."}}},
           "Health": {"type": "object", "required": ["library", "documents", "fine", "states", "watcherRunning", "seconds", "read"],
             "properties": {
               "library": {"type": "string"}, "documents": {"type": "integer"}, "fine": {"type": "integer"},

@@ -128,5 +128,10 @@ struct ServeJobTests {
         #expect(downloaded["state"] as? String == "done" && downloaded["message"] as? String == "1 document downloaded", "\(downloaded)")
         #expect(FileManager.default.fileExists(atPath: library.appendingPathComponent("Flow control paper.yianazip").path))
         #expect(String(decoding: try await server.get("/?q=quellenhof").body, as: UTF8.self).contains("Filled form"), "the server serves on")
+        // /api/jobs as the OpenAPI document says.
+        let spec = try JSONSerialization.jsonObject(with: try await server.get("/api/openapi.json").body) as? [String: Any]
+        let job = ((spec?["components"] as? [String: Any])?["schemas"] as? [String: Any])?["Job"] as? [String: Any]
+        let described = Set((job?["properties"] as? [String: Any] ?? [:]).keys), required = Set(job?["required"] as? [String] ?? [])
+        #expect(!required.isEmpty && required.isSubset(of: Set(downloaded.keys)) && Set(downloaded.keys).isSubset(of: described), "\(downloaded.keys)")
     }
 }
