@@ -24,6 +24,7 @@ final class Live: @unchecked Sendable {
     private let lock = NSLock()
     private var conflicts: (count: Int, at: TimeInterval, version: String)?
     private var scanning = false
+    private var counting = false
     private var scanned: TimeInterval = -.infinity
 
     /// Seconds between two of the server's own scans while a page listens.
@@ -51,8 +52,31 @@ final class Live: @unchecked Sendable {
     func conflictCount(version: String) -> Int {
         let now = ProcessInfo.processInfo.systemUptime
         if let kept = lock.withLock({ conflicts }), now - kept.at < (kept.version == version ? 30 : 2) { return kept.count }
+        return recount(version: version)
+    }
+
+    /// For a page's header, which must not wait for a walk of a large library: the last count
+    /// (counted now only the first time), counted again in the background when 30 s old.
+    func shownConflictCount() -> Int {
+        let now = ProcessInfo.processInfo.systemUptime
+        guard let kept = lock.withLock({ conflicts }) else { return recount(version: "") }
+        let start = lock.withLock { () -> Bool in
+            guard now - kept.at >= 30, !counting else { return false }
+            counting = true
+            return true
+        }
+        if start {
+            Task.detached {
+                _ = self.recount(version: kept.version)
+                self.lock.withLock { self.counting = false }
+            }
+        }
+        return kept.count
+    }
+
+    private func recount(version: String) -> Int {
         let count = ((try? LibraryScanner.scan(library))?.items ?? []).filter { ConflictName(fileName: $0.url.lastPathComponent).isSyncConflict }.count
-        lock.withLock { conflicts = (count, now, version) }
+        lock.withLock { conflicts = (count, ProcessInfo.processInfo.systemUptime, version) }
         return count
     }
 
