@@ -101,8 +101,12 @@ struct ServeEditTests {
         let server = try ServeCLITests.Server(library: lib, home: home, readOnly: true)
         defer { server.stop() }
         let page = String(decoding: try await server.get("/doc?path=Filled%20form.yianazip").body, as: UTF8.self)
-        #expect(!page.contains("/doc/edit") && !page.contains("/doc/delete"))
+        #expect(!page.contains("/doc/edit") && !page.contains("/doc/delete") && !page.contains("/jobs/start"), "no button at all")
         #expect(try await server.post("/doc/delete", form: ["path": "Filled form.yianazip", "csrf": "x"]).status == 403)
+        #expect(try await server.post("/jobs/start", form: ["kind": "ocr", "csrf": "x"]).status == 403)
+        #expect(try await server.post("/repair/take-temp", form: ["name": "x", "csrf": "x"]).status == 403)
+        let plan = String(decoding: try await server.get("/repair").body, as: UTF8.self)
+        #expect(plan.contains("No document is known to be damaged.") && !plan.contains("<form"), "the plan, without its buttons")
         #expect(FileManager.default.fileExists(atPath: "\(lib)/Filled form.yianazip"))
     }
 }
