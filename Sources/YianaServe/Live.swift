@@ -36,6 +36,7 @@ final class Live: @unchecked Sendable {
         self.jobs = jobs
         self.mayScan = mayScan
         Self.registry.withLock { $0[library.root.path] = self }
+        countInBackground(version: "")
     }
 
     /// The pages' header reads the count from here (``HTML/page(title:library:body:script:refresh:)``).
@@ -55,23 +56,27 @@ final class Live: @unchecked Sendable {
         return recount(version: version)
     }
 
-    /// For a page's header, which must not wait for a walk of a large library: the last count
-    /// (counted now only the first time), counted again in the background when 30 s old.
-    func shownConflictCount() -> Int {
+    /// For a page's header, which must never wait for a walk of a large library: the last
+    /// count (nil until the first, which the server starts as it starts), counted again in the
+    /// background when 30 s old.
+    func shownConflictCount() -> Int? {
         let now = ProcessInfo.processInfo.systemUptime
-        guard let kept = lock.withLock({ conflicts }) else { return recount(version: "") }
+        let kept = lock.withLock { conflicts }
+        if kept.map({ now - $0.at >= 30 }) ?? true { countInBackground(version: kept?.version ?? "") }
+        return kept?.count
+    }
+
+    private func countInBackground(version: String) {
         let start = lock.withLock { () -> Bool in
-            guard now - kept.at >= 30, !counting else { return false }
+            guard !counting else { return false }
             counting = true
             return true
         }
-        if start {
-            Task.detached {
-                _ = self.recount(version: kept.version)
-                self.lock.withLock { self.counting = false }
-            }
+        guard start else { return }
+        Task.detached {
+            _ = self.recount(version: version)
+            self.lock.withLock { self.counting = false }
         }
-        return kept.count
     }
 
     private func recount(version: String) -> Int {

@@ -133,7 +133,7 @@ enum HTML {
     /// The number of conflict copies beside "Conflicts" (hidden at 0), kept live by `live.js`.
     static func conflictBadge(_ library: Library) -> String {
         guard let live = Live.of(library) else { return "" }
-        let count = live.shownConflictCount()
+        let count = live.shownConflictCount() ?? 0  // not counted yet: shown when it is (live.js)
         return "<span id=\"conflict-count\" class=\"badge\"\(count == 0 ? " hidden" : "") aria-label=\"\(count) conflict cop\(count == 1 ? "y" : "ies")\">\(count == 0 ? "" : String(count))</span>"
     }
 

@@ -63,6 +63,8 @@ struct RealSyncCommand: AsyncParsableCommand {
             files are on both devices as written, the app decodes both and shows the correction \
             over the extracted page, nothing is left conflict-named.
 
+            --scenario organize: three documents imported on a, synced and indexed on both; a             renames one (its file named as the app names it), moves one into a new folder and             deletes one. After syncing b holds the same files at the new paths, none at the old             ones, nothing conflict-named; the deletion is restorable on a (its version store)             and on b (its keeper), and b's restore reaches a byte for byte; verify clean on both.
+
             Exit status: 0 when every check passed, 1 otherwise.
             """
     )
@@ -70,7 +72,7 @@ struct RealSyncCommand: AsyncParsableCommand {
     @Option(help: "unison or syncthing.")
     var program: String
 
-    @Option(help: "edit (edits on both devices, merged), ocr (both devices recognise one scan), companions (the app's corrections, work list and draft changed on both) or inject (one letter injected on both, another on one).")
+    @Option(help: "edit (edits on both devices, merged), ocr (both devices recognise one scan), companions (the app's corrections, work list and draft changed on both), inject (one letter injected on both, another on one), shared-index, keeper, extract or organize (rename, move and delete carried).")
     var scenario = "edit"
 
     @Option(help: ArgumentHelp("For --scenario shared-index: the database both watchers share (postgres://…).", valueName: "url"))
@@ -90,8 +92,8 @@ struct RealSyncCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard ["unison", "syncthing"].contains(program) else { throw ValidationError("--program is unison or syncthing.") }
-        guard ["edit", "ocr", "companions", "inject", "shared-index", "keeper", "extract"].contains(scenario) else {
-            throw ValidationError("--scenario is edit, ocr, companions, inject, shared-index, keeper or extract.")
+        guard ["edit", "ocr", "companions", "inject", "shared-index", "keeper", "extract", "organize"].contains(scenario) else {
+            throw ValidationError("--scenario is edit, ocr, companions, inject, shared-index, keeper, extract or organize.")
         }
         guard scenario != "shared-index" || (index != nil && freshIndex != nil) else {
             throw ValidationError("--scenario shared-index needs --index and --fresh-index (two databases on a PostgreSQL server).")
@@ -119,6 +121,7 @@ struct RealSyncCommand: AsyncParsableCommand {
             case "inject": try await InjectScenario(base: scenario).run(&program)
             case "keeper": try await KeeperScenario(base: scenario).run(&program)
             case "extract": try await ExtractScenario(base: scenario).run(&program)
+            case "organize": try await OrganizeScenario(base: scenario).run(&program)
             case "shared-index": try await SharedIndexScenario(base: scenario, shared: self.index ?? "", fresh: self.freshIndex ?? "").run(&program)
             default: try await scenario.run(&program)
             }

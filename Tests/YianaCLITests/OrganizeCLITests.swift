@@ -33,7 +33,11 @@ struct OrganizeCLITests {
         let kept = try #require(deleted.first?["kept"] as? String)
         #expect(deleted.first?["status"] as? String == "deleted")
         #expect(try await run(["search", "lefevre"]).stdout.isEmpty)
+        // Listed as deleted at once (what the delete's own line says to look at), before any look at the library.
+        let listed = try json(try await run(["versions", "list", "--deleted", "--json"]).stdout)
+        #expect(listed.compactMap { $0["path"] as? String } == ["Post/2026/Lefevre_Reminder.yianazip"], "\(listed)")
         #expect(try await run(["versions", "restore", "Post/2026/Lefevre_Reminder.yianazip", kept]).status == 0)
+        #expect(try json(try await run(["versions", "list", "--deleted", "--json"]).stdout).isEmpty, "restored: no longer lost")
         #expect(try await run(["search", "lefevre"]).stdout.contains("Post/2026/Lefevre_Reminder.yianazip"))
     }
 }

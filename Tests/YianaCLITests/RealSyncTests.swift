@@ -107,6 +107,17 @@ struct RealSyncTests {
         #expect((result["travelled"] as? [String])?.isEmpty == true)
     }
 
+    /// Rename, move and delete on one device carried to the other (Syncthing in
+    /// Scripts/realsync-syncthing.sh): the same files at the new paths, none at the old, the
+    /// deletion restorable on both devices and b's restore back on a.
+    @Test func renameMoveAndDeleteCarriedUnderUnison() async throws {
+        let result = try await scenario("unison", "organize")
+        #expect(result["renamedOnB"] as? Bool == true && result["movedOnB"] as? Bool == true && (result["oldPathsLeft"] as? [String])?.isEmpty == true)
+        #expect(result["deletedOnB"] as? Bool == true && result["restorable"] as? [Bool] == [true, true] && result["restoredOnA"] as? Bool == true)
+        #expect((result["conflictCopiesLeft"] as? [String])?.isEmpty == true && result["converged"] as? Bool == true)
+        #expect(result["verifyClean"] as? [Bool] == [true, true] && (result["travelled"] as? [String])?.isEmpty == true)
+    }
+
     /// One rendered letter injected on both devices while apart (Syncthing in
     /// Scripts/realsync-syncthing.sh): its pages in the document exactly once on both, no
     /// conflict copy left, every byte retrievable, verify clean.

@@ -40,7 +40,10 @@ extension Keeper {
 
     private func lost(since: Date?, only: String?) -> [LostDocument] {
         var catalog = catalog()
-        let present = PresentContent(catalog)
+        // Only what is still there holds a document's content: since the last look a command
+        // may have renamed a document, then deleted it.
+        let root = library.root
+        let present = PresentContent(catalog) { FileKind.at(root.appendingPathComponent($0).path) == .regular }
         var found: [LostDocument] = []
         let paths = only.map { path in catalog.paths[path].map { [(path, $0)] } ?? [] } ?? catalog.paths.map { ($0.key, $0.value) }
         for (path, state) in paths {

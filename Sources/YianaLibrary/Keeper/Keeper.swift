@@ -190,6 +190,16 @@ public struct Keeper: Sendable {
 
     public static let seenHere = "seen here"
 
+    /// A document this machine deleted on purpose (`yiana delete`, a page's Delete), kept by
+    /// ``keepAnyBytes(at:reason:now:)`` just before: recorded gone at once, so that it is listed
+    /// as deleted (`versions list --deleted`, "Recently deleted") before the next look.
+    /// - Throws: ``VersionStoreError`` when the journal cannot be written.
+    public func recordDeleted(_ path: String, now: Date = Date()) throws {
+        let catalog = catalog()
+        try prepare()
+        try journal.append([KeeperEvent.gone(at: now, lastSeen: catalog.lastSeen[path] ?? now, path: path)])
+    }
+
     /// Makes the names of the objects placed durable (once for a batch of links) before the
     /// journal names them.
     func fsyncObjects() throws {
@@ -314,9 +324,11 @@ struct PresentContent {
     var ids = Set<String>()
     var hashes = Set<String>()
 
-    init(_ catalog: KeeperCatalog) {
-        for state in catalog.paths.values {
-            guard case .document(let index) = state else { continue }
+    /// `present`: whether a path the catalog last saw holding a document still holds a file
+    /// (for a listing between two looks: a command may have moved one since).
+    init(_ catalog: KeeperCatalog, present: (String) -> Bool = { _ in true }) {
+        for (path, state) in catalog.paths {
+            guard case .document(let index) = state, present(path) else { continue }
             hashes.insert(catalog.states[index].sha256)
             if let id = catalog.states[index].documentID { ids.insert(id) }
         }

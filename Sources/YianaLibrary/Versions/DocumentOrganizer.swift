@@ -93,7 +93,12 @@ public struct DocumentOrganizer: Sendable {
         guard identity != .absent, FileKind.at(url.path) == .regular else { throw ArchiveError(.fileNotFound, path: url.path) }
         if dryRun { return nil }
         let kept = try VersionStore(library: library).keep(url, reason: "before it was deleted")
+        // This machine's keeper too (by link: no bytes copied), and the deletion recorded at
+        // once: listed as deleted here now, not after the next look at the library.
+        let keeper = Keeper.isEnabled() ? Keeper(library: library) : nil
+        let keptHere = (try? keeper?.keepAnyBytes(at: url, reason: "before it was deleted")) != nil
         try CoordinatedDocument.remove(at: url.path, expecting: identity)
+        if keptHere, let path = library.relativePath(of: url) { try? keeper?.recordDeleted(path) }
         return kept
     }
 
