@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import YianaArchive
 import YianaTestSupport
 
 /// The health page's buttons: a job run in the server on the commands' library code.
@@ -133,5 +134,30 @@ struct ServeJobTests {
         let job = ((spec?["components"] as? [String: Any])?["schemas"] as? [String: Any])?["Job"] as? [String: Any]
         let described = Set((job?["properties"] as? [String: Any] ?? [:]).keys), required = Set(job?["required"] as? [String] ?? [])
         #expect(!required.isEmpty && required.isSubset(of: Set(downloaded.keys)) && Set(downloaded.keys).isSubset(of: described), "\(downloaded.keys)")
+    }
+
+    /// A document OCR failed on (its PDF unreadable) is tried again with the health page's
+    /// button once a good version arrived, without waiting for the back-off.
+    @Test func tryAgainRecognisesWhatFailedBefore() async throws {
+        let home = try TemporaryFolder()
+        let lib = home.path("Yiana")
+        let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache"), "YIANA_SETTLE_SECONDS": "0"]
+        try FileManager.default.createDirectory(atPath: lib, withIntermediateDirectories: true)
+        let receipt = "\(lib)/Receipt.yianazip"
+        try CoordinatedDocument.create(at: receipt, metadata: DocumentMetadata(title: "Receipt", pageCount: 1), pdf: .data(Data("%PDF-1.4\nnot a page".utf8)))
+        #expect(try await runYiana(["ocr", "--library", lib, "--all"], environment: env).status == 1)
+        let scan = try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("scans/Hardware receipt (scan).pdf")))
+        try CoordinatedDocument.replace(at: receipt, metadata: DocumentMetadata(title: "Receipt", pageCount: 1), pdf: .data(scan))
+        let server = try ServeCLITests.Server(library: lib, home: home)
+        defer { server.stop() }
+        let health = String(decoding: try await server.get("/health").body, as: UTF8.self)
+        #expect(health.contains(">Try again now</button>") && health.contains("ocr-failed"), "\(health)")
+        #expect(try await server.post("/jobs/start", form: ["kind": "ocr-retry", "path": "Receipt.yianazip", "csrf": try Self.token(health)]).status == 400,
+                "the failures are tried again together")
+        #expect(try await server.post("/jobs/start", form: ["kind": "ocr-retry", "csrf": try Self.token(health)]).status == 200)
+        let job = try await Self.finished(server)
+        #expect(job["state"] as? String == "done" && job["message"] as? String == "1 recognised", "\(job)")
+        #expect(try DocumentReader(path: receipt).metadata().ocrCompleted)
+        #expect(!String(decoding: try await server.get("/health").body, as: UTF8.self).contains("ocr-failed"), "the failure is cleared")
     }
 }
