@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Builds the Debian package yiana-tools_<version>_<arch>.deb (into .build/deb/, its path printed
+# last): the release binary with the Swift runtime linked in (--static-swift-stdlib), so that
+# installing it needs no Swift; Depends: the Debian libraries it loads, those it links (from
+# dpkg-shlibdeps) and those it opens on first use (each Sources/C*/shim.h's YIANA_LAZY_LIBRARY,
+# through the shlibs file of the package that holds it), and tesseract's English data; a man
+# page per command (swift-argument-parser's generate-manual), bash, zsh and fish completions,
+# the systemd user units of `watch` and `serve`, the README, a changelog and a copyright file
+# naming every component compiled in (Scripts/deb-copyright.py). The version comes from
+# `git describe`: a tag vX.Y.Z on the commit makes the release X.Y.Z; otherwise
+# <yiana --version>~git<date>.<commit> (before that release), or X.Y.Z+git<n>.<commit> after a tag.
+# Usage: Scripts/package.sh   (then: apt install ./.build/deb/yiana-tools_*.deb)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+Scripts/setup.sh dpkg-dev binutils >/dev/null
+
+swift build -c release --static-swift-stdlib --product yiana >/dev/null
+bin="$(swift build -c release --show-bin-path)"
+arch="$(dpkg --print-architecture)"
+base="$("$bin/yiana" --version)"
+commit="$(git rev-parse --short=10 HEAD)"
+if tag="$(git describe --tags --exact-match --match 'v[0-9]*' 2>/dev/null)"; then
+    version="${tag#v}"
+elif tag="$(git describe --tags --match 'v[0-9]*' --abbrev=0 2>/dev/null)"; then
+    version="${tag#v}+git$(git rev-list --count "$tag"..HEAD).$commit"
+else
+    version="$base~git$(git log -1 --format=%cd --date=format:%Y%m%d).$commit"
+fi
+
+out=.build/deb
+root="$out/root"
+rm -rf "$root" "$out/man"
+mkdir -p "$root/DEBIAN" "$out/man"
+install -d "$root/usr/bin" "$root/usr/share/yiana-tools" "$root/usr/share/man/man1" "$root/usr/share/doc/yiana-tools" \
+    "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vendor-completions" "$root/usr/share/fish/vendor_completions.d" \
+    "$root/usr/lib/systemd/user"
+
+# The program, stripped as Debian's dh_strip does; its data beside it (found by the program
+# at ../share/yiana-tools/ from where it runs).
+install -m 755 "$bin/yiana" "$root/usr/bin/yiana"
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/yiana"
+install -m 644 Sources/YianaExtract/Data/postcode-sectors.tsv "$root/usr/share/yiana-tools/"
+
+# Man pages, one per command; completions from the program itself.
+swift package --allow-writing-to-directory "$out/man" generate-manual --multi-page --output-directory "$out/man" \
+    --authors "the yiana-tools authors" --section 1 >/dev/null
+for page in "$out"/man/yiana.1 "$out"/man/yiana.*.1; do
+    gzip -9n < "$page" > "$root/usr/share/man/man1/$(basename "$page").gz"
+done
+"$bin/yiana" --generate-completion-script bash > "$root/usr/share/bash-completion/completions/yiana"
+"$bin/yiana" --generate-completion-script zsh > "$root/usr/share/zsh/vendor-completions/_yiana"
+"$bin/yiana" --generate-completion-script fish > "$root/usr/share/fish/vendor_completions.d/yiana.fish"
+chmod 644 "$root"/usr/share/*/completions/yiana "$root/usr/share/zsh/vendor-completions/_yiana" "$root/usr/share/fish/vendor_completions.d/yiana.fish"
+
+# The systemd user units, pointing at the installed program.
+for unit in Scripts/systemd/*.service; do
+    sed "s|@BIN@|/usr/bin|g" "$unit" > "$root/usr/lib/systemd/user/$(basename "$unit")"
+    chmod 644 "$root/usr/lib/systemd/user/$(basename "$unit")"
+done
+
+# Documentation: the README, the changelog, the copyright file.
+doc="$root/usr/share/doc/yiana-tools"
+gzip -9n < README.md > "$doc/README.md.gz"
+{
+    echo "yiana-tools ($version) unstable; urgency=medium"
+    echo
+    echo "  * Built from commit $(git rev-parse HEAD)."
+    git log -20 --format='  * %s' | cut -c1-78
+    echo
+    echo " -- yiana-tools maintainers <yiana-tools@users.noreply.github.com>  $(git log -1 --format=%cD)"
+} | gzip -9n > "$doc/changelog.Debian.gz"
+python3 Scripts/deb-copyright.py "$bin/yiana.product/Objects.LinkFileList" .build/checkouts > "$doc/copyright"
+chmod 644 "$doc"/*
+
+# Depends: what the binary links (dpkg-shlibdeps), what it opens on first use (the shlibs
+# line of the package that holds each library), and tesseract's English data.
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/debian"
+printf 'Source: yiana-tools\n\nPackage: yiana-tools\nArchitecture: any\n' > "$work/debian/control"
+linked="$(cd "$work" && dpkg-shlibdeps -O "$OLDPWD/$root/usr/bin/yiana" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')"
+lazy=()
+for soname in $(grep -ho 'YIANA_LAZY_LIBRARY([a-z0-9]*, "[^"]*"' Sources/C*/shim.h | sed 's/.*"\(.*\)"/\1/'); do
+    file="$(ldconfig -p | awk -v so="$soname" '$1 == so { print $NF; exit }')"
+    [ -n "$file" ] || { echo "package: $soname is not installed (Scripts/setup.sh installs it)" >&2; exit 1; }
+    owner="$(dpkg -S "$(readlink -f "$file")" | head -1 | cut -d: -f1)"
+    name="${soname%%.so.*}"; major="${soname##*.so.}"
+    line="$(dpkg-query --control-show "$owner" shlibs 2>/dev/null | awk -v n="$name" -v m="$major" '$1 == n && $2 == m { $1 = ""; $2 = ""; print; exit }' | sed 's/^ *//')"
+    lazy+=("${line:-$owner}")
+done
+depends="$(printf '%s\n' "$linked" | tr ',' '\n'; printf '%s\n' "${lazy[@]}" tesseract-ocr-eng)"
+depends="$(printf '%s\n' "$depends" | sed 's/^ *//; /^$/d' | sort -u | paste -sd, | sed 's/,/, /g')"
+
+size="$(du -sk --exclude=DEBIAN "$root" | cut -f1)"
+cat > "$root/DEBIAN/control" <<EOF
+Package: yiana-tools
+Version: $version
+Architecture: $arch
+Maintainer: yiana-tools maintainers <yiana-tools@users.noreply.github.com>
+Installed-Size: $size
+Depends: $depends
+Section: utils
+Priority: optional
+Description: keeps libraries of Yiana documents healthy while they sync
+ yiana reads and writes the Yiana app's .yianazip documents (a ZIP of metadata,
+ the PDF and its format) crash-safely, and keeps a library of them healthy while
+ a sync program (iCloud Drive, Syncthing, Dropbox, Nextcloud, unison, rclone)
+ copies it between devices: conflict copies resolved without losing a byte,
+ every document state this machine has seen kept, damaged files verified and
+ repaired, scans recognised (OCR) as the app does, the people in each document
+ found, a full-text search index with page hits, a watcher, and the library in a
+ browser (yiana serve).
+EOF
+(cd "$root" && find usr -type f -print0 | sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
+chmod 644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
+find "$root" -type d -exec chmod 755 {} +
+
+deb="$out/yiana-tools_${version}_${arch}.deb"
+rm -f "$out"/yiana-tools_*.deb
+dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
+echo "$deb"
