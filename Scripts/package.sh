@@ -12,10 +12,19 @@
 # Usage: Scripts/package.sh   (then: apt install ./.build/deb/yiana-tools_*.deb)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-Scripts/setup.sh dpkg-dev binutils >/dev/null
+Scripts/setup.sh dpkg-dev binutils patchelf >/dev/null
 
-swift build -c release --static-swift-stdlib --product yiana >/dev/null
 bin="$(swift build -c release --show-bin-path)"
+# Linked again every time: a release build without --static-swift-stdlib (a plugin's, say)
+# leaves a program of the same name that needs the toolchain's libraries.
+rm -f "$bin/yiana"
+swift build -c release --static-swift-stdlib --product yiana >/dev/null
+swift build -c release --product generate-manual >/dev/null
+if ldd "$bin/yiana" | grep -q 'libswift\|not found'; then
+    echo "package: $bin/yiana needs libraries Debian does not have:" >&2
+    ldd "$bin/yiana" | grep 'libswift\|not found' >&2
+    exit 1
+fi
 arch="$(dpkg --print-architecture)"
 base="$("$bin/yiana" --version)"
 commit="$(git rev-parse --short=10 HEAD)"
@@ -39,15 +48,31 @@ install -d "$root/usr/bin" "$root/usr/share/yiana-tools" "$root/usr/share/man/ma
 # at ../share/yiana-tools/ from where it runs).
 install -m 755 "$bin/yiana" "$root/usr/bin/yiana"
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/yiana"
+# The toolchain's library folder, which the linker records though nothing is loaded from it.
+patchelf --remove-rpath "$root/usr/bin/yiana"
 install -m 644 Sources/YianaExtract/Data/postcode-sectors.tsv "$root/usr/share/yiana-tools/"
 
 # Man pages, one per command; completions from the program itself.
-swift package --allow-writing-to-directory "$out/man" generate-manual --multi-page --output-directory "$out/man" \
-    --authors "the yiana-tools authors" --section 1 >/dev/null
+"$bin/generate-manual" "$bin/yiana" --multi-page --output-directory "$out/man" --authors "the yiana-tools authors" --section 1 >/dev/null
+# As man-db reads them: the NAME a single word (yiana.versions.restore, the page's own name;
+# the synopsis still says `yiana versions restore`), paragraphs by .Pp, not blank lines.
 for page in "$out"/man/yiana.1 "$out"/man/yiana.*.1; do
+    python3 - "$page" <<'PY'
+import re, sys
+path = sys.argv[1]
+page = open(path).read()
+found = re.search(r'^\.Nm "([^"]*)"$', page, re.M) or re.search(r'^\.Nm (\S+)$', page, re.M)
+words = found.group(1).split(" ")
+page = page.replace(found.group(0), ".Nm " + ".".join(words), 1)
+page = re.sub(r'^\.Nd "(.*)"$', r'.Nd \1', page, flags=re.M)
+if len(words) > 1:
+    page = re.sub(r'^\.Nm$', ".Nm " + words[0] + "\n.Cm " + " ".join(words[1:]), page, flags=re.M)
+page = re.sub(r'\n\n+', '\n.Pp\n', page)
+open(path, "w").write(page)
+PY
     gzip -9n < "$page" > "$root/usr/share/man/man1/$(basename "$page").gz"
 done
-"$bin/yiana" --generate-completion-script bash > "$root/usr/share/bash-completion/completions/yiana"
+"$bin/yiana" --generate-completion-script bash | sed '1{/^#!/d}' > "$root/usr/share/bash-completion/completions/yiana"  # sourced, not run
 "$bin/yiana" --generate-completion-script zsh > "$root/usr/share/zsh/vendor-completions/_yiana"
 "$bin/yiana" --generate-completion-script fish > "$root/usr/share/fish/vendor_completions.d/yiana.fish"
 chmod 644 "$root"/usr/share/*/completions/yiana "$root/usr/share/zsh/vendor-completions/_yiana" "$root/usr/share/fish/vendor_completions.d/yiana.fish"
@@ -68,7 +93,7 @@ gzip -9n < README.md > "$doc/README.md.gz"
     git log -20 --format='  * %s' | cut -c1-78
     echo
     echo " -- yiana-tools maintainers <yiana-tools@users.noreply.github.com>  $(git log -1 --format=%cD)"
-} | gzip -9n > "$doc/changelog.Debian.gz"
+} | gzip -9n > "$doc/changelog.gz"  # a native package: its changelog is the upstream one
 python3 Scripts/deb-copyright.py "$bin/yiana.product/Objects.LinkFileList" .build/checkouts > "$doc/copyright"
 chmod 644 "$doc"/*
 
