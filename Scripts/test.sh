@@ -25,3 +25,9 @@ Scripts/api-fuzz.sh "$(swift build --show-bin-path)/yiana" 200
 Scripts/api-fuzz.sh "$(swift build --show-bin-path)/yiana" 200 postgres
 # The README's HTTPS example (nginx in front, a password, Secure cookies), run on loopback.
 Scripts/tls-proxy-check.sh "$(swift build --show-bin-path)/yiana"
+# The Debian package (Scripts/package.sh, release build with the Swift runtime linked in):
+# lintian-clean, then installed with apt into a fresh Debian 12 root and used there.
+Scripts/setup.sh lintian >/dev/null
+deb="$(Scripts/package.sh | tail -1)"
+lintian --fail-on error,warning --tag-display-limit 0 "$deb"
+Scripts/deb-chroot-test.sh "$deb"
