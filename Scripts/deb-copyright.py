@@ -3,9 +3,10 @@
 the project's own licence, and for every component compiled into the binary its licence.
 
 The Swift packages compiled in are found from the link list of the release build (the modules
-whose objects the binary was linked from), each mapped to the package whose Sources/ holds that
-module; each package's licence text is copied from its own LICENSE file. The Swift runtime and
-Foundation (linked in by --static-swift-stdlib) and the postcode table follow.
+whose objects the binary was linked from), each traced to its package by the source paths its
+build records (a Swift module's output-file-map.json, a C module's dependency files); each
+package's licence text is copied from its own LICENSE file. The Swift runtime and Foundation
+(linked in by --static-swift-stdlib) and the postcode table follow.
 
 Usage: Scripts/deb-copyright.py LINK_FILE_LIST CHECKOUTS_FOLDER > copyright
 """
@@ -14,20 +15,36 @@ import os, re, sys
 link_list, checkouts = sys.argv[1], sys.argv[2]
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-modules = set()
+module_dirs = {}
 for line in open(link_list):
-    match = re.search(r"/([^/]+)\.build/[^/]+$", line.strip())
+    match = re.search(r"^(.*/([^/]+)\.build)/", line.strip())
     if match:
-        modules.add(match.group(1))
+        module_dirs[match.group(2)] = match.group(1)
+
+
+def package_of(folder):
+    """The checkout a module was compiled from, by the source paths its build recorded."""
+    candidates = [os.path.join(folder, "output-file-map.json")]
+    for base, _, files in os.walk(folder):
+        candidates += [os.path.join(base, f) for f in files if f.endswith(".d")][:3]
+        if len(candidates) > 4:
+            break
+    for path in candidates:
+        try:
+            found = re.search(r"/checkouts/([^/]+)/", open(path, errors="replace").read())
+        except OSError:
+            continue
+        if found:
+            return found.group(1)
+    return None
+
 
 packages = {}
-for name in sorted(os.listdir(checkouts)):
-    sources = os.path.join(checkouts, name, "Sources")
-    if not os.path.isdir(sources):
-        continue
-    used = sorted(modules & set(os.listdir(sources)))
-    if used:
-        packages[name] = used
+for module, folder in sorted(module_dirs.items()):
+    name = package_of(folder)
+    if name:
+        packages.setdefault(name, []).append(module)
+packages = dict(sorted(packages.items(), key=lambda item: item[0].lower()))
 
 
 def licence_file(folder):
@@ -73,8 +90,11 @@ for name, used in packages.items():
     text = open(path, encoding="utf-8", errors="replace").read()
     licence = short_name(text)
     print(f"Files: swift-packages/{name}/*")
-    first = next((l.strip() for l in text.split("\n") if l.strip().lower().startswith("copyright")), f"the {name} authors")
-    print(f"Copyright: {first.removeprefix('Copyright').removeprefix('copyright').strip(' (c)©:') or f'the {name} authors'}")
+    notice = next((open(os.path.join(checkouts, name, n), errors="replace").read() for n in ("NOTICE.txt", "NOTICE")
+                   if os.path.isfile(os.path.join(checkouts, name, n))), "")
+    holder = next((m.group(1).strip() for m in re.finditer(r"^\s*Copyright\s+(?:\(c\)\s*|©\s*)?(\d{4}.*)$", text + "\n" + notice, re.M | re.I)),
+                  f"the {name} authors")
+    print(f"Copyright: {holder}")
     print(f"License: {licence}")
     comment = f"Compiled in: the modules {', '.join(used)}."
     if any(m.startswith("C") and "BoringSSL" in m for m in used):
