@@ -30,8 +30,6 @@ let package = Package(
         .library(name: "YianaSync", targets: ["YianaSync"]),
         .library(name: "YianaOCR", targets: ["YianaOCR"]),
         .library(name: "YianaExtract", targets: ["YianaExtract"]),
-        // Loaded with LD_PRELOAD by the crash and fault harness; nothing links it.
-        .library(name: "FaultShim", type: .dynamic, targets: ["FaultShim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -130,33 +128,40 @@ let package = Package(
             ],
             linkerSettings: [.linkedLibrary("mimalloc", .when(platforms: [.linux]))]
         ),
+        // What tests and measures the product, apart from it (Tools/): no products of the
+        // package, built only by the tests and scripts that use them, never by
+        // `swift build --product yiana`. The crash and fault harness's LD_PRELOAD shim,
+        // Tools/FaultShim/faultshim.c, is C that no Swift module links: the harness and the
+        // tests compile it with the toolchain's clang when they need it (FaultShim in
+        // YianaTestSupport).
+
         // Drives many concurrent writers/readers of one document; used by the
-        // coordination test and by the soak scripts in Scripts/.
-        .executableTarget(name: "yiana-stress", dependencies: ["YianaSystem", "YianaArchive", "YianaLibrary"]),
-        // Injects one I/O fault (EIO, ENOSPC, a short write) at a chosen call on files under
-        // a folder, for the crash and fault harness. Never a dependency of anything.
-        .target(name: "FaultShim", linkerSettings: [.linkedLibrary("dl")]),
-        // The crash, fault and concurrency harness (Scripts/crash-harness.sh; a short run in the tests).
+        // coordination test and by the soak scripts in Scripts/soak/.
+        .executableTarget(name: "yiana-stress", dependencies: ["YianaSystem", "YianaArchive", "YianaLibrary"], path: "Tools/yiana-stress"),
+        // The crash, fault and concurrency harness (Scripts/soak/crash-harness.sh; a short run in the tests).
         .executableTarget(
             name: "yiana-harness",
             dependencies: [
-                "YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF",
+                "YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF", "YianaTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            path: "Tools/yiana-harness"
         ),
         // The scenario under a real sync program (unison in the tests, Syncthing in
-        // Scripts/realsync-syncthing.sh): two devices, edits on both, resolve, converge.
+        // Scripts/soak/realsync-syncthing.sh): two devices, edits on both, resolve, converge.
         .executableTarget(
             name: "yiana-realsync",
             dependencies: [
                 "YianaSystem", "YianaLibrary", "YianaPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            path: "Tools/yiana-realsync"
         ),
         // In-process measurements for the benchmark scripts (search latency) and the
-        // reader/repair fuzzer (Scripts/fuzz-reader.sh; a short run in the tests).
-        .executableTarget(name: "yiana-bench", dependencies: ["YianaSystem", "YianaSearch", "YianaLibrary", "YianaArchive", "YianaExtract", "YianaTestSupport"]),
+        // reader/repair fuzzer (Scripts/soak/fuzz-reader.sh; a short run in the tests).
+        .executableTarget(name: "yiana-bench", dependencies: ["YianaSystem", "YianaSearch", "YianaLibrary", "YianaArchive", "YianaExtract", "YianaTestSupport"],
+                          path: "Tools/yiana-bench"),
 
         // Temporary folders, fixtures and process helpers shared by the test targets.
         .target(name: "YianaTestSupport", dependencies: ["YianaPDF", "YianaSystem", "YianaLibrary", "YianaSearch", "YianaPostgres"], path: "Tests/YianaTestSupport"),
