@@ -4,10 +4,11 @@
 # faults (EIO, ENOSPC, short writes and reads, through the LD_PRELOAD shim libFaultShim.so)
 # until it has KILLS kills and FAULTS faults; after each run everything must verify and no
 # byte may be lost. Then ROUNDS rounds of 10 processes at once in one library. Prints a table.
-# Usage: Scripts/crash-harness.sh [KILLS] [FAULTS] [ROUNDS] [SEED]   (default 64 64 10 1)
+# Usage: Scripts/soak/crash-harness.sh [KILLS] [FAULTS] [ROUNDS] [SEED]   (default 64 64 10 1)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 Scripts/setup.sh >/dev/null
-for product in yiana yiana-harness FaultShim; do swift build -c release --static-swift-stdlib --product "$product" >/dev/null; done
+# The harness compiles its LD_PRELOAD shim (Tools/FaultShim) beside itself when it needs it.
+for product in yiana yiana-harness; do swift build -c release --static-swift-stdlib --product "$product" >/dev/null; done
 bin="$(swift build -c release --show-bin-path)"
 "$bin/yiana-harness" --kills "${1:-64}" --faults "${2:-64}" --rounds "${3:-10}" --seed "${4:-1}" --samples SampleDocs

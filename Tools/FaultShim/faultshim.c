@@ -1,5 +1,6 @@
 /* An LD_PRELOAD shim that injects one I/O fault at a chosen call, for the crash and fault
-   harness (Sources/yiana-harness, Scripts/crash-harness.sh).
+   harness (Tools/yiana-harness, Scripts/soak/crash-harness.sh). No module links it: the harness
+   and the tests compile it on demand (FaultShim in Tests/YianaTestSupport).
 
    Only calls on files under YIANA_FAULT_ROOT count ("eligible" calls): writes, syncs,
    truncations, renames, links, opens for writing, copy_file_range, and reads. Everything

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import YianaLibrary
+import enum YianaTestSupport.FaultShim
 
 /// yiana-harness: the crash, fault and concurrency harness over every write path.
 @main
@@ -14,7 +15,8 @@ struct HarnessCommand: AsyncParsableCommand {
             resolve) a starting library is built, then the command is run \
             again and again from it: killed with SIGKILL at a random moment or just before a \
             random one of its I/O calls, or given one I/O fault (EIO, ENOSPC, a short write or \
-            read) at a random call by the LD_PRELOAD shim libFaultShim.so. After each run: \
+            read) at a random call by the LD_PRELOAD shim libFaultShim.so (Tools/FaultShim, compiled \
+            beside this program when it is missing or older than its source). After each run: \
             every document is what it was or a document that verifies; no document's bytes \
             from before are missing from the libraries, version stores and cloud store; every \
             leftover temporary file is reported by `yiana verify`; the index opens and a \
@@ -35,8 +37,11 @@ struct HarnessCommand: AsyncParsableCommand {
     @Option(help: "Rounds of the concurrency test.")
     var rounds = 10
 
-    @Option(help: "Only these write paths (comma-separated names from the table).")
+    @Option(help: "Only these write paths (comma-separated names from the table; `concurrency` for the concurrency rounds).")
     var only: String?
+
+    @Option(help: "Every write path but these (comma-separated, as for --only).")
+    var skip: String?
 
     @Option(help: "Seed for the moments, calls and kinds of faults.")
     var seed: UInt64 = 1
@@ -52,10 +57,11 @@ struct HarnessCommand: AsyncParsableCommand {
 
     func run() async throws {
         let bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        let yiana = bin.appendingPathComponent("yiana"), shim = bin.appendingPathComponent("libFaultShim.so")
-        for needed in [yiana, shim] where !FileManager.default.fileExists(atPath: needed.path) {
-            throw ValidationError("\(needed.path) is missing: build it first (swift build --product \(needed == shim ? "FaultShim" : "yiana")).")
+        let yiana = bin.appendingPathComponent("yiana")
+        guard FileManager.default.fileExists(atPath: yiana.path) else {
+            throw ValidationError("\(yiana.path) is missing: build it first (swift build --product yiana).")
         }
+        let shim = try FaultShim.library(in: bin)
         let workURL = work.map { URL(fileURLWithPath: $0) } ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("yiana-harness-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: workURL, withIntermediateDirectories: true)
         // This machine's state for the libraries of a run (cloud attachment, dataless records,
@@ -68,18 +74,19 @@ struct HarnessCommand: AsyncParsableCommand {
         let samplesURL = URL(fileURLWithPath: samples).standardizedFileURL
         let say: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
 
-        let wanted = only.map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
+        let names = { (list: String) in Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
+        let wanted = only.map(names), skipped = skip.map(names) ?? []
         var results: [PathResult] = []
         var harness = CrashHarness(runner: runner, work: workURL, samples: samplesURL, random: SeededGenerator(seed: seed),
                                    kills: kills, faults: faults, progress: say)
-        for scenario in Scenarios.all where wanted?.contains(scenario.name) ?? true {
+        for scenario in Scenarios.all where wanted?.contains(scenario.name) ?? true && !skipped.contains(scenario.name) {
             let started = Date()
             let result = try await harness.run(scenario)
             say("\(scenario.name): \(result.runs) runs in \(Int(Date().timeIntervalSince(started))) s")
             results.append(result)
         }
         var concurrency: ConcurrencyHarness.Result? = nil
-        if rounds > 0, wanted?.contains("concurrency") ?? true {
+        if rounds > 0, wanted?.contains("concurrency") ?? true, !skipped.contains("concurrency") {
             var harness = ConcurrencyHarness(runner: runner, work: workURL, samples: samplesURL, random: SeededGenerator(seed: seed &+ 1), progress: say)
             concurrency = try await harness.run(rounds: rounds)
         }
