@@ -118,7 +118,7 @@ let package = Package(
         ]),
         // Linked on Linux against mimalloc (libmimalloc-dev), which then serves every malloc
         // of the process, poppler's included: `index --full` takes 6–7% less time than with
-        // glibc's allocator, whose tunables made no difference (README, Performance).
+        // glibc's allocator, whose tunables made no difference (docs/PERFORMANCE.md).
         .executableTarget(
             name: "yiana",
             dependencies: [

@@ -157,4 +157,4 @@ run versions list --library "$laptop" "pdfs/Flow control paper"
 
 step "Done"
 say "Everything is in $work: the laptop's and the phone's libraries, the cloud store, the index."
-say "Next: yiana --help, and the README."
+say "Next: yiana --help, the README and the manual in docs/."

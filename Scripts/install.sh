@@ -2,7 +2,7 @@
 # Installs yiana for the current user (or into PREFIX): the release binary, a man page per
 # command generated from the CLI itself (swift-argument-parser's generate-manual plugin),
 # shell completions for bash, zsh and fish (`yiana --generate-completion-script`), and the
-# systemd user units of `yiana watch` and `yiana serve` (Scripts/systemd/).
+# systemd user units of `yiana watch` and `yiana serve` (Scripts/service/systemd/).
 # Usage: Scripts/install.sh [PREFIX]        (default ~/.local; needs no root for that)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +27,7 @@ install -m 0644 .build/plugins/GenerateManual/outputs/yiana/*.1 "$prefix/share/m
 units="${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user"
 mkdir -p "$units"
 for unit in yiana-watch@.service yiana-serve@.service; do
-    sed "s|@BIN@|$prefix/bin|" "Scripts/systemd/$unit" > "$units/$unit"
+    sed "s|@BIN@|$prefix/bin|" "Scripts/service/systemd/$unit" > "$units/$unit"
 done
 if command -v systemctl >/dev/null && systemctl --user daemon-reload 2>/dev/null; then
     echo "installed the user units yiana-watch@.service and yiana-serve@.service; for ~/Yiana, now and at every login:"

@@ -5,8 +5,8 @@
 # dpkg-shlibdeps) and those it opens on first use (each Sources/C*/shim.h's YIANA_LAZY_LIBRARY,
 # through the shlibs file of the package that holds it), and tesseract's English data; a man
 # page per command (swift-argument-parser's generate-manual), bash, zsh and fish completions,
-# the systemd user units of `watch` and `serve`, the README, a changelog and a copyright file
-# naming every component compiled in (Scripts/deb-copyright.py). The version comes from
+# the systemd user units of `watch` and `serve`, the README and the manual, a changelog and a copyright file
+# naming every component compiled in (Scripts/package/copyright.py). The version comes from
 # `git describe`: a tag vX.Y.Z on the commit makes the release X.Y.Z; otherwise
 # <yiana --version>~git<date>.<commit> (before that release), or X.Y.Z+git<n>.<commit> after a tag.
 # Usage: Scripts/package.sh   (then: apt install ./.build/deb/yiana-tools_*.deb)
@@ -78,14 +78,16 @@ done
 chmod 644 "$root"/usr/share/*/completions/yiana "$root/usr/share/zsh/vendor-completions/_yiana" "$root/usr/share/fish/vendor_completions.d/yiana.fish"
 
 # The systemd user units, pointing at the installed program.
-for unit in Scripts/systemd/*.service; do
+for unit in Scripts/service/systemd/*.service; do
     sed "s|@BIN@|/usr/bin|g" "$unit" > "$root/usr/lib/systemd/user/$(basename "$unit")"
     chmod 644 "$root/usr/lib/systemd/user/$(basename "$unit")"
 done
 
-# Documentation: the README, the changelog, the copyright file.
+# Documentation: the README and the manual (docs/), the changelog, the copyright file.
 doc="$root/usr/share/doc/yiana-tools"
 gzip -9n < README.md > "$doc/README.md.gz"
+mkdir -p "$doc/docs"
+for page in docs/*.md; do gzip -9n < "$page" > "$doc/docs/$(basename "$page").gz"; done
 {
     echo "yiana-tools ($version) unstable; urgency=medium"
     echo
@@ -94,7 +96,7 @@ gzip -9n < README.md > "$doc/README.md.gz"
     echo
     echo " -- yiana-tools maintainers <yiana-tools@users.noreply.github.com>  $(git log -1 --format=%cD)"
 } | gzip -9n > "$doc/changelog.gz"  # a native package: its changelog is the upstream one
-python3 Scripts/deb-copyright.py "$bin/yiana.product/Objects.LinkFileList" .build/checkouts > "$doc/copyright"
+python3 Scripts/package/copyright.py "$bin/yiana.product/Objects.LinkFileList" .build/checkouts > "$doc/copyright"
 chmod 644 "$doc"/*
 
 # Depends: what the binary links (dpkg-shlibdeps), what it opens on first use (the shlibs

@@ -9,7 +9,7 @@ set -euo pipefail
 # libtesseract-dev, tesseract-ocr-eng, libqpdf-dev: `yiana ocr` (tesseract and its English
 # trained data, qpdf for the text layer).
 # libmimalloc-dev: the allocator `yiana` is linked with (Package.swift).
-# libturbojpeg0-dev: `yiana serve` sends scanned pages as JPEG (Scripts/bench-image-format.sh).
+# libturbojpeg0-dev: `yiana serve` sends scanned pages as JPEG (Scripts/bench/image-format.sh).
 packages=(libzip-dev libpoppler-glib-dev libsqlite3-dev pkg-config unzip libtesseract-dev tesseract-ocr-eng libqpdf-dev libmimalloc-dev libturbojpeg0-dev "$@")
 missing=()
 for package in "${packages[@]}"; do

@@ -5,10 +5,10 @@
 # The append does what qpdf does plus what a document needs: the document's PDF read out of
 # its archive (CRC-checked), the joined PDF's page count and SHA-256 (the app's pdfHash), the
 # version before kept, and the crash-safe write (fsync, verification, rename).
-# Usage: Scripts/bench-append.sh [RUNS]   (default 7)
+# Usage: Scripts/bench/append.sh [RUNS]   (default 7)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source Scripts/bench-common.sh
+cd "$(dirname "$0")/../.."
+source Scripts/bench/common.sh
 Scripts/setup.sh qpdf bc $(command -v python3 >/dev/null || echo python3) >/dev/null
 yiana="$(release_binary yiana)"
 runs="${1:-7}"
@@ -16,7 +16,7 @@ work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-append-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 export XDG_STATE_HOME="$work/state" XDG_CACHE_HOME="$work/cache" YIANA_SETTLE_SECONDS=0
 
-python3 Scripts/make-big-pdf.py 200 "$work/200mb.pdf"
+python3 Scripts/generate/big-pdf.py 200 "$work/200mb.pdf"
 letter=SampleDocs/pdfs/"Bank statement reminder.pdf"
 pages=()
 for _ in $(seq 50); do pages+=("$letter"); done
@@ -45,5 +45,5 @@ printf '%-60s %8s %8s %8s %8s\n' "append 200 MB to 100 pages (median of $runs)" 
 printf '%-60s %8.3f %8.3f %7.2fx %8s\n' "yiana append vs qpdf --empty --pages + sync" "$o" "$r" "$(echo "$o / $r" | bc -l)" "<= 1.3x"
 printf '%-60s %8.3f %8.3f %7.2fx %8s\n' "yiana append vs the same with --stream-data=preserve" "$o" "$p" "$(echo "$o / $p" | bc -l)" "-"
 cp "$work/document.yianazip" "$work/lib/100 pages.yianazip"; rm -f "$work/out.pdf"; sync
-python3 Scripts/peak-memory.py "yiana append" -- "$yiana" append --allow-duplicates --library "$work/lib" "100 pages" "$work/200mb.pdf"
-python3 Scripts/peak-memory.py "qpdf --empty --pages" -- qpdf --empty --pages "$work/100 pages.pdf" "$work/200mb.pdf" -- "$work/out.pdf"
+python3 Scripts/bench/peak-memory.py "yiana append" -- "$yiana" append --allow-duplicates --library "$work/lib" "100 pages" "$work/200mb.pdf"
+python3 Scripts/bench/peak-memory.py "qpdf --empty --pages" -- qpdf --empty --pages "$work/100 pages.pdf" "$work/200mb.pdf" -- "$work/out.pdf"

@@ -12,10 +12,10 @@
 #   3. read:  `yiana export --pdf -` (every byte CRC-checked) vs `unzip -tq`.  target >= 1.0
 #   4. memory: peak RSS of `yiana import` of a 1 GB PDF (/usr/bin/time -v), anonymous and
 #      file-backed apart (a container's limit counts both).                target < 64 MB
-# Usage: Scripts/bench-archive.sh [RUNS]   (default 9; tool and reference alternate, medians compared)
+# Usage: Scripts/bench/archive.sh [RUNS]   (default 9; tool and reference alternate, medians compared)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source Scripts/bench-common.sh
+cd "$(dirname "$0")/../.."
+source Scripts/bench/common.sh
 Scripts/setup.sh time unzip bc openssl $(command -v python3 >/dev/null || echo python3) >/dev/null
 yiana="$(release_binary yiana)"
 stress="$(release_binary yiana-stress)"
@@ -23,8 +23,8 @@ runs="${1:-9}"
 work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
-python3 Scripts/make-big-pdf.py 200 "$work/200mb.pdf"
-python3 Scripts/make-big-pdf.py 1000 "$work/1gb.pdf"
+python3 Scripts/generate/big-pdf.py 200 "$work/200mb.pdf"
+python3 Scripts/generate/big-pdf.py 1000 "$work/1gb.pdf"
 
 # Seconds one run of "$@" takes.
 seconds() {
@@ -62,7 +62,7 @@ doc="$work/lib/200mb.yianazip"
 read -r t_export t_unzip < <(pair ":" "'$yiana' export --pdf - '$doc' > /dev/null" ":" "unzip -tq '$doc'")
 
 rm -rf "$work/lib1g" && mkdir "$work/lib1g"
-memory=$(python3 Scripts/peak-memory.py "import of a 1 GB PDF" -- "$yiana" import --library "$work/lib1g" "$work/1gb.pdf")
+memory=$(python3 Scripts/bench/peak-memory.py "import of a 1 GB PDF" -- "$yiana" import --library "$work/lib1g" "$work/1gb.pdf")
 
 ratio() { echo "scale=2; $1 / $2" | bc -l; }
 printf '\n%-52s %10s %10s %8s %8s\n' "benchmark (median of $runs alternating runs)" "yiana s" "ref s" "ratio" "target"

@@ -7,10 +7,10 @@
 # count and the page; the outline's two GROUP BYs the server keeps while the index is
 # unchanged) in one process per view.
 #   Goal: the first page of 100,000 documents in <= 100 ms p99.
-# Usage: Scripts/bench-browse.sh [DOCS] [REQUESTS]   (defaults 100000, 50)
+# Usage: Scripts/bench/browse.sh [DOCS] [REQUESTS]   (defaults 100000, 50)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source Scripts/bench-common.sh
+cd "$(dirname "$0")/../.."
+source Scripts/bench/common.sh
 Scripts/setup.sh sqlite3 curl $(command -v python3 >/dev/null || echo python3) >/dev/null
 yiana="$(release_binary yiana)"
 docs="${1:-100000}"
@@ -19,7 +19,7 @@ work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-browse-XXXXXX")"
 trap 'kill "${server:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
 export XDG_STATE_HOME="$work/state" XDG_CACHE_HOME="$work/cache" YIANA_KEEP=off
 
-python3 Scripts/make-library.py "$docs" "$work/lib" 1 10
+python3 Scripts/generate/library.py "$docs" "$work/lib" 1 10
 index="$work/index.sqlite"
 "$yiana" index --library "$work/lib" --index "$index" --jobs 2 >/dev/null
 start_serve "$work" "$yiana" --library "$work/lib" --index "$index"

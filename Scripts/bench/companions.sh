@@ -4,10 +4,10 @@
 # extraction files (.addresses/<title>.json) and 2,000 correction files
 # (.addresses/<title>.overrides.json), against the same library without them, in one run,
 # alternating, medians. Target: <= 1.2x.
-# Usage: Scripts/bench-companions.sh [RUNS] [DOCUMENTS]   (default 7; 10000)
+# Usage: Scripts/bench/companions.sh [RUNS] [DOCUMENTS]   (default 7; 10000)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source Scripts/bench-common.sh
+cd "$(dirname "$0")/../.."
+source Scripts/bench/common.sh
 Scripts/setup.sh bc $(command -v python3 >/dev/null || echo python3) >/dev/null
 yiana="$(release_binary yiana)"
 runs="${1:-7}"; size="${2:-10000}"
@@ -15,7 +15,7 @@ work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-companions-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 export XDG_CACHE_HOME="$work/cache" XDG_STATE_HOME="$work/state" YIANA_SETTLE_SECONDS=0
 
-python3 Scripts/make-library.py "$size" "$work/plain" > /dev/null
+python3 Scripts/generate/library.py "$size" "$work/plain" > /dev/null
 cp -a "$work/plain" "$work/with"
 python3 - "$work/with" <<'PY'
 import json, os, sys

@@ -5,10 +5,10 @@
 # document's metadata.json in the same run (alternating, medians): the least any tool that
 # tells copies apart by their metadata must do. Target: yiana <= 0.5x Python's time.
 # Also prints yiana's peak memory at the largest size.
-# Usage: Scripts/bench-conflicts.sh [RUNS] [SIZES...]   (default 3; 2500 10000 20000)
+# Usage: Scripts/bench/conflicts.sh [RUNS] [SIZES...]   (default 3; 2500 10000 20000)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source Scripts/bench-common.sh
+cd "$(dirname "$0")/../.."
+source Scripts/bench/common.sh
 Scripts/setup.sh bc $(command -v python3 >/dev/null || echo python3) >/dev/null
 yiana="$(release_binary yiana)"
 runs="${1:-3}"; shift || true
@@ -34,8 +34,8 @@ PY
 
 printf '%-44s %10s %10s %8s %8s\n' "conflicts list (median of $runs alternating runs)" "yiana s" "python s" "ratio" "target"
 for size in "${sizes[@]}"; do
-    python3 Scripts/make-library.py "$size" "$work/lib-$size" > /dev/null
-    python3 Scripts/make-conflict-copies.py "$work/lib-$size" $((size / 20)) > /dev/null
+    python3 Scripts/generate/library.py "$size" "$work/lib-$size" > /dev/null
+    python3 Scripts/generate/conflict-copies.py "$work/lib-$size" $((size / 20)) > /dev/null
     sync
     ours=(); ref=()
     for _ in $(seq "$runs"); do
@@ -46,4 +46,4 @@ for size in "${sizes[@]}"; do
     printf '%-44s %10.3f %10.3f %7sx %8s\n' "$size documents + $((size / 20)) copies" "$t_ours" "$t_ref" "$(echo "scale=2; $t_ours / $t_ref" | bc -l)" "<=0.5x"
     last="$work/lib-$size"
 done
-python3 Scripts/peak-memory.py "conflicts list, ${sizes[-1]} documents" -- "$yiana" conflicts list --library "$last"
+python3 Scripts/bench/peak-memory.py "conflicts list, ${sizes[-1]} documents" -- "$yiana" conflicts list --library "$last"

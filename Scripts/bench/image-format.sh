@@ -5,10 +5,10 @@
 #     page, else PNG by cairo: the choice this measurement made; first render, cache emptied),
 #   - pdftoppm -png, pdftoppm -jpeg (quality 85, the same poppler render, libjpeg-turbo),
 #   - WebP (cwebp -q 85 of pdftoppm's PNG: its encode time added to pdftoppm's render).
-# Medians of 5. Usage: Scripts/bench-image-format.sh
+# Medians of 5. Usage: Scripts/bench/image-format.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source Scripts/bench-common.sh
+cd "$(dirname "$0")/../.."
+source Scripts/bench/common.sh
 Scripts/setup.sh poppler-utils webp curl $(command -v python3 >/dev/null || echo python3) >/dev/null
 yiana="$(release_binary yiana)"
 serve_work bench-image

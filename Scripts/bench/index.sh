@@ -10,10 +10,10 @@
 #      numbers, tag/folder/date filters), the index opened once (yiana-bench)       p99 < 50 ms
 #      Also shown, no target: the same queries as whole `yiana search` commands, which add
 #      the process start (~20 ms: Swift, Foundation and poppler's libraries loading).
-# Usage: Scripts/bench-index.sh [RUNS]   (default 3; tool and reference alternate, medians)
+# Usage: Scripts/bench/index.sh [RUNS]   (default 3; tool and reference alternate, medians)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source Scripts/bench-common.sh
+cd "$(dirname "$0")/../.."
+source Scripts/bench/common.sh
 Scripts/setup.sh texlive-latex-base-doc poppler-utils bc $(command -v python3 >/dev/null || echo python3) >/dev/null
 yiana="$(release_binary yiana)"
 bench="$(release_binary yiana-bench)"
@@ -40,10 +40,10 @@ for _ in $(seq "$runs"); do
 done
 t_one=$(printf '%s\n' "${one[@]}" | median); t_all=$(printf '%s\n' "${all[@]}" | median); t_ref=$(printf '%s\n' "${ref[@]}" | median)
 
-echo; python3 Scripts/word-recall.py "$work/one.sqlite" "$work/import.json" "$work/lib" | tee "$work/recall.txt"
+echo; python3 Scripts/bench/word-recall.py "$work/one.sqlite" "$work/import.json" "$work/lib" | tee "$work/recall.txt"
 
 # 10,000 generated documents.
-python3 Scripts/make-library.py 10000 "$work/big"
+python3 Scripts/generate/library.py 10000 "$work/big"
 t_first=$(seconds "$yiana" index --library "$work/big" --index "$work/big.sqlite")
 noop=(); for _ in $(seq 5); do noop+=("$(seconds "$yiana" index --library "$work/big" --index "$work/big.sqlite")"); done
 t_noop=$(printf '%s\n' "${noop[@]}" | median)

@@ -9,17 +9,17 @@
 #    one-page letters, and scanned letters): `du` of the library and the store together (links
 #    counted once) against the library alone (goal ≤ 1% with links), beside the floor of any
 #    link per document (`cp -al`); in copy mode every state is a copy: the library's size.
-# Usage: Scripts/bench-keeper.sh [DOCUMENTS] [RUNS]
+# Usage: Scripts/bench/keeper.sh [DOCUMENTS] [RUNS]
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source Scripts/bench-common.sh
+cd "$(dirname "$0")/../.."
+source Scripts/bench/common.sh
 Scripts/setup.sh bc $(command -v python3 >/dev/null || echo python3) >/dev/null
 yiana="$(release_binary yiana)"
 documents="${1:-10000}"
 runs="${2:-7}"
 work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-keeper-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
-python3 Scripts/make-library.py "$documents" "$work/lib" >/dev/null
+python3 Scripts/generate/library.py "$documents" "$work/lib" >/dev/null
 cp -a "$work/lib" "$work/lib-off"
 
 # First runs: one that keeps every document, one without the keeper (each its own state).
@@ -59,7 +59,7 @@ disk() {
          "($(echo "100 * $extra / $library_kb" | bc -l | cut -c1-5)% of the library; goal <= 1%); floor (cp -al) ${floor_kb} KiB" \
          "($(echo "100 * $floor_kb / $library_kb" | bc -l | cut -c1-5)%); in copy mode the states take the library's size again (100%)"
 }
-python3 Scripts/make-library.py 1000 "$work/small" >/dev/null
+python3 Scripts/generate/library.py 1000 "$work/small" >/dev/null
 disk "$work/small" "generated one-page documents"
 python3 - "$work/scans" SampleDocs/scans/*.pdf <<'PY'
 import json, os, sys, uuid, zipfile
@@ -78,7 +78,7 @@ disk "$work/scans" "scanned letters"
 # 4. Under `yiana watch`: from a deletion arriving (a document removed, as a sync program
 # removes it) to `versions list --deleted` listing it; median of RUNS deletions, one at a time.
 export XDG_STATE_HOME="$work/watch-state" XDG_CACHE_HOME="$work/watch-cache"
-python3 Scripts/make-library.py 1000 "$work/watched" >/dev/null
+python3 Scripts/generate/library.py 1000 "$work/watched" >/dev/null
 "$yiana" index --library "$work/watched" >/dev/null
 "$yiana" watch --library "$work/watched" >/dev/null 2>&1 &
 watcher=$!

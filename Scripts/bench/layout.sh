@@ -3,10 +3,10 @@
 # `yiana index` over DOCUMENTS generated documents with COPIES conflict copies, run by this
 # tree's yiana and by BEFORE's (default: the commit before the new layout), interleaved in
 # one run on one library; medians of 5 and their ratio.
-# Usage: Scripts/bench-layout.sh [DOCUMENTS] [COPIES] [BEFORE]   (default 10000 500 9b408d8)
+# Usage: Scripts/bench/layout.sh [DOCUMENTS] [COPIES] [BEFORE]   (default 10000 500 9b408d8)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source Scripts/bench-common.sh
+cd "$(dirname "$0")/../.."
+source Scripts/bench/common.sh
 documents="${1:-10000}"; copies="${2:-500}"; before="${3:-9b408d8}"
 Scripts/setup.sh bc $(command -v python3 >/dev/null || echo python3) >/dev/null
 new="$(release_binary yiana)"
@@ -18,8 +18,8 @@ git worktree add --detach "$work/before-src" "$before" >/dev/null 2>&1
 (cd "$work/before-src" && swift build -c release --static-swift-stdlib --product yiana --scratch-path "$scratch" >/dev/null)
 old="$scratch/release/yiana"
 
-python3 Scripts/make-library.py "$documents" "$work/lib"
-python3 Scripts/make-conflict-copies.py "$work/lib" "$copies"
+python3 Scripts/generate/library.py "$documents" "$work/lib"
+python3 Scripts/generate/conflict-copies.py "$work/lib" "$copies"
 export XDG_CACHE_HOME="$work/cache" XDG_STATE_HOME="$work/state"
 "$old" index --library "$work/lib" --index "$work/old.sqlite" >/dev/null 2>&1 || true
 "$new" index --library "$work/lib" --index "$work/new.sqlite" >/dev/null 2>&1 || true

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Accuracy and speed of `yiana ocr` (issue 16), each beside its reference in the same run.
-#   Scripts/bench-ocr.sh [RUNS]      (RUNS: timed runs per measure, median shown; default 3)
-# Accuracy: word recall and character error rate (Scripts/ocr-accuracy.py) against the known
+#   Scripts/bench/ocr.sh [RUNS]      (RUNS: timed runs per measure, median shown; default 3)
+# Accuracy: word recall and character error rate (Scripts/bench/ocr-accuracy.py) against the known
 #   text: the SampleDocs scans (skewed, grainy, JPEG), clean 300-dpi scans of the same kind,
 #   and pages of real PDFs drawn to images (pdftoppm, 300 dpi) whose text layer is the truth;
 #   the real pages also at 150 and 200 dpi, for the choice of resolution; beside each set, the
@@ -12,8 +12,8 @@
 #   half the list each, for two), and ocrmypdf on the same PDFs when it installs.
 # Memory: peak RSS of --jobs 1 and --jobs 2 (anonymous and file-backed apart).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source Scripts/bench-common.sh
+cd "$(dirname "$0")/../.."
+source Scripts/bench/common.sh
 runs=${1:-3}
 Scripts/setup.sh tesseract-ocr poppler-utils libjpeg-turbo-progs bc
 command -v ocrmypdf >/dev/null || Scripts/setup.sh ocrmypdf >/dev/null 2>&1 || echo "(ocrmypdf did not install: its row is left out)"
@@ -27,11 +27,11 @@ yiana=$(release_binary yiana)
 sets=$work/sets
 mkdir -p "$sets/samples" "$sets/clean" "$sets/real"
 cp SampleDocs/scans/*.pdf SampleDocs/scans/*.txt "$sets/samples/"
-python3 Scripts/make-scans.py "$sets/clean" --clean --dpi 300 >/dev/null
-python3 Scripts/make-scans.py --pages-of "SampleDocs/pdfs/Bank statement reminder.pdf" 1 2 "$sets/real"
-python3 Scripts/make-scans.py --pages-of "SampleDocs/pdfs/Flow control paper.pdf" 1 3 "$sets/real"
+python3 Scripts/generate/scans.py "$sets/clean" --clean --dpi 300 >/dev/null
+python3 Scripts/generate/scans.py --pages-of "SampleDocs/pdfs/Bank statement reminder.pdf" 1 2 "$sets/real"
+python3 Scripts/generate/scans.py --pages-of "SampleDocs/pdfs/Flow control paper.pdf" 1 3 "$sets/real"
 manual=/usr/share/doc/libtasn1-doc/libtasn1.pdf
-[ -f "$manual" ] && python3 Scripts/make-scans.py --pages-of "$manual" 6 8 "$sets/real"
+[ -f "$manual" ] && python3 Scripts/generate/scans.py --pages-of "$manual" 6 8 "$sets/real"
 
 library() {  # library NAME SET...: a library of the image-only PDFs of the sets
     local lib=$work/lib-$1; shift
@@ -45,7 +45,7 @@ for set in samples clean real; do
     lib=$(library "acc-$set" "$set")
     "$yiana" ocr --library "$lib" --all --jobs 2 >/dev/null || true
     echo "$set:"
-    python3 Scripts/ocr-accuracy.py "$lib" "$sets/$set"
+    python3 Scripts/bench/ocr-accuracy.py "$lib" "$sets/$set"
 done
 # The reference: the tesseract command itself on the same pages drawn at 300 dpi by
 # pdftoppm, its text scored the same way (what the engine and its model can do).
@@ -61,13 +61,13 @@ for set in samples clean real; do
         python3 -c 'import json, sys; json.dump({"pages": [{"text": open(sys.argv[1]).read()}]}, open(sys.argv[2], "w"))' \
             "$cli/text.txt" "$cli/.ocr_results/$stem.json"
     done
-    echo "$set, the tesseract command on the same 300-dpi pages: $(python3 Scripts/ocr-accuracy.py "$cli" "$sets/$set" | tail -1)"
+    echo "$set, the tesseract command on the same 300-dpi pages: $(python3 Scripts/bench/ocr-accuracy.py "$cli" "$sets/$set" | tail -1)"
 done
 for dpi in 150 200; do
     for set in samples real; do
         lib=$(library "dpi-$dpi-$set" "$set")
         "$yiana" ocr --library "$lib" --all --jobs 2 --dpi "$dpi" >/dev/null || true
-        echo "$set at $dpi dpi: $(python3 Scripts/ocr-accuracy.py "$lib" "$sets/$set" | tail -1)"
+        echo "$set at $dpi dpi: $(python3 Scripts/bench/ocr-accuracy.py "$lib" "$sets/$set" | tail -1)"
     done
 done
 
@@ -115,5 +115,5 @@ fi
 echo "== memory =="
 for jobs in 1 2; do
     rm -rf "$work/run"; cp -a "$pristine" "$work/run"
-    python3 Scripts/peak-memory.py "yiana ocr --jobs $jobs, $pages pages" -- "$yiana" ocr --library "$work/run" --all --jobs "$jobs"
+    python3 Scripts/bench/peak-memory.py "yiana ocr --jobs $jobs, $pages pages" -- "$yiana" ocr --library "$work/run" --all --jobs "$jobs"
 done

@@ -15,10 +15,10 @@
 #      beside the floor: the engines' own tools running the bare ranked query (top 200 pages) of
 #      200 of those two-word queries, 1, 8 and 32 at once (`sqlite3` with FTS5's bm25; `psql`
 #      with the ranking `yiana search` asks for)
-# Usage: Scripts/bench-postgres.sh [SIZES] [SECONDS per wrk run]   (default "10000 100000", 15)
+# Usage: Scripts/bench/postgres.sh [SIZES] [SECONDS per wrk run]   (default "10000 100000", 15)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source Scripts/bench-common.sh
+cd "$(dirname "$0")/../.."
+source Scripts/bench/common.sh
 Scripts/setup.sh postgresql wrk bc $(command -v python3 >/dev/null || echo python3) >/dev/null
 yiana="$(release_binary yiana)"
 read -r -a sizes <<< "${1:-10000 100000}"
@@ -37,7 +37,7 @@ index_seconds() {  # index_seconds LIBRARY INDEX: seconds of one `yiana index`, 
 declare -A fresh_sqlite fresh_pg size_sqlite size_pg per_doc_sqlite per_doc_pg
 for n in "${sizes[@]}"; do
     lib="$work/lib-$n"
-    python3 Scripts/make-library.py "$n" "$lib" >/dev/null
+    python3 Scripts/generate/library.py "$n" "$lib" >/dev/null
     psql_ -d postgres -c "CREATE DATABASE lib_$n"
     sqlite="$work/index-$n.sqlite" pg="postgres://yiana@$socket:$port/lib_$n"
     fresh_sqlite[$n]=$(index_seconds "$lib" "$sqlite")
@@ -51,7 +51,7 @@ for n in "${sizes[@]}"; do
     per=$(( n / 3 < 200 ? n / 3 : 200 ))
     noop_sqlite=$(for _ in 1 2 3; do index_seconds "$lib" "$sqlite"; done | median)
     noop_pg=$(for _ in 1 2 3; do index_seconds "$lib" "$pg"; done | median)
-    python3 Scripts/make-library.py $((per * 3)) "$work/changes-$n" 2 >/dev/null
+    python3 Scripts/generate/library.py $((per * 3)) "$work/changes-$n" 2 >/dev/null
     mapfile -t docs < <(find "$lib" -name '*.yianazip' | sort | head -$((per * 3)))
     mapfile -t changes < <(find "$work/changes-$n" -name '*.yianazip' | sort)
     rounds_sqlite=() rounds_pg=()
@@ -71,7 +71,7 @@ done
 
 largest="${sizes[-1]}"
 lib="$work/lib-$largest" sqlite="$work/index-$largest.sqlite" pg="postgres://yiana@$socket:$port/lib_$largest"
-python3 Scripts/bench-queries.py "$work/queries.txt"
+python3 Scripts/bench/queries.py "$work/queries.txt"
 python3 - "$yiana" "$lib" "$sqlite" "$pg" "$work/queries.txt" "$work/pg" "$port" "lib_$largest" <<'PY'
 import itertools, json, re, subprocess, sys, time
 from concurrent.futures import ThreadPoolExecutor
@@ -131,8 +131,8 @@ for clients in (1, 8, 32):
     print("%-44s %22s %22s" % ("  %d at once" % clients, *row))
 
 # The floor: each engine's own tool, one process per query, the bare ranked query.
-# The words of the serve benchmark's queries (Scripts/wrk/misses.lua), its pairs in its order.
-lua = open("Scripts/wrk/misses.lua").read()
+# The words of the serve benchmark's queries (Scripts/bench/wrk/misses.lua), its pairs in its order.
+lua = open("Scripts/bench/wrk/misses.lua").read()
 words = re.findall(r'"(\w+)"', lua[lua.index("local words"):lua.index("queries = {}")])
 pairs = list(itertools.permutations(words, 2))[::8][:200]
 def bare(tool, pair):
@@ -163,7 +163,7 @@ PY
 
 # Through the server: one `yiana serve` per index, wrk with 1, 8 and 32 connections.
 printf '\n%-44s %30s %30s\n' "yiana serve /api/search, wrk ${duration} s" "SQLite req/s p50 p99" "PostgreSQL req/s p50 p99"
-cp Scripts/wrk/misses.lua "$work/misses.lua"
+cp Scripts/bench/wrk/misses.lua "$work/misses.lua"
 load() {  # load CONNECTIONS: requests/s, p50, p99 (ms) and non-2xx of /api/search at `url`
     local threads=$(( $1 < 2 ? 1 : 2 ))
     BENCH_PATH="/api/search?limit=20&q=" wrk -t"$threads" -c"$1" -d"${duration}s" --latency -s "$work/misses.lua" "$url" > "$work/wrk.txt"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The search benchmarks' 200 varied queries (words, two words, phrases, prefixes, numbers,
 tag/folder/date filters), one per line, its arguments to `yiana search` separated by tabs:
-bench-queries.py OUT. Deterministic (Scripts/bench-search.sh, Scripts/bench-postgres.sh)."""
+bench-queries.py OUT. Deterministic (Scripts/bench/search.sh, Scripts/bench/postgres.sh)."""
 import random, sys
 
 words = ("account balance invoice statement tax return annual report meeting minutes letter contract insurance policy "

@@ -7,10 +7,10 @@
 # for 2,500, 10,000 and 20,000 generated one-page documents (and 100,000 for the no-op),
 # then one line per measure on how its cost grows with the library's size, and the peak
 # memory of indexing the largest library afresh (anonymous and file-backed apart).
-# Usage: Scripts/bench-scale.sh [RUNS] [SIZES]   (default 3 alternating runs; "2500 10000 20000")
+# Usage: Scripts/bench/scale.sh [RUNS] [SIZES]   (default 3 alternating runs; "2500 10000 20000")
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source Scripts/bench-common.sh
+cd "$(dirname "$0")/../.."
+source Scripts/bench/common.sh
 Scripts/setup.sh bc $(command -v python3 >/dev/null || echo python3) >/dev/null
 yiana="$(release_binary yiana)"
 runs="${1:-3}"
@@ -25,7 +25,7 @@ statwalk() { find "$1" -printf '%s %T@ %i\n' > /dev/null; }
 declare -A full_ratio per_doc noop_ratio noop_time
 for n in "${sizes[@]}" "$noop_only"; do
     lib="$work/lib-$n"; idx="$work/index-$n.sqlite"
-    python3 Scripts/make-library.py "$n" "$lib" >/dev/null
+    python3 Scripts/generate/library.py "$n" "$lib" >/dev/null
     fresh=(); full=()
     for r in $(seq "$runs"); do
         rm -f "$idx"*
@@ -35,7 +35,7 @@ for n in "${sizes[@]}" "$noop_only"; do
         full+=("$(seconds "$yiana" index --library "$lib" --index "$idx" --jobs 2 --full)")
     done
     if [ "$n" = "${sizes[-1]}" ]; then
-        memory=$(python3 Scripts/peak-memory.py "index of $n documents into a fresh index, --jobs 2" -- \
+        memory=$(python3 Scripts/bench/peak-memory.py "index of $n documents into a fresh index, --jobs 2" -- \
             "$yiana" index --library "$lib" --index "$work/memory.sqlite" --jobs 2)
         rm -f "$work/memory.sqlite"*
     fi

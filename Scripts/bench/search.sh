@@ -7,10 +7,10 @@
 #      the best 200 pages; filters left out), also a whole process. Alternating, p50/p99.
 #                                                          target: yiana p99 <= 40 ms
 #   2. process start: `yiana --version` against `sqlite3 -version`.  target: <= 10 ms
-# Usage: Scripts/bench-search.sh [DOCUMENTS]
+# Usage: Scripts/bench/search.sh [DOCUMENTS]
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source Scripts/bench-common.sh
+cd "$(dirname "$0")/../.."
+source Scripts/bench/common.sh
 Scripts/setup.sh sqlite3 $(command -v python3 >/dev/null || echo python3) >/dev/null
 yiana="$(release_binary yiana)"
 bench="$(release_binary yiana-bench)"
@@ -18,9 +18,9 @@ documents="${1:-10000}"
 work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-search-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
-python3 Scripts/make-library.py "$documents" "$work/lib"
+python3 Scripts/generate/library.py "$documents" "$work/lib"
 "$yiana" index --library "$work/lib" --index "$work/index.sqlite" > /dev/null
-python3 Scripts/bench-queries.py "$work/queries.txt"
+python3 Scripts/bench/queries.py "$work/queries.txt"
 "$bench" fts5 "$work/queries.txt" > "$work/fts5.txt"
 weights=$(grep -o 'bm25Weights = "[^"]*"' Sources/YianaSearch/SearchIndex.swift | cut -d'"' -f2)
 

@@ -12,10 +12,10 @@
 #   3. the server's RSS idle and after the load (target < 200 MB, flat);
 #   4. a 200 MB PDF downloaded (streamed, CRC-checked): time against `unzip -p` of the same PDF
 #      to /dev/null, and the server's peak RSS (VmHWM) after it.
-# Usage: Scripts/bench-serve.sh [DOCUMENTS] [SECONDS per wrk run, default 20]
+# Usage: Scripts/bench/serve.sh [DOCUMENTS] [SECONDS per wrk run, default 20]
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source Scripts/bench-common.sh
+cd "$(dirname "$0")/../.."
+source Scripts/bench/common.sh
 Scripts/setup.sh wrk poppler-utils bc curl sqlite3 $(command -v python3 >/dev/null || echo python3) >/dev/null
 yiana="$(release_binary yiana)"
 bench="$(release_binary yiana-bench)"
@@ -23,7 +23,7 @@ documents="${1:-10000}"
 duration="${2:-20}"
 serve_work bench-serve
 
-python3 Scripts/make-library.py "$documents" "$work/lib" >/dev/null
+python3 Scripts/generate/library.py "$documents" "$work/lib" >/dev/null
 "$yiana" import --library "$work/lib" --into Samples SampleDocs/pdfs/Flow\ control\ paper.pdf >/dev/null
 "$yiana" index --library "$work/lib" >/dev/null
 start_serve "$work" "$yiana" --library "$work/lib"
@@ -39,7 +39,7 @@ request = function()
   return wrk.format("GET", os.getenv("BENCH_PATH") .. words[i]:gsub(" ", "%%20"))
 end
 LUA
-cp Scripts/wrk/misses.lua "$work/misses.lua"  # 1,560 two-word queries: none kept
+cp Scripts/bench/wrk/misses.lua "$work/misses.lua"  # 1,560 two-word queries: none kept
 load() {  # load PATH-PREFIX [SCRIPT]: requests/s, p50 and p99 in ms
     BENCH_PATH="$1" wrk -t2 -c32 -d"${duration}s" --latency -s "$work/${2:-queries}.lua" "$url" > "$work/wrk.txt"
     local rps p50 p99
@@ -111,7 +111,7 @@ printf '%-62s %10s   ratio %.2fx (pdftoppm / yiana, target >= 1.0x)\n' "pdftoppm
 printf '%-62s %10s   ratio %.0fx (first / cached, target >= 50x)\n' "page image from the cache, median of 51, s" "$c" "$(echo "$a / $c" | bc -l)"
 printf '%-62s %10s bytes (pdftoppm %s)\n' "PNG size" "$ours_png" "$ref_png"
 # A 200 MB PDF downloaded: streamed, so the server's peak RSS stays far below the PDF's size.
-python3 Scripts/make-big-pdf.py 200 "$work/200mb.pdf"
+python3 Scripts/generate/big-pdf.py 200 "$work/200mb.pdf"
 "$yiana" import --library "$work/lib" --into Big "$work/200mb.pdf" >/dev/null
 big="Big/200mb.yianazip"
 download=(); reference_unzip=()

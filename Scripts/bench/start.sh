@@ -3,9 +3,9 @@
 # the package (.build/deb/root/usr/bin/yiana: stripped, the Swift runtime linked in) against
 # `sqlite3 -version`, each run RUNS times alternately in the same run; prints the mean and the
 # median of each and their ratio.
-# Usage: Scripts/bench-start.sh [RUNS]   (default 200; after Scripts/package.sh)
+# Usage: Scripts/bench/start.sh [RUNS]   (default 200; after Scripts/package.sh)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 Scripts/setup.sh sqlite3 >/dev/null
 runs="${1:-200}"
 yiana=.build/deb/root/usr/bin/yiana

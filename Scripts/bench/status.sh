@@ -3,10 +3,10 @@
 # with a fresh search index, against the floor of what it must read, in the same run: `find`
 # listing every file with its size, time and inode, plus `sqlite3` reading the index's record
 # of every document. Alternating, medians of RUNS; then the summary's own account of what it read.
-# Usage: Scripts/bench-status.sh [DOCUMENTS] [RUNS]
+# Usage: Scripts/bench/status.sh [DOCUMENTS] [RUNS]
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source Scripts/bench-common.sh
+cd "$(dirname "$0")/../.."
+source Scripts/bench/common.sh
 Scripts/setup.sh sqlite3 bc $(command -v python3 >/dev/null || echo python3) >/dev/null
 yiana="$(release_binary yiana)"
 documents="${1:-10000}"
@@ -15,7 +15,7 @@ work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-status-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 export XDG_STATE_HOME="$work/state" XDG_CACHE_HOME="$work/cache"
 
-python3 Scripts/make-library.py "$documents" "$work/lib" >/dev/null
+python3 Scripts/generate/library.py "$documents" "$work/lib" >/dev/null
 "$yiana" index --library "$work/lib" >/dev/null
 index=$(ls "$work"/cache/yiana-tools/index-*.sqlite)
 floor() {

@@ -6,10 +6,10 @@
 # anything on a shared machine):
 #   --jobs 1 vs pdftotext                                                        >= 1.0x
 #   --jobs 2 vs pdftotext (a long document's pages are shared out between cores) >= 1.8x
-# Usage: Scripts/bench-text.sh [RUNS]   (default 5)
+# Usage: Scripts/bench/text.sh [RUNS]   (default 5)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source Scripts/bench-common.sh
+cd "$(dirname "$0")/../.."
+source Scripts/bench/common.sh
 Scripts/setup.sh texlive-latex-base-doc poppler-utils bc $(command -v python3 >/dev/null || echo python3) >/dev/null
 yiana="$(release_binary yiana)"
 runs="${1:-5}"

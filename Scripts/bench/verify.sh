@@ -3,11 +3,11 @@
 # 200 documents of ~2 MB plus one of 200 MB. verify checks more (structure, every CRC,
 # metadata, format, the PDF opened with poppler, page count, pdfHash); target ratio >= 1.0.
 # Then the peak memory of `yiana verify` of one 1 GB document, anonymous and file-backed
-# apart (Scripts/peak-memory.py): verify maps the archive, so its pages show as file-backed.
-# Usage: Scripts/bench-verify.sh [RUNS]   (default 5)
+# apart (Scripts/bench/peak-memory.py): verify maps the archive, so its pages show as file-backed.
+# Usage: Scripts/bench/verify.sh [RUNS]   (default 5)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source Scripts/bench-common.sh
+cd "$(dirname "$0")/../.."
+source Scripts/bench/common.sh
 Scripts/setup.sh unzip bc $(command -v python3 >/dev/null || echo python3) >/dev/null
 yiana="$(release_binary yiana)"
 runs="${1:-5}"
@@ -15,8 +15,8 @@ work="$(mktemp -d /tmp/yiana-bench-verify-XXXXXX)"
 trap 'rm -rf "$work"' EXIT
 
 mkdir -p "$work/lib" "$work/pdfs"
-for i in $(seq 200); do python3 Scripts/make-big-pdf.py 2 "$work/pdfs/doc $i.pdf"; done
-python3 Scripts/make-big-pdf.py 200 "$work/pdfs/big.pdf"
+for i in $(seq 200); do python3 Scripts/generate/big-pdf.py 2 "$work/pdfs/doc $i.pdf"; done
+python3 Scripts/generate/big-pdf.py 200 "$work/pdfs/big.pdf"
 "$yiana" import --library "$work/lib" --allow-duplicates "$work/pdfs" > /dev/null
 mapfile -t archives < <(find "$work/lib" -name '*.yianazip' | sort)
 echo "archives: ${#archives[@]}, $(du -sh "$work/lib" | cut -f1)"
@@ -32,6 +32,6 @@ printf '\n%-50s %10s %10s %8s %8s\n' "benchmark (median of $runs alternating run
 printf '%-50s %10.3f %10.3f %8s %8s\n' "verify ${#archives[@]} archives vs unzip -tq" "$t_ours" "$t_ref" "$(echo "scale=2; $t_ref / $t_ours" | bc -l)x" ">=1.0x"
 
 mkdir "$work/big"
-python3 Scripts/make-big-pdf.py 1000 "$work/1gb.pdf"
+python3 Scripts/generate/big-pdf.py 1000 "$work/1gb.pdf"
 "$yiana" import --library "$work/big" "$work/1gb.pdf" > /dev/null
-python3 Scripts/peak-memory.py "verify of a 1 GB document" -- "$yiana" verify --library "$work/big"
+python3 Scripts/bench/peak-memory.py "verify of a 1 GB document" -- "$yiana" verify --library "$work/big"

@@ -9,10 +9,10 @@
 # folder): a query PostgreSQL cannot take must be answered too (a NUL, which it takes in no
 # text, was its error, a 503, where the SQLite index gave a 500).
 # Exits 1 on any failure; the seed is printed so that a failure can be replayed.
-# Usage: Scripts/api-fuzz.sh YIANA_BINARY [EXAMPLES per operation, default 200] [postgres]
+# Usage: Scripts/checks/api-fuzz.sh YIANA_BINARY [EXAMPLES per operation, default 200] [postgres]
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source Scripts/bench-common.sh
+cd "$(dirname "$0")/../.."
+source Scripts/bench/common.sh
 yiana="$(realpath "$1")"
 examples="${2:-200}"
 backend="${3:-sqlite}"

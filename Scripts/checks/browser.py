@@ -18,7 +18,7 @@ page is audited with axe-core (0 serious or critical violations). Screenshots go
 folder (always one of the result, and one at a failure). Prints 'N passed, N failed' and
 exits 1 on a failure.
 
-Usage: Scripts/browser-test.py YIANA_BINARY [OUTPUT_FOLDER]   (run by Scripts/test.sh with
+Usage: Scripts/checks/browser.py YIANA_BINARY [OUTPUT_FOLDER]   (run by Scripts/test.sh with
 .build/axe-venv/bin/python: Debian's python3-selenium and PyPI's axe-selenium-python)
 """
 import os, re, subprocess, sys, tempfile, time, urllib.parse, urllib.request
@@ -32,7 +32,7 @@ from axe_selenium_python import Axe
 yiana = sys.argv[1]
 out = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="yiana-browser-")
 os.makedirs(out, exist_ok=True)
-root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 work = tempfile.mkdtemp(prefix="yiana-browser-lib-")
 env = dict(os.environ, XDG_STATE_HOME=f"{work}/state", XDG_CACHE_HOME=f"{work}/cache")
 lib = f"{work}/Yiana"

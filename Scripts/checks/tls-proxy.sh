@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# The README's HTTPS example, run: nginx (Debian's) with Scripts/nginx/yiana-serve.conf and a
+# The HTTPS example of docs/BROWSER.md, run: nginx (Debian's) with Scripts/service/nginx/yiana-serve.conf and a
 # self-signed certificate in front of `yiana serve --password-file` on loopback. Over HTTPS,
 # through the proxy: a page sends to the login; a wrong password is refused; the right one
 # gives a session cookie marked Secure, HttpOnly, SameSite=Strict; with it the health page and
 # the API answer; a PDF dropped on the import page goes through the proxy (streamed) and is
 # imported; a form from another origin is refused. Exits 1 on a failure.
-# Usage: Scripts/tls-proxy-check.sh YIANA_BINARY
+# Usage: Scripts/checks/tls-proxy.sh YIANA_BINARY
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source Scripts/bench-common.sh
+cd "$(dirname "$0")/../.."
+source Scripts/bench/common.sh
 Scripts/setup.sh nginx openssl curl >/dev/null
 yiana="$(realpath "$1")"
 work="$(mktemp -d "${TMPDIR:-/tmp}/yiana-tls-XXXXXX")"
@@ -29,7 +29,7 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj "/CN=yiana.example" -addext "subjectAltName=DNS:yiana.example" \
     -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null
 sed -e "s|@WORK@|$work|g" -e "s|@LISTEN@|127.0.0.1:$port|" -e "s|@CERT@|$work/cert.pem|" -e "s|@KEY@|$work/key.pem|" \
-    -e "s|@UPSTREAM@|$upstream|" Scripts/nginx/yiana-serve.conf > "$work/nginx.conf"
+    -e "s|@UPSTREAM@|$upstream|" Scripts/service/nginx/yiana-serve.conf > "$work/nginx.conf"
 nginx -t -c "$work/nginx.conf" -g "daemon off;" 2>/dev/null || { nginx -t -c "$work/nginx.conf" -g "daemon off;"; exit 1; }
 nginx -c "$work/nginx.conf" -g "daemon off;" 2>"$work/nginx.err" &
 proxy=$!

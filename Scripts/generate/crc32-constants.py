@@ -8,7 +8,7 @@ Computation for Generic Polynomials Using PCLMULQDQ", 2009). The C code uses D =
 into one), 512 (four lanes, or one 512-bit register, a step) and 2048 (four 512-bit
 registers a step); then x^64 mod P to go from 128 bits to 64, and Barrett's mu = x^64 div P
 with P itself (both 33 bits, reflected) to go from 64 to 32.
-Usage: Scripts/crc32-constants.py
+Usage: Scripts/generate/crc32-constants.py
 """
 
 P = 0x1_04C1_1DB7  # x^32 + x^26 + ... + 1, bit i the coefficient of x^i

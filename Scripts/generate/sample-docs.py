@@ -7,7 +7,7 @@ licence. Needs python3 and qpdf (for the encrypted PDF). Output is deterministic
 """
 import hashlib, json, os, plistlib, struct, subprocess, sys, zipfile, zlib
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "SampleDocs")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "SampleDocs")
 PDFS = os.path.join(ROOT, "pdfs")
 ARCHIVES = os.path.join(ROOT, "archives")
 PLACEHOLDERS = os.path.join(ROOT, "placeholders")

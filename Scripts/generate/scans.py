@@ -6,8 +6,8 @@ pdftoppm (poppler-utils), then given what a scanner and a phone camera add — a
 grain, a grey cast and dust — with a fixed random seed, and stored as JPEG (cjpeg, from
 libjpeg-turbo-progs, at a low quality: its blocking and ringing are part of the test).
 
-    Scripts/make-scans.py [OUT_FOLDER] [--dpi 300] [--clean]
-    Scripts/make-scans.py --pages-of PDF FIRST LAST OUT [DPI]
+    Scripts/generate/scans.py [OUT_FOLDER] [--dpi 300] [--clean]
+    Scripts/generate/scans.py --pages-of PDF FIRST LAST OUT [DPI]
 
 --clean: no skew, grain or JPEG (a clean scan at --dpi), for the accuracy bench.
 --pages-of: pages of a real PDF as clean image-only PDFs, the page's text layer as the truth.
@@ -17,7 +17,7 @@ import math, os, random, subprocess, sys, tempfile, zlib
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import importlib.util
-spec = importlib.util.spec_from_file_location("samples", os.path.join(HERE, "make-sample-docs.py"))
+spec = importlib.util.spec_from_file_location("samples", os.path.join(HERE, "sample-docs.py"))
 samples = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(samples)
 
@@ -221,7 +221,7 @@ def main():
     if "--dpi" in args:
         dpi = int(args[args.index("--dpi") + 1])
     rest = [a for i, a in enumerate(args) if not a.startswith("--") and (i == 0 or args[i - 1] != "--dpi")]
-    out = rest[0] if rest else os.path.join(HERE, "..", "SampleDocs", "scans")
+    out = rest[0] if rest else os.path.join(HERE, "..", "..", "SampleDocs", "scans")
     os.makedirs(out, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         jobs = []

@@ -7,9 +7,9 @@
 # It checks that the program needs no library from outside Debian (ldd, and each library it
 # opens on first use present), that no Swift is in the root, and that `apt-get remove` leaves
 # no file of the package behind. Prints each step's time; exits 1 on any failure.
-# Usage: Scripts/deb-chroot-test.sh [DEB]   (default: build it with Scripts/package.sh)
+# Usage: Scripts/package/chroot-test.sh [DEB]   (default: build it with Scripts/package.sh)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 [ "$(id -u)" -eq 0 ] || exec sudo "$0" "$@"  # debootstrap, mount and chroot need root
 started=$SECONDS
 Scripts/setup.sh debootstrap curl >/dev/null

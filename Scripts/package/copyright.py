@@ -8,12 +8,12 @@ build records (a Swift module's output-file-map.json, a C module's dependency fi
 package's licence text is copied from its own LICENSE file. The Swift runtime and Foundation
 (linked in by --static-swift-stdlib) and the postcode table follow.
 
-Usage: Scripts/deb-copyright.py LINK_FILE_LIST CHECKOUTS_FOLDER > copyright
+Usage: Scripts/package/copyright.py LINK_FILE_LIST CHECKOUTS_FOLDER > copyright
 """
 import os, re, sys
 
 link_list, checkouts = sys.argv[1], sys.argv[2]
-root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 module_dirs = {}
 for line in open(link_list):

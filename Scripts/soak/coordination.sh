@@ -3,9 +3,9 @@
 # document and READERS processes read it, ITERATIONS times each, all at once. Every read
 # must see one whole version (CRCs pass, and the PDF is exactly the one its metadata names),
 # the document must verify at the end, and no temporary or lock file may be left behind.
-# Usage: Scripts/soak-coordination.sh [WRITERS] [READERS] [ITERATIONS]   (default 4 4 500)
+# Usage: Scripts/soak/coordination.sh [WRITERS] [READERS] [ITERATIONS]   (default 4 4 500)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 writers="${1:-4}"; readers="${2:-4}"; iterations="${3:-500}"
 Scripts/setup.sh
 swift build -c release --static-swift-stdlib --product yiana-stress >/dev/null

@@ -6,9 +6,9 @@
 # entries inflating up to 256 MiB with true or lying sizes). Errors are expected; a crash, a
 # hang (10 s on one input) or a peak RSS over 64 MB fails, and a crash or hang leaves its
 # input in the work folder.
-# Usage: Scripts/fuzz-reader.sh [SECONDS] [SEED]   (default 600 s)
+# Usage: Scripts/soak/fuzz-reader.sh [SECONDS] [SEED]   (default 600 s)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 Scripts/setup.sh time >/dev/null
 swift build -c release --static-swift-stdlib --product yiana-bench >/dev/null
 swift build -c release --static-swift-stdlib --product yiana >/dev/null

@@ -8,9 +8,9 @@
 # and the companions, inject, keeper, extract and organize scenarios (`yiana-realsync --help`).
 # Prints one line per run and a summary; exits 1 if any failed.
 #
-#   Scripts/realsync-syncthing.sh [ROUNDS]     (default 5)
+#   Scripts/soak/realsync-syncthing.sh [ROUNDS]     (default 5)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 rounds=${1:-5}
 Scripts/setup.sh syncthing unison
 swift build -c release --static-swift-stdlib --product yiana >/dev/null

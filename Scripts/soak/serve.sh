@@ -4,17 +4,17 @@
 # no answer is kept for, the search page, page images of several widths and hit boxes, on an
 # index of N documents (default 10,000); the server's RSS after each round. Passes when the
 # RSS stays under 200 MB and the last round's is within 10% (or 8 MB) of the second's (flat).
-# Usage: Scripts/soak-serve.sh [MINUTES] [DOCUMENTS]
+# Usage: Scripts/soak/serve.sh [MINUTES] [DOCUMENTS]
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source Scripts/bench-common.sh
+cd "$(dirname "$0")/../.."
+source Scripts/bench/common.sh
 Scripts/setup.sh wrk $(command -v python3 >/dev/null || echo python3) >/dev/null
 yiana="$(release_binary yiana)"
 minutes="${1:-10}"
 documents="${2:-10000}"
 serve_work soak-serve
 
-python3 Scripts/make-library.py "$documents" "$work/lib" >/dev/null
+python3 Scripts/generate/library.py "$documents" "$work/lib" >/dev/null
 "$yiana" import --library "$work/lib" --into Samples SampleDocs/pdfs/Flow\ control\ paper.pdf SampleDocs/pdfs/Bank\ statement\ reminder.pdf >/dev/null
 "$yiana" index --library "$work/lib" >/dev/null
 start_serve "$work" "$yiana" --library "$work/lib"

@@ -19,9 +19,9 @@ writer left is in the library with its bytes, and the RSS at the end is within h
 the start's. Exits 1 if a check fails."""
 import json, os, random, shutil, signal, sqlite3, statistics, subprocess, sys, tempfile, threading, time, uuid, zipfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "generate"))
 from importlib import import_module
-make_library = import_module("make-library")
+make_library = import_module("library")
 
 
 def document(path, word, rng):
@@ -112,7 +112,7 @@ def main():
     os.makedirs(root)
     env = dict(os.environ, XDG_STATE_HOME=os.path.join(work, "state"), XDG_CACHE_HOME=os.path.join(work, "cache"), YIANA_SETTLE_SECONDS="2")
     env.pop("YIANA_LIBRARY", None)
-    subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "make-library.py"), str(documents), os.path.join(root, "Existing")], check=True)
+    subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "generate", "library.py"), str(documents), os.path.join(root, "Existing")], check=True)
 
     events, lock = [], threading.Lock()
     watcher = subprocess.Popen([yiana, "watch", "--json", "--library", root, "--index", index], stdout=subprocess.PIPE, env=env, text=True)

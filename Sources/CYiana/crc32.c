@@ -12,7 +12,7 @@
    - wide (VPCLMULQDQ + AVX-512F, e.g. AMD Zen 4, Intel Ice Lake): sixteen lanes in four
      512-bit registers, 256 bytes a step, then folded down to the narrow path's four lanes.
    Both take and return the CRC in zlib's convention and work on whole 16-byte blocks;
-   zlib's crc32 finishes the rest. Scripts/crc32-constants.py derives every constant. */
+   zlib's crc32 finishes the rest. Scripts/generate/crc32-constants.py derives every constant. */
 #if defined(__x86_64__)
 #include <immintrin.h>
 

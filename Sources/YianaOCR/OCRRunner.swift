@@ -26,7 +26,7 @@ public struct OCROptions: Sendable {
 
     /// 300 dpi, tesseract's own advice ("at least 300 dpi"): a 10-point letter's x-height is
     /// then about 20 pixels, and small print (8-point footnotes, receipts) stays legible to it.
-    /// On ordinary 10–12-point print, Scripts/bench-ocr.sh measures the same recall at 150,
+    /// On ordinary 10–12-point print, Scripts/bench/ocr.sh measures the same recall at 150,
     /// 200 and 300 dpi; 300 is kept for the small print, and costs little (200 dpi saves
     /// about 7%: tesseract scales each line to a fixed height). (The app's service draws
     /// pages at 3× their size in points, 216 dpi.)

@@ -29,7 +29,7 @@ extension PostgresIndex {
             // as bm25 sums its terms' (for `a & b` PostgreSQL ranks by how close together they
             // are instead); a phrase by cover density (its whole matches); divided by the
             // logarithm of the page's length (1). Of the variants measured against the SQLite
-            // index's top ten (Scripts/bench-postgres.sh) this agreed most often, and `ts_rank`
+            // index's top ten (Scripts/bench/postgres.sh) this agreed most often, and `ts_rank`
             // costs a third of `ts_rank_cd`. The weights are SQLite's column weights (text 1,
             // folder 2, tags 5, title 10) but for the text's, 0.15 and not 0.1: `ts_rank` counts
             // a word's later occurrences by 1/n² where bm25 saturates more slowly (agreement

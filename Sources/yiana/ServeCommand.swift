@@ -23,7 +23,7 @@ extension Yiana {
                 with --set-password FILE (it keeps an scrypt hash, never the password), then \
                 pass --password-file FILE; every page then asks to log in (a session cookie: \
                 HttpOnly, SameSite=Strict, Secure behind an HTTPS proxy), wrong passwords are \
-                rate-limited. For HTTPS put a reverse proxy in front (README: an nginx example). \
+                rate-limited. For HTTPS put a reverse proxy in front (docs/BROWSER.md: an nginx example). \
                 Every change (restore, resolve, download, import) carries the page's form \
                 token; --read-only refuses them all. Ctrl-C (SIGINT) or SIGTERM stops it.
 

@@ -3,7 +3,7 @@ import Testing
 import YianaArchive
 import YianaTestSupport
 
-/// A new user's first hour, in the README's order and with no `--now` anywhere: what this
+/// A new user's first hour (the README's "The first hour"), with no `--now` anywhere: what this
 /// machine's `yiana` just wrote is never "still arriving", and the search index follows every
 /// command that writes documents.
 @Suite("the first hour")

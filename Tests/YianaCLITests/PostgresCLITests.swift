@@ -64,7 +64,7 @@ struct PostgresCLITests {
         // 1,500 one-page documents, written by the benchmarks' generator (a second where the
         // coordinated writer, syncing each file, takes ten).
         let made = try await runProcess(URL(fileURLWithPath: "/usr/bin/env"),
-                                  ["python3", Fixtures.sampleDocs.deletingLastPathComponent().appendingPathComponent("Scripts/make-library.py").path,
+                                  ["python3", Fixtures.sampleDocs.deletingLastPathComponent().appendingPathComponent("Scripts/generate/library.py").path,
                                    "1500", library.url.path])
         #expect(made.status == 0, "\(made.stderr)")
         let path = library.url.path

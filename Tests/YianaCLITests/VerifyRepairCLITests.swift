@@ -63,7 +63,7 @@ struct VerifyRepairCLITests {
         #expect(try await runProcess(yiana, ["verify", "--library", folder.url.path]).status == 0)
     }
 
-    /// The short version of Scripts/fuzz-reader.sh (10 minutes there): damaged inputs through
+    /// The short version of Scripts/soak/fuzz-reader.sh (10 minutes there): damaged inputs through
     /// the reader, verify and repair --dry-run; a crash or a hang fails it.
     @Test func aShortFuzzRun() async throws {
         let work = try TemporaryFolder()

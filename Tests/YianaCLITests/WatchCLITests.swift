@@ -285,7 +285,7 @@ struct WatchCLITests {
         let analyze = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
         try #require(FileManager.default.isExecutableFile(atPath: analyze.path), "systemd-analyze (package systemd) checks the unit")
         let folder = try TemporaryFolder()
-        let text = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("Scripts/systemd/yiana-\(command)@.service"), encoding: .utf8)
+        let text = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("Scripts/service/systemd/yiana-\(command)@.service"), encoding: .utf8)
         #expect(text.contains("Restart=on-failure") && text.contains("ExecStart=@BIN@/yiana \(command) --library %f"))
         // The man page is not installed here: the rest is checked.
         let unit = text.replacingOccurrences(of: "@BIN@", with: Fixtures.productsFolder.path)

@@ -108,7 +108,7 @@ struct CascadeTests {
     }
 
     /// Hostile OCR text never crashes and every page's work is bounded (the text read is
-    /// cut at 64 KiB; `Scripts/bench-extract.sh` times these pages).
+    /// cut at 64 KiB; `Scripts/bench/extract.sh` times these pages).
     @Test func hostileTextIsReadWithoutHarm() {
         let every = (0..<2_000).map { "AB\($0 % 99) \($0 % 10)CD" }.joined(separator: " ")
         let cases = ["", "\n\n\n", String(repeating: "x", count: 1 << 20), String(repeating: "Mr Aaa Bbb 1 ", count: 80_000),

@@ -7,7 +7,7 @@ import YianaTestSupport
 @testable import YianaSearch
 
 /// A document's pages live at the rowids of its range, so replacing or removing them is a
-/// lookup, not a scan of every page (the benchmark `Scripts/bench-scale.sh` measures it).
+/// lookup, not a scan of every page (the benchmark `Scripts/bench/scale.sh` measures it).
 @Suite("index pages by rowid range")
 struct IndexRowidTests {
     /// Every page row is in its document's range, and every document has its pages.

@@ -9,7 +9,7 @@ import YianaTestSupport
 /// At the end every document on both devices verifies and is the cloud's or a kept
 /// version, and every version that existed at a sync or an eviction is still somewhere:
 /// a library, a version store or the cloud. `YIANA_SOAK_STEPS` makes it longer
-/// (Scripts/soak-cloud.sh).
+/// (Scripts/soak/cloud.sh).
 @Suite("cloud soak")
 struct CloudSoakTests {
     static let steps = Int(ProcessInfo.processInfo.environment["YIANA_SOAK_STEPS"] ?? "") ?? 150

@@ -7,7 +7,7 @@ import YianaTestSupport
 
 /// Over random two-device histories, resolving never loses a byte: every version that was
 /// in the library before a resolve is afterwards in the library or in the version store.
-/// `YIANA_SOAK_ROUNDS` makes it longer (Scripts/soak-conflicts.sh).
+/// `YIANA_SOAK_ROUNDS` makes it longer (Scripts/soak/conflicts.sh).
 @Suite("nothing lost")
 struct NothingLostPropertyTests {
     static let rounds = Int(ProcessInfo.processInfo.environment["YIANA_SOAK_ROUNDS"] ?? "") ?? 12

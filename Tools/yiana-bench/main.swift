@@ -2,8 +2,8 @@
 //
 //   yiana-bench search-latency INDEX QUERIES
 //   yiana-bench fts5 QUERIES
-//   yiana-bench fuzz-reader SECONDS CORPUS_DIR WORK_DIR [SEED]   (see Scripts/fuzz-reader.sh)
-//   yiana-bench people [FIXTURES] [ROUNDS] [--misses]              (see Scripts/bench-extract.sh)
+//   yiana-bench fuzz-reader SECONDS CORPUS_DIR WORK_DIR [SEED]   (see Scripts/soak/fuzz-reader.sh)
+//   yiana-bench people [FIXTURES] [ROUNDS] [--misses]              (see Scripts/bench/extract.sh)
 //
 // Opens the index once (read-only, as `yiana search` does) and times each query of the
 // QUERIES file (one per line: the query words, optionally preceded by --tag T,

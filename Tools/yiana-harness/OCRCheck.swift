@@ -10,7 +10,7 @@ enum OCRCheck {
         try context.importPDFs(["text1", "text2"], into: "lib")
         let scans = context.samples.appendingPathComponent("scans")
         let pdfs = try FileManager.default.contentsOfDirectory(atPath: scans.path).filter { $0.hasSuffix(".pdf") }.sorted()
-        guard pdfs.count >= 3 else { throw HarnessError("\(scans.path) has \(pdfs.count) scans, not 3: run Scripts/make-scans.py") }
+        guard pdfs.count >= 3 else { throw HarnessError("\(scans.path) has \(pdfs.count) scans, not 3: run Scripts/generate/scans.py") }
         try context.runner.must(["import", "--library", context.path("lib")] + pdfs.map { scans.appendingPathComponent($0).path })
         // --retry: a document that failed under a fault is tried again by the rerun at once.
         return ["ocr", "--all", "--now", "--retry", "--jobs", "2", "--library", context.path("lib")]
