@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# The structure rules of issue 14, measured: which files import Glibc (only the system layer),
-# who reads C's errno, string-matched codes, commands without a commandName,
-# the CLI's size, functions over 80 lines and files over 400. Exits 1 when a rule is broken.
+# The structure rules, measured: which files import Glibc (only the system layer), who reads
+# C's errno, string-matched codes, commands without a commandName, the CLI's size, functions
+# over 80 lines and files over 400 (issue 14); that Sources/ holds only what ships, the `yiana`
+# program and the modules it is made of, the tools that test and measure it being in Tools/,
+# and that no link in README.md or docs/ dangles (issue 46). Exits 1 when a rule is broken.
 #
-#   Scripts/structure.sh [DIR]     (default: this repository)
+#   Scripts/checks/structure.sh [DIR]     (default: this repository)
 set -euo pipefail
-cd "${1:-$(dirname "$0")/..}"
+cd "${1:-$(dirname "$0")/../..}"
 status=0
-glibc=$(grep -rl 'import Glibc' Sources | sort)
+glibc=$(grep -rl 'import Glibc' Sources Tools | sort)
 echo "files importing Glibc: $(echo "$glibc" | grep -c . || true)"
 echo "$glibc" | sed 's/^/  /'
 outside=$(echo "$glibc" | grep -v '^Sources/YianaSystem/' || true)
 if [ -n "$outside" ]; then echo "FAIL: Glibc imported outside the system layer: $outside"; status=1; fi
-echo "files reading errno outside the system layer: $(grep -rlw 'errno' Sources --include=*.swift | grep -vc '^Sources/YianaSystem/' || true)"
+echo "files reading errno outside the system layer: $(grep -rlw 'errno' Sources Tools --include=*.swift | grep -vc '^Sources/YianaSystem/' || true)"
 matched=$(grep -rnE 'codes\.contains\("|\.code (==|!=) "|\.action (==|!=) "|codes == \["|error\.code == "' Sources --include=*.swift || true)
 echo "codes matched by string literal: $(echo -n "$matched" | grep -c . || true)"
 if [ -n "$matched" ]; then echo "$matched"; status=1; fi
@@ -43,7 +45,7 @@ for path in cli:
             run_lines += sum(1 for x in lines[start:start + length - 2] if x.strip() and not x.strip().startswith('//'))
 total = sum(1 for p in cli for x in open(p) if x.strip() and not x.strip().startswith('//'))
 print(f"CLI: {len(cli)} files, {total} non-blank lines, {run_lines} of them in run() bodies")
-files = glob.glob('Sources/**/*.swift', recursive=True) + glob.glob('Tests/**/*.swift', recursive=True)
+files = [p for d in ('Sources', 'Tools', 'Tests') for p in glob.glob(f'{d}/**/*.swift', recursive=True)]
 long_functions = [(n, p, s) for p in files for s, n, _ in functions(p) if n > 80]
 long_files = [(sum(1 for _ in open(p)), p) for p in files if sum(1 for _ in open(p)) > 400]
 print(f"functions over 80 lines: {len(long_functions)}")
@@ -52,4 +54,27 @@ print(f"files over 400 lines: {len(long_files)}")
 for n, p in sorted(long_files, reverse=True): print(f"  {p} {n} lines")
 sys.exit(1 if long_functions or long_files else 0)
 PY
+# What ships, apart: every folder of Sources/ is a module the `yiana` program is built from
+# (from the manifest as SwiftPM reads it), and the package's only executable product is yiana.
+swift package dump-package 2>/dev/null | python3 -c '
+import json, os, sys
+package = json.load(sys.stdin)
+targets = {t["name"]: t for t in package["targets"]}
+def needs(name, seen):
+    if name in seen or name not in targets: return
+    seen.add(name)
+    for dependency in targets[name]["dependencies"]:
+        for kind in ("byName", "target"):
+            if kind in dependency: needs(dependency[kind][0], seen)
+shipped = set(); needs("yiana", shipped)
+folder = lambda t: t.get("path") or ("Sources/" + t["name"])
+stray = sorted(f"Sources/{d}" for d in os.listdir("Sources")
+               if not any(folder(targets[n]).rstrip("/") == f"Sources/{d}" for n in shipped))
+executables = sorted(p["name"] for p in package["products"] if "executable" in p["type"])
+print(f"folders in Sources/ that yiana is not built from: {len(stray)}")
+for path in stray: print(f"  {path} (a tool or test goes in Tools/ or Tests/)")
+print(f"executable products: {executables}")
+sys.exit(1 if stray or executables != ["yiana"] else 0)
+' || status=1
+python3 Scripts/checks/links.py || status=1
 exit $status
