@@ -213,4 +213,19 @@ static inline int yiana_poppler_set_error_callback(yiana_poppler_error_fn callba
     return 1;
 }
 
+/* An RGB24 cairo surface (one 32-bit word per pixel, x8r8g8b8 in native order: bytes b, g,
+   r, x on a little-endian machine) as 8-bit grey by the Rec. 601 weights, in integers (they
+   sum to 256), into `out` (width * height bytes, rows packed). In C: a per-pixel loop that
+   Swift compiles without optimisation in a debug build ran ten times slower there. */
+static inline void yiana_gray_from_rgb24(const unsigned char *data, int stride, int width, int height, unsigned char *out) {
+    for (int y = 0; y < height; y++) {
+        const unsigned char *row = data + (long)y * stride;
+        unsigned char *line = out + (long)y * width;
+        for (int x = 0; x < width; x++) {
+            const unsigned char *p = row + 4 * x;
+            line[x] = (unsigned char)((p[0] * 29 + p[1] * 150 + p[2] * 77) >> 8);
+        }
+    }
+}
+
 #endif

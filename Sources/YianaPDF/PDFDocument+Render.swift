@@ -55,18 +55,9 @@ extension PDFDocument {
                 throw PDFError(.damaged("page \(index + 1) could not be drawn"), source: source)
             }
             let stride = Int(yiana_cairo_image_surface_get_stride(surface))
-            // RGB24 is one 32-bit word per pixel, x8r8g8b8 in native order: bytes b, g, r, x here.
-            // Grey by the Rec. 601 weights, in integers (the weights sum to 256).
             var pixels = [UInt8](repeating: 255, count: width * height)
             pixels.withUnsafeMutableBufferPointer { out in
-                for y in 0..<height {
-                    let row = data + y * stride
-                    let base = y * width
-                    for x in 0..<width {
-                        let p = row + 4 * x
-                        out[base + x] = UInt8((Int(p[0]) * 29 + Int(p[1]) * 150 + Int(p[2]) * 77) >> 8)
-                    }
-                }
+                yiana_gray_from_rgb24(data, Int32(stride), Int32(width), Int32(height), out.baseAddress)
             }
             return GrayImage(width: width, height: height, dpi: dpi, pixels: pixels)
         }
@@ -76,7 +67,7 @@ extension PDFDocument {
     /// ``largestRenderedSide`` on either side), for a screen: as JPEG (quality 85, libjpeg-turbo)
     /// when images cover most of the page (a scan: its pixels are a photograph's, which PNG
     /// encodes five times larger and slower), else as PNG (cairo's encoder: text stays sharp,
-    /// and smaller than in JPEG). Measured by Scripts/bench-image-format.sh. Without
+    /// and smaller than in JPEG). Measured by Scripts/bench/image-format.sh. Without
     /// libjpeg-turbo every page is PNG. One document must not be used from two threads at once.
     /// - Returns: the encoded image, its format and its size in pixels.
     /// - Throws: ``PDFError`` `.damaged` when the page does not exist or cannot be drawn.

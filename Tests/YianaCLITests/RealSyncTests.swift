@@ -3,9 +3,10 @@ import Testing
 import YianaTestSupport
 
 /// The toolkit under real sync programs, started by the test on this machine only
-/// (`yiana-realsync`; the long form is Scripts/realsync-syncthing.sh): import, sync, a tag
+/// (`yiana-realsync`; the long form is Scripts/soak/realsync-syncthing.sh): import, sync, a tag
 /// on one device and a new title on the other while apart, reconnect, merge, sync again.
-@Suite("real sync programs", .serialized)
+/// Each scenario has folders, a unison home and loopback ports of its own, so they run at once.
+@Suite("real sync programs")
 struct RealSyncTests {
     let tool = Fixtures.productsFolder.appendingPathComponent("yiana-realsync")
 
@@ -44,7 +45,7 @@ struct RealSyncTests {
 
     /// Nothing lost, whoever deletes: device b deletes, overwrites (random bytes, zero bytes)
     /// and edits; a's watcher lists every loss, one command brings all back byte for byte,
-    /// the restores reach b, b's edit survives (Syncthing in Scripts/realsync-syncthing.sh).
+    /// the restores reach b, b's edit survives (Syncthing in Scripts/soak/realsync-syncthing.sh).
     @Test func deletionsAndOverwritesFromAnotherDeviceAreBroughtBackUnderUnison() async throws {
         let result = try await scenario("unison", "keeper")
         let lost = (result["deleted"] as? [String] ?? []) + (result["overwritten"] as? [String] ?? [])
@@ -58,7 +59,7 @@ struct RealSyncTests {
         #expect((result["travelled"] as? [String])?.isEmpty == true)
     }
 
-    /// Both devices run `yiana ocr` on one scan while apart (Syncthing in Scripts/realsync-syncthing.sh).
+    /// Both devices run `yiana ocr` on one scan while apart (Syncthing in Scripts/soak/realsync-syncthing.sh).
     @Test func ocrOnBothDevicesUnderUnison() async throws {
         let result = try await scenario("unison", "ocr")
         #expect(result["documentConflictGroups"] as? Int == 1, "the sync program made its conflict copy of the document")
@@ -74,7 +75,7 @@ struct RealSyncTests {
     }
 
     /// Corrections, the work list and a draft changed on both devices while apart (Syncthing
-    /// in Scripts/realsync-syncthing.sh): every correction and item of both devices kept in
+    /// in Scripts/soak/realsync-syncthing.sh): every correction and item of both devices kept in
     /// the plain files, which the app's decoders read; no conflict copy left; every byte from
     /// before resolving retrievable on both; verify clean.
     @Test func companionFilesChangedOnBothDevicesUnderUnison() async throws {
@@ -95,7 +96,7 @@ struct RealSyncTests {
     }
 
     /// Extraction on one device and a person's correction on the other, while apart (Syncthing
-    /// in Scripts/realsync-syncthing.sh): both survive as written, the app shows the correction.
+    /// in Scripts/soak/realsync-syncthing.sh): both survive as written, the app shows the correction.
     @Test func extractionAndACorrectionApartUnderUnison() async throws {
         let result = try await scenario("unison", "extract")
         #expect(result["pagesKept"] as? [Int] == [1, 1])
@@ -108,7 +109,7 @@ struct RealSyncTests {
     }
 
     /// Rename, move and delete on one device carried to the other (Syncthing in
-    /// Scripts/realsync-syncthing.sh): the same files at the new paths, none at the old, the
+    /// Scripts/soak/realsync-syncthing.sh): the same files at the new paths, none at the old, the
     /// deletion restorable on both devices and b's restore back on a.
     @Test func renameMoveAndDeleteCarriedUnderUnison() async throws {
         let result = try await scenario("unison", "organize")
@@ -119,7 +120,7 @@ struct RealSyncTests {
     }
 
     /// One rendered letter injected on both devices while apart (Syncthing in
-    /// Scripts/realsync-syncthing.sh): its pages in the document exactly once on both, no
+    /// Scripts/soak/realsync-syncthing.sh): its pages in the document exactly once on both, no
     /// conflict copy left, every byte retrievable, verify clean.
     @Test func aLetterInjectedOnBothDevicesUnderUnison() async throws {
         let result = try await scenario("unison", "inject")
