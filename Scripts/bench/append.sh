@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `yiana append` of a 200 MB PDF to a 100-page document (issue 31) against
 # `qpdf --empty --pages A B -- out.pdf` + `sync` on the same files, in the same run,
-# alternating, medians: the time ratio (target <= 1.3x), and both peak RSS (peak-memory.py).
+# alternating, medians: the time ratio (target <= 1.3x), and both peak RSS (Scripts/bench/peak-memory.py).
 # The append does what qpdf does plus what a document needs: the document's PDF read out of
 # its archive (CRC-checked), the joined PDF's page count and SHA-256 (the app's pdfHash), the
 # version before kept, and the crash-safe write (fsync, verification, rename).

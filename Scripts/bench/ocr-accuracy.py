@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Accuracy of `yiana ocr` against known text: word recall and character error rate.
-    ocr-accuracy.py LIBRARY TRUTH_FOLDER
+    Scripts/bench/ocr-accuracy.py LIBRARY TRUTH_FOLDER
 For every TRUTH_FOLDER/<name>.txt, the results the OCR wrote for document <name>
 (LIBRARY/.ocr_results/<name>.json, its pages' text) are compared with it:
 - word recall: the share of the true words (with repeats: a multiset) that the OCR found,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Runs a command and prints its peak memory, anonymous and file-backed apart, on one line:
-    peak-memory.py LABEL -- COMMAND [ARGS...]
+    Scripts/bench/peak-memory.py LABEL -- COMMAND [ARGS...]
 prints `LABEL: peak RSS N MB (anonymous A MB, file-backed F MB), exit E`.
 
 The peak RSS is the kernel's own high-water mark (VmHWM). The kernel keeps no peak of each

@@ -53,7 +53,7 @@ read -r page_rps page_p50 page_p99 page_bad < <(load "/?q=")
 read -r miss_rps miss_p50 miss_p99 miss_bad < <(load "/api/search?limit=20&q=" misses)
 loaded=$(rss)
 
-# The floor of a miss: the same queries' FTS5 top-200 statement (as bench-search.sh runs it)
+# The floor of a miss: the same queries' FTS5 top-200 statement (as Scripts/bench/search.sh runs it)
 # in sqlite3, one process per core, each all 1,560 in one process: queries per second.
 python3 - "$work/misses.lua" > "$work/pairs.txt" <<'PY'
 import re, sys

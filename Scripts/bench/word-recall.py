@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Word recall of the search index against pdftotext: for every page of every document,
 the share of the words pdftotext finds on that page that the index holds for that page.
-word-recall.py INDEX.sqlite IMPORT-REPORT.json LIBRARY
+Scripts/bench/word-recall.py INDEX.sqlite IMPORT-REPORT.json LIBRARY
 
 Both sides are split into words the same way (Unicode NFKC, case-folded, runs of letters and
 digits), which is also how the index's tokenizer sees them."""

@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """`yiana serve` in a real browser: Debian's headless Chromium driven by Selenium.
 
+    /usr/bin/python3 Scripts/checks/browser.py YIANA OUT_FOLDER   (Scripts/test.sh runs it with axe-core)
+
 Builds a library (a text PDF and a scan recognised as the app's OCR service leaves it: word
 boxes, no text layer), indexes it, starts `yiana serve` on a free loopback port, then: types a
 query (no Enter) and waits for the results the page's script shows; checks the hit is boxed on

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes a valid one-page PDF of about SIZE_MB megabytes (a large uncompressed image of
-pseudo-random bytes) for the benchmarks: make-big-pdf.py SIZE_MB OUT."""
+pseudo-random bytes) for the benchmarks: Scripts/generate/big-pdf.py SIZE_MB OUT."""
 import os, sys
 
 size_mb, out = int(sys.argv[1]), sys.argv[2]

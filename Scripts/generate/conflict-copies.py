@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Adds COUNT conflict copies to a generated library (make-library.py), each an edited
+"""Adds COUNT conflict copies to a generated library (Scripts/generate/library.py), each an edited
 version of a random document, named in the styles sync services use: Dropbox, Syncthing,
 Nextcloud new and old, iCloud's "Name 2", unison, rclone bisync (the extension mangled).
-make-conflict-copies.py LIBRARY COUNT. Deterministic."""
+Scripts/generate/conflict-copies.py LIBRARY COUNT. Deterministic."""
 import json, os, random, sys, zipfile
 
 root, count = sys.argv[1], int(sys.argv[2])

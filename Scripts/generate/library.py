@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes N one-page .yianazip documents of pseudo-random English-like text into a folder
-tree (for index and search benchmarks): make-library.py N OUT [SEED] [FOLDERS] (default 50
+tree (for index and search benchmarks): Scripts/generate/library.py N OUT [SEED] [FOLDERS] (default 50
 folders, documents dealt out among them in turn). Deterministic."""
 import json, os, random, sys, uuid, zipfile
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerates SampleDocs/: small PDFs with real text, an image-only scan, an encrypted PDF,
+"""Regenerates SampleDocs/ (Scripts/generate/sample-docs.py): small PDFs with real text, an image-only scan, an encrypted PDF,
 a damaged PDF, and sample documents in the current .yianazip format and both legacy formats.
 
 Everything here is written by this script (text, images, layout), so it carries the project's

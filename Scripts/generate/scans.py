@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Makes SampleDocs/scans/: scanned-looking PDFs with no text layer, and beside each the text
 it shows (<name>.txt), for `yiana ocr` and Scripts/bench-ocr.sh. Reproducible: the text is
-laid out as a PDF (make-sample-docs.py's writer, standard fonts), drawn to grey pixels by
+laid out as a PDF (sample-docs.py's writer, standard fonts), drawn to grey pixels by
 pdftoppm (poppler-utils), then given what a scanner and a phone camera add — a slight skew,
 grain, a grey cast and dust — with a fixed random seed, and stored as JPEG (cjpeg, from
 libjpeg-turbo-progs, at a low quality: its blocking and ringing are part of the test).
@@ -211,7 +211,7 @@ def pages_of(pdf, first, last, out, dpi):
 def main():
     args = sys.argv[1:]
     if args and args[0] == "--pages-of":
-        # make-scans.py --pages-of PDF FIRST LAST OUT [DPI]
+        # Scripts/generate/scans.py --pages-of PDF FIRST LAST OUT [DPI]
         pdf, first, last, out = args[1], int(args[2]), int(args[3]), args[4]
         os.makedirs(out, exist_ok=True)
         pages_of(pdf, first, last, out, int(args[5]) if len(args) > 5 else 300)

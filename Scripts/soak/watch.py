@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Soak of `yiana watch` (issue 17): WRITERS processes make random changes to a library for
 SECONDS while the watcher runs, the way sync programs deliver them, then everything is checked.
-    soak-watch.py YIANA SECONDS [WRITERS] [DOCUMENTS] [SEED]
+    Scripts/soak/watch.py YIANA SECONDS [WRITERS] [DOCUMENTS] [SEED]
 
 Each writer owns a folder of the library and, at random: brings a new document in (written
 beside it under a sync program's temporary name, then renamed: Syncthing's way), renames or

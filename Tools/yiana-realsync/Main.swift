@@ -155,13 +155,16 @@ struct RealSyncCommand: AsyncParsableCommand {
 
 /// What a scenario found, for the line printed and the exit status.
 protocol Outcome: Encodable {
-    var passed: Bool { get }
     var problems: [String] { get }
     /// One line for a person.
     var summary: String { get }
 }
 
-extension Scenario.Result: Outcome {
+extension Outcome {
+    var passed: Bool { problems.isEmpty }
+}
+
+extension Scenario.Result: TravelResult {
     var summary: String {
         """
         \(program): both edits kept \(bothEditsKept ? "yes" : "NO") (three-way \(mergedThreeWay ? "yes" : "NO")); \
@@ -184,7 +187,7 @@ extension SharedIndexScenario.Result: Outcome {
     }
 }
 
-extension CompanionScenario.Result: Outcome {
+extension CompanionScenario.Result: TravelResult {
     var summary: String {
         """
         \(program), the app's files changed on both devices: conflict copies made \(companionCopiesMade); \
@@ -199,7 +202,7 @@ extension CompanionScenario.Result: Outcome {
     }
 }
 
-extension ExtractScenario.Result: Outcome {
+extension ExtractScenario.Result: TravelResult {
     var summary: String {
         "\(program), extraction on a and a person's correction on b while apart: extracted pages kept \(pagesKept.map(String.init).joined(separator: "/")); "
             + "correction kept \(correctionKept.map { $0 ? "yes" : "NO" }.joined(separator: "/")); the app decodes both \(appDecodes.map { $0 ? "yes" : "NO" }.joined(separator: "/")); "
@@ -208,7 +211,7 @@ extension ExtractScenario.Result: Outcome {
     }
 }
 
-extension KeeperScenario.Result: Outcome {
+extension KeeperScenario.Result: TravelResult {
     var summary: String {
         "\(program): \(deleted.count) deleted and \(overwritten.count) overwritten on b; listed on a after \(String(format: "%.1f", secondsToList)) s; "
             + "alarm raised \(alarmRaised), lowered \(alarmLowered); restored identical on a and b \(restoredIdentical); "
@@ -216,7 +219,7 @@ extension KeeperScenario.Result: Outcome {
     }
 }
 
-extension InjectScenario.Result: Outcome {
+extension InjectScenario.Result: TravelResult {
     var summary: String {
         """
         \(program), one letter injected on both devices and another on one: appends made \(appendsMade), document copies made \(documentCopiesMade); \
@@ -230,7 +233,7 @@ extension InjectScenario.Result: Outcome {
     }
 }
 
-extension OCRScenario.Result: Outcome {
+extension OCRScenario.Result: TravelResult {
     var summary: String {
         """
         \(program), ocr on both devices: document conflicts \(documentConflictGroups), results copies made \(resultCopiesMade), \

@@ -25,16 +25,13 @@ struct OCRScenario {
         var travelled: [String] = []
         var seconds = 0.0
         var problems: [String] = []
-
-        var passed: Bool { problems.isEmpty }
     }
 
     func run(_ program: inout some SyncProgram) async throws -> Result {
         var result = Result(program: program.name)
-        let started = Date()
+        var trip = Trip(base: base)
         let a = base.a, b = base.b
-        var travelled = Set<String>()
-        func sync() async throws { try await base.sync(program, noting: &travelled) }
+        func sync() async throws { try await trip.sync(program) }
         try base.yiana(["import", "--library", a.path, base.samples.appendingPathComponent("scans/\(Self.document).pdf").path])
         try await sync()
         try await program.disconnect()
@@ -67,8 +64,7 @@ struct OCRScenario {
             let pages = (try? JSONSerialization.jsonObject(with: Data(hits.stdout.utf8)) as? [[String: Any]])?.first?["pages"] as? [[String: Any]]
             result.foundOnPage[index] = pages?.first?["number"] as? Int == 1
         }
-        result.travelled = travelled.sorted()
-        result.seconds = Date().timeIntervalSince(started)
+        trip.finish(&result)
 
         if result.documentConflictGroups == 0 { result.problems.append("the sync program made no conflict of the document: the scenario did not happen") }
         if !result.overruled.isEmpty { result.problems.append("overruled: \(result.overruled)") }
@@ -78,7 +74,6 @@ struct OCRScenario {
         if result.verifyClean != [true, true] { result.problems.append("verify is not clean on both devices") }
         if result.resultsMatch != [true, true] { result.problems.append("the results files are not those of the document's recognition on both devices") }
         if result.foundOnPage != [true, true] { result.problems.append("search does not find the scan's word on its page on both devices") }
-        if !result.travelled.isEmpty { result.problems.append("files that must stay on one machine were in the library: \(result.travelled)") }
         return result
     }
 

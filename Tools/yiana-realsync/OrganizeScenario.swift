@@ -33,16 +33,13 @@ struct OrganizeScenario {
         var travelled: [String] = []
         var seconds = 0.0
         var problems: [String] = []
-
-        var passed: Bool { problems.isEmpty }
     }
 
     func run(_ program: inout some SyncProgram) async throws -> Result {
         var result = Result(program: program.name)
-        let started = Date()
+        var trip = Trip(base: base)
         let a = base.a, b = base.b
-        var travelled = Set<String>()
-        func sync() async throws { try await base.sync(program, noting: &travelled) }
+        func sync() async throws { try await trip.sync(program) }
         let pdfs = base.samples.appendingPathComponent("pdfs")
         try base.yiana(["import", "--library", a.path] + [Self.renamed, Self.moved, Self.deleted].map { pdfs.appendingPathComponent("\($0).pdf").path })
         try base.yiana(["index", "--library", a.path])
@@ -89,8 +86,7 @@ struct OrganizeScenario {
         for (index, root) in [a, b].enumerated() {
             result.verifyClean[index] = try base.shell.run(base.yiana, ["verify", "--library", root.path]).status == 0
         }
-        result.travelled = travelled.sorted()
-        result.seconds = Date().timeIntervalSince(started)
+        trip.finish(&result)
 
         if renamed == nil || renamed == "\(Self.renamed).yianazip" { result.problems.append("a: no file renamed for the title \(Self.title)") }
         if !result.renamedOnB { result.problems.append("b: the renamed document is not at \(result.renamedTo) as on a") }
@@ -102,12 +98,11 @@ struct OrganizeScenario {
         if !result.conflictCopiesLeft.isEmpty { result.problems.append("conflict copies left: \(result.conflictCopiesLeft)") }
         if !result.converged { result.problems.append("the devices did not converge") }
         if result.verifyClean != [true, true] { result.problems.append("verify on a/b: \(result.verifyClean)") }
-        if !result.travelled.isEmpty { result.problems.append("travelled but must not: \(result.travelled)") }
         return result
     }
 }
 
-extension OrganizeScenario.Result: Outcome {
+extension OrganizeScenario.Result: TravelResult {
     var summary: String {
         let yes = { (value: Bool) in value ? "yes" : "NO" }
         return "\(program), rename, move and delete on a: renamed to \(renamedTo) on b \(yes(renamedOnB)); moved on b \(yes(movedOnB)); "

@@ -110,8 +110,6 @@ struct Scenario {
         var travelled: [String] = []
         var seconds = 0.0
         var problems: [String] = []
-
-        var passed: Bool { problems.isEmpty }
     }
 
     @discardableResult
@@ -119,18 +117,11 @@ struct Scenario {
         try shell.must(yiana, arguments, allowed: allowed)
     }
 
-    /// Waits until `program` has both devices in step, noting every file in either that must
-    /// stay on one machine (``Tree/notAllowed(_:)``).
-    func sync(_ program: some SyncProgram, noting travelled: inout Set<String>) async throws {
-        try await program.sync()
-        for (side, root) in [("a", a), ("b", b)] { travelled.formUnion(Tree.notAllowed(root).map { "\(side): \($0)" }) }
-    }
 
     func run(_ program: inout some SyncProgram) async throws -> Result {
         var result = Result(program: program.name)
-        let started = Date()
-        var travelled = Set<String>()
-        func sync() async throws { try await self.sync(program, noting: &travelled) }
+        var trip = Trip(base: self)
+        func sync() async throws { try await trip.sync(program) }
         let document = "Flow control paper"
         try yiana(["import", "--library", a.path, samples.appendingPathComponent("pdfs/Flow control paper.pdf").path,
                    samples.appendingPathComponent("pdfs/Bank statement reminder.pdf").path])
@@ -185,8 +176,7 @@ struct Scenario {
             lines.formUnion(text.split(separator: "\n").map(String.init).filter { $0.contains("\"originalPath\":\"Flow control paper") || $0.contains("Annual report") })
         }
         result.versionsKept = lines.count
-        result.travelled = travelled.sorted()
-        result.seconds = Date().timeIntervalSince(started)
+        trip.finish(&result)
 
         if !result.bothEditsKept { result.problems.append("an edit was lost") }
         if !result.mergedThreeWay { result.problems.append("the merge was not three-way: \(details)") }
@@ -199,7 +189,6 @@ struct Scenario {
             result.problems.append("versions listed \(result.versionsListed), kept \(result.versionsKept)")
         }
         if result.versionBytesMissing > 0 { result.problems.append("\(result.versionBytesMissing) listed versions have no bytes") }
-        if !result.travelled.isEmpty { result.problems.append("files that must stay on one machine were in the library: \(result.travelled)") }
         return result
     }
 
@@ -210,4 +199,37 @@ struct Scenario {
     static func array(_ text: String) -> [[String: Any]] {
         (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]]) ?? []
     }
+}
+
+/// One run of a scenario: its clock, and every sync, after which what travelled but must
+/// stay on one machine (a lock, scratch, this machine's state) is noted on both devices.
+struct Trip {
+    let base: Scenario
+    let started = Date()
+    private(set) var travelled = Set<String>()
+
+    init(base: Scenario) { self.base = base }
+
+    var seconds: Double { Date().timeIntervalSince(started) }
+
+    /// Waits until `program` has both devices in step, noting every file in either that must
+    /// stay on one machine (``Tree/notAllowed(_:)``).
+    mutating func sync(_ program: some SyncProgram) async throws {
+        try await program.sync()
+        for (side, root) in [("a", base.a), ("b", base.b)] { travelled.formUnion(Tree.notAllowed(root).map { "\(side): \($0)" }) }
+    }
+
+    /// What travelled and the time taken, in `result`; anything that travelled is a problem.
+    func finish(_ result: inout some TravelResult) {
+        result.travelled = travelled.sorted()
+        result.seconds = seconds
+        if !result.travelled.isEmpty { result.problems.append("files that must stay on one machine were in the library: \(result.travelled)") }
+    }
+}
+
+/// A scenario's result that reports what travelled and the time taken.
+protocol TravelResult: Outcome {
+    var travelled: [String] { get set }
+    var seconds: Double { get set }
+    var problems: [String] { get set }
 }

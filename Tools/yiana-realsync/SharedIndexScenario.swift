@@ -28,16 +28,13 @@ struct SharedIndexScenario {
         var watcherErrors: [String] = []
         var seconds = 0.0
         var problems: [String] = []
-
-        var passed: Bool { problems.isEmpty }
     }
 
     func run(_ program: inout some SyncProgram) async throws -> Result {
         var result = Result(program: program.name)
-        let started = Date()
+        var trip = Trip(base: base)
         let a = base.a, b = base.b
-        var travelled = Set<String>()
-        func sync() async throws { try await base.sync(program, noting: &travelled) }
+        func sync() async throws { try await trip.sync(program) }
         let pdfs = base.samples.appendingPathComponent("pdfs")
         try base.yiana(["import", "--library", a.path, pdfs.appendingPathComponent("Bank statement reminder.pdf").path,
                         pdfs.appendingPathComponent("Flow control paper.pdf").path, pdfs.appendingPathComponent("Filled form.pdf").path])
@@ -88,7 +85,7 @@ struct SharedIndexScenario {
                 result.watcherErrors.append("\(name): \(line.prefix(300))")
             }
         }
-        result.seconds = Date().timeIntervalSince(started)
+        result.seconds = trip.seconds
         if !result.converged { result.problems.append("the two copies differ after syncing") }
         if !result.equalsFresh { result.problems.append("the shared index differs from a fresh index: \(result.differences.prefix(5))") }
         if freshRows.count != result.documents[0] { result.problems.append("the fresh index holds \(freshRows.count) documents, the library \(result.documents[0])") }
