@@ -100,6 +100,13 @@ def loaded(element):
 def listed():
     return [e.text for e in driver.find_elements(By.CSS_SELECTOR, "ol.documents h3 a")]
 
+def images_settled():
+    """Every image of a document's page loaded before it is renamed or deleted from there: a page
+    image still loading (lazily, as a scroll brought it into view) when the document goes from
+    its old name is rightly a 404, which the console check would then report."""
+    driver.execute_script("document.querySelectorAll('img[loading=lazy]').forEach(i => i.loading = 'eager')")
+    wait.until(lambda d: d.execute_script("return [...document.images].every(i => i.complete)"))
+
 try:
     # Browsing without a query: the library's documents, its folders and tags, each a link.
     driver.get(base)
@@ -250,6 +257,7 @@ try:
     # A document changed from its page, as a person would: at 390 px wide, by touch.
     driver.set_window_size(390, 844)
     driver.get(base + "doc?path=" + urllib.parse.quote("Clinic letter (scan).yianazip"))
+    images_settled()
     driver.find_element(By.CSS_SELECTOR, "details.edit summary").click()
     for name, value in (("title", "okafor letter"), ("tags", "clinic, gp"), ("folder", "Letters")):
         field = driver.find_element(By.CSS_SELECTOR, f"form.edit input[name={name}]")
@@ -267,6 +275,7 @@ try:
     check("the list follows at once (the index updated by the save)", listed() == ["okafor letter"])
     driver.set_window_size(1280, 1000)
     driver.get(base + "doc?path=" + urllib.parse.quote("Letters/Okafor_Letter.yianazip"))
+    images_settled()
     driver.find_element(By.CSS_SELECTOR, "details.edit summary").click()
     driver.find_element(By.CSS_SELECTOR, "form.delete button").click()
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "button.undo"))
@@ -307,6 +316,7 @@ try:
     check("by keyboard: Tab reaches the first document, its focus shown", first is not None and focus_shown(first))
     first.send_keys(Keys.ENTER)
     wait.until(lambda d: "/doc?" in d.current_url)
+    images_settled()
     summary = tab_to(lambda e: e.tag_name == "summary")
     summary.send_keys(Keys.ENTER)
     title = tab_to(lambda e: e.get_attribute("name") == "title")

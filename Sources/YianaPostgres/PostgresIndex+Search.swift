@@ -40,34 +40,37 @@ extension PostgresIndex {
         let ranking = phrase ? "ts_rank_cd" : "ts_rank"
         let filter = Self.filter(options, &sql)
         let library = sql.bind(self.library)
-        let limit = max(1, options.limit)
+        let limit = max(1, options.limit), shown = max(1, options.pages)
         let (order, pages) = if let sort = options.sort {
-            try await ordered(by: sort, parse: parse, rank: rank, ranking: ranking, filter: filter, library: library, limit: limit, sql: sql)
+            try await ordered(by: sort, parse: parse, rank: rank, ranking: ranking, filter: filter, library: library, limit: limit, pages: shown, sql: sql)
         } else {
-            try await best(parse: parse, rank: rank, ranking: ranking, filter: filter, library: library, limit: limit, sql: sql)
+            try await best(parse: parse, rank: rank, ranking: ranking, filter: filter, library: library, limit: limit, pages: shown, sql: sql)
         }
         guard !order.isEmpty else { return [] }
-        return try await hits(order, pages: pages, parse: parse, sql: sql)
+        return try await hits(order, pages: pages, shown: shown, parse: parse, rank: rank, library: library, sql: sql)
     }
 
     typealias ChosenPages = [Int64: [(number: Int, source: String, score: Double, own: Bool)]]
 
-    /// The documents whose pages match best, and those pages, best first.
-    private func best(parse: String, rank: String, ranking: String, filter: String, library: String, limit: Int, sql: SQL) async throws -> ([Int64], ChosenPages) {
+    /// The documents whose pages match best, and those pages, best first; `own`: the page's own
+    /// text holds one of the words (as the SQLite index tells it), not only the title, tags or
+    /// folder every page of a document repeats.
+    private func best(parse: String, rank: String, ranking: String, filter: String, library: String, limit: Int, pages shown: Int,
+                      sql: SQL) async throws -> ([Int64], ChosenPages) {
         // The documents only for what they narrow by (each page knows its library).
         let join = filter.isEmpty ? "" : "JOIN yiana_document d ON d.id = p.document"
-        var window = max(limit * 8, 200)
+        var window = max(limit * 8, 200, shown * 4)
         var order: [Int64] = []
         var pages: ChosenPages = [:]
         while true {
             var windowed = sql
             let rows = try await self.rows(windowed.query("""
-                SELECT w.document, w.number, w.source, w.score, ts_filter(w.search, '{d}') @@ q
+                SELECT w.document, w.number, w.source, w.score, ts_filter(w.search, '{d}') @@ o
                 FROM (SELECT p.document, p.number, p.source, p.search,
                              \(ranking)('{0.15, 0.2, 0.5, 1.0}', p.search, r, 1)::float8 AS score
                       FROM yiana_page p \(join), \(parse) q, \(rank) r
                       WHERE p.library = \(library) AND p.search @@ q \(filter)
-                      ORDER BY score DESC, p.document, p.number LIMIT \(windowed.bind(window))) w, \(parse) q
+                      ORDER BY score DESC, p.document, p.number LIMIT \(windowed.bind(window))) w, \(rank) o
                 ORDER BY w.score DESC, w.document, w.number
                 """), as: (Int64, Int, String, Double, Bool).self, within: Self.searchTimeout)
             order = []
@@ -88,7 +91,7 @@ extension PostgresIndex {
     /// The matching documents in `sort`'s order (as the library's list orders them), and each
     /// one's matching pages, best first (at most `SearchIndex.pagesPerSortedHit`).
     private func ordered(by sort: BrowseQuery.Sort, parse: String, rank: String, ranking: String, filter: String, library: String, limit: Int,
-                         sql: SQL) async throws -> ([Int64], ChosenPages) {
+                         pages shown: Int, sql: SQL) async throws -> ([Int64], ChosenPages) {
         var listed = sql
         let order: [Int64] = try await rows(listed.query("""
             SELECT d.id FROM yiana_document d
@@ -100,14 +103,14 @@ extension PostgresIndex {
         let ids = paged.bind(order)
         var pages: ChosenPages = [:]
         for (document, number, source, score, own) in try await rows(paged.query("""
-            SELECT w.document, w.number, w.source, w.score, ts_filter(w.search, '{d}') @@ q
+            SELECT w.document, w.number, w.source, w.score, ts_filter(w.search, '{d}') @@ o
             FROM (SELECT p.document, p.number, p.source, p.search,
                          \(ranking)('{0.15, 0.2, 0.5, 1.0}', p.search, r, 1)::float8 AS score
                   FROM yiana_page p, \(parse) q, \(rank) r
-                  WHERE p.library = \(library) AND p.search @@ q AND p.document = ANY(\(ids))) w, \(parse) q
+                  WHERE p.library = \(library) AND p.search @@ q AND p.document = ANY(\(ids))) w, \(rank) o
             ORDER BY w.score DESC, w.document, w.number
             """), as: (Int64, Int, String, Double, Bool).self, within: Self.searchTimeout)
-            where pages[document, default: []].count < SearchIndex.pagesPerSortedHit {
+            where pages[document, default: []].count < max(SearchIndex.pagesPerSortedHit, shown * 4) {
             pages[document, default: []].append((number, source, score, own))
         }
         return (order, pages)
@@ -115,8 +118,8 @@ extension PostgresIndex {
 
     /// The hits of documents `order`, with snippets of their chosen pages (`ts_headline` of
     /// the stored text; of the title for a document only its title, tags or folder match).
-    private func hits(_ order: [Int64], pages: ChosenPages,
-                      parse: String, sql: SQL) async throws -> [SearchHit] {
+    private func hits(_ order: [Int64], pages: ChosenPages, shown: Int,
+                      parse: String, rank: String, library: String, sql: SQL) async throws -> [SearchHit] {
         var documents = sql
         let ids = documents.bind(order)
         var rows: [Int64: (String, String, [String], Double?, String)] = [:]
@@ -124,7 +127,18 @@ extension PostgresIndex {
                                        as: (Int64, String, String, [String], Double?, String).self, within: Self.searchTimeout) {
             rows[row.0] = (row.1, row.2, row.3, row.4, row.5)
         }
-        let chosen = order.flatMap { id in (pages[id] ?? []).filter(\.own).map { (id, $0.number, $0.source) } }
+        let chosen = order.flatMap { id in (pages[id] ?? []).filter(\.own).prefix(shown).map { (id, $0.number, $0.source) } }
+        // How many pages of each document with a page of its own match do so.
+        var counted = sql
+        let owning = counted.bind(order.filter { id in (pages[id] ?? []).contains(where: \.own) })
+        var matching: [Int64: Int] = [:]
+        for (id, count) in try await self.rows(counted.query("""
+            SELECT p.document, count(*) FROM yiana_page p, \(parse) q, \(rank) o
+            WHERE p.library = \(library) AND p.document = ANY(\(owning)) AND p.search @@ q AND ts_filter(p.search, '{d}') @@ o
+            GROUP BY p.document
+            """), as: (Int64, Int64).self, within: Self.searchTimeout) {
+            matching[id] = Int(count)
+        }
         var snippets = sql
         let headline = "ts_headline('yiana_english', %@, q, \(snippets.bind(Self.headlineOptions)))"
         let chosenIDs = snippets.bind(chosen.map(\.0)), numbers = snippets.bind(chosen.map(\.1)), sources = snippets.bind(chosen.map(\.2))
@@ -142,7 +156,7 @@ extension PostgresIndex {
         }
         return order.compactMap { id -> SearchHit? in
             guard let document = rows[id], let found = pages[id] else { return nil }
-            var hitPages = found.filter(\.own).map { page in
+            var hitPages = found.filter(\.own).prefix(shown).map { page in
                 SearchHit.Page(number: page.number, snippet: text["\(id) \(page.number) \(page.source)"] ?? "", score: page.score,
                                source: TextSource(rawValue: page.source) ?? .none)
             }
@@ -150,7 +164,8 @@ extension PostgresIndex {
                 hitPages = [SearchHit.Page(number: 0, snippet: text["\(id) 0 none"] ?? document.1, score: found[0].score, source: .none)]
             }
             return SearchHit(path: document.0, title: document.1, tags: document.2, created: document.3.map { Date(timeIntervalSinceReferenceDate: $0) },
-                             status: IndexStatus(rawValue: document.4) ?? .failed, score: found[0].score, pages: hitPages)
+                             status: IndexStatus(rawValue: document.4) ?? .failed, score: found[0].score, pages: Array(hitPages),
+                             matchingPages: matching[id] ?? 0)
         }
     }
 
@@ -172,6 +187,7 @@ extension PostgresIndex {
         }
         if let since = options.since { filters.append("d.created >= \(sql.bind(since.timeIntervalSinceReferenceDate))") }
         if let until = options.until { filters.append("d.created < \(sql.bind(until.timeIntervalSinceReferenceDate))") }
+        if let document = options.document { filters.append("d.path = \(sql.bind(document))") }
         return filters.map { "AND " + $0 }.joined(separator: " ")
     }
 

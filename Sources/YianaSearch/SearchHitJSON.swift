@@ -17,7 +17,10 @@ public struct SearchHitJSON: Codable, Sendable, Equatable {
     public let created: Date?
     public let status: String
     public let score: Double
+    /// The best matching pages (as many as asked for).
     public let pages: [Page]
+    /// How many pages match by their own text, those in `pages` and the others.
+    public let matchingPages: Int
 
     public init(_ hit: SearchHit) {
         path = hit.path
@@ -26,6 +29,7 @@ public struct SearchHitJSON: Codable, Sendable, Equatable {
         created = hit.created
         status = hit.status.rawValue
         score = hit.score
+        matchingPages = hit.matchingPages
         pages = hit.pages.map {
             Page(number: $0.number, snippet: SearchHit.marking($0.snippet, open: "**", close: "**"),
                  score: $0.score, source: $0.source.rawValue)

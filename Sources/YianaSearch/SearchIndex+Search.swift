@@ -17,6 +17,13 @@ public struct SearchOptions: Sendable {
     public var advanced = false
     /// The matching documents newest, oldest or by title first; nil: the best first.
     public var sort: BrowseQuery.Sort?
+    /// The best matching pages given with each document, with their snippets (at least 1);
+    /// ``SearchHit/matchingPages`` counts them all. What a results page shows of a document:
+    /// its others come on demand (``document`` and a larger count).
+    public var pages = 3
+    /// Only the document at this path (relative to the library): its matching pages, for a
+    /// results page's "more pages".
+    public var document: String?
 
     public init() {}
 }
@@ -49,10 +56,14 @@ public struct SearchHit: Codable, Sendable {
     public let status: IndexStatus
     /// The best page's score.
     public let score: Double
-    /// Matching pages, best first.
+    /// The best matching pages, best first (``SearchOptions/pages`` of them at most).
     public let pages: [Page]
+    /// How many of the document's pages match by their own text, those given and the others;
+    /// 0 when only its title, tags or folder match.
+    public let matchingPages: Int
 
-    public init(path: String, title: String, tags: [String], created: Date?, status: IndexStatus, score: Double, pages: [Page]) {
+    public init(path: String, title: String, tags: [String], created: Date?, status: IndexStatus, score: Double, pages: [Page],
+                matchingPages: Int? = nil) {
         self.path = path
         self.title = title
         self.tags = tags
@@ -60,6 +71,7 @@ public struct SearchHit: Codable, Sendable {
         self.status = status
         self.score = score
         self.pages = pages
+        self.matchingPages = matchingPages ?? pages.filter { $0.number > 0 || $0.source != .none }.count
     }
 
     /// The markers around matched words in snippets.
@@ -94,15 +106,17 @@ extension SearchIndex {
 
     /// ``search(_:options:)``, by a name the async one (``IndexStore``) can call.
     func searchNow(_ query: String, options: SearchOptions) throws -> [SearchHit] {
-        let match: String
+        let match: String, own: String?
         if options.advanced {
             match = query
+            own = nil
         } else {
             guard let expression = SearchQuery.fts5(query) else { throw SearchError.nothingToSearch }
             match = expression
+            own = SearchQuery.ownText(query).map { "(\(expression)) AND {body} : (\($0))" }
         }
         do {
-            return try pool.read { db in try Self.run(match, options: options, db) }
+            return try pool.read { db in try Self.run(match, own: own, options: options, db) }
         } catch let error as DatabaseError where options.advanced && error.resultCode == .SQLITE_ERROR {
             throw SearchError.invalidAdvancedQuery(error.message ?? "syntax error")
         }
@@ -137,34 +151,73 @@ extension SearchIndex {
             filters.append("d.created < ?")
             _ = arguments.append(contentsOf: [until.timeIntervalSinceReferenceDate])
         }
+        if let document = options.document {
+            filters.append("d.path = ?")
+            _ = arguments.append(contentsOf: [document])
+        }
         return (filters.isEmpty ? "" : "AND " + filters.joined(separator: " AND "), arguments)
     }
 
-    private static func run(_ match: String, options: SearchOptions, _ db: Database) throws -> [SearchHit] {
+    private static func run(_ match: String, own: String?, options: SearchOptions, _ db: Database) throws -> [SearchHit] {
         let (filter, filterArguments) = filterClause(options)
         var arguments: StatementArguments = [match]
         _ = arguments.append(contentsOf: filterArguments)
+        let shown = max(1, options.pages)
 
-        let (order, pageRows) = try options.sort.map { try ordered(match, by: $0, filter: filter, arguments: arguments, limit: max(1, options.limit), db) }
-            ?? best(match, filter: filter, arguments: arguments, limit: max(1, options.limit), db)
+        let (order, pageRows) = try options.sort.map {
+            try ordered(match, by: $0, filter: filter, arguments: arguments, limit: max(1, options.limit), pages: shown, db)
+        } ?? best(match, filter: filter, arguments: arguments, limit: max(1, options.limit), pages: shown, db)
         guard !order.isEmpty else { return [] }
 
-        let idList = order.map(String.init).joined(separator: ",")
         var documents: [Int64: Row] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, path, title, tags, created, status FROM document WHERE id IN (\(idList))") {
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, path, title, tags, created, status FROM document WHERE id IN (SELECT value FROM json_each(?))"),
+                                    arguments: [jsonList(order)]) {
             documents[row["id"]] = row
         }
 
-        let chosen = order.flatMap { pageRows[$0] ?? [] }.map(\.row)
-        let snippets = try Self.snippets(of: chosen, match: match, db)
+        // Of each document's candidate pages, those whose own text matches (not only the title,
+        // tags or folder every page row repeats), best first: the first `shown` are given, with
+        // snippets, and all of the document's are counted. A document with none gets one
+        // title-only page. An advanced query's own pages are known from their snippets.
+        let candidates = order.flatMap { pageRows[$0] ?? [] }.map(\.row)
+        let ownRows: Set<Int64>? = try own.map { expression in
+            Set(try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM page WHERE page MATCH ? AND +rowid IN (SELECT value FROM json_each(?))"),
+                                   arguments: [expression, jsonList(candidates)]))
+        }
+        var chosen: [Int64: [(row: Int64, score: Double)]] = [:]
+        for id in order {
+            let rows = pageRows[id] ?? []
+            if let ownRows {
+                let mine = rows.filter { ownRows.contains($0.row) }
+                chosen[id] = mine.isEmpty ? Array(rows.prefix(1)) : Array(mine.prefix(shown))
+            } else {
+                chosen[id] = rows
+            }
+        }
+        let snippets = try Self.snippets(of: order.flatMap { chosen[$0] ?? [] }.map(\.row), match: match, db)
+        let counter = try own.map { _ in try db.cachedStatement(sql: "SELECT count(*) FROM page WHERE page MATCH ? AND rowid BETWEEN ? AND ?") }
 
-        return order.compactMap { id in
-            documents[id].map { hit($0, pages: pageRows[id] ?? [], snippets: snippets) }
+        return try order.compactMap { id in
+            guard let document = documents[id] else { return nil }
+            var matching: Int? = nil
+            if let counter, let own, let ownRows, (pageRows[id] ?? []).contains(where: { ownRows.contains($0.row) }) {
+                let range = pageRowids(of: id)
+                matching = try Int.fetchOne(counter, arguments: [own, range.lowerBound, range.upperBound]) ?? 0
+            } else if ownRows != nil {
+                matching = 0
+            }
+            return hit(document, pages: chosen[id] ?? [], shown: shown, matching: matching, snippets: snippets)
         }
     }
 
+    /// `values` as a JSON array, for `json_each(?)`: one statement text whatever the list,
+    /// so that it is prepared once per connection.
+    static func jsonList(_ values: [Int64]) -> String {
+        "[" + values.map(String.init).joined(separator: ",") + "]"
+    }
+
     /// The documents whose pages match best, and those pages (rowid, score), best first.
-    private static func best(_ match: String, filter: String, arguments: StatementArguments, limit: Int,
+    private static func best(_ match: String, filter: String, arguments: StatementArguments, limit: Int, pages: Int,
                              _ db: Database) throws -> ([Int64], [Int64: [(row: Int64, score: Double)]]) {
         // The best pages first: a narrow top-k sort (page rowid, document, score), so that
         // neither every hit is grouped nor wide rows are carried through the sort. Their
@@ -174,17 +227,17 @@ extension SearchIndex {
         // page's whole stored row, text and all, before the sort.
         let document = "(page.rowid >> \(pageBits))"
         let join = filter.isEmpty ? "" : "JOIN document d ON d.id = \(document)"
-        var window = max(limit * 8, 200)
+        var window = max(limit * 8, 200, pages * 4)
         var order: [Int64] = []
         var pageRows: [Int64: [(row: Int64, score: Double)]] = [:]
         while true {
             var windowArguments = arguments
             _ = windowArguments.append(contentsOf: [window])
-            let rows = try Row.fetchAll(db, sql: """
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT page.rowid AS pageRow, \(document) AS document, bm25(page, \(bm25Weights)) AS score
                 FROM page \(join) WHERE page MATCH ? \(filter)
                 ORDER BY score LIMIT ?
-                """, arguments: windowArguments)
+                """), arguments: windowArguments)
             order = []
             pageRows = [:]
             for row in rows {
@@ -203,7 +256,7 @@ extension SearchIndex {
 
     /// The matching documents in `sort`'s order (as the library's list orders them), and each
     /// one's matching pages, best first (at most ``pagesPerSortedHit``).
-    private static func ordered(_ match: String, by sort: BrowseQuery.Sort, filter: String, arguments: StatementArguments, limit: Int,
+    private static func ordered(_ match: String, by sort: BrowseQuery.Sort, filter: String, arguments: StatementArguments, limit: Int, pages: Int,
                                 _ db: Database) throws -> ([Int64], [Int64: [(row: Int64, score: Double)]]) {
         var listed = arguments
         _ = listed.append(contentsOf: [limit])
@@ -219,12 +272,13 @@ extension SearchIndex {
             """, arguments: [match])
         for row in rows {
             let document: Int64 = row["document"]
-            if pageRows[document, default: []].count < pagesPerSortedHit { pageRows[document, default: []].append((row["pageRow"], -(row["score"] as Double))) }
+            if pageRows[document, default: []].count < max(pagesPerSortedHit, pages * 4) { pageRows[document, default: []].append((row["pageRow"], -(row["score"] as Double))) }
         }
         return (order, pageRows)
     }
 
-    /// The pages shown with each document when the documents are sorted by date or title.
+    /// The candidate pages of each document when the documents are sorted by date or title
+    /// (at least; four times the pages asked for).
     public static let pagesPerSortedHit = 20
 
     /// Snippets of the chosen pages (`rowid`, `number`, `source`, `body`: the page's text,
@@ -257,16 +311,18 @@ extension SearchIndex {
                 return try Row.fetchAll(scratch, sql: select, arguments: [match])
             }
         } else {
-            rows = try Row.fetchAll(db, sql: select + " AND +rowid IN (\(list))", arguments: [match])
+            rows = try Row.fetchAll(db.cachedStatement(sql: select + " AND +rowid IN (SELECT value FROM json_each(?))"), arguments: [match, jsonList(rowids)])
         }
         var byRow: [Int64: Row] = [:]
         for row in rows { byRow[row["rowid"]] = row }
         return byRow
     }
 
-    /// One document's hit: its pages whose own text matches, best first, or (when only its
-    /// title, tags or folder match) one title-only page.
-    private static func hit(_ document: Row, pages pageRows: [(row: Int64, score: Double)], snippets: [Int64: Row]) -> SearchHit {
+    /// One document's hit: its pages whose own text matches, best first (`shown` at most), or
+    /// (when only its title, tags or folder match) one title-only page; `matching`: how many
+    /// pages match by their own text (nil: count those found here).
+    private static func hit(_ document: Row, pages pageRows: [(row: Int64, score: Double)], shown: Int, matching: Int?,
+                            snippets: [Int64: Row]) -> SearchHit {
         var pages: [SearchHit.Page] = []
         var titleOnly: SearchHit.Page? = nil
         for (rowid, score) in pageRows {
@@ -281,12 +337,13 @@ extension SearchIndex {
                 titleOnly = SearchHit.Page(number: 0, snippet: row["best"] ?? "", score: score, source: .none)
             }
         }
+        let found = pages.count
         if pages.isEmpty, let titleOnly { pages = [titleOnly] }
         let tags = (try? JSONDecoder().decode([String].self, from: Data((document["tags"] as String).utf8))) ?? []
         let created: Double? = document["created"]
         return SearchHit(path: document["path"], title: document["title"], tags: tags,
                          created: created.map { Date(timeIntervalSinceReferenceDate: $0) },
                          status: IndexStatus(rawValue: document["status"]) ?? .failed,
-                         score: pageRows.first?.score ?? 0, pages: pages)
+                         score: pageRows.first?.score ?? 0, pages: Array(pages.prefix(shown)), matchingPages: matching ?? found)
     }
 }

@@ -9,16 +9,29 @@ import Foundation
 ///   its parts, which is how the tokenizer indexed it;
 /// - FTS5 operators typed as words (`AND`, `NOT`, `NEAR`, `^`, parentheses) are plain text.
 public enum SearchQuery {
-    /// The FTS5 expression for `text`, or nil when it holds nothing searchable.
+    /// The FTS5 expression for `text` (every term), or nil when it holds nothing searchable.
     public static func fts5(_ text: String) -> String? {
-        let terms = terms(of: text).map { term in
+        let terms = quotedTerms(of: text)
+        return terms.isEmpty ? nil : terms.joined(separator: " ")
+    }
+
+    /// Any of the terms of `text`, as an FTS5 expression (`"a" OR "b"*`), to tell a page whose
+    /// own text matches from one matched only by the title, tags or folder every page row of a
+    /// document repeats; nil when `text` holds nothing searchable.
+    public static func ownText(_ text: String) -> String? {
+        let terms = quotedTerms(of: text)
+        return terms.isEmpty ? nil : terms.joined(separator: " OR ")
+    }
+
+    /// Each term as an FTS5 phrase (a prefix with its `*`).
+    static func quotedTerms(of text: String) -> [String] {
+        terms(of: text).map { term in
             // FTS5 reads its expression only up to a NUL (inside a phrase, "unterminated
             // string"); the tokenizer parts words at a NUL as at a space, so a space it is.
             let text = term.text.replacingOccurrences(of: "\"", with: "\"\"").replacingOccurrences(of: "\u{0}", with: " ")
             let quoted = "\"" + text + "\""
             return term.prefix ? quoted + "*" : quoted
         }
-        return terms.isEmpty ? nil : terms.joined(separator: " ")
     }
 
     /// One thing to match: a word, a word with punctuation inside or a quoted phrase (the

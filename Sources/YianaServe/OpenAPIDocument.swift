@@ -8,7 +8,7 @@ enum OpenAPIDocument {
       "paths": {
         "/api/search": {
           "get": {
-            "summary": "Search the library's documents, best first, each with its matching pages.",
+            "summary": "Search the library's documents, best first, each with its best matching pages and how many match.",
             "parameters": [
               {"name": "q", "in": "query", "required": false, "schema": {"type": "string", "maxLength": 500},
                "description": "Words as typed: all must occur; \"quoted words\" match as a phrase, inv* a prefix. Empty: no hits."},
@@ -23,7 +23,11 @@ enum OpenAPIDocument {
               {"name": "limit", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 1, "maximum": 200},
                "description": "At most this many documents (default 20)."},
               {"name": "sort", "in": "query", "required": false, "schema": {"type": "string", "enum": ["", "relevance", "newest", "oldest", "title"]},
-               "description": "relevance (the default: the best first), newest or oldest (by when the document last changed), or title (A to Z)."}
+               "description": "relevance (the default: the best first), newest or oldest (by when the document last changed), or title (A to Z)."},
+              {"name": "pages", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 1, "maximum": 500},
+               "description": "The best matching pages given with each document, with snippets (default 3); matchingPages counts them all."},
+              {"name": "path", "in": "query", "required": false, "schema": {"type": "string", "maxLength": 4096},
+               "description": "Only this document (its path in the library, as a hit gives it): its matching pages, for \"more pages\"."}
             ],
             "responses": {
               "200": {"description": "The hits.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SearchAnswer"}}}},
@@ -91,13 +95,14 @@ enum OpenAPIDocument {
                         "description": "Changes in the library the index has not seen (absent when none).",
                         "properties": {"documents": {"type": "integer"}, "folders": {"type": "integer"}}}
             }},
-          "Hit": {"type": "object", "required": ["path", "title", "tags", "status", "score", "pages"], "additionalProperties": false,
+          "Hit": {"type": "object", "required": ["path", "title", "tags", "status", "score", "pages", "matchingPages"], "additionalProperties": false,
             "properties": {
               "path": {"type": "string"}, "title": {"type": "string"}, "tags": {"type": "array", "items": {"type": "string"}},
               "created": {"type": "string", "format": "date-time"}, "status": {"type": "string"}, "score": {"type": "number"},
               "pages": {"type": "array", "items": {"type": "object", "required": ["number", "snippet", "score", "source"], "additionalProperties": false,
                 "properties": {"number": {"type": "integer"}, "snippet": {"type": "string", "description": "Matched words marked with **."},
-                               "score": {"type": "number"}, "source": {"type": "string", "enum": ["pdf", "ocr", "none", "addresses"]}}}}
+                               "score": {"type": "number"}, "source": {"type": "string", "enum": ["pdf", "ocr", "none", "addresses"]}}}},
+              "matchingPages": {"type": "integer", "minimum": 0, "description": "How many pages match by their own text, those given and the others."}
             }},
           "HitPage": {"type": "object", "required": ["page", "width", "height", "boxes"], "additionalProperties": false,
             "properties": {"page": {"type": "integer"}, "width": {"type": "number"}, "height": {"type": "number"},

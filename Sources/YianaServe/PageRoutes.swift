@@ -180,14 +180,14 @@ enum HTML {
             if let created = hit.created { html += " · \(escape(String(InternetTime.string(created).prefix(10))))" }
             if hit.status != .ok { html += " · <span class=\"status\">\(escape(hit.status.rawValue))</span>" }
             html += "</p><ul class=\"pages\">"
-            for page in hit.pages.prefix(5) {
+            for page in hit.pages {
                 let place = page.source == .addresses ? "addresses" : page.number == 0 ? (page.source == .ocr ? "OCR" : "title") : "p. \(page.number)"
                 html += "<li><span class=\"place\">\(place)</span> \(marked(page.snippet))</li>"
             }
             html += "</ul>"
             // The matching pages as thumbnails, the hit words boxed over them (an SVG drawn in
             // the page's own coordinates, loaded like the image: no script).
-            let pages = hit.pages.filter { $0.number > 0 && $0.source != .addresses }.prefix(4)
+            let pages = hit.pages.filter { $0.number > 0 && $0.source != .addresses }
             if !pages.isEmpty {
                 let document = "path=" + HTML.queryValue(hit.path)
                 let words = "q=" + HTML.queryValue(query)
@@ -199,6 +199,13 @@ enum HTML {
                         + "<img class=\"boxes\" loading=\"lazy\" alt=\"\" src=\"\(escape(base + "/hits.svg?\(at)&\(words)"))\"></a>"
                 }
                 html += "</div>"
+            }
+            // The other matching pages on demand: this document's, as many as match.
+            let listed = hit.pages.filter { $0.number > 0 || $0.source != .none }.count
+            if hit.matchingPages > listed {
+                let more = base + "/?q=" + HTML.queryValue(query) + "&path=" + HTML.queryValue(hit.path)
+                    + "&pages=\(min(hit.matchingPages, SearchRequest.maxPages))"
+                html += "<p class=\"more\"><a href=\"\(escape(more))\">\(hit.matchingPages - listed) more matching page\(hit.matchingPages - listed == 1 ? "" : "s")</a></p>"
             }
             html += "</li>"
         }

@@ -7,8 +7,12 @@ import YianaSearch
 import YianaSystem
 
 /// A search as a request asks for it (`q`, `tag` repeated, `folder`, `since`, `until`,
-/// `limit`), checked as the CLI checks its options: what is wrong is a 400 naming the parameter.
+/// `limit`, `sort`, `pages`, `path`), checked as the CLI checks its options: what is wrong is a
+/// 400 naming the parameter.
 struct SearchRequest {
+    /// The most matching pages one answer gives of each document.
+    static let maxPages = 500
+
     let query: String
     let options: SearchOptions
     /// `since` and `until` as given (for the form to show them again).
@@ -31,6 +35,16 @@ struct SearchRequest {
                 throw HTTPError(.badRequest, message: "limit=\(text.prefix(40)): a number from 1 to 200.")
             }
             options.limit = limit
+        }
+        if let text = parameters.get("pages"), !text.isEmpty {
+            guard let pages = Int(text), (1...SearchRequest.maxPages).contains(pages) else {
+                throw HTTPError(.badRequest, message: "pages=\(text.prefix(40)): a number from 1 to \(SearchRequest.maxPages).")
+            }
+            options.pages = pages
+        }
+        if let path = parameters.get("path"), !path.isEmpty {
+            guard path.utf8.count <= 4096 else { throw HTTPError(.badRequest, message: "path: at most 4096 bytes.") }
+            options.document = path
         }
         guard query.count <= 500 else { throw HTTPError(.badRequest, message: "q: at most 500 characters.") }
         options.sort = try Self.sort(parameters.get("sort"))

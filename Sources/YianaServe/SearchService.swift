@@ -36,6 +36,8 @@ final class SearchService: @unchecked Sendable {
         let until: Date?
         let limit: Int
         let sort: BrowseQuery.Sort?
+        let pages: Int
+        let document: String?
     }
 
     private struct Kept {
@@ -93,7 +95,8 @@ final class SearchService: @unchecked Sendable {
         }
         let stale = await staleness(opened, version: version, now: now)
         let key = Key(form: form, query: search.query, tags: search.options.tags, folder: search.options.folder,
-                      since: search.options.since, until: search.options.until, limit: search.options.limit, sort: search.options.sort)
+                      since: search.options.since, until: search.options.until, limit: search.options.limit, sort: search.options.sort,
+                      pages: search.options.pages, document: search.options.document)
         if let body = lookUp(key, version: version, stale: stale, now: now) { return body }
         let body = try render(Answer(hits: search.query.isEmpty ? [] : try await search.run(on: opened), stale: stale))
         keep(body, stale: stale, for: key, version: version, now: now)

@@ -14,7 +14,7 @@ extension Yiana {
                 Type words as you would anywhere: all of them must occur. "Quoted words" \
                 match as a phrase, inv* matches a prefix, and codes like A-1312/B, e-mail or \
                 10:30 match as written. Titles weigh most, then tags, folder names and page \
-                text. Each document is listed once, with its matching pages, best first. \
+                text. Each document is listed once, with its best matching pages (--pages, 3) and how many others match. \
                 The people the app found in a document and the corrections made to them \
                 (.addresses/) are searched with it: such a match is listed as `addresses` \
                 (source "addresses" in --json), not as a page. Exit code 1 when nothing \
@@ -24,6 +24,7 @@ extension Yiana {
                   yiana search bank statement
                   yiana search --tag tax --since 2025-01-01 "annual return"
                   yiana search --folder Letters --json invoice | jq '.[0].path'
+                  yiana search --document "Letters/Bank statement" --pages 50 invoice
                 """
         )
 
@@ -45,6 +46,12 @@ extension Yiana {
         @Option(help: "At most this many documents.")
         var limit = 20
 
+        @Option(help: ArgumentHelp("The best matching pages shown of each document (the others are counted); with --document, all you want to see.", valueName: "n"))
+        var pages = 3
+
+        @Option(help: ArgumentHelp("Only this document (its path in the library, as the results give it): its matching pages.", valueName: "path"))
+        var document: String?
+
         @Option(help: ArgumentHelp("relevance (the best first), newest or oldest (by when changed), or title.", valueName: "order"))
         var sort: SearchOrder = .relevance
 
@@ -59,6 +66,7 @@ extension Yiana {
 
         func validate() throws {
             guard limit >= 1 else { throw ValidationError("--limit must be at least 1.") }
+            guard pages >= 1 else { throw ValidationError("--pages must be at least 1.") }
             guard !query.isEmpty else { throw ValidationError("say what to search for.") }
             _ = try Self.date(since, option: "--since", endOfDay: false)
             _ = try Self.date(until, option: "--until", endOfDay: true)
@@ -75,6 +83,8 @@ extension Yiana {
             options.limit = limit
             options.advanced = advanced
             options.sort = sort.browseSort
+            options.pages = pages
+            options.document = document
             let hits: [SearchHit]
             let freshness: Task<IndexFreshness.Staleness?, Never>
             let index: any IndexStore
@@ -119,7 +129,7 @@ extension Yiana {
             if hits.isEmpty { FileHandle.standardError.write(Data("no document matches.\n".utf8)) }
             for hit in hits {
                 print("\(hit.path) — \(hit.title)\(hit.status == .ok ? "" : " (\(hit.status.rawValue))")")
-                for page in hit.pages.prefix(3) {
+                for page in hit.pages {
                     let snippet = Self.mark(page.snippet, open: open, close: close).replacingOccurrences(of: "\n", with: " ")
                     let place = switch page.source {
                     case .addresses: "addresses"
@@ -128,7 +138,10 @@ extension Yiana {
                     }
                     print("    \(place)  \(snippet)")
                 }
-                if hit.pages.count > 3 { print("    … and \(Output.count(hit.pages.count - 3, "more page"))") }
+                let listed = hit.pages.filter { $0.number > 0 || $0.source != .none }.count
+                if hit.matchingPages > listed {
+                    print("    … and \(Output.count(hit.matchingPages - listed, "more page")) (--document \(Self.quoted(hit.path)) --pages \(hit.matchingPages))")
+                }
             }
         }
 

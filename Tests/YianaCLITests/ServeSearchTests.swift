@@ -53,6 +53,42 @@ struct ServeSearchTests {
     }
 }
 
+/// Answers sized to what a page shows: a document's best pages and the count of the others,
+/// which the results page links to and the API gives for one document (`path`, `pages`).
+@Suite("yiana serve: a hit's pages")
+struct ServeHitPagesTests {
+    @Test func theBestPagesFirstAndTheOthersOnDemand() async throws {
+        let home = try TemporaryFolder()
+        let lib = home.path("Yiana")
+        let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
+        // "ledger" on 8 pages of 28 (on every page, its weight would be nil), most often on page 8.
+        let pdf = home.path("Accounts.pdf")
+        try pagedPDF((1...28).map { $0 <= 8 ? ["page \($0)"] + Array(repeating: "ledger line", count: $0) : ["page \($0)", "other business"] })
+            .write(to: URL(fileURLWithPath: pdf))
+        #expect(try await runYiana(["import", "--library", lib, pdf], environment: env).status == 0)
+        #expect(try await runYiana(["index", "--library", lib], environment: env).status == 0)
+        let server = try ServeCLITests.Server(library: lib, home: home)
+        defer { server.stop() }
+
+        func hit(_ path: String) async throws -> [String: Any] {
+            let answer = try #require(try JSONSerialization.jsonObject(with: try await server.get(path).body) as? [String: Any])
+            return try #require((answer["hits"] as? [[String: Any]])?.first)
+        }
+        let first = try await hit("/api/search?q=ledger")
+        let pages = (first["pages"] as? [[String: Any]] ?? []).compactMap { $0["number"] as? Int }
+        #expect(pages == [8, 7, 6] && first["matchingPages"] as? Int == 8)
+        let all = try await hit("/api/search?q=ledger&path=Accounts.yianazip&pages=50")
+        #expect((all["pages"] as? [[String: Any]] ?? []).compactMap { $0["number"] as? Int } == [8, 7, 6, 5, 4, 3, 2, 1])
+        #expect(try await server.get("/api/search?q=ledger&pages=0").status == 400)
+        #expect(try await server.get("/api/search?q=ledger&pages=501").status == 400)
+        // The results page: three pages, and a link to the five others.
+        let page = String(decoding: try await server.get("/?q=ledger").body, as: UTF8.self)
+        #expect(page.contains("5 more matching pages") && page.contains("path=Accounts.yianazip&amp;pages=8"))
+        let more = String(decoding: try await server.get("/?q=ledger&path=Accounts.yianazip&pages=8").body, as: UTF8.self)
+        #expect(more.contains("p. 1") && !more.contains("more matching page"))
+    }
+}
+
 /// Searches at once, on the SQLite index and on a PostgreSQL one.
 @Suite("yiana serve: searches at once", .serialized)
 struct ServeConcurrentSearchTests {
