@@ -10,7 +10,8 @@
 #     answer (curl, the first 100 queries);
 #   - the floor: for the same queries, the bare FTS5 top-200 statement and the same with the
 #     snippets an answer carries (20 documents, 3 pages each): p50 and p99 one at a time
-#     (Debian's libsqlite3), and queries/s of two `sqlite3` processes at once (one per core);
+#     (Debian's libsqlite3), queries/s of two `sqlite3` processes at once (one per core), and
+#     queries/s, p50 and p99 of 32 at once (as 32 people searching meet the engine);
 #   - the same server on a PostgreSQL index of the same library (a server of the run's own).
 # BEFORE=path/to/an/older/yiana runs its server too, on the same index and queries.
 # Usage: Scripts/bench/search-load.sh [COPIES] [SECONDS] [QUERIES]   (default 2 20 800)
@@ -30,7 +31,7 @@ for copy in $(seq 1 "$copies"); do
 done
 index="$work/index.sqlite"
 "$yiana" index --library "$work/lib" --index "$index" --jobs 2 >/dev/null 2>&1 || true
-read -r documents pages < <(sqlite3 "$index" "SELECT (SELECT count(*) FROM document), (SELECT count(*) FROM page)")
+read -r documents pages < <(sqlite3 -separator " " "$index" "SELECT (SELECT count(*) FROM document), (SELECT count(*) FROM page)")
 echo "corpus: ${#corpus[@]} PDFs x $copies folders = $documents documents, $pages indexed pages; $count queries, all different"
 
 # Two words side by side on a page, each of three letters or more, every pair once.
@@ -130,6 +131,24 @@ print(f"{times[len(times) // 2]:.2f} {times[min(len(times) - 1, int(len(times) *
 }
 floor bare
 floor snippets
+# The floor as 32 people searching at once meet it: 32 processes, each running the snippets
+# statements one after another for SECONDS (Debian's libsqlite3): queries/s, p50 and p99.
+for k in $(seq 0 31); do
+    /usr/bin/python3 -c '
+import sqlite3, sys, time
+statements = [s for s in open(sys.argv[2]).read().split(";\n") if s.strip() and not s.lstrip().startswith(".")]
+db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
+deadline, i = time.time() + float(sys.argv[4]), int(sys.argv[3]) * 25
+while time.time() < deadline:
+    start = time.perf_counter()
+    db.execute(statements[i % len(statements)]).fetchall()
+    print(f"{(time.perf_counter() - start) * 1000:.3f}")
+    i += 1
+' "$index" "$work/floor-snippets.sql" "$k" "$duration" > "$work/floor32.$k" &
+done
+wait
+cat "$work"/floor32.* | sort -g | awk -v s="$duration" '{a[NR] = $1}
+    END {printf "floor, sqlite3 snippets:  32 at once: %.0f queries/s  p50 %.1f ms  p99 %.1f ms\n", NR / s, a[int(NR * 0.5) + 1], a[int(NR * 0.99) + 1]}'
 
 measure "yiana serve, SQLite" "$yiana" --library "$work/lib" --index "$index" --read-only
 if [ -n "${BEFORE:-}" ]; then

@@ -180,9 +180,22 @@ extension SearchIndex {
         // snippets, and all of the document's are counted. A document with none gets one
         // title-only page. An advanced query's own pages are known from their snippets.
         let candidates = order.flatMap { pageRows[$0] ?? [] }.map(\.row)
-        let ownRows: Set<Int64>? = try own.map { expression in
-            Set(try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM page WHERE page MATCH ? AND +rowid IN (SELECT value FROM json_each(?))"),
-                                   arguments: [expression, jsonList(candidates)]))
+        // One pass of the own-text match over the index: how many pages of each document match
+        // by their own text, and which of the candidates do.
+        var ownRows: Set<Int64>? = nil
+        var matching: [Int64: Int] = [:]
+        if let own {
+            var found = Set<Int64>()
+            for row in try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT page.rowid >> \(pageBits) AS document, count(*) AS matching,
+                       group_concat(page.rowid) FILTER (WHERE +page.rowid IN (SELECT value FROM json_each(?2))) AS candidates
+                FROM page WHERE page MATCH ?1 AND (page.rowid >> \(pageBits)) IN (SELECT value FROM json_each(?3)) GROUP BY 1
+                """), arguments: [own, jsonList(candidates), jsonList(order)]) {
+                matching[row["document"]] = row["matching"]
+                let list: String? = row["candidates"]
+                for rowid in (list ?? "").split(separator: ",") { if let rowid = Int64(rowid) { found.insert(rowid) } }
+            }
+            ownRows = found
         }
         var chosen: [Int64: [(row: Int64, score: Double)]] = [:]
         for id in order {
@@ -194,19 +207,9 @@ extension SearchIndex {
                 chosen[id] = rows
             }
         }
-        let snippets = try Self.snippets(of: order.flatMap { chosen[$0] ?? [] }.map(\.row), match: match, db)
-        let counter = try own.map { _ in try db.cachedStatement(sql: "SELECT count(*) FROM page WHERE page MATCH ? AND rowid BETWEEN ? AND ?") }
-
-        return try order.compactMap { id in
-            guard let document = documents[id] else { return nil }
-            var matching: Int? = nil
-            if let counter, let own, let ownRows, (pageRows[id] ?? []).contains(where: { ownRows.contains($0.row) }) {
-                let range = pageRowids(of: id)
-                matching = try Int.fetchOne(counter, arguments: [own, range.lowerBound, range.upperBound]) ?? 0
-            } else if ownRows != nil {
-                matching = 0
-            }
-            return hit(document, pages: chosen[id] ?? [], shown: shown, matching: matching, snippets: snippets)
+        let snippets = try Self.snippets(of: order.flatMap { chosen[$0] ?? [] }.map(\.row), own: ownRows, match: match, db)
+        return order.compactMap { id in
+            documents[id].map { hit($0, pages: chosen[id] ?? [], own: ownRows, shown: shown, matching: ownRows == nil ? nil : matching[id] ?? 0, snippets: snippets) }
         }
     }
 
@@ -281,22 +284,26 @@ extension SearchIndex {
     /// (at least; four times the pages asked for).
     public static let pagesPerSortedHit = 20
 
-    /// Snippets of the chosen pages (`rowid`, `number`, `source`, `body`: the page's text,
-    /// `best`: its best column), by rowid. `+rowid`: the match is run once and its pages
-    /// filtered by rowid; a plain `rowid IN` would run it again for every chosen page, which
-    /// for a short prefix costs ten times the search. A prefix (`re*`) can stand for hundreds
-    /// of words whose lists FTS5 merges again over the whole index even so (10 ms of `re*` in
-    /// 10,000 documents); so for a prefix the chosen pages alone are copied into an in-memory
-    /// FTS5 table of the same columns and tokenizer, where the match costs next to nothing.
-    /// A snippet depends only on its row and the query: it is the same either way.
-    private static func snippets(of rowids: [Int64], match: String, _ db: Database) throws -> [Int64: Row] {
-        let list = rowids.map(String.init).joined(separator: ",")
-        let select = """
-            SELECT rowid, number, source,
-                   snippet(page, 1, char(2), char(3), '…', 12) AS body,
-                   snippet(page, -1, char(2), char(3), '…', 12) AS best
-            FROM page WHERE page MATCH ?
-            """
+    /// Snippets of the chosen pages, by rowid (`rowid`, `number`, `source`, `body`): of its own
+    /// text for a page in `own`, else of its best column (the title, tags or folder that
+    /// matched); with no `own` known (an advanced query), `body` of its text and `best` of its
+    /// best column. `+rowid`: the match is run once and its pages filtered by rowid; a plain
+    /// `rowid IN` would run it again for every chosen page, which for a short prefix costs ten
+    /// times the search. A prefix (`re*`) can stand for hundreds of words whose lists FTS5
+    /// merges again over the whole index even so (10 ms of `re*` in 10,000 documents); so for
+    /// a prefix the chosen pages alone are copied into an in-memory FTS5 table of the same
+    /// columns and tokenizer, where the match costs next to nothing. A snippet depends only on
+    /// its row and the query: it is the same either way.
+    private static func snippets(of rowids: [Int64], own: Set<Int64>?, match: String, _ db: Database) throws -> [Int64: Row] {
+        let columns = own == nil
+            ? "snippet(page, 1, char(2), char(3), '…', 12) AS body, snippet(page, -1, char(2), char(3), '…', 12) AS best"
+            : """
+              CASE WHEN +rowid IN (SELECT value FROM json_each(?3)) THEN snippet(page, 1, char(2), char(3), '…', 12)
+                   ELSE snippet(page, -1, char(2), char(3), '…', 12) END AS body
+              """
+        let select = "SELECT rowid, number, source, \(columns) FROM page WHERE page MATCH ?1"
+        // ?2 the chosen rows, ?3 the own ones (SQLite counts parameters up to the highest used).
+        let arguments: StatementArguments = own.map { [match, jsonList(rowids), jsonList(Array($0))] } ?? [match, jsonList(rowids)]
         let rows: [Row]
         if match.contains("*") {
             rows = try DatabaseQueue().write { scratch in
@@ -304,14 +311,16 @@ extension SearchIndex {
                 let insert = try scratch.makeStatement(sql: """
                     INSERT INTO page (rowid, title, body, tags, folder, document, number, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """)
-                let pages = try Row.fetchCursor(db, sql: "SELECT rowid, title, body, tags, folder, document, number, source FROM page WHERE rowid IN (\(list))")
+                let pages = try Row.fetchCursor(db.cachedStatement(sql: """
+                    SELECT rowid, title, body, tags, folder, document, number, source FROM page WHERE rowid IN (SELECT value FROM json_each(?))
+                    """), arguments: [jsonList(rowids)])
                 while let page = try pages.next() {
                     try insert.execute(arguments: StatementArguments(page.databaseValues))
                 }
-                return try Row.fetchAll(scratch, sql: select, arguments: [match])
+                return try Row.fetchAll(scratch, sql: select, arguments: own == nil ? [match] : arguments)
             }
         } else {
-            rows = try Row.fetchAll(db.cachedStatement(sql: select + " AND +rowid IN (SELECT value FROM json_each(?))"), arguments: [match, jsonList(rowids)])
+            rows = try Row.fetchAll(db.cachedStatement(sql: select + " AND +rowid IN (SELECT value FROM json_each(?2))"), arguments: arguments)
         }
         var byRow: [Int64: Row] = [:]
         for row in rows { byRow[row["rowid"]] = row }
@@ -321,20 +330,20 @@ extension SearchIndex {
     /// One document's hit: its pages whose own text matches, best first (`shown` at most), or
     /// (when only its title, tags or folder match) one title-only page; `matching`: how many
     /// pages match by their own text (nil: count those found here).
-    private static func hit(_ document: Row, pages pageRows: [(row: Int64, score: Double)], shown: Int, matching: Int?,
+    private static func hit(_ document: Row, pages pageRows: [(row: Int64, score: Double)], own: Set<Int64>?, shown: Int, matching: Int?,
                             snippets: [Int64: Row]) -> SearchHit {
         var pages: [SearchHit.Page] = []
         var titleOnly: SearchHit.Page? = nil
         for (rowid, score) in pageRows {
             guard let row = snippets[rowid] else { continue }
             let body: String = row["body"] ?? ""
-            if body.contains(SearchHit.markOpen) {
+            if own.map({ $0.contains(rowid) }) ?? body.contains(SearchHit.markOpen) {
                 // The page's own text matches: list it.
                 pages.append(SearchHit.Page(number: row["number"], snippet: body, score: score,
                                             source: TextSource(rawValue: row["source"]) ?? .none))
             } else if titleOnly == nil {
                 // Only the title, tags or folder (on every page row) match.
-                titleOnly = SearchHit.Page(number: 0, snippet: row["best"] ?? "", score: score, source: .none)
+                titleOnly = SearchHit.Page(number: 0, snippet: (own == nil ? row["best"] : row["body"]) ?? "", score: score, source: .none)
             }
         }
         let found = pages.count
