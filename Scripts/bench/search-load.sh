@@ -12,7 +12,9 @@
 #     snippets an answer carries (20 documents, 3 pages each): p50 and p99 one at a time
 #     (Debian's libsqlite3), queries/s of two `sqlite3` processes at once (one per core), and
 #     queries/s, p50 and p99 of 32 at once (as 32 people searching meet the engine);
-#   - the same server on a PostgreSQL index of the same library (a server of the run's own).
+#   - the same server on a PostgreSQL index of the same library (a server of the run's own),
+#     beside PostgreSQL's floor: pgbench running the ranked statement with the headlines an
+#     answer carries, at 1 and 32 clients.
 # BEFORE=path/to/an/older/yiana runs its server too, on the same index and queries.
 # Usage: Scripts/bench/search-load.sh [COPIES] [SECONDS] [QUERIES]   (default 2 20 800)
 set -euo pipefail
@@ -159,6 +161,30 @@ start_postgres
 psql_ -d postgres -c "CREATE DATABASE lib" >/dev/null
 pg="postgres://yiana@$socket:$port/lib"
 "$yiana" index --library "$work/lib" --index "$pg" --jobs 2 >/dev/null 2>&1 || true
+# PostgreSQL's own floor, by pgbench on the same server and index: the ranked top-200 statement
+# and the headlines an answer carries (20 documents, 3 pages), a query drawn at random from the
+# same ones per transaction, at 1 and 32 clients for SECONDS: transactions/s, p50 and p99.
+awk -v q="'" '{printf "%d\t%s%s%s & %s%s%s\t%s%s%s | %s%s%s\n", NR, q, $1, q, q, $2, q, q, $1, q, q, $2, q}' "$work/queries.txt" > "$work/bench_q.tsv"
+psql_ -d lib -c "CREATE TABLE bench_q (i int PRIMARY KEY, a text, o text)" -c "\copy bench_q FROM '$work/bench_q.tsv'"
+library_id=$(psql_ -d lib -c "SELECT id FROM yiana_library LIMIT 1")
+cat > "$work/pg-floor.sql" <<SQL
+\set i random(1, $count)
+WITH q AS (SELECT to_tsquery('yiana_english', a) AS q, to_tsquery('yiana_english', o) AS r FROM bench_q WHERE i = :i),
+top AS (SELECT p.document, p.number, p.source, ts_rank('{0.15, 0.2, 0.5, 1.0}', p.search, q.r, 1)::float8 AS s
+        FROM yiana_page p, q WHERE p.library = $library_id AND p.search @@ q.q ORDER BY s DESC LIMIT 200),
+docs AS (SELECT document FROM top GROUP BY document ORDER BY max(s) DESC LIMIT 20),
+chosen AS (SELECT document, number, source FROM (SELECT *, row_number() OVER (PARTITION BY document ORDER BY s DESC) AS k
+           FROM top WHERE document IN (SELECT document FROM docs)) t WHERE k <= 3)
+SELECT ts_headline('yiana_english', p.body, q.q, 'MaxWords=24, MinWords=10, ShortWord=2, HighlightAll=false, MaxFragments=1')
+FROM chosen c JOIN yiana_page p ON p.document = c.document AND p.number = c.number AND p.source = c.source, q;
+SQL
+for clients in 1 32; do
+    rm -f "$work"/pgl.*
+    (cd "$work" && pgbench -h "$work/pg" -p "$port" -U yiana -n -f pg-floor.sql -c "$clients" -j $(( clients < 2 ? 1 : 2 )) -T "$duration" -l --log-prefix=pgl lib) > "$work/pgbench.txt" 2>&1
+    tps=$(awk '/^tps/ {printf "%.0f", $3}' "$work/pgbench.txt")
+    cat "$work"/pgl.* | awk '{print $3 / 1000}' | sort -g | awk -v c="$clients" -v t="$tps" '{a[NR] = $1}
+        END {printf "floor, PostgreSQL (pgbench) %2d clients: %s queries/s  p50 %.1f ms  p99 %.1f ms\n", c, t, a[int(NR * 0.5) + 1], a[int(NR * 0.99) + 1]}'
+done
 measure "yiana serve, PostgreSQL" "$yiana" --library "$work/lib" --index "$pg" --read-only
 if [ -n "${BEFORE:-}" ]; then
     measure "before, PostgreSQL" "$BEFORE" --library "$work/lib" --index "$pg" --read-only
