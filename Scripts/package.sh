@@ -108,11 +108,14 @@ printf 'Source: yiana-tools\n\nPackage: yiana-tools\nArchitecture: any\n' > "$wo
 linked="$(cd "$work" && dpkg-shlibdeps -O "$OLDPWD/$root/usr/bin/yiana" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')"
 lazy=()
 for soname in $(grep -ho 'YIANA_LAZY_LIBRARY([a-z0-9]*, "[^"]*"' Sources/C*/shim.h | sed 's/.*"\(.*\)"/\1/'); do
-    file="$(ldconfig -p | awk -v so="$soname" '$1 == so { print $NF; exit }')"
+    # Every reader below reads its input to the end: one that stops early (head, awk's exit)
+    # leaves the writer a SIGPIPE, which pipefail makes the script's failure once the
+    # writer's output outgrows the pipe (ldconfig -p on a machine with many libraries).
+    file="$(ldconfig -p | awk -v so="$soname" '$1 == so && !found { print $NF; found = 1 }')"
     [ -n "$file" ] || { echo "package: $soname is not installed (Scripts/setup.sh installs it)" >&2; exit 1; }
-    owner="$(dpkg -S "$(readlink -f "$file")" | head -1 | cut -d: -f1)"
+    owner="$(dpkg -S "$(readlink -f "$file")" | awk -F: 'NR == 1 { print $1 }')"
     name="${soname%%.so.*}"; major="${soname##*.so.}"
-    line="$(dpkg-query --control-show "$owner" shlibs 2>/dev/null | awk -v n="$name" -v m="$major" '$1 == n && $2 == m { $1 = ""; $2 = ""; print; exit }' | sed 's/^ *//')"
+    line="$(dpkg-query --control-show "$owner" shlibs 2>/dev/null | awk -v n="$name" -v m="$major" '$1 == n && $2 == m && !found { $1 = ""; $2 = ""; print; found = 1 }' | sed 's/^ *//')"
     lazy+=("${line:-$owner}")
 done
 depends="$(printf '%s\n' "$linked" | tr ',' '\n'; printf '%s\n' "${lazy[@]}" tesseract-ocr-eng)"

@@ -38,7 +38,7 @@ tls=(--cacert "$work/cert.pem" --resolve "yiana.example:$port:127.0.0.1" -s)
 for _ in $(seq 50); do curl "${tls[@]}" -o /dev/null "$base/login" && break; sleep 0.1; done
 
 check "a page sends to the login" '[ "$(curl "${tls[@]}" -o /dev/null -w "%{http_code} %{redirect_url}" "$base/health")" = "303 $base/login?next=/health" ]'
-token=$(curl "${tls[@]}" "$base/login" | grep -o 'name="csrf" value="[0-9a-f]*"' | head -1 | cut -d'"' -f4)
+token=$(curl "${tls[@]}" "$base/login" | grep -o 'name="csrf" value="[0-9a-f]*"' | sed -n 1p | cut -d'"' -f4)
 login() { curl "${tls[@]}" -o /dev/null -D "$work/headers" -w "%{http_code}" -H "Origin: $base" --data-urlencode "password=$1" \
                --data-urlencode "csrf=$token" --data-urlencode "next=/health" "$base/login"; }
 check "a wrong password is refused" '[ "$(login "guess")" = "401" ]'

@@ -17,8 +17,8 @@ deb="${1:-$(Scripts/package.sh | tail -1)}"
 echo "package: $deb ($(du -h "$deb" | cut -f1)) in $((SECONDS - started)) s"
 
 # The archive this machine's apt uses (deb822 or one-line sources).
-mirror="$(grep -hE '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | grep -v security | head -1 | awk '{print $2}')"
-[ -n "$mirror" ] || mirror="$(grep -hE '^deb ' /etc/apt/sources.list 2>/dev/null | grep -v security | head -1 | awk '{print $2}')"
+mirror="$(grep -hE '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | grep -v security | awk 'NR == 1 {print $2}')"
+[ -n "$mirror" ] || mirror="$(grep -hE '^deb ' /etc/apt/sources.list 2>/dev/null | grep -v security | awk 'NR == 1 {print $2}')"
 mirror="${mirror:-http://deb.debian.org/debian}"
 
 root="$(mktemp -d "$PWD/.build/deb-root-XXXXXX")"
@@ -80,7 +80,7 @@ check "yiana verify" as_reader 'yiana verify --library ~/Yiana >/dev/null'
 check "yiana extract finds the people (the postcode table installed)" as_reader 'yiana extract --library ~/Yiana --all >/dev/null && ls ~/Yiana/.addresses/*.json >/dev/null'
 as_reader 'yiana serve --library ~/Yiana --listen 127.0.0.1:0 > /tmp/serve.out 2>/tmp/serve.err & echo $! > /tmp/serve.pid'
 for _ in $(seq 100); do grep -q http "$root/tmp/serve.out" 2>/dev/null && break; sleep 0.1; done
-url="$(grep -o 'http://127.0.0.1:[0-9]*/' "$root/tmp/serve.out" | head -1)"
+url="$(grep -o 'http://127.0.0.1:[0-9]*/' "$root/tmp/serve.out" | sed -n 1p)"
 check "yiana serve answers its search page" bash -c "curl -sf '${url}?q=masking' | grep -q 'Hardware receipt (scan)'"
 kill "$(cat "$root/tmp/serve.pid")" 2>/dev/null || true
 echo "the job as an ordinary user: $((SECONDS - step)) s"
