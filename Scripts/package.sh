@@ -20,7 +20,7 @@ bin="$(swift build -c release --show-bin-path)"
 rm -f "$bin/yiana"
 swift build -c release --static-swift-stdlib --product yiana >/dev/null
 swift build -c release --product generate-manual >/dev/null
-if ldd "$bin/yiana" | grep -q 'libswift\|not found'; then
+if ldd "$bin/yiana" | grep 'libswift\|not found' >/dev/null; then  # not -q: an early exit would SIGPIPE ldd and, under pipefail, hide a match
     echo "package: $bin/yiana needs libraries Debian does not have:" >&2
     ldd "$bin/yiana" | grep 'libswift\|not found' >&2
     exit 1
