@@ -67,6 +67,7 @@ public enum IndexLocation: Sendable, Equatable, CustomStringConvertible {
             let database = try await PostgresDatabase.connect(location, connections: connections)
             do {
                 try await PostgresSchema.migrate(database)
+                try await PostgresSchema.upkeep(database)
                 let key = try LibraryIdentity.key(of: library)
                 guard let index = try await PostgresIndex.open(database, libraryKey: key, name: library.root.lastPathComponent,
                                                                machine: Self.machine(for: library), root: library) else {
@@ -92,7 +93,7 @@ public enum IndexLocation: Sendable, Equatable, CustomStringConvertible {
             return writable ? try SearchIndex(path: path) : try SearchIndex(readingAt: path)
         case .server(let location):
             let database = try await PostgresDatabase.connect(location, connections: connections)
-            guard try await PostgresSchema.check(database) == PostgresSchema.version else {
+            guard PostgresSchema.readable.contains(try await PostgresSchema.check(database)) else {
                 // No index yet, or one an older yiana made (reading it needs `yiana index` to bring it up).
                 await database.close()
                 return nil

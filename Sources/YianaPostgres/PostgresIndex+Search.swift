@@ -16,38 +16,64 @@ extension PostgresIndex {
         // PostgreSQL takes no NUL in text, and no stored tag or folder holds one: such a filter
         // matches nothing; in the query a NUL parts words as any other non-letter does.
         if options.tags.contains(where: { $0.contains("\u{0}") }) || options.folder?.contains("\u{0}") == true { return [] }
-        var sql = SQL()
-        let parse: String, rank: String, phrase: Bool
-        if options.advanced {
-            parse = "websearch_to_tsquery('yiana_english', \(sql.bind(Self.folded(query).replacingOccurrences(of: "\u{0}", with: " "))))"
-            rank = parse
-            phrase = query.contains("\"")
-        } else {
-            guard let terms = Self.tsqueryTerms(query) else { throw SearchError.nothingToSearch }
-            parse = "to_tsquery('yiana_english', \(sql.bind(terms.joined(separator: " & "))))"
-            // Ranked by the OR of the terms: each term's weighted frequency, saturating, summed
-            // as bm25 sums its terms' (for `a & b` PostgreSQL ranks by how close together they
-            // are instead); a phrase by cover density (its whole matches); divided by the
-            // logarithm of the page's length (1). Of the variants measured against the SQLite
-            // index's top ten (Scripts/bench/postgres.sh) this agreed most often, and `ts_rank`
-            // costs a third of `ts_rank_cd`. The weights are SQLite's column weights (text 1,
-            // folder 2, tags 5, title 10) but for the text's, 0.15 and not 0.1: `ts_rank` counts
-            // a word's later occurrences by 1/n² where bm25 saturates more slowly (agreement
-            // 90.2% -> 92.1% on the benchmark's queries, 88.9% -> 90.8% on another 200).
-            rank = "to_tsquery('yiana_english', \(sql.bind(terms.joined(separator: " | "))))"
-            phrase = terms.contains { $0.contains("<->") }
-        }
-        let ranking = phrase ? "ts_rank_cd" : "ts_rank"
+        guard let parsed = Parsed(query, advanced: options.advanced) else { throw SearchError.nothingToSearch }
+        var sql = parsed.sql
         let filter = Self.filter(options, &sql)
         let library = sql.bind(self.library)
         let limit = max(1, options.limit), shown = max(1, options.pages)
         let (order, pages) = if let sort = options.sort {
-            try await ordered(by: sort, parse: parse, rank: rank, ranking: ranking, filter: filter, library: library, limit: limit, pages: shown, sql: sql)
+            try await ordered(by: sort, parsed, filter: filter, library: library, limit: limit, pages: shown, sql: sql)
         } else {
-            try await best(parse: parse, rank: rank, ranking: ranking, filter: filter, library: library, limit: limit, pages: shown, sql: sql)
+            try await best(parsed, filter: filter, library: library, limit: limit, pages: shown, sql: sql)
         }
         guard !order.isEmpty else { return [] }
-        return try await hits(order, pages: pages, shown: shown, parse: parse, rank: rank, library: library, sql: sql)
+        return try await hits(order, pages: pages, shown: shown, parsed)
+    }
+
+    /// What a person typed as a statement's parts, bound first and always in this order (so
+    /// that a statement's text is the same for every search of one kind, and prepared once per
+    /// connection, ``FixedStatements``): `q` what a page must match, `r` what ranks it, `o`
+    /// what its own text must hold to be shown as a matching page.
+    struct Parsed {
+        var sql = SQL()
+        /// `to_tsquery(…)` of `q`, `r` and `o`.
+        let parse: String, rank: String, ownQuery: String
+        /// `ts_rank`, or `ts_rank_cd` for a phrase (its whole matches).
+        let ranking: String
+        let advanced: Bool
+
+        init?(_ query: String, advanced: Bool) {
+            self.advanced = advanced
+            if advanced {
+                parse = "websearch_to_tsquery('yiana_english', \(sql.bind(PostgresIndex.folded(query).replacingOccurrences(of: "\u{0}", with: " "))))"
+                rank = parse
+                ownQuery = parse
+                ranking = query.contains("\"") ? "ts_rank_cd" : "ts_rank"
+            } else {
+                guard let terms = PostgresIndex.tsqueryTerms(query) else { return nil }
+                parse = "to_tsquery('yiana_english', \(sql.bind(terms.joined(separator: " & "))))"
+                // Ranked by the OR of the terms: each term's weighted frequency, saturating, summed
+                // as bm25 sums its terms' (for `a & b` PostgreSQL ranks by how close together they
+                // are instead); a phrase by cover density (its whole matches); divided by the
+                // logarithm of the page's length (1). Of the variants measured against the SQLite
+                // index's top ten (Scripts/bench/postgres.sh) this agreed most often, and `ts_rank`
+                // costs a third of `ts_rank_cd`. The weights are SQLite's column weights (text 1,
+                // folder 2, tags 5, title 10) but for the text's, 0.15 and not 0.1: `ts_rank` counts
+                // a word's later occurrences by 1/n² where bm25 saturates more slowly (agreement
+                // 90.2% -> 92.1% on the benchmark's queries, 88.9% -> 90.8% on another 200).
+                rank = "to_tsquery('yiana_english', \(sql.bind(terms.joined(separator: " | "))))"
+                // The page's own text: any of the words as the page's text (weight D) holds it.
+                // Read in the word list as it is; `ts_filter` copies the list first (twice the time).
+                ownQuery = "to_tsquery('yiana_english', \(sql.bind(PostgresIndex.tsqueryTerms(query, weight: "D")!.joined(separator: " | "))))"
+                ranking = terms.contains { $0.contains("<->") } ? "ts_rank_cd" : "ts_rank"
+            }
+        }
+
+        /// Whether the page whose word list is `search` holds a word of its own (`o` in scope):
+        /// for an advanced query, the whole query on its text.
+        func own(_ search: String) -> String {
+            advanced ? "ts_filter(\(search), '{d}') @@ o" : "\(search) @@ o"
+        }
     }
 
     typealias ChosenPages = [Int64: [(number: Int, source: String, score: Double, own: Bool)]]
@@ -55,27 +81,15 @@ extension PostgresIndex {
     /// The documents whose pages match best, and those pages, best first; `own`: the page's own
     /// text holds one of the words (as the SQLite index tells it), not only the title, tags or
     /// folder every page of a document repeats.
-    private func best(parse: String, rank: String, ranking: String, filter: String, library: String, limit: Int, pages shown: Int,
+    private func best(_ parsed: Parsed, filter: String, library: String, limit: Int, pages shown: Int,
                       sql: SQL) async throws -> ([Int64], ChosenPages) {
-        // The documents only for what they narrow by (each page knows its library). The pages'
-        // word lists are not carried through the top-k sort: the window's rows are read again by
-        // their ctid to tell their own text (a search in 16,000 pages took half the time).
-        let join = filter.isEmpty ? "" : "JOIN yiana_document d ON d.id = p.document"
         var window = max(limit * 8, 200, shown * 4)
         var order: [Int64] = []
         var pages: ChosenPages = [:]
         while true {
             var windowed = sql
-            let rows = try await self.rows(windowed.query("""
-                SELECT w.document, w.number, w.source, w.score, ts_filter(t.search, '{d}') @@ o
-                FROM (SELECT p.ctid AS row, p.document, p.number, p.source,
-                             \(ranking)('{0.15, 0.2, 0.5, 1.0}', p.search, r, 1)::float8 AS score
-                      FROM yiana_page p \(join), \(parse) q, \(rank) r
-                      WHERE p.library = \(library) AND p.search @@ q \(filter)
-                      ORDER BY score DESC, p.document, p.number LIMIT \(windowed.bind(window))) w
-                JOIN yiana_page t ON t.ctid = w.row, \(rank) o
-                ORDER BY w.score DESC, w.document, w.number
-                """), as: (Int64, Int, String, Double, Bool).self, within: Self.searchTimeout)
+            let rows = try await self.rows(Self.window(parsed, filter: filter, library: library, window: window, &windowed),
+                                           as: (Int64, Int, String, Double, Bool).self, within: Self.searchTimeout)
             order = []
             pages = [:]
             for (document, number, source, score, own) in rows {
@@ -91,14 +105,32 @@ extension PostgresIndex {
         return (order, pages)
     }
 
+    /// The best `window` matching pages, best first, each with whether it holds a word of its own.
+    static func window(_ parsed: Parsed, filter: String, library: String, window: Int, _ sql: inout SQL) -> PostgresQuery {
+        // The documents only for what they narrow by (each page knows its library). The pages'
+        // word lists are not carried through the top-k sort: the window's rows are read again by
+        // their ctid to tell their own text (a search in 16,000 pages took half the time).
+        let join = filter.isEmpty ? "" : "JOIN yiana_document d ON d.id = p.document"
+        return sql.query("""
+            SELECT w.document, w.number, w.source, w.score, \(parsed.own("t.search"))
+            FROM (SELECT p.ctid AS row, p.document, p.number, p.source,
+                         \(parsed.ranking)('{0.15, 0.2, 0.5, 1.0}', p.search, r, 1)::float8 AS score
+                  FROM yiana_page p \(join), \(parsed.parse) q, \(parsed.rank) r
+                  WHERE p.library = \(library) AND p.search @@ q \(filter)
+                  ORDER BY score DESC, p.document, p.number LIMIT \(sql.bind(window))) w
+            JOIN yiana_page t ON t.ctid = w.row, \(parsed.ownQuery) o
+            ORDER BY w.score DESC, w.document, w.number
+            """)
+    }
+
     /// The matching documents in `sort`'s order (as the library's list orders them), and each
     /// one's matching pages, best first (at most `SearchIndex.pagesPerSortedHit`).
-    private func ordered(by sort: BrowseQuery.Sort, parse: String, rank: String, ranking: String, filter: String, library: String, limit: Int,
+    private func ordered(by sort: BrowseQuery.Sort, _ parsed: Parsed, filter: String, library: String, limit: Int,
                          pages shown: Int, sql: SQL) async throws -> ([Int64], ChosenPages) {
         var listed = sql
         let order: [Int64] = try await rows(listed.query("""
             SELECT d.id FROM yiana_document d
-            WHERE d.library = \(library) AND d.id IN (SELECT p.document FROM yiana_page p, \(parse) q WHERE p.library = \(library) AND p.search @@ q) \(filter)
+            WHERE d.library = \(library) AND d.id IN (SELECT p.document FROM yiana_page p, \(parsed.parse) q WHERE p.library = \(library) AND p.search @@ q) \(filter)
             ORDER BY \(Self.browseOrder(sort)) LIMIT \(listed.bind(Int64(limit)))
             """), as: Int64.self, within: Self.searchTimeout)
         guard !order.isEmpty else { return ([], [:]) }
@@ -106,9 +138,9 @@ extension PostgresIndex {
         let ids = paged.bind(order)
         var pages: ChosenPages = [:]
         for (document, number, source, score, own) in try await rows(paged.query("""
-            SELECT p.document, p.number, p.source, \(ranking)('{0.15, 0.2, 0.5, 1.0}', p.search, r, 1)::float8 AS score,
-                   ts_filter(p.search, '{d}') @@ r
-            FROM yiana_page p, \(parse) q, \(rank) r
+            SELECT p.document, p.number, p.source, \(parsed.ranking)('{0.15, 0.2, 0.5, 1.0}', p.search, r, 1)::float8 AS score,
+                   \(parsed.own("p.search"))
+            FROM yiana_page p, \(parsed.parse) q, \(parsed.rank) r, \(parsed.ownQuery) o
             WHERE p.library = \(library) AND p.search @@ q AND p.document = ANY(\(ids))
             ORDER BY score DESC, p.document, p.number
             """), as: (Int64, Int, String, Double, Bool).self, within: Self.searchTimeout)
@@ -119,56 +151,61 @@ extension PostgresIndex {
     }
 
     /// The hits of documents `order`, with snippets of their chosen pages (`ts_headline` of
-    /// the stored text; of the title for a document only its title, tags or folder match).
-    private func hits(_ order: [Int64], pages: ChosenPages, shown: Int,
-                      parse: String, rank: String, library: String, sql: SQL) async throws -> [SearchHit] {
-        var documents = sql
-        let ids = documents.bind(order)
-        var rows: [Int64: (String, String, [String], Double?, String)] = [:]
-        for row in try await self.rows(documents.query("SELECT id, path, title, tags, created, status FROM yiana_document WHERE id = ANY(\(ids))"),
-                                       as: (Int64, String, String, [String], Double?, String).self, within: Self.searchTimeout) {
-            rows[row.0] = (row.1, row.2, row.3, row.4, row.5)
-        }
-        let chosen = order.flatMap { id in (pages[id] ?? []).filter(\.own).prefix(shown).map { (id, $0.number, $0.source) } }
-        // How many pages of each document with a page of its own match do so.
-        var counted = sql
-        let owning = counted.bind(order.filter { id in (pages[id] ?? []).contains(where: \.own) })
-        var matching: [Int64: Int] = [:]
-        for (id, count) in try await self.rows(counted.query("""
-            SELECT p.document, count(*) FROM yiana_page p, \(parse) q, \(rank) o
-            WHERE p.library = \(library) AND p.document = ANY(\(owning)) AND p.search @@ q AND ts_filter(p.search, '{d}') @@ o
-            GROUP BY p.document
-            """), as: (Int64, Int64).self, within: Self.searchTimeout) {
-            matching[id] = Int(count)
-        }
-        var snippets = sql
-        let headline = "ts_headline('yiana_english', %@, q, \(snippets.bind(Self.headlineOptions)))"
-        let chosenIDs = snippets.bind(chosen.map(\.0)), numbers = snippets.bind(chosen.map(\.1)), sources = snippets.bind(chosen.map(\.2))
-        let titleIDs = snippets.bind(order.filter { id in !(pages[id] ?? []).contains(where: \.own) })
-        var text: [String: String] = [:]
-        for (id, number, source, snippet) in try await self.rows(snippets.query("""
-            SELECT p.document, p.number, p.source, \(headline.replacingOccurrences(of: "%@", with: "p.body"))
-            FROM unnest(\(chosenIDs)::int8[], \(numbers)::int8[], \(sources)::text[]) AS c(document, number, source)
-            JOIN yiana_page p ON p.document = c.document AND p.number = c.number AND p.source = c.source, \(parse) q
-            UNION ALL
-            SELECT d.id, 0, 'none', \(headline.replacingOccurrences(of: "%@", with: "d.title || ' · ' || array_to_string(d.tags, ' ') || ' · ' || d.folder"))
-            FROM yiana_document d, \(parse) q WHERE d.id = ANY(\(titleIDs))
-            """), as: (Int64, Int, String, String).self, within: Self.searchTimeout) {
-            text["\(id) \(number) \(source)"] = snippet
-        }
+    /// the stored text; of the title for a document only its title, tags or folder match), in
+    /// one statement: the documents' rows, how many pages of each match, the snippets.
+    private func hits(_ order: [Int64], pages: ChosenPages, shown: Int, _ parsed: Parsed) async throws -> [SearchHit] {
+        let chosen = order.flatMap { id in (pages[id] ?? []).filter(\.own).prefix(shown).map { (id, Int64($0.number), $0.source) } }
+        // How many pages match of each document with a page of its own among the best.
+        let owning = order.filter { id in (pages[id] ?? []).contains(where: \.own) }
+        var sql = parsed.sql
+        let statement = Self.details(parsed, order: order, owning: owning, chosen: chosen, &sql)
+        typealias Row = (Int64, String, String, [String], Double?, String, Int64, [Int64], [String], [String], String?)
+        var rows: [Int64: Row] = [:]
+        for row in try await self.rows(statement, as: Row.self, within: Self.searchTimeout) { rows[row.0] = row }
         return order.compactMap { id -> SearchHit? in
-            guard let document = rows[id], let found = pages[id] else { return nil }
+            guard let row = rows[id], let found = pages[id] else { return nil }
+            let (_, path, title, tags, created, status, matching, numbers, sources, snippets, titleSnippet) = row
+            var text: [String: String] = [:]
+            for (index, number) in numbers.enumerated() where index < sources.count && index < snippets.count {
+                text["\(number) \(sources[index])"] = snippets[index]
+            }
             var hitPages = found.filter(\.own).prefix(shown).map { page in
-                SearchHit.Page(number: page.number, snippet: text["\(id) \(page.number) \(page.source)"] ?? "", score: page.score,
+                SearchHit.Page(number: page.number, snippet: text["\(page.number) \(page.source)"] ?? "", score: page.score,
                                source: TextSource(rawValue: page.source) ?? .none)
             }
             if hitPages.isEmpty {
-                hitPages = [SearchHit.Page(number: 0, snippet: text["\(id) 0 none"] ?? document.1, score: found[0].score, source: .none)]
+                hitPages = [SearchHit.Page(number: 0, snippet: titleSnippet ?? title, score: found[0].score, source: .none)]
             }
-            return SearchHit(path: document.0, title: document.1, tags: document.2, created: document.3.map { Date(timeIntervalSinceReferenceDate: $0) },
-                             status: IndexStatus(rawValue: document.4) ?? .failed, score: found[0].score, pages: Array(hitPages),
-                             matchingPages: matching[id] ?? 0)
+            return SearchHit(path: path, title: title, tags: tags, created: created.map { Date(timeIntervalSinceReferenceDate: $0) },
+                             status: IndexStatus(rawValue: status) ?? .failed, score: found[0].score, pages: Array(hitPages),
+                             matchingPages: Int(matching))
         }
+    }
+
+    /// Documents `order`'s rows; for those in `owning`, how many of their pages match with a word
+    /// of their own; the snippets of the `chosen` pages, in their order; for a document none of
+    /// whose pages is chosen, the snippet of its title, tags and folder.
+    static func details(_ parsed: Parsed, order: [Int64], owning: [Int64], chosen: [(Int64, Int64, String)], _ sql: inout SQL) -> PostgresQuery {
+        let options = sql.bind(headlineOptions)
+        return sql.query("""
+            WITH counted AS (
+                SELECT p.document, count(*) AS matching FROM yiana_page p, \(parsed.parse) q, \(parsed.ownQuery) o
+                WHERE p.document = ANY(\(sql.bind(owning))) AND p.search @@ q AND \(parsed.own("p.search"))
+                GROUP BY p.document),
+            shown AS (
+                SELECT c.document, array_agg(c.number ORDER BY c.k) AS numbers, array_agg(c.source ORDER BY c.k) AS sources,
+                       array_agg(ts_headline('yiana_english', p.body, q, \(options)) ORDER BY c.k) AS snippets
+                FROM unnest(\(sql.bind(chosen.map(\.0)))::int8[], \(sql.bind(chosen.map(\.1)))::int8[], \(sql.bind(chosen.map(\.2)))::text[])
+                     WITH ORDINALITY AS c(document, number, source, k)
+                JOIN yiana_page p ON p.document = c.document AND p.number = c.number AND p.source = c.source, \(parsed.parse) q
+                GROUP BY c.document)
+            SELECT d.id, d.path, d.title, d.tags, d.created, d.status, coalesce(n.matching, 0),
+                   coalesce(s.numbers, '{}'), coalesce(s.sources, '{}'), coalesce(s.snippets, '{}'),
+                   CASE WHEN s.document IS NULL
+                        THEN ts_headline('yiana_english', d.title || ' · ' || array_to_string(d.tags, ' ') || ' · ' || d.folder, q, \(options)) END
+            FROM yiana_document d LEFT JOIN counted n ON n.document = d.id LEFT JOIN shown s ON s.document = d.id, \(parsed.parse) q
+            WHERE d.id = ANY(\(sql.bind(order)))
+            """)
     }
 
     /// About a dozen words around the first match, matched words between the markers.
@@ -203,12 +240,14 @@ extension PostgresIndex {
     }
 
     /// The terms of ``tsquery(_:)``, each a lexeme, a prefix or a phrase; nil when none.
-    static func tsqueryTerms(_ text: String) -> [String]? {
+    /// `weight`: each lexeme only of that weight (`D`: a page's own text).
+    static func tsqueryTerms(_ text: String, weight: String = "") -> [String]? {
         let terms = SearchQuery.terms(of: text).compactMap { term -> String? in
             let words = searchable(term.text).split(separator: " ")
             guard !words.isEmpty else { return nil }
-            var parts = words.map { "'" + $0 + "'" }  // letters and digits only: nothing to escape
-            if term.prefix { parts[parts.count - 1] += ":*" }
+            // Letters and digits only: nothing to escape.
+            var parts = words.map { "'" + $0 + "'" + (weight.isEmpty ? "" : ":" + weight) }
+            if term.prefix { parts[parts.count - 1] = "'" + words[words.count - 1] + "':*" + weight }
             return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " <-> ") + ")"
         }
         return terms.isEmpty ? nil : terms

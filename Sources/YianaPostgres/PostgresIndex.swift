@@ -185,11 +185,7 @@ public struct PostgresIndex: IndexStore {
     func rows<each C: PostgresDecodable & Sendable>(_ query: PostgresQuery, as columns: (repeat each C).Type, within seconds: Double = 30)
         async throws(PostgresIndexError) -> [(repeat each C)] {
         try await database.run(within: seconds) { connection in
-            var result: [(repeat each C)] = []
-            for try await row in try await connection.query(query, logger: PostgresDatabase.logger).decode((repeat each C).self) {
-                result.append(row)
-            }
-            return result
+            try await FixedStatements.rows(query, as: (repeat each C).self, on: connection)
         }
     }
 

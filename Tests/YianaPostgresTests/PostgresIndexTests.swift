@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 import Testing
 import YianaArchive
 import YianaLibrary
@@ -19,6 +20,8 @@ struct PostgresIndexTests {
         #expect(PostgresIndex.tsquery("Lefèvre's & | ! (x) <->") == "('lefevre' <-> 's') & 'x'")
         #expect(PostgresIndex.tsquery("A-1312/B e-mail*") == "('a' <-> '1312' <-> 'b') & ('e' <-> 'mail':*)")
         #expect(PostgresIndex.tsquery("  ***  \"\" ' ") == nil)
+        // A page's own text: each word only as the page's text holds it (weight D).
+        #expect(PostgresIndex.tsqueryTerms("\u{201C}annual report\u{201D} inv*", weight: "D") == ["('annual':D <-> 'report':D)", "'inv':*D"])
     }
 
     /// ASCII text takes a short way to its searchable form: the same as Foundation's, for every
@@ -70,16 +73,97 @@ struct PostgresIndexTests {
         #expect(try await other.search("statement").count == 1)
     }
 
-    /// An index a yiana of schema version 1 made (pages without their library): a reader sees
-    /// no index it can use, and the next `yiana index` brings it up, its pages searchable.
-    @Test func aVersion1IndexIsBroughtUpToDate() async throws {
+    /// A new database with the schema of `version` (as an older yiana made it), a library with
+    /// its id (`key`), and a connection to the database.
+    static func olderIndex(_ version: Int) async throws
+        -> (PostgresLocation, TemporaryFolder, Library, String, YianaPostgres.PostgresDatabase) {
         let server = try TestPostgres.shared()
         let location = try PostgresLocation(url: server.url(database: try server.makeDatabase()), environment: ["USER": "yiana"])
         let folder = try TemporaryFolder()
         let library = try Library(root: folder.url)
-        let key = try LibraryIdentity.key(of: library)
         let database = try await PostgresDatabase.connect(location)
-        #expect(try await PostgresSchema.migrate(database, upTo: 1) == (0, 1))
+        #expect(try await PostgresSchema.migrate(database, upTo: version) == (0, version))
+        return (location, folder, library, try LibraryIdentity.key(of: library), database)
+    }
+
+    /// An index of schema version 3 (pages' word lists out of their rows) is read as it is, and
+    /// the next `yiana index` moves the lists into the rows in batches, results unchanged.
+    @Test func aVersion3IndexIsReadAndItsWordListsMovedIntoTheirRows() async throws {
+        let (location, folder, library, key, database) = try await Self.olderIndex(3)
+        defer { _ = folder }
+        // Five documents of three long pages (300 different words: a word list of some 4 KB).
+        let words = (0..<300).map { "w\($0)x" }.joined(separator: " ")
+        _ = try await database.run(within: 10) { connection in
+            try await connection.query("INSERT INTO yiana_library (key, name) VALUES (\(key), 'home')", logger: PostgresDatabase.logger)
+            try await connection.query("""
+                INSERT INTO yiana_document (library, path, folder, title, file_size, file_modified, file_inode, status, page_count, text_pages)
+                SELECT l.id, 'Manual ' || n || '.yianazip', '', 'Manual ' || n, 1, 1, 1, 'ok', 3, 3 FROM yiana_library l, generate_series(1, 5) n
+                """, logger: PostgresDatabase.logger)
+            return try await connection.query("""
+                INSERT INTO yiana_page (library, document, number, source, body, search)
+                SELECT d.library, d.id, n, 'pdf', 'the boiler manual', setweight(to_tsvector('yiana_english', d.title), 'A')
+                       || to_tsvector('yiana_english', 'boiler manual ' || \(words)) FROM yiana_document d, generate_series(1, 3) n
+                """, logger: PostgresDatabase.logger)
+        }
+        let outOfRow = { () async throws -> Int in
+            try await database.run(within: 5) { connection in
+                var table = ""
+                for try await name in try await connection.query("SELECT reltoastrelid::regclass::text FROM pg_class WHERE relname = 'yiana_page'",
+                                                                 logger: PostgresDatabase.logger).decode(String.self) { table = name }
+                var count = 0
+                for try await n in try await connection.query(PostgresQuery(unsafeSQL: "SELECT count(DISTINCT chunk_id)::int8 FROM \(table)"),
+                                                              logger: PostgresDatabase.logger).decode(Int.self) { count = n }
+                return count
+            }
+        }
+        #expect(try await outOfRow() == 15, "version 3 keeps each page's word list out of its row")
+        let reader = try #require(try await IndexLocation.server(location).openExisting(library), "a version 3 index is read as it is")
+        let before = try await reader.search("boiler w7x").map { [$0.path, "\($0.matchingPages)"] }
+        #expect(before.count == 5)
+        // The next writer migrates, then rewrites the pages two documents at a time, as a second
+        // machine might find it half done.
+        #expect(try await PostgresSchema.migrate(database) == (3, PostgresSchema.version))
+        #expect(try await PostgresSchema.upkeep(database, documents: 2) == 15)
+        #expect(try await outOfRow() == 0, "the word lists are in their rows")
+        #expect(try await PostgresSchema.upkeep(database) == 0, "once done, nothing is left to do")
+        let writer = try await IndexLocation.server(location).openForWriting(library)
+        #expect(try await writer.search("boiler w7x").map { [$0.path, "\($0.matchingPages)"] } == before)
+        await database.close()
+    }
+
+    /// A search without filters runs statements prepared once per connection: the second and
+    /// later searches only bind and run them. A filtered search finds its pages with a
+    /// statement of its own, then reads their documents with the same prepared one.
+    @Test func searchesReuseStatementsPreparedOncePerConnection() async throws {
+        let server = try TestPostgres.shared()
+        let location = try PostgresLocation(url: server.url(database: try server.makeDatabase()), environment: ["USER": "yiana"])
+        let folder = try TemporaryFolder()
+        let library = try Library(root: folder.url)
+        _ = try await IndexLocation.server(location).openForWriting(library).write([
+            Self.document("Bank/Statement.yianazip", title: "Bank statement", pages: ["annual statement", "interest paid"]),
+            Self.document("Home/Boiler.yianazip", title: "Boiler", pages: ["annual service", "statement of work"]),
+        ])
+        let index = try #require(try await IndexLocation.server(location).openExisting(library, connections: 1) as? PostgresIndex)
+        for query in ["annual statement", "interest", "boiler service"] { _ = try await index.search(query) }
+        var inBank = SearchOptions()
+        inBank.folder = "Bank"
+        #expect(try await index.search("statement", options: inBank).map(\.title) == ["Bank statement"])
+        let prepared = try await index.database.run(within: 5) { connection in
+            var runs: [String: Int] = [:]
+            for try await (name, count) in try await connection.query(
+                "SELECT name, (generic_plans + custom_plans)::int8 FROM pg_prepared_statements", logger: PostgresDatabase.logger).decode((String, Int).self) {
+                runs[name] = count
+            }
+            return runs
+        }
+        #expect(prepared == ["yiana_search_0": 3, "yiana_search_1": 4], "\(prepared)")
+    }
+
+    /// An index a yiana of schema version 1 made (pages without their library): a reader sees
+    /// no index it can use, and the next `yiana index` brings it up, its pages searchable.
+    @Test func aVersion1IndexIsBroughtUpToDate() async throws {
+        let (location, folder, library, key, database) = try await Self.olderIndex(1)
+        defer { _ = folder }
         _ = try await database.run(within: 5) { connection in
             try await connection.query("INSERT INTO yiana_library (key, name) VALUES (\(key), 'home')", logger: PostgresDatabase.logger)
             try await connection.query("""
