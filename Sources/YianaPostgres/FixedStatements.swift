@@ -10,10 +10,10 @@ enum FixedStatements {
         var texts: [String] = []
         for (query, advanced) in [("a b", false), ("\"a b\"", false), ("a b", true), ("\"a b\"", true)] {
             guard let parsed = PostgresIndex.Parsed(query, advanced: advanced) else { continue }
-            var window = parsed.sql
-            let library = window.bind(Int64(0))
+            var pages = parsed.sql
+            let library = pages.bind(Int64(0))
             var details = parsed.sql
-            for text in [PostgresIndex.window(parsed, filter: "", library: library, window: 200, &window).sql,
+            for text in [PostgresIndex.best(parsed, filter: "", library: library, limit: 20, perDocument: 20, &pages).sql,
                          PostgresIndex.details(parsed, order: [], owning: [], chosen: [], &details).sql] where !texts.contains(text) {
                 texts.append(text)
             }

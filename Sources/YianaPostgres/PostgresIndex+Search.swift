@@ -21,23 +21,24 @@ extension PostgresIndex {
         let filter = Self.filter(options, &sql)
         let library = sql.bind(self.library)
         let limit = max(1, options.limit), shown = max(1, options.pages)
-        let (order, pages) = if let sort = options.sort {
+        let found = if let sort = options.sort {
             try await ordered(by: sort, parsed, filter: filter, library: library, limit: limit, pages: shown, sql: sql)
         } else {
             try await best(parsed, filter: filter, library: library, limit: limit, pages: shown, sql: sql)
         }
-        guard !order.isEmpty else { return [] }
-        return try await hits(order, pages: pages, shown: shown, parsed)
+        guard !found.order.isEmpty else { return [] }
+        return try await hits(found, shown: shown, parsed)
     }
 
     /// What a person typed as a statement's parts, bound first and always in this order (so
     /// that a statement's text is the same for every search of one kind, and prepared once per
     /// connection, ``FixedStatements``): `q` what a page must match, `r` what ranks it, `o`
-    /// what its own text must hold to be shown as a matching page.
+    /// what its own text must hold to be shown as a matching page, `h` what its header (title,
+    /// tags, folder) would hold for the header to be why it matches.
     struct Parsed {
         var sql = SQL()
-        /// `to_tsquery(…)` of `q`, `r` and `o`.
-        let parse: String, rank: String, ownQuery: String
+        /// `to_tsquery(…)` of `q`, `r`, `o` and `h`.
+        let parse: String, rank: String, ownQuery: String, headerQuery: String
         /// `ts_rank`, or `ts_rank_cd` for a phrase (its whole matches).
         let ranking: String
         let advanced: Bool
@@ -48,7 +49,9 @@ extension PostgresIndex {
                 parse = "websearch_to_tsquery('yiana_english', \(sql.bind(PostgresIndex.folded(query).replacingOccurrences(of: "\u{0}", with: " "))))"
                 rank = parse
                 ownQuery = parse
+                headerQuery = parse
                 ranking = query.contains("\"") ? "ts_rank_cd" : "ts_rank"
+                phrase = true
             } else {
                 guard let terms = PostgresIndex.tsqueryTerms(query) else { return nil }
                 parse = "to_tsquery('yiana_english', \(sql.bind(terms.joined(separator: " & "))))"
@@ -65,8 +68,23 @@ extension PostgresIndex {
                 // The page's own text: any of the words as the page's text (weight D) holds it.
                 // Read in the word list as it is; `ts_filter` copies the list first (twice the time).
                 ownQuery = "to_tsquery('yiana_english', \(sql.bind(PostgresIndex.tsqueryTerms(query, weight: "D")!.joined(separator: " | "))))"
-                ranking = terms.contains { $0.contains("<->") } ? "ts_rank_cd" : "ts_rank"
+                headerQuery = "to_tsquery('yiana_english', \(sql.bind(PostgresIndex.tsqueryTerms(query, weight: "ABC")!.joined(separator: " | "))))"
+                phrase = terms.contains { $0.contains("<->") }
+                ranking = phrase ? "ts_rank_cd" : "ts_rank"
             }
+        }
+
+        /// A phrase in it, or an advanced query.
+        private let phrase: Bool
+
+        /// Whether a document whose page has the word list `search` (`h` in scope) must count
+        /// its matching pages one by one (``own(_:)``): when its title, tags or folder hold a
+        /// word, they may be all a page matches by. Otherwise every page matching `q` holds a
+        /// word of its own: the pages are counted as they match, from the index. (A phrase
+        /// can match across the header and the text; an advanced query's `-word` and `or` are
+        /// not "every word": those are always counted one by one.)
+        func recount(_ search: String) -> String {
+            phrase ? "true" : "\(search) @@ h"
         }
 
         /// Whether the page whose word list is `search` holds a word of its own (`o` in scope):
@@ -78,62 +96,70 @@ extension PostgresIndex {
 
     typealias ChosenPages = [Int64: [(number: Int, source: String, score: Double, own: Bool)]]
 
+    /// The documents found, best first (or in the sort's order); their best pages; and for the
+    /// documents whose count of matching pages is known already (``Parsed/recount(_:)``), that count.
+    struct Found {
+        var order: [Int64] = []
+        var pages: ChosenPages = [:]
+        var counts: [Int64: Int] = [:]
+    }
+
     /// The documents whose pages match best, and those pages, best first; `own`: the page's own
     /// text holds one of the words (as the SQLite index tells it), not only the title, tags or
     /// folder every page of a document repeats.
     private func best(_ parsed: Parsed, filter: String, library: String, limit: Int, pages shown: Int,
-                      sql: SQL) async throws -> ([Int64], ChosenPages) {
-        var window = max(limit * 8, 200, shown * 4)
-        var order: [Int64] = []
-        var pages: ChosenPages = [:]
-        while true {
-            var windowed = sql
-            let rows = try await self.rows(Self.window(parsed, filter: filter, library: library, window: window, &windowed),
-                                           as: (Int64, Int, String, Double, Bool).self, within: Self.searchTimeout)
-            order = []
-            pages = [:]
-            for (document, number, source, score, own) in rows {
-                if pages[document] == nil {
-                    guard order.count < limit else { continue }
-                    order.append(document)
-                }
-                pages[document, default: []].append((number, source, score, own))
-            }
-            if order.count == limit || rows.count < window { break }
-            window *= 4
+                      sql: SQL) async throws -> Found {
+        var statement = sql
+        var found = Found()
+        for (document, number, source, score, own, recount, matching) in try await self.rows(
+            Self.best(parsed, filter: filter, library: library, limit: limit, perDocument: max(SearchIndex.pagesPerSortedHit, shown * 4), &statement),
+            as: (Int64, Int, String, Double, Bool, Bool, Int64).self, within: Self.searchTimeout) {
+            if found.pages[document] == nil { found.order.append(document) }
+            found.pages[document, default: []].append((number, source, score, own))
+            if !recount { found.counts[document] = Int(matching) }
         }
-        return (order, pages)
+        return found
     }
 
-    /// The best `window` matching pages, best first, each with whether it holds a word of its own.
-    static func window(_ parsed: Parsed, filter: String, library: String, window: Int, _ sql: inout SQL) -> PostgresQuery {
-        // The documents only for what they narrow by (each page knows its library). The pages'
-        // word lists are not carried through the top-k sort: the window's rows are read again by
-        // their ctid to tell their own text (a search in 16,000 pages took half the time).
+    /// The `limit` documents whose best page ranks highest, and the best `perDocument` matching
+    /// pages of each, best first, each with whether it holds a word of its own, whether its
+    /// document must count its pages one by one (``Parsed/recount(_:)``), and how many of its
+    /// document's pages match.
+    static func best(_ parsed: Parsed, filter: String, library: String, limit: Int, perDocument: Int, _ sql: inout SQL) -> PostgresQuery {
+        // The documents only for what they narrow by (each page knows its library). Every
+        // matching page is ranked once; the documents are chosen, and their pages counted, from
+        // those ranks (a top-k window of pages needed a second, larger pass when a few long
+        // documents filled it, and counting afterwards read their pages again). The pages' word
+        // lists are not carried through: the pages sent are read again by ctid to tell their own text.
         let join = filter.isEmpty ? "" : "JOIN yiana_document d ON d.id = p.document"
         return sql.query("""
-            SELECT w.document, w.number, w.source, w.score, \(parsed.own("t.search"))
-            FROM (SELECT p.ctid AS row, p.document, p.number, p.source,
-                         \(parsed.ranking)('{0.15, 0.2, 0.5, 1.0}', p.search, r, 1)::float8 AS score
-                  FROM yiana_page p \(join), \(parsed.parse) q, \(parsed.rank) r
-                  WHERE p.library = \(library) AND p.search @@ q \(filter)
-                  ORDER BY score DESC, p.document, p.number LIMIT \(sql.bind(window))) w
-            JOIN yiana_page t ON t.ctid = w.row, \(parsed.ownQuery) o
-            ORDER BY w.score DESC, w.document, w.number
+            WITH m AS MATERIALIZED (
+                SELECT p.ctid AS row, p.document, p.number, p.source,
+                       \(parsed.ranking)('{0.15, 0.2, 0.5, 1.0}', p.search, r, 1)::float8 AS score
+                FROM yiana_page p \(join), \(parsed.parse) q, \(parsed.rank) r
+                WHERE p.library = \(library) AND p.search @@ q \(filter)),
+            b AS (SELECT document, max(score) AS best, count(*) AS pages FROM m
+                  GROUP BY document ORDER BY best DESC, document LIMIT \(sql.bind(Int64(limit)))),
+            w AS (SELECT * FROM (SELECT m.*, row_number() OVER (PARTITION BY m.document ORDER BY m.score DESC, m.number) AS k
+                                 FROM m WHERE m.document IN (SELECT document FROM b)) ranked
+                  WHERE k <= \(sql.bind(Int64(perDocument))))
+            SELECT w.document, w.number, w.source, w.score, \(parsed.own("t.search")), \(parsed.recount("t.search")), b.pages
+            FROM w JOIN b ON b.document = w.document JOIN yiana_page t ON t.ctid = w.row, \(parsed.ownQuery) o, \(parsed.headerQuery) h
+            ORDER BY b.best DESC, w.document, w.score DESC, w.number
             """)
     }
 
     /// The matching documents in `sort`'s order (as the library's list orders them), and each
     /// one's matching pages, best first (at most `SearchIndex.pagesPerSortedHit`).
     private func ordered(by sort: BrowseQuery.Sort, _ parsed: Parsed, filter: String, library: String, limit: Int,
-                         pages shown: Int, sql: SQL) async throws -> ([Int64], ChosenPages) {
+                         pages shown: Int, sql: SQL) async throws -> Found {
         var listed = sql
         let order: [Int64] = try await rows(listed.query("""
             SELECT d.id FROM yiana_document d
             WHERE d.library = \(library) AND d.id IN (SELECT p.document FROM yiana_page p, \(parsed.parse) q WHERE p.library = \(library) AND p.search @@ q) \(filter)
             ORDER BY \(Self.browseOrder(sort)) LIMIT \(listed.bind(Int64(limit)))
             """), as: Int64.self, within: Self.searchTimeout)
-        guard !order.isEmpty else { return ([], [:]) }
+        guard !order.isEmpty else { return Found() }
         var paged = sql
         let ids = paged.bind(order)
         var pages: ChosenPages = [:]
@@ -147,38 +173,39 @@ extension PostgresIndex {
             where pages[document, default: []].count < max(SearchIndex.pagesPerSortedHit, shown * 4) {
             pages[document, default: []].append((number, source, score, own))
         }
-        return (order, pages)
+        return Found(order: order, pages: pages)
     }
 
     /// The hits of documents `order`, with snippets of their chosen pages (`ts_headline` of
     /// the stored text; of the title for a document only its title, tags or folder match), in
     /// one statement: the documents' rows, how many pages of each match, the snippets.
-    private func hits(_ order: [Int64], pages: ChosenPages, shown: Int, _ parsed: Parsed) async throws -> [SearchHit] {
+    private func hits(_ found: Found, shown: Int, _ parsed: Parsed) async throws -> [SearchHit] {
+        let (order, pages) = (found.order, found.pages)
         let chosen = order.flatMap { id in (pages[id] ?? []).filter(\.own).prefix(shown).map { (id, Int64($0.number), $0.source) } }
-        // How many pages match of each document with a page of its own among the best.
-        let owning = order.filter { id in (pages[id] ?? []).contains(where: \.own) }
+        // How many pages match of each document with a page of its own among the best, unless known.
+        let owning = order.filter { id in found.counts[id] == nil && (pages[id] ?? []).contains(where: \.own) }
         var sql = parsed.sql
         let statement = Self.details(parsed, order: order, owning: owning, chosen: chosen, &sql)
         typealias Row = (Int64, String, String, [String], Double?, String, Int64, [Int64], [String], [String], String?)
         var rows: [Int64: Row] = [:]
         for row in try await self.rows(statement, as: Row.self, within: Self.searchTimeout) { rows[row.0] = row }
         return order.compactMap { id -> SearchHit? in
-            guard let row = rows[id], let found = pages[id] else { return nil }
+            guard let row = rows[id], let best = pages[id] else { return nil }
             let (_, path, title, tags, created, status, matching, numbers, sources, snippets, titleSnippet) = row
             var text: [String: String] = [:]
             for (index, number) in numbers.enumerated() where index < sources.count && index < snippets.count {
                 text["\(number) \(sources[index])"] = snippets[index]
             }
-            var hitPages = found.filter(\.own).prefix(shown).map { page in
+            var hitPages = best.filter(\.own).prefix(shown).map { page in
                 SearchHit.Page(number: page.number, snippet: text["\(page.number) \(page.source)"] ?? "", score: page.score,
                                source: TextSource(rawValue: page.source) ?? .none)
             }
             if hitPages.isEmpty {
-                hitPages = [SearchHit.Page(number: 0, snippet: titleSnippet ?? title, score: found[0].score, source: .none)]
+                hitPages = [SearchHit.Page(number: 0, snippet: titleSnippet ?? title, score: best[0].score, source: .none)]
             }
             return SearchHit(path: path, title: title, tags: tags, created: created.map { Date(timeIntervalSinceReferenceDate: $0) },
-                             status: IndexStatus(rawValue: status) ?? .failed, score: found[0].score, pages: Array(hitPages),
-                             matchingPages: Int(matching))
+                             status: IndexStatus(rawValue: status) ?? .failed, score: best[0].score, pages: Array(hitPages),
+                             matchingPages: found.counts[id] ?? Int(matching))
         }
     }
 

@@ -40,6 +40,20 @@ public struct SearchHitJSON: Codable, Sendable, Equatable {
 extension SearchHit {
     /// `snippet` with the marks around its matched words replaced by `open` and `close`.
     public static func marking(_ snippet: String, open: String, close: String) -> String {
-        snippet.replacingOccurrences(of: markOpen, with: open).replacingOccurrences(of: markClose, with: close)
+        // One pass over the bytes (the marks are one byte each, never inside a character of
+        // several); Foundation's replacingOccurrences, twice per snippet, was a tenth of
+        // `serve`'s own time per search.
+        let (openByte, closeByte) = (markOpen.utf8.first!, markClose.utf8.first!)
+        guard snippet.utf8.contains(where: { $0 == openByte || $0 == closeByte }) else { return snippet }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(snippet.utf8.count + 8 * max(open.utf8.count, close.utf8.count))
+        for byte in snippet.utf8 {
+            switch byte {
+            case openByte: bytes.append(contentsOf: open.utf8)
+            case closeByte: bytes.append(contentsOf: close.utf8)
+            default: bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

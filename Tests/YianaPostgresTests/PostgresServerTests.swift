@@ -77,6 +77,41 @@ struct PostgresServerTests {
         await database.close()
     }
 
+    /// More callers than connections: each waits its turn (never more connections open than
+    /// the limit), one whose time runs out while waiting fails alone, and the pool goes on.
+    @Test func callersBeyondThePoolWaitTheirTurn() async throws {
+        let server = try TestPostgres.shared()
+        let database = try await PostgresDatabase.connect(try location(server.url(database: try server.makeDatabase())), connections: 2)
+        let busy = Counter()
+        let answers = try await withThrowingTaskGroup(of: Int.self) { group in
+            for n in 0..<40 {
+                group.addTask {
+                    try await database.run(within: 20) { connection in
+                        busy.enter()
+                        defer { busy.leave() }
+                        var value = 0
+                        for try await v in try await connection.query("SELECT \(n) FROM pg_sleep(0.005)", logger: PostgresDatabase.logger).decode(Int.self) { value = v }
+                        return value
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.sorted() == Array(0..<40))
+        #expect(busy.most == 2, "at most two at once, and both used")
+        // Both connections held for a second: a caller who may wait 0.2 s fails with its timeout;
+        // the holders finish, and the next caller is served at once.
+        let holders = (0..<2).map { _ in Task { try await database.run(within: 10) { try await $0.query("SELECT pg_sleep(1)", logger: PostgresDatabase.logger) } } }
+        try await Task.sleep(for: .milliseconds(200))
+        let late = await #expect(throws: PostgresIndexError.self) { try await database.run(within: 0.2) { _ in 1 } }
+        #expect(late?.kind == .timedOut(0.2), "\(String(describing: late))")
+        for holder in holders { _ = try await holder.value }
+        let started = Date()
+        #expect(try await database.run(within: 5) { _ in 7 } == 7)
+        #expect(Date().timeIntervalSince(started) < 1)
+        await database.close()
+    }
+
     /// A server that takes the connection and never says a word: the timeout, not a hang.
     @Test func aSilentServerTimesOut() async throws {
         let port = try Sys.freeLoopbackPort()
@@ -159,4 +194,14 @@ struct PostgresTLSTests {
         let untrusted = try await connect("sslmode=verify-full")
         #expect(untrusted.map { if case .tls = $0.kind { return $0.description.contains("sslrootcert") } else { return false } } == true, "\(String(describing: untrusted))")
     }
+}
+
+/// How many callers are inside at once, and the most there were.
+final class Counter: @unchecked Sendable {
+    // @unchecked: guarded by `lock`.
+    private let lock = NSLock()
+    private var now = 0, peak = 0
+    var most: Int { lock.withLock { peak } }
+    func enter() { lock.withLock { now += 1; peak = max(peak, now) } }
+    func leave() { lock.withLock { now -= 1 } }
 }

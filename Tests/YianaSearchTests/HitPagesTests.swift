@@ -78,4 +78,33 @@ struct HitPagesTests {
         let titleOnly = try #require(try await search("annual", on: backend).first)
         #expect(titleOnly.matchingPages == 0 && titleOnly.pages.count == 1 && titleOnly.pages[0].number == 0)
     }
+
+    /// The count is the same however the words are asked for: a word, a prefix, a phrase,
+    /// with a word the title holds (PostgreSQL counts a document whose title holds none of the
+    /// words as its pages match, and the others page by page: both must agree).
+    @Test(arguments: IndexBackend.allCases)
+    func theCountIsTheSameHoweverTheWordsAreAskedFor(backend: IndexBackend) async throws {
+        for query in ["ledger", "ledg*", "\"ledger entry\"", "annual ledger", "annual ledg*", "accounts ledger", "ledger ent*"] {
+            let hit = try #require(try await search(query, on: backend).first { $0.path == "Annual accounts.yianazip" }, "\(query)")
+            #expect(hit.matchingPages == 10 && hit.pages.count == 3, "\(query): \(hit.matchingPages)")
+        }
+        for query in ["ledger", "ledg*", "ledger cover"] {
+            let cover = try #require(try await search(query, on: backend).first { $0.path == "Ledger cover.yianazip" }, "\(query)")
+            #expect(cover.matchingPages == (query == "ledger cover" ? 1 : 0), "\(query): \(cover.matchingPages)")
+        }
+    }
+
+    /// The marks around matched words, as JSON (`**`), HTML and the terminal write them:
+    /// every mark replaced, the text around untouched, characters of several bytes included.
+    @Test func matchedWordsMarkedForEachReader() {
+        let (open, close) = (SearchHit.markOpen, SearchHit.markClose)
+        let snippet = "Café \(open)Müller\(close) – \(open)ledger\(close) 日本 \(open)x\(close)"
+        #expect(SearchHit.marking(snippet, open: "**", close: "**") == "Café **Müller** – **ledger** 日本 **x**")
+        #expect(SearchHit.marking(snippet, open: "<mark>", close: "</mark>") == "Café <mark>Müller</mark> – <mark>ledger</mark> 日本 <mark>x</mark>")
+        #expect(SearchHit.marking("no marks – at all", open: "[", close: "]") == "no marks – at all")
+        #expect(SearchHit.marking("", open: "[", close: "]") == "")
+        let hit = SearchHit(path: "a.yianazip", title: "A", tags: [], created: nil, status: .ok, score: 1,
+                            pages: [SearchHit.Page(number: 1, snippet: snippet, score: 1, source: .pdf)])
+        #expect(SearchHitJSON(hit).pages[0].snippet == "Café **Müller** – **ledger** 日本 **x**", "as --json and /api/search give it")
+    }
 }
