@@ -15,7 +15,8 @@
 #   - the same server on a PostgreSQL index of the same library (a server of the run's own),
 #     beside PostgreSQL's floor: pgbench running the ranked statement with the headlines an
 #     answer carries, at 1 and 32 clients.
-# BEFORE=path/to/an/older/yiana runs its server too, on the same index and queries.
+# BEFORE=path/to/an/older/yiana runs its server too, on the same queries: on the same SQLite
+# index, and on a PostgreSQL index of its own making.
 # Usage: Scripts/bench/search-load.sh [COPIES] [SECONDS] [QUERIES]   (default 2 20 800)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -26,6 +27,7 @@ copies="${1:-2}"
 duration="${2:-20}"
 count="${3:-800}"
 serve_work bench-search-load
+errors=0  # loads with answers other than 2xx: the figures of those are not of searches
 
 mapfile -t corpus < <(dpkg -L texlive-latex-base-doc | grep '\.pdf$' | sort)
 for copy in $(seq 1 "$copies"); do
@@ -84,6 +86,7 @@ measure() {  # measure LABEL YIANA SERVE-ARGUMENTS...: one line per load, and th
         read -r rps p50 p99 bad < <(load "$connections")
         printf '%-26s %3d connections: %8s req/s  p50 %8s  p99 %8s  non-2xx %s  bytes/answer %s\n' \
             "$label" "$connections" "$rps" "$p50" "$p99" "$bad" "$size"
+        if [ "$bad" != 0 ]; then errors=$((errors + 1)); fi
     done
     kill "$server"; wait "$server" 2>/dev/null || true; server=""
 }
@@ -187,5 +190,13 @@ for clients in 1 32; do
 done
 measure "yiana serve, PostgreSQL" "$yiana" --library "$work/lib" --index "$pg" --read-only
 if [ -n "${BEFORE:-}" ]; then
-    measure "before, PostgreSQL" "$BEFORE" --library "$work/lib" --index "$pg" --read-only
+    # Its own index, made by it: an older yiana may not read a newer schema (version 4 keeps
+    # the pages' word lists in their rows; an older one refuses it).
+    psql_ -d postgres -c "CREATE DATABASE before" >/dev/null
+    "$BEFORE" index --library "$work/lib" --index "postgres://yiana@$socket:$port/before" --jobs 2 >/dev/null 2>&1 || true
+    measure "before, PostgreSQL" "$BEFORE" --library "$work/lib" --index "postgres://yiana@$socket:$port/before" --read-only
+fi
+if [ "$errors" != 0 ]; then
+    echo "FAILED: $errors of the loads had answers other than 2xx (their figures are not of searches)" >&2
+    exit 1
 fi
