@@ -16,7 +16,7 @@
 #     beside PostgreSQL's floor: pgbench running the ranked statement with the headlines an
 #     answer carries, at 1 and 32 clients.
 # BEFORE=path/to/an/older/yiana runs its server too, on the same queries: on the same SQLite
-# index, and on a PostgreSQL index of its own making.
+# index, and on a PostgreSQL index of its own making (stored as it stored it).
 # Usage: Scripts/bench/search-load.sh [COPIES] [SECONDS] [QUERIES]   (default 2 20 800)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -190,8 +190,8 @@ for clients in 1 32; do
 done
 measure "yiana serve, PostgreSQL" "$yiana" --library "$work/lib" --index "$pg" --read-only
 if [ -n "${BEFORE:-}" ]; then
-    # Its own index, made by it: an older yiana may not read a newer schema (version 4 keeps
-    # the pages' word lists in their rows; an older one refuses it).
+    # On an index of its own making, as it stored it (an older yiana kept the pages' word lists
+    # out of their rows; this one's index has them in).
     psql_ -d postgres -c "CREATE DATABASE before" >/dev/null
     "$BEFORE" index --library "$work/lib" --index "postgres://yiana@$socket:$port/before" --jobs 2 >/dev/null 2>&1 || true
     measure "before, PostgreSQL" "$BEFORE" --library "$work/lib" --index "postgres://yiana@$socket:$port/before" --read-only

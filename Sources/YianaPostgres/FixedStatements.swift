@@ -13,8 +13,8 @@ enum FixedStatements {
             var pages = parsed.sql
             let library = pages.bind(Int64(0))
             var details = parsed.sql
-            for text in [PostgresIndex.best(parsed, filter: "", library: library, limit: 20, perDocument: 20, &pages).sql,
-                         PostgresIndex.details(parsed, order: [], owning: [], chosen: [], &details).sql] where !texts.contains(text) {
+            for text in [PostgresIndex.window(parsed, filter: "", library: library, window: 200, &pages).sql,
+                         PostgresIndex.details(parsed, order: [], owning: [], plain: [], chosen: [], &details).sql] where !texts.contains(text) {
                 texts.append(text)
             }
         }

@@ -93,7 +93,7 @@ public enum IndexLocation: Sendable, Equatable, CustomStringConvertible {
             return writable ? try SearchIndex(path: path) : try SearchIndex(readingAt: path)
         case .server(let location):
             let database = try await PostgresDatabase.connect(location, connections: connections)
-            guard PostgresSchema.readable.contains(try await PostgresSchema.check(database)) else {
+            guard try await PostgresSchema.check(database) == PostgresSchema.version else {
                 // No index yet, or one an older yiana made (reading it needs `yiana index` to bring it up).
                 await database.close()
                 return nil

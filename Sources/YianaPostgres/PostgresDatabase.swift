@@ -182,6 +182,11 @@ public final class PostgresDatabase: Sendable {
                                   database: location.database, tls: tls)
         }
         configuration.options.connectTimeout = .milliseconds(Int64(location.connectTimeout * 1000))
+        // Statements prepared once (``FixedStatements``) are planned for each search's own words:
+        // how often they occur decides the plan (a common word: every page, in parallel; a rare
+        // one: its GIN entries). PostgreSQL's generic plan, chosen after five runs, guesses 500
+        // matching pages for every word and took twice as long on 100,000 documents.
+        configuration.options.additionalStartupParameters = [("plan_cache_mode", "force_custom_plan")]
         return configuration
     }
 }

@@ -96,12 +96,12 @@ extension PostgresIndex {
 
     typealias ChosenPages = [Int64: [(number: Int, source: String, score: Double, own: Bool)]]
 
-    /// The documents found, best first (or in the sort's order); their best pages; and for the
-    /// documents whose count of matching pages is known already (``Parsed/recount(_:)``), that count.
+    /// The documents found, best first (or in the sort's order); their best pages; and the
+    /// documents every matching page of which holds a word of its own (``Parsed/recount(_:)``).
     struct Found {
         var order: [Int64] = []
         var pages: ChosenPages = [:]
-        var counts: [Int64: Int] = [:]
+        var plain: Set<Int64> = []
     }
 
     /// The documents whose pages match best, and those pages, best first; `own`: the page's own
@@ -109,43 +109,46 @@ extension PostgresIndex {
     /// folder every page of a document repeats.
     private func best(_ parsed: Parsed, filter: String, library: String, limit: Int, pages shown: Int,
                       sql: SQL) async throws -> Found {
-        var statement = sql
+        var window = max(limit * 8, 200, shown * 4)
         var found = Found()
-        for (document, number, source, score, own, recount, matching) in try await self.rows(
-            Self.best(parsed, filter: filter, library: library, limit: limit, perDocument: max(SearchIndex.pagesPerSortedHit, shown * 4), &statement),
-            as: (Int64, Int, String, Double, Bool, Bool, Int64).self, within: Self.searchTimeout) {
-            if found.pages[document] == nil { found.order.append(document) }
-            found.pages[document, default: []].append((number, source, score, own))
-            if !recount { found.counts[document] = Int(matching) }
+        while true {
+            var windowed = sql
+            let rows = try await self.rows(Self.window(parsed, filter: filter, library: library, window: window, &windowed),
+                                           as: (Int64, Int, String, Double, Bool, Bool).self, within: Self.searchTimeout)
+            found = Found()
+            for (document, number, source, score, own, recount) in rows {
+                if found.pages[document] == nil {
+                    guard found.order.count < limit else { continue }
+                    found.order.append(document)
+                    if !recount { found.plain.insert(document) }
+                }
+                found.pages[document, default: []].append((number, source, score, own))
+            }
+            if found.order.count == limit || rows.count < window { break }
+            window *= 4
         }
         return found
     }
 
-    /// The `limit` documents whose best page ranks highest, and the best `perDocument` matching
-    /// pages of each, best first, each with whether it holds a word of its own, whether its
-    /// document must count its pages one by one (``Parsed/recount(_:)``), and how many of its
-    /// document's pages match.
-    static func best(_ parsed: Parsed, filter: String, library: String, limit: Int, perDocument: Int, _ sql: inout SQL) -> PostgresQuery {
-        // The documents only for what they narrow by (each page knows its library). Every
-        // matching page is ranked once; the documents are chosen, and their pages counted, from
-        // those ranks (a top-k window of pages needed a second, larger pass when a few long
-        // documents filled it, and counting afterwards read their pages again). The pages' word
-        // lists are not carried through: the pages sent are read again by ctid to tell their own text.
+    /// The best `window` matching pages, best first, each with whether it holds a word of its
+    /// own, and whether its document must count its pages one by one (``Parsed/recount(_:)``).
+    static func window(_ parsed: Parsed, filter: String, library: String, window: Int, _ sql: inout SQL) -> PostgresQuery {
+        // The documents only for what they narrow by (each page knows its library). The pages'
+        // word lists are not carried through the top-k sort: the window's rows are read again by
+        // their ctid to tell their own text (a search in 16,000 pages took half the time).
+        // (Ranking into a table of every match, to choose the documents and count their pages
+        // in one pass, saved the long manuals a second pass but cost 1.3-6x on 100,000 one-page
+        // documents, where a common word matches 80,000 pages.)
         let join = filter.isEmpty ? "" : "JOIN yiana_document d ON d.id = p.document"
         return sql.query("""
-            WITH m AS MATERIALIZED (
-                SELECT p.ctid AS row, p.document, p.number, p.source,
-                       \(parsed.ranking)('{0.15, 0.2, 0.5, 1.0}', p.search, r, 1)::float8 AS score
-                FROM yiana_page p \(join), \(parsed.parse) q, \(parsed.rank) r
-                WHERE p.library = \(library) AND p.search @@ q \(filter)),
-            b AS (SELECT document, max(score) AS best, count(*) AS pages FROM m
-                  GROUP BY document ORDER BY best DESC, document LIMIT \(sql.bind(Int64(limit)))),
-            w AS (SELECT * FROM (SELECT m.*, row_number() OVER (PARTITION BY m.document ORDER BY m.score DESC, m.number) AS k
-                                 FROM m WHERE m.document IN (SELECT document FROM b)) ranked
-                  WHERE k <= \(sql.bind(Int64(perDocument))))
-            SELECT w.document, w.number, w.source, w.score, \(parsed.own("t.search")), \(parsed.recount("t.search")), b.pages
-            FROM w JOIN b ON b.document = w.document JOIN yiana_page t ON t.ctid = w.row, \(parsed.ownQuery) o, \(parsed.headerQuery) h
-            ORDER BY b.best DESC, w.document, w.score DESC, w.number
+            SELECT w.document, w.number, w.source, w.score, \(parsed.own("t.search")), \(parsed.recount("t.search"))
+            FROM (SELECT p.ctid AS row, p.document, p.number, p.source,
+                         \(parsed.ranking)('{0.15, 0.2, 0.5, 1.0}', p.search, r, 1)::float8 AS score
+                  FROM yiana_page p \(join), \(parsed.parse) q, \(parsed.rank) r
+                  WHERE p.library = \(library) AND p.search @@ q \(filter)
+                  ORDER BY score DESC, p.document, p.number LIMIT \(sql.bind(window))) w
+            JOIN yiana_page t ON t.ctid = w.row, \(parsed.ownQuery) o, \(parsed.headerQuery) h
+            ORDER BY w.score DESC, w.document, w.number
             """)
     }
 
@@ -182,10 +185,10 @@ extension PostgresIndex {
     private func hits(_ found: Found, shown: Int, _ parsed: Parsed) async throws -> [SearchHit] {
         let (order, pages) = (found.order, found.pages)
         let chosen = order.flatMap { id in (pages[id] ?? []).filter(\.own).prefix(shown).map { (id, Int64($0.number), $0.source) } }
-        // How many pages match of each document with a page of its own among the best, unless known.
-        let owning = order.filter { id in found.counts[id] == nil && (pages[id] ?? []).contains(where: \.own) }
+        // How many pages match of each document with a page of its own among the best.
+        let owning = order.filter { id in (pages[id] ?? []).contains(where: \.own) }
         var sql = parsed.sql
-        let statement = Self.details(parsed, order: order, owning: owning, chosen: chosen, &sql)
+        let statement = Self.details(parsed, order: order, owning: owning, plain: owning.filter(found.plain.contains), chosen: chosen, &sql)
         typealias Row = (Int64, String, String, [String], Double?, String, Int64, [Int64], [String], [String], String?)
         var rows: [Int64: Row] = [:]
         for row in try await self.rows(statement, as: Row.self, within: Self.searchTimeout) { rows[row.0] = row }
@@ -205,19 +208,21 @@ extension PostgresIndex {
             }
             return SearchHit(path: path, title: title, tags: tags, created: created.map { Date(timeIntervalSinceReferenceDate: $0) },
                              status: IndexStatus(rawValue: status) ?? .failed, score: best[0].score, pages: Array(hitPages),
-                             matchingPages: found.counts[id] ?? Int(matching))
+                             matchingPages: Int(matching))
         }
     }
 
     /// Documents `order`'s rows; for those in `owning`, how many of their pages match with a word
-    /// of their own; the snippets of the `chosen` pages, in their order; for a document none of
-    /// whose pages is chosen, the snippet of its title, tags and folder.
-    static func details(_ parsed: Parsed, order: [Int64], owning: [Int64], chosen: [(Int64, Int64, String)], _ sql: inout SQL) -> PostgresQuery {
+    /// of their own (of those in `plain`, every page that matches: counted from the index, no
+    /// page's word list read); the snippets of the `chosen` pages, in their order; for a
+    /// document none of whose pages is chosen, the snippet of its title, tags and folder.
+    static func details(_ parsed: Parsed, order: [Int64], owning: [Int64], plain: [Int64], chosen: [(Int64, Int64, String)],
+                        _ sql: inout SQL) -> PostgresQuery {
         let options = sql.bind(headlineOptions)
         return sql.query("""
             WITH counted AS (
                 SELECT p.document, count(*) AS matching FROM yiana_page p, \(parsed.parse) q, \(parsed.ownQuery) o
-                WHERE p.document = ANY(\(sql.bind(owning))) AND p.search @@ q AND \(parsed.own("p.search"))
+                WHERE p.document = ANY(\(sql.bind(owning))) AND p.search @@ q AND (p.document = ANY(\(sql.bind(plain))) OR \(parsed.own("p.search")))
                 GROUP BY p.document),
             shown AS (
                 SELECT c.document, array_agg(c.number ORDER BY c.k) AS numbers, array_agg(c.source ORDER BY c.k) AS sources,

@@ -16,10 +16,7 @@ import PostgresNIO
 /// none redoes what another did).
 public enum PostgresSchema {
     /// The newest version this yiana knows.
-    public static let version = 4
-    /// The versions this yiana reads as they are (a reader does not migrate): those whose
-    /// tables and columns are this version's (version 4 changed only how pages are stored).
-    public static let readable = 3...version
+    public static let version = 3
 
     static let migrations: [(version: Int, statements: [String])] = [
         (1, [
@@ -116,18 +113,6 @@ public enum PostgresSchema {
             "CREATE INDEX IF NOT EXISTS yiana_document_modified ON yiana_document (library, modified)",
             "CREATE INDEX IF NOT EXISTS yiana_document_title ON yiana_document (library, lower(title))",
         ]),
-        (4, [
-            // A page's word list kept in its row (a row of up to 8 KB), not in the TOAST table:
-            // ranking reads the list of every page that matches, and fetching each from there
-            // was two thirds of a search for common words in long documents (a ranked `for the`
-            // in 16,000 pages: 65-72 ms -> 23 ms). Its text goes out of the row first.
-            "ALTER TABLE yiana_page SET (toast_tuple_target = 8160)",
-            "ALTER TABLE yiana_page ALTER COLUMN search SET STORAGE MAIN",
-            // The rows written before keep their lists out of line until rewritten: in batches,
-            // after the migration (``PostgresSchema/upkeep(_:documents:)``), not in its one transaction.
-            "CREATE TABLE yiana_upkeep (task text PRIMARY KEY, after bigint NOT NULL)",
-            "INSERT INTO yiana_upkeep (task, after) SELECT 'inline-search', 0 WHERE EXISTS (SELECT 1 FROM yiana_page)",
-        ]),
     ]
 
     /// Brings the schema up to `version` (`target`: an older one, for the tests of the
@@ -152,6 +137,7 @@ public enum PostgresSchema {
                     }
                     try await connection.query("INSERT INTO yiana_schema (version) VALUES (\(migration.version))", logger: PostgresDatabase.logger)
                 }
+                if target == version { try await tune(connection) }
                 try await connection.query("COMMIT", logger: PostgresDatabase.logger)
                 return (found, max(found, target))
             } catch {
@@ -161,9 +147,36 @@ public enum PostgresSchema {
         }
     }
 
+    /// How the pages are stored, which no reader depends on: set without a version of its own,
+    /// so that a machine still running an older yiana goes on using the index (a newer schema
+    /// version would lock it out until updated).
+    ///
+    /// A page's word list is kept in its row (rows of up to 8 KB), not in the TOAST table:
+    /// ranking reads the list of every page that matches, and fetching each from there was two
+    /// thirds of a search for common words in long documents (a ranked `for the` in 16,000
+    /// pages: 65-72 ms -> 23 ms). Its text goes out of the row first. Rows written before keep
+    /// their lists out of line until rewritten: in batches, after the migration (``upkeep(_:documents:)``).
+    static func tune(_ connection: PostgresConnection) async throws {
+        var tuned = false
+        for try await value in try await connection.query(
+            "SELECT coalesce('toast_tuple_target=8160' = ANY(reloptions), false) FROM pg_class WHERE oid = 'yiana_page'::regclass",
+            logger: PostgresDatabase.logger).decode(Bool.self) {
+            tuned = value
+        }
+        guard !tuned else { return }
+        for statement in [
+            "ALTER TABLE yiana_page SET (toast_tuple_target = 8160)",
+            "ALTER TABLE yiana_page ALTER COLUMN search SET STORAGE MAIN",
+            "CREATE TABLE IF NOT EXISTS yiana_upkeep (task text PRIMARY KEY, after bigint NOT NULL)",
+            "INSERT INTO yiana_upkeep (task, after) SELECT 'inline-search', 0 WHERE EXISTS (SELECT 1 FROM yiana_page) ON CONFLICT DO NOTHING",
+        ] {
+            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: PostgresDatabase.logger)
+        }
+    }
+
     /// Work a migration left to do in small steps, each its own transaction (so that no
     /// transaction holds a large library's pages for minutes, and work stopped half-way goes on
-    /// where it stopped): the word lists of pages written before version 4 rewritten into their
+    /// where it stopped): the word lists of pages written before ``tune(_:)`` rewritten into their
     /// rows, `documents` documents' pages at a time. One machine at a time does it (the others
     /// skip it); nothing when there is nothing left.
     /// - Returns: the pages rewritten.
