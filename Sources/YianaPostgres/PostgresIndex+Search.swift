@@ -51,9 +51,10 @@ extension PostgresIndex {
                 ownQuery = parse
                 headerQuery = parse
                 ranking = query.contains("\"") ? "ts_rank_cd" : "ts_rank"
-                phrase = true
+                pageByPage = true
             } else {
-                guard let terms = PostgresIndex.tsqueryTerms(query) else { return nil }
+                guard let words = PostgresIndex.words(of: query) else { return nil }
+                let terms = PostgresIndex.lexemes(words)
                 parse = "to_tsquery('yiana_english', \(sql.bind(terms.joined(separator: " & "))))"
                 // Ranked by the OR of the terms: each term's weighted frequency, saturating, summed
                 // as bm25 sums its terms' (for `a & b` PostgreSQL ranks by how close together they
@@ -67,15 +68,17 @@ extension PostgresIndex {
                 rank = "to_tsquery('yiana_english', \(sql.bind(terms.joined(separator: " | "))))"
                 // The page's own text: any of the words as the page's text (weight D) holds it.
                 // Read in the word list as it is; `ts_filter` copies the list first (twice the time).
-                ownQuery = "to_tsquery('yiana_english', \(sql.bind(PostgresIndex.tsqueryTerms(query, weight: "D")!.joined(separator: " | "))))"
-                headerQuery = "to_tsquery('yiana_english', \(sql.bind(PostgresIndex.tsqueryTerms(query, weight: "ABC")!.joined(separator: " | "))))"
-                phrase = terms.contains { $0.contains("<->") }
+                ownQuery = "to_tsquery('yiana_english', \(sql.bind(PostgresIndex.lexemes(words, weight: "D").joined(separator: " | "))))"
+                headerQuery = "to_tsquery('yiana_english', \(sql.bind(PostgresIndex.lexemes(words, weight: "ABC").joined(separator: " | "))))"
+                let phrase = words.contains { $0.words.count > 1 }
                 ranking = phrase ? "ts_rank_cd" : "ts_rank"
+                pageByPage = phrase
             }
         }
 
-        /// A phrase in it, or an advanced query.
-        private let phrase: Bool
+        /// Whether every document counts its matching pages one by one: a phrase in the query,
+        /// or an advanced query (``recount(_:)``).
+        private let pageByPage: Bool
 
         /// Whether a document whose page has the word list `search` (`h` in scope) must count
         /// its matching pages one by one (``own(_:)``): when its title, tags or folder hold a
@@ -84,7 +87,7 @@ extension PostgresIndex {
         /// can match across the header and the text; an advanced query's `-word` and `or` are
         /// not "every word": those are always counted one by one.)
         func recount(_ search: String) -> String {
-            phrase ? "true" : "\(search) @@ h"
+            pageByPage ? "true" : "\(search) @@ h"
         }
 
         /// Whether the page whose word list is `search` holds a word of its own (`o` in scope):
@@ -274,15 +277,28 @@ extension PostgresIndex {
     /// The terms of ``tsquery(_:)``, each a lexeme, a prefix or a phrase; nil when none.
     /// `weight`: each lexeme only of that weight (`D`: a page's own text).
     static func tsqueryTerms(_ text: String, weight: String = "") -> [String]? {
-        let terms = SearchQuery.terms(of: text).compactMap { term -> String? in
+        words(of: text).map { lexemes($0, weight: weight) }
+    }
+
+    /// The searchable words of each term of `text` (several: a phrase), and whether its last
+    /// is a prefix; nil when there are none.
+    static func words(of text: String) -> [(words: [Substring], prefix: Bool)]? {
+        let terms = SearchQuery.terms(of: text).compactMap { term -> (words: [Substring], prefix: Bool)? in
             let words = searchable(term.text).split(separator: " ")
-            guard !words.isEmpty else { return nil }
-            // Letters and digits only: nothing to escape.
-            var parts = words.map { "'" + $0 + "'" + (weight.isEmpty ? "" : ":" + weight) }
-            if term.prefix { parts[parts.count - 1] = "'" + words[words.count - 1] + "':*" + weight }
-            return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " <-> ") + ")"
+            return words.isEmpty ? nil : (words, term.prefix)
         }
         return terms.isEmpty ? nil : terms
+    }
+
+    /// Each term of `terms` as `to_tsquery` reads it: a lexeme, a prefix (`:*`) or a phrase
+    /// (`<->`), each lexeme of `weight` only when one is given.
+    static func lexemes(_ terms: [(words: [Substring], prefix: Bool)], weight: String = "") -> [String] {
+        terms.map { term in
+            // Letters and digits only: nothing to escape.
+            var parts = term.words.map { "'" + $0 + "'" + (weight.isEmpty ? "" : ":" + weight) }
+            if term.prefix { parts[parts.count - 1] = "'" + term.words[term.words.count - 1] + "':*" + weight }
+            return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " <-> ") + ")"
+        }
     }
 }
 
