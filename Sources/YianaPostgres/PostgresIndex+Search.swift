@@ -13,9 +13,11 @@ extension PostgresIndex {
     /// phrase"`, `or`, `-word`) instead of FTS5's.
     /// - Throws: ``YianaSearch/SearchError`` `.nothingToSearch`, or ``PostgresIndexError``.
     public func search(_ query: String, options: SearchOptions) async throws -> [SearchHit] {
-        // PostgreSQL takes no NUL in text, and no stored tag or folder holds one: such a filter
-        // matches nothing; in the query a NUL parts words as any other non-letter does.
-        if options.tags.contains(where: { $0.contains("\u{0}") }) || options.folder?.contains("\u{0}") == true { return [] }
+        // PostgreSQL takes no NUL in text, and no stored tag, folder or path holds one: such a
+        // filter matches nothing; in the query a NUL parts words as any other non-letter does.
+        if options.tags.contains(where: { $0.contains("\u{0}") }) || [options.folder, options.document].contains(where: { $0?.contains("\u{0}") == true }) {
+            return []
+        }
         guard let parsed = Parsed(query, advanced: options.advanced) else { throw SearchError.nothingToSearch }
         var sql = parsed.sql
         let filter = Self.filter(options, &sql)

@@ -109,6 +109,9 @@ struct SearchTests {
         options.folder = "Let\u{0}ters"
         #expect(try await search("statement", options, on: backend).isEmpty)
         options = SearchOptions()
+        options.document = "Papers/Flow control\u{0}paper.yianazip"  // one document's pages (path=)
+        #expect(try await search("flow", options, on: backend).isEmpty)
+        options = SearchOptions()
         options.advanced = true
         for query in ["flow\u{0}", "\"flow\u{0}control\"", "\u{0}"] {
             do {
