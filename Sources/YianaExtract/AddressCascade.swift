@@ -23,24 +23,85 @@ public struct AddressCascade: Sendable {
 
     /// The person on one page of OCR text, or nil when the page names none.
     public func page(_ text: String, number: Int) -> AddressPage? {
-        guard text.utf8.contains(where: TextPatterns.isDigit) else { return nil }  // no postcode without a digit
-        let lines = PageLines(text)
-        return registration.extract(lines, number: number) ?? form.extract(lines, number: number)
-            ?? label.extract(lines, number: number) ?? fallback.extract(lines, number: number)
+        entries(text, number: number).entries.first
     }
 
-    /// Every page's person; `documentID` (the app's: the document's title) gives the
-    /// patient's name and date of birth when it follows `Surname_Firstname_DDMMYY`.
+    /// Everyone on one page: the patient first, then the other recipients of a letter's copies.
+    /// A page that reads as a letter is read as one first (`LetterPage`); where the letter does
+    /// not say who its patient is, the app's extractors may, unless they name someone the letter
+    /// says is someone else (its signer, sender, GP) or an address of theirs.
+    func entries(_ text: String, number: Int) -> (entries: [AddressPage], letter: LetterPage?) {
+        guard text.utf8.contains(where: TextPatterns.isDigit) else { return ([], nil) }  // no postcode without a digit
+        let lines = PageLines(text)
+        let letter = LetterPage(lines, sectors: sectors)
+        var entries: [AddressPage] = []
+        if letter.isLetter {
+            entries = letter.entries(lines, number: number, sectors: sectors)
+            if entries.first?.addressType == "patient" { return (entries, letter) }
+        }
+        if let found = registration.extract(lines, number: number) ?? form.extract(lines, number: number)
+            ?? label.extract(lines, number: number) ?? fallback.extract(lines, number: number), !letter.isLetter || letter.allows(found) {
+            entries.insert(found, at: 0)
+        }
+        return (entries, letter.isLetter ? letter : nil)
+    }
+
+    /// Every page's people; `documentID` (the app's: the document's title) gives the
+    /// patient's name and date of birth when it follows `Surname_Firstname_DDMMYY`. The pages
+    /// of one letter (from its `Re:` line or salutation, on through pages that go on from it:
+    /// a `Page 2` header, or the letter not yet signed) are its patient's, each with the
+    /// letter's GP and other recipients, wherever on the letter they are named.
     public func document(_ documentID: String, pages: [(number: Int, text: String)]) -> [AddressPage] {
         let identity = FileNameIdentity(documentID)
-        return pages.compactMap { number, text in
-            guard var page = page(text, number: number) else { return nil }
-            if let identity {
+        var perPage: [[AddressPage]] = []
+        var readAs: [LetterPage?] = []
+        var letters: [[Int]] = []  // runs of indexes into perPage
+        var letterOpen = false
+        for (number, text) in pages {
+            let (entries, letter) = entries(text, number: number)
+            let index = perPage.count
+            perPage.append(entries)
+            readAs.append(letter)
+            guard let letter else { letterOpen = false; continue }
+            if letter.startsLetter || letters.isEmpty || !(letter.isContinuation || letterOpen) {
+                letters.append([index])
+            } else {
+                letters[letters.count - 1].append(index)
+            }
+            letterOpen = !letter.isSignedOff
+        }
+        for run in letters {
+            guard let patient = run.lazy.compactMap({ perPage[$0].first }).first(where: { $0.addressType == "patient" && ["letter", "form"].contains($0.extraction?.method) })
+            else { continue }
+            let gp = run.lazy.compactMap { readAs[$0]?.gp }.first
+            var others: [AddressPage] = []
+            for entry in run.flatMap({ perPage[$0] }) where entry.addressType != "patient"
+                && !others.contains(where: { $0.addressType == entry.addressType && $0.patient?.fullName == entry.patient?.fullName && $0.address == entry.address }) {
+                others.append(entry)
+            }
+            for index in run {
+                let number = perPage[index].first?.pageNumber ?? pages[index].number
+                // A page's own patient where it names one as a letter does; else the letter's (what the
+                // app's extractors found in the body of a continuation is someone the body mentions).
+                var own = perPage[index].first.flatMap { $0.addressType == "patient" && ["letter", "form"].contains($0.extraction?.method) ? $0 : nil } ?? patient
+                own.pageNumber = number
+                own.gp = own.gp ?? gp
+                perPage[index] = [own] + others.map { other in
+                    var other = other
+                    other.pageNumber = number
+                    return other
+                }
+            }
+        }
+        return perPage.flatMap { entries in
+            entries.map { page in
+                guard let identity, page.addressType == "patient" else { return page }
+                var page = page
                 page.patient = page.patient ?? AddressPage.Patient()
                 page.patient?.fullName = identity.fullName
                 page.patient?.dateOfBirth = identity.dateOfBirth
+                return page
             }
-            return page
         }
     }
 }

@@ -15,9 +15,12 @@ public struct AddressPage: Codable, Sendable, Equatable {
         public var dateOfBirth: String?
         public var phones: Phones?
         public var mrn: String?
+        /// The NHS number (`943 476 5919`, its check digit valid): a key of ours, which the app's
+        /// decoder passes over.
+        public var nhsNumber: String?
 
         enum CodingKeys: String, CodingKey {
-            case fullName = "full_name", dateOfBirth = "date_of_birth", phones, mrn
+            case fullName = "full_name", dateOfBirth = "date_of_birth", phones, mrn, nhsNumber = "nhs_number"
         }
     }
 
@@ -43,7 +46,8 @@ public struct AddressPage: Codable, Sendable, Equatable {
     }
 
     public struct Extraction: Codable, Sendable, Equatable {
-        /// `clearwater_form`, `form`, `label` or `unstructured`, as the app names its extractors.
+        /// `clearwater_form`, `form`, `label` or `unstructured`, as the app names its extractors;
+        /// `letter` for a page read as a letter (its `Re:` line, its addressee, its copies).
         public var method: String
         public var confidence: Double
     }
@@ -54,9 +58,11 @@ public struct AddressPage: Codable, Sendable, Equatable {
     public var gp: GP?
     public var extraction: Extraction?
     public var addressType: String? = "patient"
+    /// Who a `specialist` entry is (the app's `specialist_name`).
+    public var specialistName: String?
 
     enum CodingKeys: String, CodingKey {
-        case pageNumber = "page_number", patient, address, gp, extraction, addressType = "address_type"
+        case pageNumber = "page_number", patient, address, gp, extraction, addressType = "address_type", specialistName = "specialist_name"
     }
 
     init(page: Int, method: String, confidence: Double, name: String?, dateOfBirth: String?, address: Address, phones: Phones? = nil,

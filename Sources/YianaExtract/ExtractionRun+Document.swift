@@ -59,6 +59,15 @@ extension ExtractionRun {
         }
     }
 
+    /// The document's address key and each page's text, as `extract` reads them (for
+    /// `yiana-bench letter-texts`, which makes the suite's letter fixtures).
+    public func pageTexts(ofDocumentAt url: URL) throws -> (key: String, pages: [(number: Int, text: String)]) {
+        let reader = try DocumentReader(path: url.path)
+        let metadata = try reader.metadata()
+        let (texts, _) = try pageTexts(reader, metadata: metadata, document: url, path: url.lastPathComponent)
+        return (Self.addressKey(title: metadata.title, documentURL: url), texts.sorted { $0.key < $1.key }.map { (number: $0.key, text: $0.value) })
+    }
+
     /// Each page's text (1-based): its OCR results where there are some, else its text
     /// layer; and how many pages the document has.
     private func pageTexts(_ reader: DocumentReader, metadata: DocumentMetadata, document: URL, path: String) throws -> ([Int: String], Int) {

@@ -36,6 +36,14 @@ struct PageLines: Sendable {
                 }
             }))
         }
+        if text.unicodeScalars.contains("\u{AD}") {
+            // A soft hyphen where a word was broken over two lines (poppler keeps it): one word again.
+            text = text.replacingOccurrences(of: "\u{AD}\n", with: "").replacingOccurrences(of: "\u{AD}", with: "")
+        }
+        if text.contains("-\n") {
+            // A word OCR read broken over two lines (`Amer-` / `sham`): one word again.
+            text = text.replacingOccurrences(of: #"(?<=[a-z])-\n(?=[a-z])"#, with: "", options: .regularExpression)
+        }
         self.text = text
         lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(Self.trimmed)
         filled = lines.filter { !$0.isEmpty }
@@ -60,12 +68,17 @@ enum TextPatterns {
     /// full stop, as OCR reads a speck there), each a whole word, as `OUTWARD INWARD` in
     /// capitals, first to last.
     static func postcodes(in text: String, first: Bool = false) -> [String] {
+        postcodeSpans(in: text, first: first).map(\.postcode)
+    }
+
+    /// Every postcode in `text` with where it is written (its byte range).
+    static func postcodeSpans(in text: String, first: Bool = false) -> [(postcode: String, bytes: Range<Int>)] {
         let bytes = Array(text.utf8)
-        var found: [String] = []
+        var found: [(String, Range<Int>)] = []
         var i = 0
         while i < bytes.count {
             if isLetter(bytes[i]), i == 0 || !isWordByte(bytes[i - 1]), let (postcode, end) = postcode(in: bytes, at: i) {
-                found.append(postcode)
+                found.append((postcode, i..<end))
                 if first { return found }
                 i = end
             } else {
@@ -75,12 +88,25 @@ enum TextPatterns {
         return found
     }
 
+    /// The last postcode in `text` and the text before it.
+    static func lastPostcode(in text: String) -> (postcode: String, before: Substring)? {
+        guard let span = postcodeSpans(in: text).last else { return nil }
+        let utf8 = text.utf8
+        return (span.postcode, text[..<utf8.index(utf8.startIndex, offsetBy: span.bytes.lowerBound)])
+    }
+
     static func firstPostcode(in text: String) -> String? { postcodes(in: text, first: true).first }
 
     /// The postcode that starts at `start`, and where it ends.
     private static func postcode(in bytes: [UInt8], at start: Int) -> (String, Int)? {
         var letters = 0
         while start + letters < bytes.count, isLetter(bytes[start + letters]) { letters += 1 }
+        // OCR reads the outward code's 0 as an O (`HAO 3UT`): read it as the digit it stands for.
+        if letters == 3, bytes[start + 2] == 0x4F, start + 3 < bytes.count, isDigit(bytes[start + 3]) || bytes[start + 3] == 0x20 {
+            var copy = Array(bytes[start..<min(bytes.count, start + 10)])
+            copy[2] = 0x30
+            return postcode(in: copy, at: 0).map { ($0.0, start + $0.1) }
+        }
         guard (1...2).contains(letters) else { return nil }
         let afterLetters = start + letters
         for digits in [2, 1] {
@@ -94,10 +120,11 @@ enum TextPatterns {
                     guard inward + 3 <= bytes.count,
                           (outwardEnd..<inward).allSatisfy({ bytes[$0] == 0x20 || bytes[$0] == 0x09 || bytes[$0] == 0x2E }),
                           (outwardEnd..<inward).filter({ bytes[$0] == 0x2E }).count <= 1,
-                          isDigit(bytes[inward]), isLetter(bytes[inward + 1]), isLetter(bytes[inward + 2]),
+                          isDigit(bytes[inward]) || bytes[inward] == 0x4F, isLetter(bytes[inward + 1]), isLetter(bytes[inward + 2]),
                           inward + 3 == bytes.count || !isWordByte(bytes[inward + 3]) else { continue }
                     let outward = String(decoding: bytes[start..<outwardEnd], as: UTF8.self).uppercased()
-                    let inwardCode = String(decoding: bytes[inward..<(inward + 3)], as: UTF8.self).uppercased()
+                    // OCR reads the inward code's 0 as an O (`WA5 OBU`): a postcode's inward code starts with a digit.
+                    let inwardCode = (bytes[inward] == 0x4F ? "0" : "") + String(decoding: bytes[(inward + (bytes[inward] == 0x4F ? 1 : 0))..<(inward + 3)], as: UTF8.self).uppercased()
                     return ("\(outward) \(inwardCode)", inward + 3)
                 }
             }

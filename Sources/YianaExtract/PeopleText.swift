@@ -18,6 +18,11 @@ final class Pattern: @unchecked Sendable {
         regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { groups($0, in: text) }
     }
 
+    /// The range of every match.
+    func ranges(in text: String) -> [Range<String.Index>] {
+        regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { Range($0.range, in: text) }
+    }
+
     private func groups(_ match: NSTextCheckingResult, in text: String) -> [String] {
         (0..<match.numberOfRanges).map { Range(match.range(at: $0), in: text).map { String(text[$0]) } ?? "" }
     }

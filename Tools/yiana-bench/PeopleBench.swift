@@ -1,6 +1,7 @@
 import Foundation
 import YianaArchive
 import YianaExtract
+import YianaLibrary
 import YianaTestSupport
 
 /// `yiana-bench people [FIXTURES] [ROUNDS] [--misses]`: the extraction cascade on the app's
@@ -75,6 +76,24 @@ enum PeopleBench {
             score.add(document: document.id, expected: document.expected, found: found)
         }
         print(score.table())
+        return 0
+    }
+
+    /// Every document of LIBRARY with its pages' text as `yiana extract` reads them (OCR results,
+    /// else the PDF's text), written to OUTPUT as the app's fixtures are laid out
+    /// (`{"documents": [{"document_id", "pages": [{"page_number", "text"}]}]}`).
+    static func letterTexts(library root: URL, output: URL) throws -> Int32 {
+        let library = try Library(root: root)
+        let run = ExtractionRun(library: library)
+        var documents: [[String: Any]] = []
+        for item in try LibraryScanner.scan(library).items where item.kind == .document {
+            let (key, pages) = try run.pageTexts(ofDocumentAt: item.documentURL)
+            documents.append(["document_id": key, "pages": pages.map { ["page_number": $0.number, "text": $0.text] }])
+        }
+        documents.sort { ($0["document_id"] as? String ?? "") < ($1["document_id"] as? String ?? "") }
+        let data = try JSONSerialization.data(withJSONObject: ["documents": documents], options: [.prettyPrinted, .sortedKeys])
+        try data.write(to: output)
+        print("\(documents.count) documents' page texts in \(output.path)")
         return 0
     }
 }

@@ -1,0 +1,93 @@
+import Foundation
+
+/// People's names as letters write them: with titles and credentials, in capitals on some
+/// letterheads, with hyphens and apostrophes that are part of them (`O'Brien`, `Anderson-Dixon`).
+enum LetterNames {
+    /// Letters after a name that are qualifications, not part of it.
+    private static let credentials: Set<String> = [
+        "mbbs", "mb", "bs", "bsc", "ba", "ma", "msc", "md", "phd", "dm", "ms", "mchir", "frcophth", "frcs", "frcp", "frcpath", "frcr",
+        "frcgp", "mrcgp", "mrcp", "mrcs", "frca", "fcophth", "dobst", "drcog", "mrcog", "frcog", "frcpch", "mrcpch", "frcpsych",
+        "bchir", "chb", "bch", "bao", "dphil", "mbchb", "bmbs", "bm", "facs", "fracs", "rgn", "rn", "mcoptom", "fboa", "hons", "orl-hns",
+        "(orl-hns)", "(hons)", "(ed)", "(eng)", "(glasg)", "(lond)", "(uk)", "frcs(ed)", "frcs(orth)", "(orth)", "ed", "eng", "lond",
+    ]
+
+    /// `text` with every word capitalised: `O'NEILL` → `O'Neill`, `ANDERSON-DIXON` →
+    /// `Anderson-Dixon`, `ST MARY'S WALK` → `St Mary's Walk`.
+    static func titleCased(_ text: String) -> String {
+        var result = ""
+        var capitalNext = true
+        let characters = Array(text.lowercased())
+        for (index, character) in characters.enumerated() {
+            if capitalNext && character.isLetter {
+                result.append(contentsOf: character.uppercased())
+                capitalNext = false
+                continue
+            }
+            result.append(character)
+            if character == " " || character == "-" || character == "(" {
+                capitalNext = true
+            } else if character == "'" {
+                // O'Neill, but not Mary's.
+                let after = characters[(index + 1)...].prefix { $0.isLetter }
+                capitalNext = after.count >= 2 && index >= 1 && characters[index - 1] == "o" && (index == 1 || !characters[index - 2].isLetter)
+            } else if !character.isLetter {
+                capitalNext = false
+            }
+        }
+        return result
+    }
+
+    /// A person's name from `raw` (`Mrs Jane Smith.`, `PETER GREAVES`, `Mr Luke Herbert MBBS
+    /// BSc FRCOphth`): without its title and credentials, capitals made a name's; and the
+    /// title, when it had one. Nil when it does not read as a name (digits, a firm's words,
+    /// one word or more than six).
+    static func person(_ raw: Substring) -> (name: String, title: String?)? {
+        var text = String(raw).replacingOccurrences(of: "\u{2019}", with: "'").replacingOccurrences(of: "\n", with: " ")
+            .trimmingCharacters(in: CharacterSet(charactersIn: " ,.;:-–—\t"))
+        guard !text.isEmpty, text.count <= 80, !text.contains(where: { $0.isNumber || "@/:|".contains($0) }) else { return nil }
+        if !text.contains(where: \.isLowercase) { text = titleCased(text) }
+        var words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ",")) }
+        while let last = words.last, credentials.contains(last.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ".,"))) || isAllCapitals(last) && words.count > 2 {
+            words.removeLast()
+        }
+        var title: String?
+        while words.count > 1, PeopleText.titles.contains(words[0].lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "."))) {
+            title = title ?? words[0].trimmingCharacters(in: CharacterSet(charactersIn: "."))
+            words.removeFirst()
+        }
+        words = words.map { word in
+            let word = word.hasSuffix(".") && word.count > 2 ? String(word.dropLast()) : word
+            return word.count >= 2 && !word.contains(where: \.isLowercase) ? titleCased(word) : word  // `Mrs Jane SMITH`
+        }
+        guard (2...6).contains(words.count), !PeopleText.names(organisationIn: words.joined(separator: " ")) else { return nil }
+        guard words.allSatisfy({ word in
+            guard let first = word.first, first.isLetter else { return false }
+            return (first.isUppercase || ["de", "van", "von", "der", "le", "la", "du", "da", "di", "al", "bin"].contains(word))
+                && word.allSatisfy { $0.isLetter || $0 == "-" || $0 == "'" || $0 == "." }
+        }) else { return nil }
+        return (words.joined(separator: " "), title)
+    }
+
+    /// True for `FRCOphth`-like words: capitals and lowercase letters, at least half of them
+    /// capitals (a qualification; `SMITH` is a surname written in capitals, `MacLeod` a name).
+    private static func isAllCapitals(_ word: String) -> Bool {
+        let letters = word.filter(\.isLetter)
+        let capitals = letters.filter(\.isUppercase).count
+        return capitals >= 3 && capitals * 2 >= letters.count && letters.contains(where: \.isLowercase)
+    }
+
+    /// The surname of `name`: its last word, lowercased, without punctuation.
+    static func surname(_ name: String) -> String {
+        (name.split(separator: " ").last.map(String.init) ?? name).lowercased().trimmingCharacters(in: .punctuationCharacters)
+    }
+
+    /// The same person, told by name: equal without titles, case and punctuation, or the same
+    /// surname with the first name or its initial agreeing (`J Shaw` and `James Shaw`).
+    static func same(_ a: String, _ b: String) -> Bool {
+        func words(_ s: String) -> [String] { s.lowercased().split(whereSeparator: { !$0.isLetter && $0 != "'" && $0 != "-" }).map(String.init) }
+        let (x, y) = (words(a), words(b))
+        guard let xl = x.last, let yl = y.last, xl == yl else { return false }
+        guard let xf = x.first, let yf = y.first, x.count > 1, y.count > 1 else { return true }
+        return xf == yf || (xf.count == 1 && yf.hasPrefix(xf)) || (yf.count == 1 && xf.hasPrefix(yf))
+    }
+}

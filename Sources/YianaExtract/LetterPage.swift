@@ -1,0 +1,248 @@
+import Foundation
+
+/// A page read as UK clinical correspondence is laid out (lh/Yiana docs/LETTER-MODULE-SPEC.md
+/// §1, §6.2): a sender block or letterhead, the addressee in the envelope window, a `Re:` line
+/// or a labelled block naming the patient, the salutation ("Dear Mrs Smith,") or the copy's
+/// cover line ("Please see below a copy of a letter I sent to Mrs Smith today."), the body, the
+/// sign-off and the signer, `cc:` lines, a footer. Each person in their role: the patient is the
+/// `Re:` person, else the addressee of a letter to the patient; the signer, the sender and the
+/// letterhead are never the patient, nor their addresses the patient's; the GP is a `cc:` with a
+/// practice or the addressee of a letter to a surgery.
+struct LetterPage: Sendable {
+    /// The patient named by a `Re:` line or a labelled block.
+    var block: LetterPatientBlock?
+    /// The surname (and title) the salutation or cover line speaks to.
+    var salutation: (title: String?, surname: String)?
+    /// The addressee in the envelope window.
+    var addressee: LetterAddressee?
+    var copies: [LetterCopy] = []
+    /// Names that are the letter's signer, sender or letterhead: never its patient.
+    var notPatient: [String] = []
+    /// Postcodes of the letterhead, the footer and the copies: never the patient's.
+    var notPatientPostcodes: Set<String> = []
+    /// A header says this page goes on from an earlier one (`Page 2`).
+    var isContinuation = false
+    /// The letter is signed on this page (its signer or its `cc:` lines are here).
+    var isSignedOff = false
+    /// A letter begins on this page: a `Re:` line or labelled block, or a salutation.
+    var startsLetter = false
+    /// Anything of a letter at all: a salutation, a cover line, a sign-off, `cc:` lines, a `Re:` line.
+    var isLetter = false
+
+    private static let reAnchor = Pattern(#"^(?:Re|RE|re)\s*(?:[:.\-–]\s*|\s+(?=[A-Z]))"#)
+    private static let labelAnchor = Pattern(#"^(?:Patient(?:'s)?(?:\s+name)?|Name)\s*:"#, [.caseInsensitive])
+    private static let dear = Pattern(#"^Dear\s+(.{2,60}?)\s*[,.:;]?$"#)
+    private static let cover = Pattern(#"(?:copy of (?:a|the|my) letter|letter I (?:sent|have sent|wrote)) (?:I sent |sent )?to\s+(.{2,60}?)\s+today"#, [.caseInsensitive])
+    private static let closing = Pattern(#"^(?:Yours\s+(?:sincerely|faithfully|truly|ever)|(?:With\s+)?(?:kind|best|warm)\s+(?:regards|wishes)|Regards|Many thanks)\b"#, [.caseInsensitive])
+    /// `cc:`, `Cc:`, `CC`, `c.c.`, `Copy to:`, and `Ce:` as OCR reads a `Cc:`.
+    private static let copyLine = Pattern(#"^(?:cc\b\.?|c\.c\.|ce(?=\s*:)|copy(?:\s+to)?(?=\s*:)|copies\s+to\b)\s*:?\s*"#, [.caseInsensitive])
+    private static let pageHeader = Pattern(#"(?:^|\s)Page\s+([2-9]|\d\d)(?:\s+of\s+\d+)?\s*$"#)
+    /// The first letters of a sign-off: Yours, With, Kind, Best, Warm, Regards, Many.
+    private static let closingInitials: Set<UInt8> = Set("YyWwKkBbRrMm".utf8)
+    private static let roleWords = ["consultant", "registrar", "surgeon", "physician", "specialist", "professor", "secretary", "nurse",
+                                    "director", "clinical", "department", "hospital", "trust", "directorate", "clinic", "ophthalmolog", "cardiolog"]
+
+    init(_ page: PageLines, sectors: PostcodeSectors) {
+        let lines = page.lines
+        var salutationAt: Int?
+        var closingAt: Int?
+        var firstCopyAt: Int?
+        for (index, line) in lines.enumerated() where !line.isEmpty && line.utf8.count <= PageLines.longLine {
+            // Each pattern only where the line's first letter or a word of it says it may match:
+            // most lines of most pages are none of these.
+            let first = line.utf8.first ?? 0
+            if salutationAt == nil, first == 0x44, line.hasPrefix("Dear"), let match = Self.dear.first(in: line) {
+                salutationAt = index  // "Dear Colleague" too: the body starts here
+                salutation = Self.speaksTo(match[1])
+            } else if salutation == nil, line.contains("letter") || line.contains("today"),
+                      let match = Self.cover.first(in: line) ?? (index + 1 < lines.count ? Self.cover.first(in: line + " " + lines[index + 1]) : nil),
+                      let who = Self.speaksTo(match[1]) {
+                salutationAt = index
+                salutation = who
+            }
+            if closingAt == nil, Self.closingInitials.contains(first), Self.closing.first(in: line) != nil { closingAt = index }
+            if first == 0x43 || first == 0x63, Self.copyLine.first(in: line) != nil {
+                firstCopyAt = firstCopyAt ?? index
+                copies += Self.copy(at: index, in: lines).map { [$0] } ?? []
+            }
+            if index < 4 || index >= lines.count - 3, line.contains("Page"), Self.pageHeader.first(in: line) != nil { isContinuation = true }
+        }
+        // The Re: line or labelled block, before the body.
+        let bodyStart = salutationAt ?? lines.firstIndex(where: Self.isProse) ?? lines.count
+        let searchEnd = min(lines.count, max(bodyStart + 12, 0))
+        var blockStart: Int?
+        var tries = 0  // a page of a thousand labels is no letter's: a few are read, in its first lines
+        for index in 0..<min(searchEnd, 150) where !lines[index].isEmpty && lines[index].count <= PageLines.longLine && tries < 6 {
+            let line = lines[index]
+            let first = line.utf8.first ?? 0
+            if first == 0x52 || first == 0x72, let match = Self.reAnchor.first(in: line) {
+                tries += 1
+                let text = ([String(line.dropFirst(match[0].count))] + Self.blockLines(after: index, in: lines)).joined(separator: "\n")
+                if let found = LetterPatientBlock(text, anchorIsLabel: false, sectors: sectors) { block = found; blockStart = index; break }
+            } else if first == 0x50 || first == 0x70 || first == 0x4E || first == 0x6E, Self.labelAnchor.first(in: line) != nil {
+                tries += 1
+                let text = ([line] + Self.blockLines(after: index, in: lines)).joined(separator: "\n")
+                if let found = LetterPatientBlock(text, anchorIsLabel: true, sectors: sectors) { block = found; blockStart = index; break }
+            }
+        }
+        startsLetter = block != nil || salutationAt != nil
+        isLetter = block != nil || salutationAt != nil || closingAt != nil || !copies.isEmpty || isContinuation
+        guard isLetter else { return }
+        isSignedOff = closingAt != nil || firstCopyAt != nil
+        addressee = LetterAddressee.find(in: lines[..<min(blockStart ?? bodyStart, bodyStart, lines.count)], salutation: salutation)
+        findOthers(lines, headEnd: min(blockStart ?? bodyStart, bodyStart), letterheadEnd: [blockStart, addressee?.at].compactMap { $0 }.min(),
+                   closingAt: closingAt, firstCopyAt: firstCopyAt)
+    }
+
+    /// "Mrs Smith", "Dr Patel", "Jane" → the title and surname spoken to.
+    private static func speaksTo(_ raw: String) -> (title: String?, surname: String)? {
+        let words = raw.split(separator: " ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ",.;:")) }.filter { !$0.isEmpty }
+        guard let last = words.last, words.count <= 5, last.first?.isLetter == true, !["sir", "madam", "colleague", "colleagues", "all"].contains(last.lowercased()) else { return nil }
+        let title = words.first.flatMap { PeopleText.titles.contains($0.lowercased()) ? $0 : nil }
+        return (title, LetterNames.surname(last))
+    }
+
+    /// The lines that go on from a `Re:` or label line: up to the salutation, the body's prose,
+    /// a `cc:` or sign-off, at most 16.
+    private static func blockLines(after index: Int, in lines: [String]) -> [String] {
+        var taken: [String] = []
+        for line in lines[(index + 1)...].prefix(24) where !line.isEmpty {
+            if line.hasPrefix("Dear ") || cover.first(in: line) != nil || closing.first(in: line) != nil || copyLine.first(in: line) != nil
+                || isProse(line) || line.count > PageLines.longLine || taken.count >= 16 { break }
+            taken.append(line)
+        }
+        return taken
+    }
+
+    /// A line of the body: several words, most of them lowercase, and no label.
+    static func isProse(_ line: String) -> Bool {
+        let words = line.split(separator: " ")
+        guard words.count >= 6 else { return false }
+        let lower = words.filter { $0.first?.isLowercase == true }.count
+        return lower * 2 >= words.count && !line.contains(":")
+    }
+
+    /// A `cc:` line and the lines that go on from it, until its postcode.
+    private static func copy(at index: Int, in lines: [String]) -> LetterCopy? {
+        guard let match = copyLine.first(in: lines[index]) else { return nil }
+        var text = String(lines[index].dropFirst(match[0].count))
+        var next = index + 1
+        while TextPatterns.postcodes(in: text).isEmpty, next < lines.count, next <= index + 3, !lines[next].isEmpty,
+              copyLine.first(in: lines[next]) == nil, !lines[next].contains("|") {
+            text += (text.hasSuffix("-") ? "" : " ") + lines[next]  // `Aston-on-` / `Trent`
+            next += 1
+        }
+        return LetterCopy(text)
+    }
+
+    /// The signer, the sender block and the letterhead (names never the patient), and the
+    /// postcodes that are not the patient's.
+    private mutating func findOthers(_ lines: [String], headEnd: Int, letterheadEnd: Int?, closingAt: Int?, firstCopyAt: Int?) {
+        // The signer: the name lines after the sign-off, or the line before the first cc:.
+        var signerLines: [String] = []
+        if let closingAt { signerLines += lines[(closingAt + 1)...].filter { !$0.isEmpty }.prefix(2) }
+        if let firstCopyAt, let before = lines[..<firstCopyAt].last(where: { !$0.isEmpty }) { signerLines.append(before) }
+        // The sender block and letterhead: titled names and names beside a role, before the addressee and Re:.
+        let head = lines[..<min(headEnd, lines.count)]
+        for (index, line) in head.enumerated() where !line.isEmpty {
+            let lower = line.lowercased()
+            let nextIsRole = index + 1 < head.count && Self.roleWords.contains { head[head.startIndex + index + 1].lowercased().contains($0) }
+            if nextIsRole || LetterNames.person(Substring(line)).map({ _ in line.split(separator: " ").count > 4 }) == true {
+                signerLines.append(line)
+            }
+            if addressee.map({ !$0.lines.contains(line) }) ?? true, Self.roleWords.contains(where: lower.contains) || line.contains("Tel") {
+                notPatientPostcodes.formUnion(TextPatterns.postcodes(in: line))
+            }
+        }
+        notPatient = signerLines.compactMap { LetterNames.person(Substring($0))?.name }
+        // Postcodes in the letterhead (above the addressee or Re:, outside the addressee's block), the footer and the copies.
+        let addresseeLines = Set(addressee?.lines ?? [])
+        // The letterhead: above the addressee's block or the Re: line (when the page has either).
+        for line in lines[..<min(letterheadEnd ?? 0, lines.count)] where !addresseeLines.contains(line) {
+            notPatientPostcodes.formUnion(TextPatterns.postcodes(in: line))
+        }
+        // A postcode under a hospital's, a trust's or a department's name, wherever OCR put it.
+        for (index, line) in lines.enumerated() where !line.isEmpty && !addresseeLines.contains(line) && !Self.isProse(line) {
+            let postcodes = TextPatterns.postcodes(in: line)
+            guard !postcodes.isEmpty else { continue }
+            let above = lines[max(0, index - 6)..<index].filter { !$0.isEmpty }
+            if above.contains(where: { above in PeopleText.names(organisationIn: above) && !Self.isProse(above) }) { notPatientPostcodes.formUnion(postcodes) }
+        }
+        for line in lines.suffix(from: min(lines.count, max(firstCopyAt ?? closingAt ?? lines.count, 0))) where line.contains("|") || line.contains("Tel") {
+            notPatientPostcodes.formUnion(TextPatterns.postcodes(in: line))
+        }
+        for copy in copies where !(block?.name).map({ LetterNames.same($0, copy.name) }).orFalse {
+            if let postcode = copy.postcode { notPatientPostcodes.insert(postcode) }
+        }
+    }
+}
+
+extension Optional where Wrapped == Bool {
+    var orFalse: Bool { self ?? false }
+}
+
+extension LetterPage {
+    /// The page's people: its patient first (with the GP in their `gp` object), then the other
+    /// recipients of its copies (opticians, specialists). Empty when the letter does not say
+    /// who its patient is: no guess is written as a fact.
+    /// The patient's GP as the letter names them: a copy to a practice, else the addressee at one.
+    var gp: AddressPage.GP? {
+        if let copy = copies.first(where: { $0.kind == .gp }) { return copy.gp }
+        guard let addressee, addressee.isPractice else { return nil }
+        let body = addressee.lines.dropLast()
+        return AddressPage.GP(name: addressee.displayName, practice: body.first,
+                              address: body.dropFirst().joined(separator: ", ").nilIfEmpty, postcode: addressee.postcode)
+    }
+
+    func entries(_ page: PageLines, number: Int, sectors: PostcodeSectors) -> [AddressPage] {
+        let gp = gp
+        var patient: AddressPage?
+        if let block, let name = block.name, !notPatient.contains(where: { LetterNames.same($0, name) }) {
+            var address = block.address
+            if address == nil, let addressee, !addressee.isPractice, LetterNames.same(addressee.name, name) {
+                address = windowAddress(addressee, sectors: sectors)
+            }
+            if address == nil, let copy = copies.first(where: { LetterNames.same($0.name, name) }), let postcode = copy.postcode {
+                address = OneLineAddress.split(Substring(copy.address ?? ""), postcode: postcode, sectors: sectors)
+            }
+            patient = AddressPage(page: number, method: block.isLabelled ? "form" : "letter", confidence: block.isLabelled ? 0.8 : 0.85,
+                                  name: name, dateOfBirth: block.dateOfBirth,
+                                  address: address ?? AddressPage.Address(), phones: block.phones, mrn: block.mrn, gp: gp)
+            patient?.patient?.nhsNumber = block.nhsNumber
+        } else if let addressee, !addressee.isPractice, let salutation, LetterNames.surname(addressee.name) == salutation.surname,
+                  !notPatient.contains(where: { LetterNames.same($0, addressee.name) }) {
+            // A letter to the patient: the window's person, their numbers from the page's labels.
+            let labels = LetterPatientBlock(page.lines.filter { !$0.isEmpty && !LetterPage.isProse($0) }.prefix(60).joined(separator: "\n"),
+                                            anchorIsLabel: true, sectors: sectors, requireName: false)
+            patient = AddressPage(page: number, method: "letter", confidence: 0.75, name: addressee.name, dateOfBirth: labels?.dateOfBirth,
+                                  address: windowAddress(addressee, sectors: sectors), phones: labels?.phones, mrn: labels?.mrn, gp: gp)
+            patient?.patient?.nhsNumber = labels?.nhsNumber ?? LetterIdentifiers.nhsNumbers(in: page.text).first
+        }
+        let patientName = patient?.patient?.fullName
+        let others = copies.filter { copy in patientName.map { !LetterNames.same($0, copy.name) } ?? true }.compactMap { $0.entry(page: number, sectors: sectors) }
+        return (patient.map { [$0] } ?? []) + others
+    }
+
+    /// True when an entry the app's extractors found on this page names no one the letter
+    /// says is someone else (its signer, sender, GP or another recipient), at no address of theirs.
+    func allows(_ entry: AddressPage) -> Bool {
+        if let name = entry.patient?.fullName {
+            if notPatient.contains(where: { LetterNames.same($0, name) }) || copies.contains(where: { LetterNames.same($0.name, name) }) { return false }
+            if let addressee, addressee.isPractice, LetterNames.same(addressee.name, name) { return false }
+        }
+        if let postcode = entry.address?.postcode, notPatientPostcodes.contains(postcode) { return false }
+        return true
+    }
+
+    private func windowAddress(_ addressee: LetterAddressee, sectors: PostcodeSectors) -> AddressPage.Address {
+        var address = AddressPage.Address(lines: Array(addressee.lines.dropLast()), postcodeLine: addressee.lines.last, postcode: addressee.postcode,
+                                          sectors: sectors)
+        if address.line1.map({ !$0.contains(where: \.isLowercase) }) == true {
+            address.line1 = address.line1.map(LetterNames.titleCased)
+            address.line2 = address.line2.map(LetterNames.titleCased)
+            address.city = address.city.map(LetterNames.titleCased)
+        }
+        address.fill(from: sectors)
+        return address
+    }
+}
