@@ -24,6 +24,7 @@ Scripts/bench/letters.sh makes its virtual environment (.build/typst-venv).
 
 Usage: .build/typst-venv/bin/python Scripts/generate/letters.py OUT [--app 40] [--other 24]
        [--scans 12] [--seed 53]
+       .build/typst-venv/bin/python Scripts/generate/letters.py SampleDocs/letters --samples
 """
 import argparse
 import json
@@ -295,6 +296,39 @@ def hospital_letter(rng, people, number, out):
     return [(stem, truth(patient, gp, others, name, f"{name} {credentials}", "other-" + re_kind, "to-gp" if to_gp else "to-patient"))]
 
 
+def samples(out):
+    """SampleDocs/letters: the spec's own example letter (Mrs Jane Smith, `Smith_Jane_120345`) as
+    the app renders its hospital-records copy, the one the inject folder appends; and a letter
+    from another hospital to her GP."""
+    os.makedirs(out, exist_ok=True)
+    rng = random.Random(12)
+    patient = {"title": "Mrs", "first": "Jane", "surname": "Smith", "name": "Jane Smith"}
+    text = body(rng, patient, People(rng), 6)
+    sender = {"name": "Mr L Arblaster FRCOphth", "role": "Consultant Ophthalmologist", "department": "Ophthalmology Department",
+              "hospital": "East Surrey Hospital", "address": ["Canada Avenue", "Redhill", "Surrey", "RH1 5RH"], "phone": "01737 768511",
+              "secretary": {"name": "Mrs J Davies", "phone": "01737 768511 ext 1234", "email": "j.davies@nhs.net"}}
+    data = {"sender": sender, "copy": "hospital_records",
+            "patient": {"name": "Mrs Jane Smith", "title": "Mrs", "surname": "Smith", "dob": "12/03/1945", "mrn": "H123456",
+                        "address": ["14 Oak Lane", "Reigate", "Surrey", "RH2 7AA"], "phones": ["01737 123456"]},
+            "date": "Tuesday, 3rd March 2026", "body": text, "signer": "Mr L Arblaster",
+            "cc": [{"role": "cc", "name": "Dr A Patel", "practice": "Reigate Medical Centre", "address": ["12 High Street, Reigate", "RH2 9AE"]},
+                   {"role": "cc", "name": "Mr B Jones", "practice": "Reigate Opticians", "address": ["5 Bell Street, Reigate", "RH2 7AB"]}]}
+    typst.compile(os.path.join(HERE, "letters", "app-letter.typ"), output=os.path.join(out, "Smith_Jane_120345 letter, hospital records copy.pdf"),
+                  sys_inputs={"data": json.dumps(data)})
+    other = {"font": "Libertinus Serif", "letterhead-side": "right",
+             "letterhead": ["Surrey and Sussex Healthcare NHS Trust", "East Surrey Hospital", "Department of Cardiology", "Canada Avenue",
+                            "Redhill", "RH1 5RH", "Tel: 01737 768511"],
+             "window": ["Dr A Patel", "Reigate Medical Centre", "12 High Street", "Reigate", "RH2 9AE"],
+             "refs": ["27 November 2026", "Our ref: AS/2231"], "salutation": "Dear Dr Patel,", "re-before-dear": False,
+             "re": ["Re: Mrs Jane Smith, DOB 12/03/1945, Hospital No: H123456, NHS No: 943 476 5919", "14 Oak Lane, Reigate, Surrey RH2 7AA"],
+             "body": text.split("\n\n")[0], "closing": "Yours sincerely,", "signer": "Dr Amelia Stone MD FRCP",
+             "signer-lines": ["Consultant Cardiologist", "Department of Cardiology"], "cc": ["cc: Mrs Jane Smith, 14 Oak Lane, Reigate, Surrey RH2 7AA"],
+             "footer": "Surrey and Sussex Healthcare NHS Trust · East Surrey Hospital, Canada Avenue, Redhill RH1 5RH"}
+    typst.compile(os.path.join(HERE, "letters", "hospital-letter.typ"), output=os.path.join(out, "Cardiology letter to the GP.pdf"),
+                  sys_inputs={"data": json.dumps(other)})
+    print(f"2 sample letters in {out}")
+
+
 def page_count(pdf):
     info = subprocess.run(["pdfinfo", pdf], capture_output=True, text=True, check=True).stdout
     return int(next(line.split()[-1] for line in info.splitlines() if line.startswith("Pages:")))
@@ -319,7 +353,10 @@ def main():
     parser.add_argument("--other", type=int, default=24)
     parser.add_argument("--scans", type=int, default=12)
     parser.add_argument("--seed", type=int, default=53)
+    parser.add_argument("--samples", action="store_true", help="write SampleDocs/letters' two letters to OUT instead")
     args = parser.parse_args()
+    if args.samples:
+        return samples(args.out)
     rng = random.Random(args.seed)
     people = People(rng)
     os.makedirs(os.path.join(args.out, "pdf"), exist_ok=True)

@@ -31,6 +31,10 @@ public struct AddressPage: Codable, Sendable, Equatable {
         public var county: String?
         public var postcode: String?
 
+        public init(line1: String? = nil, line2: String? = nil, city: String? = nil, county: String? = nil, postcode: String? = nil) {
+            (self.line1, self.line2, self.city, self.county, self.postcode) = (line1, line2, city, county, postcode)
+        }
+
         enum CodingKeys: String, CodingKey {
             case line1 = "line_1", line2 = "line_2", city, county, postcode
         }
@@ -41,6 +45,10 @@ public struct AddressPage: Codable, Sendable, Equatable {
         public var practice: String?
         public var address: String?
         public var postcode: String?
+
+        public init(name: String? = nil, practice: String? = nil, address: String? = nil, postcode: String? = nil) {
+            (self.name, self.practice, self.address, self.postcode) = (name, practice, address, postcode)
+        }
 
         var isEmpty: Bool { name == nil && practice == nil && address == nil && postcode == nil }
     }

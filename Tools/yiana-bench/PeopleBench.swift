@@ -81,17 +81,18 @@ enum PeopleBench {
 
     /// Every document of LIBRARY with its pages' text as `yiana extract` reads them (OCR results,
     /// else the PDF's text), written to OUTPUT as the app's fixtures are laid out
-    /// (`{"documents": [{"document_id", "pages": [{"page_number", "text"}]}]}`).
+    /// (`{"documents": [{"document_id", "pages": [{"page_number", "text"}], "expected": []}]}`).
     static func letterTexts(library root: URL, output: URL) throws -> Int32 {
         let library = try Library(root: root)
         let run = ExtractionRun(library: library)
         var documents: [[String: Any]] = []
         for item in try LibraryScanner.scan(library).items where item.kind == .document {
             let (key, pages) = try run.pageTexts(ofDocumentAt: item.documentURL)
-            documents.append(["document_id": key, "pages": pages.map { ["page_number": $0.number, "text": $0.text] }])
+            documents.append(["document_id": key, "pages": pages.map { ["page_number": $0.number, "text": $0.text] }, "expected": [Any]()])
         }
         documents.sort { ($0["document_id"] as? String ?? "") < ($1["document_id"] as? String ?? "") }
-        let data = try JSONSerialization.data(withJSONObject: ["documents": documents], options: [.prettyPrinted, .sortedKeys])
+        var data = try JSONSerialization.data(withJSONObject: ["documents": documents], options: [.prettyPrinted, .sortedKeys])
+        data.append(0x0A)
         try data.write(to: output)
         print("\(documents.count) documents' page texts in \(output.path)")
         return 0
