@@ -47,7 +47,7 @@ extension ExtractionRun {
             result.addressFile = Self.addressPath(key: key)
             let pages = cascade.document(key, pages: texts.sorted { $0.key < $1.key }.map { (number: $0.key, text: $0.value) })
             result.people = pages.map { ExtractionResult.Person(page: $0.pageNumber, name: $0.patient?.fullName, postcode: $0.address?.postcode,
-                                                                 method: $0.extraction?.method) }
+                                                                 method: $0.extraction?.method, role: $0.addressType) }
             let file = AddressFileText(documentID: key, pageCount: pageCount, pages: pages)
             let fileURL = library.root.appendingPathComponent(Self.addressPath(key: key))
             result.status = try write(file, to: fileURL)

@@ -38,6 +38,8 @@ public struct ExtractionResult: Codable, Sendable, Equatable {
         public let name: String?
         public let postcode: String?
         public let method: String?
+        /// The app's `address_type`: `patient`, or another recipient of a letter (`optician`, `specialist`).
+        public let role: String?
     }
 
     public init(path: String, status: Status, error: String? = nil) {

@@ -14,10 +14,16 @@ extension Yiana {
             discussion: """
                 What the app's Mac extraction service does, on Linux. For each document, each \
                 page's text is read (its OCR results in .ocr_results/, the app's service's or \
-                `yiana ocr`'s, else the PDF's own text) and the people on it are found by the \
-                app's rules, in its order: a registration form, a labelled form ("Patient name:", \
-                "Address:"), an address label or a letter's address block, and last a letter's \
-                prose with a titled name and a postcode. A document named \
+                `yiana ocr`'s, else the PDF's own text) and the people on it are found. A letter \
+                is read as UK clinical correspondence is laid out: the patient is the person of \
+                its Re: line (or "Patient:" block), else the addressee of a letter to the \
+                patient; the consultant who signed it, its sender block and letterhead are never \
+                the patient; the GP comes from a cc: with a practice (or a letter to a surgery), \
+                and opticians and specialists it was copied to become entries of their own. \
+                Where a letter does not say who its patient is, no one is written. Other pages \
+                go by the app's rules, in its order: a registration form, a labelled form \
+                ("Patient name:", "Address:"), an address label, and last a letter's prose with a \
+                titled name and a postcode. A document named \
                 Surname_Firstname_DDMMYY gives every page that patient's name and date of birth. \
                 A postcode's sector gives the town and county where the page has none (the ONS \
                 Postcode Directory's sectors of England and Wales, Open Government Licence).
@@ -103,9 +109,15 @@ extension Yiana {
 
         static func render(_ report: ExtractionReport, all: Bool) {
             for result in report.results {
-                let people = result.people.compactMap(\.name)
-                let who = people.isEmpty ? "no people found" : Set(people).sorted().prefix(3).joined(separator: ", ") + (Set(people).count > 3 ? ", …" : "")
-                let pages = "\(Output.count(result.people.count, "page")) of \(result.pagesRead) with people"
+                // The patients first, then a letter's other recipients by their role, each once.
+                var people: [String] = []
+                for person in result.people.sorted(by: { ($0.role ?? "patient" == "patient" ? 0 : 1) < ($1.role ?? "patient" == "patient" ? 0 : 1) }) {
+                    guard let name = person.name else { continue }
+                    let shown = person.role.map { $0 == "patient" ? name : "\($0) \(name)" } ?? name
+                    if !people.contains(shown) { people.append(shown) }
+                }
+                let who = people.isEmpty ? "no people found" : people.prefix(3).joined(separator: ", ") + (people.count > 3 ? ", …" : "")
+                let pages = "\(Output.count(Set(result.people.map(\.page)).count, "page")) of \(result.pagesRead) with people"
                 switch result.status {
                 case .extracted: print("extracted      \(result.path): \(pages) (\(who)) → \(result.addressFile ?? "")")
                 case .unchanged: print("unchanged      \(result.path): \(pages); \(result.addressFile ?? "") already says so")

@@ -57,6 +57,50 @@ struct ExtractCLITests {
         #expect(page.contains("<h2>People</h2>") && page.contains("Eleanor Hartley, 14/06/1952, 27 Orchard Way") && page.contains("<td>extracted</td>"), "\(page)")
     }
 
+    /// The app's own letter and another hospital's, each imported on its own (their names not the
+    /// app's `Surname_Firstname_DDMMYY`): every page names the patient of the `Re:` line with her
+    /// MRN, address and GP, never the consultant who signed; `search` finds the letters by her
+    /// name from their address files, and the consultants' names in no address file.
+    @Test func aClinicLetterNamesItsPatientAndSearchFindsHerNotTheConsultant() async throws {
+        let home = try TemporaryFolder()
+        let lib = home.path("Yiana")
+        let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
+        func run(_ arguments: [String]) async throws -> ProcessResult { try await runYiana(arguments + ["--library", lib], environment: env) }
+        let letter = home.url.appendingPathComponent("Clinic letter of 3 March.pdf")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: Fixtures.sample("letters/Smith_Jane_120345 letter, hospital records copy.pdf")), to: letter)
+        #expect(try await run(["import", letter.path, Fixtures.sample("letters/Cardiology letter to the GP.pdf")]).status == 0)
+        let extracted = try await run(["extract", "--all"])
+        #expect(extracted.status == 0 && extracted.stdout.contains("Clinic letter of 3 March.yianazip: 2 pages of 2 with people (Jane Smith, optician B Jones)"),
+                "\(extracted.stdout)\(extracted.stderr)")
+        for (name, pages) in [("Clinic letter of 3 March", 2), ("Cardiology letter to the GP", 1)] {
+            let value = try CompanionContent.json(at: URL(fileURLWithPath: "\(lib)/.addresses/\(name).json")).get()
+            #expect(CompanionShape.of(.addressExtraction)!.failures(value).isEmpty, "the app's decoder reads it")
+            let entries = AddressBook(extraction: value, corrections: nil).entries
+            let patients = entries.filter { $0.type == "patient" }
+            #expect(patients.map(\.page) == Array(1...pages), "\(entries)")
+            for entry in patients {
+                #expect(entry.words.starts(with: ["Jane Smith", "12/03/1945", "H123456"]) && entry.words.contains("14 Oak Lane") && entry.words.contains("RH2 7AA"),
+                        "\(entry.words)")
+                #expect(entry.words.contains("Dr A Patel") && entry.words.contains("Reigate Medical Centre") && entry.words.contains("RH2 9AE"), "\(entry.words)")
+                #expect(!entry.words.contains { $0.contains("Arblaster") || $0.contains("Stone") || $0.contains("RH1 5RH") }, "\(entry.words)")
+            }
+            if name == "Cardiology letter to the GP" { #expect(patients.first?.words.contains("943 476 5919") == true, "\(entries)") }
+            if pages == 2 { #expect(entries.filter { $0.type == "optician" }.map(\.page) == [1, 2], "\(entries)") }
+        }
+
+        func hits(_ query: String) async throws -> [[String: Any]] {
+            try #require(try JSONSerialization.jsonObject(with: Data(try await run(["search", query, "--json"]).stdout.utf8)) as? [[String: Any]])
+        }
+        func fromAddresses(_ hit: [String: Any]) -> Bool { (hit["pages"] as? [[String: Any]] ?? []).contains { $0["source"] as? String == "addresses" } }
+        #expect(try await run(["index"]).status == 0)
+        let patient = try await hits("H123456")
+        #expect(patient.count == 2 && patient.allSatisfy(fromAddresses), "\(patient)")
+        for consultant in ["Arblaster", "Stone"] {
+            let found = try await hits(consultant)
+            #expect(!found.isEmpty && !found.contains(where: fromAddresses), "\(consultant): \(found)")
+        }
+    }
+
     /// `watch --extract`: one pass writes the people of a document whose OCR results are there.
     @Test func theWatcherExtractsWhatItIndexes() async throws {
         let home = try TemporaryFolder()

@@ -80,7 +80,7 @@ public struct AddressBook: Sendable, Equatable {
     private static func words(_ correction: JSONValue?, over page: JSONValue?) -> [String] {
         func part(_ key: String) -> JSONValue? { correction.flatMap { object($0)[key] } ?? page.flatMap { object($0)[key] } }
         var words: [String] = []
-        if let patient = part("patient") { words += strings(patient, ["full_name", "date_of_birth", "mrn"]) }
+        if let patient = part("patient") { words += strings(patient, ["full_name", "date_of_birth", "mrn", "nhs_number"]) }
         if let address = part("address") { words += strings(address, ["line_1", "line_2", "city", "county", "postcode"]) }
         if let gp = part("gp") { words += strings(gp, ["name", "practice", "address", "postcode", "official_name"]) }
         if let specialist = (correction.flatMap { string($0, "specialist_name") } ?? page.flatMap { string($0, "specialist_name") }) {
