@@ -108,6 +108,18 @@ struct RealSyncTests {
         #expect((result["travelled"] as? [String])?.isEmpty == true)
     }
 
+    /// The app's letter injected into its patient's document and extracted by the watcher on one
+    /// device (Syncthing in Scripts/soak/realsync-syncthing.sh): on both devices each of its
+    /// pages names the patient of its Re: line with her MRN, postcode and GP, never the consultant.
+    @Test func aLetterInjectedAndExtractedNamesItsPatientUnderUnison() async throws {
+        let result = try await scenario("unison", "letter")
+        let expected = result["expectedPages"] as? Int ?? 0
+        #expect(expected > 2 && result["pages"] as? [Int] == [expected, expected], "\(result)")
+        #expect(result["letterPagesNamingThePatient"] as? [Int] == [2, 2] && result["consultantAsPatient"] as? [Int] == [0, 0], "\(result)")
+        #expect(result["appDecodes"] as? [Bool] == [true, true] && (result["conflictCopiesLeft"] as? [String])?.isEmpty == true)
+        #expect(result["converged"] as? Bool == true && (result["travelled"] as? [String])?.isEmpty == true, "\(result)")
+    }
+
     /// Rename, move and delete on one device carried to the other (Syncthing in
     /// Scripts/soak/realsync-syncthing.sh): the same files at the new paths, none at the old, the
     /// deletion restorable on both devices and b's restore back on a.

@@ -63,6 +63,12 @@ struct RealSyncCommand: AsyncParsableCommand {
             files are on both devices as written, the app decodes both and shows the correction \
             over the extracted page, nothing is left conflict-named.
 
+            --scenario letter: the patient's document (Smith_Jane_120345) made on a and synced; \
+            on b the app's letter for her lands in .letters/inject/ and one pass of `yiana watch \
+            --inject --extract` appends it and finds its people. After two syncs the document \
+            holds the letter once on both, each of its pages names the patient of its Re: line \
+            (her MRN, postcode and GP), never the consultant who signed; nothing conflict-named.
+
             --scenario organize: three documents imported on a, synced and indexed on both; a             renames one (its file named as the app names it), moves one into a new folder and             deletes one. After syncing b holds the same files at the new paths, none at the old             ones, nothing conflict-named; the deletion is restorable on a (its version store)             and on b (its keeper), and b's restore reaches a byte for byte; verify clean on both.
 
             Exit status: 0 when every check passed, 1 otherwise.
@@ -92,8 +98,8 @@ struct RealSyncCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard ["unison", "syncthing"].contains(program) else { throw ValidationError("--program is unison or syncthing.") }
-        guard ["edit", "ocr", "companions", "inject", "shared-index", "keeper", "extract", "organize"].contains(scenario) else {
-            throw ValidationError("--scenario is edit, ocr, companions, inject, shared-index, keeper, extract or organize.")
+        guard ["edit", "ocr", "companions", "inject", "shared-index", "keeper", "extract", "letter", "organize"].contains(scenario) else {
+            throw ValidationError("--scenario is edit, ocr, companions, inject, shared-index, keeper, extract, letter or organize.")
         }
         guard scenario != "shared-index" || (index != nil && freshIndex != nil) else {
             throw ValidationError("--scenario shared-index needs --index and --fresh-index (two databases on a PostgreSQL server).")
@@ -121,6 +127,7 @@ struct RealSyncCommand: AsyncParsableCommand {
             case "inject": try await InjectScenario(base: scenario).run(&program)
             case "keeper": try await KeeperScenario(base: scenario).run(&program)
             case "extract": try await ExtractScenario(base: scenario).run(&program)
+            case "letter": try await LetterScenario(base: scenario).run(&program)
             case "organize": try await OrganizeScenario(base: scenario).run(&program)
             case "shared-index": try await SharedIndexScenario(base: scenario, shared: self.index ?? "", fresh: self.freshIndex ?? "").run(&program)
             default: try await scenario.run(&program)
@@ -207,6 +214,16 @@ extension ExtractScenario.Result: TravelResult {
         "\(program), extraction on a and a person's correction on b while apart: extracted pages kept \(pagesKept.map(String.init).joined(separator: "/")); "
             + "correction kept \(correctionKept.map { $0 ? "yes" : "NO" }.joined(separator: "/")); the app decodes both \(appDecodes.map { $0 ? "yes" : "NO" }.joined(separator: "/")); "
             + "shown \(shown.joined(separator: " / ")); conflict copies left \(conflictCopiesLeft.count); converged \(converged ? "yes" : "NO"); "
+            + "files that travelled but must not: \(travelled.count); \(String(format: "%.1f", seconds)) s"
+    }
+}
+
+extension LetterScenario.Result: TravelResult {
+    var summary: String {
+        "\(program), the app's letter injected and extracted on b: pages \(pages.map(String.init).joined(separator: "/")) of \(expectedPages); "
+            + "the letter's pages naming its patient \(letterPagesNamingThePatient.map(String.init).joined(separator: "/")) of \(letterPages); "
+            + "the consultant as a patient \(consultantAsPatient.map(String.init).joined(separator: "/")); the app decodes \(appDecodes.map { $0 ? "yes" : "NO" }.joined(separator: "/")); "
+            + "conflict copies left \(conflictCopiesLeft.count); converged \(converged ? "yes" : "NO"); "
             + "files that travelled but must not: \(travelled.count); \(String(format: "%.1f", seconds)) s"
     }
 }
