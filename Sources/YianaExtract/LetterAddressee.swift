@@ -21,11 +21,20 @@ struct LetterAddressee: Sendable, Equatable {
     /// Where the right-hand column (a date, a reference, a label) joins a window line when OCR reads across.
     private static let rightColumn = Pattern(#"\s+(?:Our ref|Your ref|Ref\b|Date\b|Tel\b|D\.?O\.?B\b|Date of birth|Hospital No|NHS No|MRN\b|Clinic\b|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:January|February|March|April|May|June|July|August|September|October|November|December)\b|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b)"#, [.caseInsensitive])
 
+    /// True unless `line` has none of what ``rightColumn`` looks for (a digit, a reference, a
+    /// date's or a label's word): most lines, read without the pattern.
+    private static func mayHoldRightColumn(_ line: String) -> Bool {
+        line.utf8.contains(where: TextPatterns.isDigit) || line.hasBytes("ref", ignoringCase: true) || line.hasBytes("date", ignoringCase: true)
+            || line.hasBytes("tel", ignoringCase: true) || line.hasBytes("d.o.b", ignoringCase: true) || line.hasBytes("dob", ignoringCase: true)
+            || line.hasBytes(" no", ignoringCase: true) || line.hasBytes("mrn", ignoringCase: true) || line.hasBytes("clinic", ignoringCase: true)
+            || line.hasBytes("day", ignoringCase: true)
+    }
+
     /// The window's addressee among `lines` (those before the body), spoken to by `salutation`.
     static func find(in lines: ArraySlice<String>, salutation: (title: String?, surname: String)?) -> LetterAddressee? {
         // A window is near the top of a page: its first 80 lines are read.
         let filled = lines.prefix(80).enumerated().filter { !$0.element.isEmpty }.map { index, line -> (Int, String) in
-            guard let cut = rightColumn.ranges(in: line).first, cut.lowerBound > line.startIndex else { return (lines.startIndex + index, line) }
+            guard mayHoldRightColumn(line), let cut = rightColumn.ranges(in: line).first, cut.lowerBound > line.startIndex else { return (lines.startIndex + index, line) }
             return (lines.startIndex + index, String(line[..<cut.lowerBound]))
         }
         var candidates: [(addressee: LetterAddressee, rank: Int)] = []
@@ -78,14 +87,14 @@ struct LetterAddressee: Sendable, Equatable {
                 skipped = true
                 continue
             }
-            if skippingLetterhead, line.contains(":") || rightColumn.first(in: " " + line) != nil {
+            if skippingLetterhead, line.hasBytes(":") || mayHoldRightColumn(line) && rightColumn.first(in: " " + line) != nil {
                 skipped = true
                 continue
             }
             if let postcode = TextPatterns.firstPostcode(in: line), line.count <= 60, !postcode.isEmpty {
                 return skippingLetterhead && !skipped ? nil : (body + [line], orgAt)
             }
-            guard line.count <= 60, !line.contains(":") || line.hasPrefix("Flat"), body.count < 5 else { return nil }
+            guard line.count <= 60, !line.hasBytes(":") || line.hasPrefix("Flat"), body.count < 5 else { return nil }
             if orgAt == nil, PeopleText.names(organisationIn: line) { orgAt = body.count }
             body.append(line)
         }

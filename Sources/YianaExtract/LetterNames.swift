@@ -42,9 +42,13 @@ enum LetterNames {
     /// title, when it had one. Nil when it does not read as a name (digits, a firm's words,
     /// one word or more than six).
     static func person(_ raw: Substring) -> (name: String, title: String?)? {
-        var text = String(raw).replacingOccurrences(of: "\u{2019}", with: "'").replacingOccurrences(of: "\n", with: " ")
-            .trimmingCharacters(in: CharacterSet(charactersIn: " ,.;:-–—\t"))
-        guard !text.isEmpty, text.count <= 80, !text.contains(where: { $0.isNumber || "@/:|".contains($0) }) else { return nil }
+        guard !raw.isEmpty, raw.utf8.count <= 120, !raw.utf8.contains(where: { TextPatterns.isDigit($0) || $0 == 0x40 || $0 == 0x2F || $0 == 0x3A || $0 == 0x7C })
+        else { return nil }
+        var text = String(raw.drop { " ,.;:-–—\t\n".contains($0) }.reversed().drop { " ,.;:-–—\t\n".contains($0) }.reversed())
+        if text.hasBytes("\n") || text.hasBytes("\u{2019}") {
+            text = String(text.map { $0 == "\n" ? " " : $0 == "\u{2019}" ? "'" : $0 })
+        }
+        guard !text.isEmpty, text.count <= 80 else { return nil }
         if !text.contains(where: \.isLowercase) { text = titleCased(text) }
         var words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ",")) }
         while let last = words.last, credentials.contains(last.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ".,"))) || isAllCapitals(last) && words.count > 2 {

@@ -39,8 +39,14 @@ struct LetterPage: Sendable {
     private static let pageHeader = Pattern(#"(?:^|\s)Page\s+([2-9]|\d\d)(?:\s+of\s+\d+)?\s*$"#)
     /// The first letters of a sign-off: Yours, With, Kind, Best, Warm, Regards, Many.
     private static let closingInitials: Set<UInt8> = Set("YyWwKkBbRrMm".utf8)
-    private static let roleWords = ["consultant", "registrar", "surgeon", "physician", "specialist", "professor", "secretary", "nurse",
-                                    "director", "clinical", "department", "hospital", "trust", "directorate", "clinic", "ophthalmolog", "cardiolog"]
+    /// True when `line` names a role or a place of work (`Consultant Ophthalmologist`, `East Surrey Hospital`).
+    static func namesRole(_ line: String) -> Bool {
+        line.hasBytes("consultant", ignoringCase: true) || line.hasBytes("registrar", ignoringCase: true) || line.hasBytes("surgeon", ignoringCase: true)
+            || line.hasBytes("physician", ignoringCase: true) || line.hasBytes("specialist", ignoringCase: true) || line.hasBytes("professor", ignoringCase: true)
+            || line.hasBytes("secretary", ignoringCase: true) || line.hasBytes("nurse", ignoringCase: true) || line.hasBytes("director", ignoringCase: true)
+            || line.hasBytes("clinic", ignoringCase: true) || line.hasBytes("department", ignoringCase: true) || line.hasBytes("hospital", ignoringCase: true)
+            || line.hasBytes("trust", ignoringCase: true) || line.hasBytes("ologist", ignoringCase: true)
+    }
 
     init(_ page: PageLines, sectors: PostcodeSectors) {
         let lines = page.lines
@@ -54,7 +60,7 @@ struct LetterPage: Sendable {
             if salutationAt == nil, first == 0x44, line.hasPrefix("Dear"), let match = Self.dear.first(in: line) {
                 salutationAt = index  // "Dear Colleague" too: the body starts here
                 salutation = Self.speaksTo(match[1])
-            } else if salutation == nil, line.contains("letter") || line.contains("today"),
+            } else if salutation == nil, line.hasBytes("letter") || line.hasBytes("today"),
                       let match = Self.cover.first(in: line) ?? (index + 1 < lines.count ? Self.cover.first(in: line + " " + lines[index + 1]) : nil),
                       let who = Self.speaksTo(match[1]) {
                 salutationAt = index
@@ -65,7 +71,7 @@ struct LetterPage: Sendable {
                 firstCopyAt = firstCopyAt ?? index
                 copies += Self.copy(at: index, in: lines).map { [$0] } ?? []
             }
-            if index < 4 || index >= lines.count - 3, line.contains("Page"), Self.pageHeader.first(in: line) != nil { isContinuation = true }
+            if index < 4 || index >= lines.count - 3, line.hasBytes("Page"), Self.pageHeader.first(in: line) != nil { isContinuation = true }
         }
         // The Re: line or labelled block, before the body.
         let bodyStart = salutationAt ?? lines.firstIndex(where: Self.isProse) ?? lines.count
@@ -114,12 +120,22 @@ struct LetterPage: Sendable {
         return taken
     }
 
-    /// A line of the body: several words, most of them lowercase, and no label.
+    /// A line of the body: six or more words, at least half of them lowercase, and no label.
     static func isProse(_ line: String) -> Bool {
-        let words = line.split(separator: " ")
-        guard words.count >= 6 else { return false }
-        let lower = words.filter { $0.first?.isLowercase == true }.count
-        return lower * 2 >= words.count && !line.contains(":")
+        var words = 0
+        var lower = 0
+        var atWordStart = true
+        for byte in line.utf8 {
+            if byte == 0x3A { return false }  // a label's colon
+            if byte == 0x20 || byte == 0x09 {
+                atWordStart = true
+            } else if atWordStart {
+                atWordStart = false
+                words += 1
+                if byte >= 0x61 && byte <= 0x7A { lower += 1 }
+            }
+        }
+        return words >= 6 && lower * 2 >= words
     }
 
     /// A `cc:` line and the lines that go on from it, until its postcode.
@@ -144,19 +160,19 @@ struct LetterPage: Sendable {
         if let firstCopyAt, let before = lines[..<firstCopyAt].last(where: { !$0.isEmpty }) { signerLines.append(before) }
         // The sender block and letterhead: titled names and names beside a role, before the addressee and Re:.
         let head = lines[..<min(headEnd, lines.count)]
+        let addresseeLines = Set(addressee?.lines ?? [])
         for (index, line) in head.enumerated() where !line.isEmpty {
-            let lower = line.lowercased()
-            let nextIsRole = index + 1 < head.count && Self.roleWords.contains { head[head.startIndex + index + 1].lowercased().contains($0) }
-            if nextIsRole || LetterNames.person(Substring(line)).map({ _ in line.split(separator: " ").count > 4 }) == true {
+            let nextIsRole = index + 1 < head.count && Self.namesRole(head[head.startIndex + index + 1])
+            if let first = line.utf8.first, first >= 0x41, first <= 0x5A, nextIsRole || line.utf8.count > 20,
+               LetterNames.person(Substring(line)).map({ _ in nextIsRole || line.split(separator: " ").count > 4 }) == true {
                 signerLines.append(line)
             }
-            if addressee.map({ !$0.lines.contains(line) }) ?? true, Self.roleWords.contains(where: lower.contains) || line.contains("Tel") {
+            if !addresseeLines.contains(line), Self.namesRole(line) || line.hasBytes("Tel") {
                 notPatientPostcodes.formUnion(TextPatterns.postcodes(in: line))
             }
         }
         notPatient = signerLines.compactMap { LetterNames.person(Substring($0))?.name }
         // Postcodes in the letterhead (above the addressee or Re:, outside the addressee's block), the footer and the copies.
-        let addresseeLines = Set(addressee?.lines ?? [])
         // The letterhead: above the addressee's block or the Re: line (when the page has either).
         for line in lines[..<min(letterheadEnd ?? 0, lines.count)] where !addresseeLines.contains(line) {
             notPatientPostcodes.formUnion(TextPatterns.postcodes(in: line))
@@ -168,7 +184,7 @@ struct LetterPage: Sendable {
             let above = lines[max(0, index - 6)..<index].filter { !$0.isEmpty }
             if above.contains(where: { above in PeopleText.names(organisationIn: above) && !Self.isProse(above) }) { notPatientPostcodes.formUnion(postcodes) }
         }
-        for line in lines.suffix(from: min(lines.count, max(firstCopyAt ?? closingAt ?? lines.count, 0))) where line.contains("|") || line.contains("Tel") {
+        for line in lines.suffix(from: min(lines.count, max(firstCopyAt ?? closingAt ?? lines.count, 0))) where line.hasBytes("|") || line.hasBytes("Tel") {
             notPatientPostcodes.formUnion(TextPatterns.postcodes(in: line))
         }
         for copy in copies where !(block?.name).map({ LetterNames.same($0, copy.name) }).orFalse {

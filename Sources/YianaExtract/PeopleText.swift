@@ -112,11 +112,28 @@ enum PeopleText {
         "services", "service", "school", "university", "college", "hotel", "shop", "store", "stores", "hardware", "department",
     ]
 
-    /// True when a word of `line` names a firm or a service.
+    /// True when a word of `line` names a firm or a service: its words, lowercased and without
+    /// the punctuation around them, looked up by their bytes (most lines of most pages ask).
     static func names(organisationIn line: String) -> Bool {
-        line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }).contains {
-            organisationWords.contains($0.trimmingCharacters(in: .punctuationCharacters).lowercased())
+        var word: [UInt8] = []
+        word.reserveCapacity(16)
+        func isOrganisation() -> Bool {
+            // Punctuation around the word (`Ltd.`, `(NHS)`) is no part of it; `&` is a word of its own.
+            var start = 0, end = word.count
+            while start < end, !TextPatterns.isWordByte(word[start]), word[start] != 0x26, word[start] < 0x80 { start += 1 }
+            while end > start, !TextPatterns.isWordByte(word[end - 1]), word[end - 1] != 0x26, word[end - 1] < 0x80 { end -= 1 }
+            guard end - start >= 1, end - start <= 12 else { return false }
+            return organisationWords.contains(String(decoding: word[start..<end], as: UTF8.self))
         }
+        for byte in line.utf8 {
+            if byte == 0x20 || byte == 0x09 || byte == 0x2C {
+                if !word.isEmpty, isOrganisation() { return true }
+                word.removeAll(keepingCapacity: true)
+            } else {
+                word.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+            }
+        }
+        return !word.isEmpty && isOrganisation()
     }
 
     /// True when `line` can be a name on its own line (an address label's first line): a few
