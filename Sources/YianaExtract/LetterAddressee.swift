@@ -60,6 +60,7 @@ struct LetterAddressee: Sendable, Equatable {
     /// The person a window's first line names: the whole line, or (when OCR read another column
     /// onto it) the words up to the surname the salutation speaks to.
     private static func person(_ line: String, surname: String?) -> (name: String, title: String?)? {
+        guard let first = line.utf8.first, first >= 0x41, first <= 0x5A else { return nil }  // a name starts with a capital
         if PeopleText.looksLikeNameLine(line) || line.hasPrefix("Dr ") || line.hasPrefix("DR "), let person = LetterNames.person(Substring(line)) {
             return person
         }

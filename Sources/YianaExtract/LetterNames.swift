@@ -44,32 +44,55 @@ enum LetterNames {
     static func person(_ raw: Substring) -> (name: String, title: String?)? {
         guard !raw.isEmpty, raw.utf8.count <= 120, !raw.utf8.contains(where: { TextPatterns.isDigit($0) || $0 == 0x40 || $0 == 0x2F || $0 == 0x3A || $0 == 0x7C })
         else { return nil }
-        var text = String(raw.drop { " ,.;:-–—\t\n".contains($0) }.reversed().drop { " ,.;:-–—\t\n".contains($0) }.reversed())
+        var trimmed = raw
+        while let first = trimmed.first, isEdge(first) { trimmed = trimmed.dropFirst() }
+        while let last = trimmed.last, isEdge(last) { trimmed = trimmed.dropLast() }
+        var text = String(trimmed)
         if text.hasBytes("\n") || text.hasBytes("\u{2019}") {
             text = String(text.map { $0 == "\n" ? " " : $0 == "\u{2019}" ? "'" : $0 })
         }
-        guard !text.isEmpty, text.count <= 80 else { return nil }
-        if !text.contains(where: \.isLowercase) { text = titleCased(text) }
-        var words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ",")) }
-        while let last = words.last, credentials.contains(last.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ".,"))) || isAllCapitals(last) && words.count > 2 {
+        guard !text.isEmpty, text.utf8.count <= 100 else { return nil }
+        if !text.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A }), !text.contains(where: \.isLowercase) { text = titleCased(text) }
+        var words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { word -> String in
+            word.last == "," ? String(word.dropLast()) : String(word)
+        }.filter { !$0.isEmpty }
+        while let last = words.last, credentials.contains(bare(last)) || isAllCapitals(last) && words.count > 2 {
             words.removeLast()
         }
         var title: String?
-        while words.count > 1, PeopleText.titles.contains(words[0].lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "."))) {
-            title = title ?? words[0].trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        while words.count > 1, PeopleText.titles.contains(bare(words[0])) {
+            title = title ?? (words[0].last == "." ? String(words[0].dropLast()) : words[0])
             words.removeFirst()
         }
+        guard (2...6).contains(words.count) else { return nil }
         words = words.map { word in
-            let word = word.hasSuffix(".") && word.count > 2 ? String(word.dropLast()) : word
-            return word.count >= 2 && !word.contains(where: \.isLowercase) ? titleCased(word) : word  // `Mrs Jane SMITH`
+            let word = word.hasSuffix(".") && word.utf8.count > 2 ? String(word.dropLast()) : word
+            return word.utf8.count >= 2 && !word.contains(where: \.isLowercase) ? titleCased(word) : word  // `Mrs Jane SMITH`
         }
-        guard (2...6).contains(words.count), !PeopleText.names(organisationIn: words.joined(separator: " ")) else { return nil }
         guard words.allSatisfy({ word in
             guard let first = word.first, first.isLetter else { return false }
             return (first.isUppercase || ["de", "van", "von", "der", "le", "la", "du", "da", "di", "al", "bin"].contains(word))
                 && word.allSatisfy { $0.isLetter || $0 == "-" || $0 == "'" || $0 == "." }
         }) else { return nil }
-        return (words.joined(separator: " "), title)
+        let name = words.joined(separator: " ")
+        guard !PeopleText.names(organisationIn: name) else { return nil }
+        return (name, title)
+    }
+
+    /// What may stand around a name and is no part of it.
+    private static func isEdge(_ character: Character) -> Bool {
+        switch character {
+        case " ", ",", ".", ";", ":", "-", "–", "—", "\t", "\n": true
+        default: false
+        }
+    }
+
+    /// `word` lowercased, without the full stops and commas around it (`Dr.` → `dr`).
+    private static func bare(_ word: String) -> String {
+        var word = Substring(word)
+        while word.last == "." || word.last == "," { word = word.dropLast() }
+        while word.first == "." || word.first == "," { word = word.dropFirst() }
+        return word.utf8.allSatisfy({ $0 < 0x80 }) ? String(decoding: word.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self) : word.lowercased()
     }
 
     /// True for `FRCOphth`-like words: capitals and lowercase letters, at least half of them

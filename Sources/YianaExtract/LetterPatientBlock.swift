@@ -33,12 +33,26 @@ struct LetterPatientBlock: Sendable, Equatable {
         (.gp, Pattern(#"(?<![A-Za-z])(?:GP|General\s+Practitioner)\s*:\s*"#, [.caseInsensitive])),
     ]
 
+    /// False when `text` has none of the words `label`'s pattern needs: that pattern is not run.
+    private static func mayHold(_ label: Label, _ text: String) -> Bool {
+        switch label {
+        case .dateOfBirth: text.hasBytes("d", ignoringCase: true) && (text.hasBytes("o", ignoringCase: true) || text.hasBytes("birth", ignoringCase: true))
+        case .nhs: text.hasBytes("nhs", ignoringCase: true)
+        case .mrn: text.hasBytes("mrn", ignoringCase: true) || text.hasBytes("no", ignoringCase: true) || text.hasBytes("number", ignoringCase: true)
+            || text.hasBytes("id", ignoringCase: true) || text.hasBytes("ref", ignoringCase: true)
+        case .address: text.hasBytes("add", ignoringCase: true)
+        case .phone: text.hasBytes("tel", ignoringCase: true) || text.hasBytes("phone", ignoringCase: true) || text.hasBytes("mob", ignoringCase: true)
+        case .name: text.hasBytes("name", ignoringCase: true) || text.hasBytes("patient", ignoringCase: true)
+        case .gp: text.hasBytes("gp", ignoringCase: true) || text.hasBytes("general", ignoringCase: true)
+        }
+    }
+
     /// The block's patient, from `text` that starts after its anchor (`Re:` or a label); nil
     /// when it names no one.
     init?(_ text: String, anchorIsLabel: Bool, sectors: PostcodeSectors, requireName: Bool = true) {
         // Every label, in order, each value running to the next.
         var found: [(label: Label, range: Range<String.Index>)] = []
-        for (label, pattern) in Self.labels {
+        for (label, pattern) in Self.labels where Self.mayHold(label, text) {
             for range in pattern.ranges(in: text) where !found.contains(where: { $0.range.overlaps(range) }) {
                 found.append((label, range))
             }
