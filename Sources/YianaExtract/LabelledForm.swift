@@ -6,9 +6,8 @@ struct LabelledForm: Sendable {
     let sectors: PostcodeSectors
 
     private static func isNameLabel(_ line: String) -> Bool {
-        let lower = line.lowercased()
-        return lower.contains("patient name") || lower.contains("full name") || lower.contains("client name")
-            || (lower.hasPrefix("name") && line.contains(":"))
+        line.hasBytes("patient name", ignoringCase: true) || line.hasBytes("full name", ignoringCase: true) || line.hasBytes("client name", ignoringCase: true)
+            || (line.startsWithBytes("name", ignoringCase: true) && line.hasBytes(":"))
     }
 
     /// What follows the line's first colon, trimmed.
@@ -24,23 +23,23 @@ struct LabelledForm: Sendable {
         // The name: after the colon, else on the next line without one.
         var rawName = Self.afterColon(lines[nameAt])
         if rawName == nil {
-            rawName = lines[(nameAt + 1)..<min(nameAt + 3, lines.count)].first { !$0.isEmpty && !$0.contains(":") }
+            rawName = lines[(nameAt + 1)..<min(nameAt + 3, lines.count)].first { !$0.isEmpty && !$0.hasBytes(":") }
         }
         guard let rawName, !rawName.isEmpty else { return nil }
         let name = PeopleText.personName(rawName)
         if name == nil && !PeopleText.isPlaceholder(rawName) { return nil }
 
         var dateOfBirth: String?
-        if let at = lines.firstIndex(where: { $0.lowercased().contains("date of birth") || $0.lowercased().contains("dob") }) {
+        if let at = lines.firstIndex(where: { $0.hasBytes("date of birth", ignoringCase: true) || $0.hasBytes("dob", ignoringCase: true) }) {
             dateOfBirth = PeopleText.date(in: lines[at]) ?? (at + 1 < lines.count ? PeopleText.date(in: lines[at + 1]) : nil)
         }
 
         // The address block: after "Address:" up to a line with a colon, a greeting or 6 lines.
         var block: [String] = []
-        if let at = lines.firstIndex(where: { $0.lowercased().contains("address") && $0.contains(":") }) {
+        if let at = lines.firstIndex(where: { $0.hasBytes("address", ignoringCase: true) && $0.hasBytes(":") }) {
             if let value = Self.afterColon(lines[at]) { block.append(value) }
             for line in lines[(at + 1)..<min(at + 7, lines.count)] where !line.isEmpty {
-                if line.contains(":") || line.lowercased().hasPrefix("dear ") { break }
+                if line.hasBytes(":") || line.startsWithBytes("dear ", ignoringCase: true) { break }
                 block.append(line)
             }
         }

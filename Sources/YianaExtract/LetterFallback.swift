@@ -19,7 +19,7 @@ struct LetterFallback: Sendable {
             var index = at - 1
             while index >= 0, lines.count < 4 {
                 let line = page.lines[index]
-                if line.isEmpty || line.contains(":") || line.hasSuffix(".") || line.count > 60 { break }
+                if line.isEmpty || line.hasBytes(":") || line.hasSuffix(".") || line.count > 60 { break }
                 lines.insert(line, at: 0)
                 index -= 1
             }

@@ -183,4 +183,26 @@ extension StringProtocol {
         }
         return utf8.withContiguousStorageIfAvailable(search) ?? Array(utf8).withUnsafeBufferPointer(search)
     }
+
+    /// True when the text starts with the ASCII `prefix` (lowercase `prefix` with `ignoringCase`).
+    func startsWithBytes(_ prefix: StaticString, ignoringCase: Bool = false) -> Bool {
+        let pattern = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        var bytes = utf8.makeIterator()
+        for expected in pattern {
+            guard var byte = bytes.next() else { return false }
+            if ignoringCase, byte >= 0x41, byte <= 0x5A { byte |= 0x20 }
+            if byte != expected { return false }
+        }
+        return true
+    }
+
+    /// How many words (runs of anything but spaces and tabs) the text has.
+    var wordCount: Int {
+        var count = 0
+        var inWord = false
+        for byte in utf8 {
+            if byte == 0x20 || byte == 0x09 { inWord = false } else if !inWord { inWord = true; count += 1 }
+        }
+        return count
+    }
 }

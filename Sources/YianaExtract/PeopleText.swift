@@ -102,7 +102,9 @@ enum PeopleText {
 
     /// True when `raw` is a placeholder where a name would be (`Unknown`, `N/A`).
     static func isPlaceholder(_ raw: String) -> Bool {
-        placeholders.contains(raw.trimmingCharacters(in: .whitespacesAndNewlines.union(.punctuationCharacters)).lowercased())
+        // Letters and digits are never trimmed: more than the longest placeholder holds and it is none.
+        guard raw.utf8.lazy.filter(TextPatterns.isWordByte).count <= 10 else { return false }
+        return placeholders.contains(raw.trimmingCharacters(in: .whitespacesAndNewlines.union(.punctuationCharacters)).lowercased())
     }
 
     /// Words that name a firm or a service, never a person (`Harbour Hardware Ltd`, `Riverside Surgery`).
@@ -145,7 +147,9 @@ enum PeopleText {
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard (1...6).contains(words.count) else { return false }
         return words.allSatisfy { word in
-            let bare = word.trimmingCharacters(in: CharacterSet(charactersIn: ".,'"))
+            var bare = word
+            while let edge = bare.first, edge == "." || edge == "," || edge == "'" { bare = bare.dropFirst() }
+            while let edge = bare.last, edge == "." || edge == "," || edge == "'" { bare = bare.dropLast() }
             guard let first = bare.first else { return true }
             return first.isUppercase || particles.contains(bare.lowercased())
         }

@@ -6,7 +6,7 @@ import Foundation
 /// rarely beside its label: the patient's street lines and town come after "Patient name"
 /// and before the first "Town"/"County"/"Postcode" label, the county and postcode later.
 struct RegistrationForm: Sendable {
-    private static let triggers = [("Spire Healthcare", "Registration Form"), ("Clearwater Medical", "Registration Form")]
+    private static let triggers: [(StaticString, StaticString)] = [("Spire Healthcare", "Registration Form"), ("Clearwater Medical", "Registration Form")]
     private static let mrn = [Pattern(#"Patient_?\s*(\d{6,10})"#), Pattern(#"Patient\s*No\.?\s*(\d{6,10})"#)]
     private static let nameBeforeBirth = Pattern(#"([A-Z][a-z]+,\s*[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)\s*\n\s*Date of birth"#, [.caseInsensitive])
     private static let nameBeforeDate = Pattern(#"([A-Z][a-z]+,\s*[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)\s*\n\s*(\d{1,2}[./]\d{1,2}[./]\d{4})"#, [.caseInsensitive])
@@ -21,7 +21,7 @@ struct RegistrationForm: Sendable {
 
     func extract(_ page: PageLines, number: Int) -> AddressPage? {
         let text = page.text
-        guard Self.triggers.contains(where: { text.contains($0.0) && text.contains($0.1) }),
+        guard Self.triggers.contains(where: { text.hasBytes($0.0) && text.hasBytes($0.1) }),
               let postcode = TextPatterns.firstPostcode(in: text) else { return nil }
         var dateOfBirth: String?
         var name: String?
@@ -53,7 +53,7 @@ struct RegistrationForm: Sendable {
     /// and the county on the line before the patient's postcode.
     private func patientAddress(_ page: PageLines, postcode: String) -> AddressPage.Address {
         var values: [String] = []
-        if let start = page.lines.firstIndex(where: { $0.lowercased().hasPrefix("patient name") }) {
+        if let start = page.lines.firstIndex(where: { $0.startsWithBytes("patient name", ignoringCase: true) }) {
             for line in page.lines[(start + 1)...].prefix(12) {
                 if Self.labels.contains(line.lowercased()) { break }
                 if !line.isEmpty { values.append(line) }
