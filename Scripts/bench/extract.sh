@@ -15,12 +15,12 @@
 #   Goals (issue 43): no field below the app's; names >= 126/128; line_1, line_2 >= 90%;
 #   the first run's time per page <= 1.0x the app's cascade's (0.17 ms per page in the issue,
 #   0.104 ms measured here on 2026-11-25 with its cascade built on this machine).
-# Usage: Scripts/bench/extract.sh [PAGES] [RUNS]   (defaults 10000, 3)
+# Usage: [YIANA=… BENCH=… (builds to measure, an older one say)] Scripts/bench/extract.sh [PAGES] [RUNS]   (defaults 10000, 3)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source Scripts/bench/common.sh
-yiana="$(release_binary yiana)"
-bench="$(release_binary yiana-bench)"
+yiana="${YIANA:-$(release_binary yiana)}"
+bench="${BENCH:-$(release_binary yiana-bench)}"
 pages="${1:-10000}"
 runs="${2:-3}"
 work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-people-XXXXXX")"

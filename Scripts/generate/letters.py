@@ -74,6 +74,14 @@ TRUSTS = ["Surrey and Sussex Healthcare NHS Trust", "University Hospitals Sussex
           "Ashford and St Peter's Hospitals NHS Foundation Trust", "Frimley Health NHS Foundation Trust"]
 SECRETARIES = ["Mrs J Davies", "Ms Liz Matthews", "Mr Tom Reeve"]
 FONTS = ["New Computer Modern", "Libertinus Serif", "DejaVu Sans Mono"]
+# The PDFs' creation date (3 March 2026): the same input gives the same bytes.
+TIMESTAMP = 1772496000
+
+
+def render(template, pdf, data=None, root=None):
+    """Typst's PDF of `template` (a file in letters/, or a path) with `data` as sys.inputs.data."""
+    path = template if os.path.isabs(template) else os.path.join(HERE, "letters", template)
+    typst.compile(path, output=pdf, root=root, timestamp=TIMESTAMP, sys_inputs={"data": json.dumps(data)} if data is not None else {})
 
 
 def sectors():
@@ -222,7 +230,7 @@ def app_letter(rng, people, number, out):
         data["copy"] = copy
         stem = f"app-{number:03d}-{copy}"
         pdf = os.path.join(out, "pdf", stem + ".pdf")
-        typst.compile(os.path.join(HERE, "letters", "app-letter.typ"), output=pdf, sys_inputs={"data": json.dumps(data)})
+        render("app-letter.typ", pdf, data)
         pages = page_count(pdf)
         others = [("optician", optician)] if optician else []
         entries.append((stem, truth(patient, gp, others, name, f"{name} {credentials}", "app", copy, pages)))
@@ -292,7 +300,7 @@ def hospital_letter(rng, people, number, out):
     }
     stem = f"other-{number:03d}-{re_kind}-{'to-gp' if to_gp else 'to-patient'}"
     pdf = os.path.join(out, "pdf", stem + ".pdf")
-    typst.compile(os.path.join(HERE, "letters", "hospital-letter.typ"), output=pdf, sys_inputs={"data": json.dumps(data)})
+    render("hospital-letter.typ", pdf, data)
     return [(stem, truth(patient, gp, others, name, f"{name} {credentials}", "other-" + re_kind, "to-gp" if to_gp else "to-patient"))]
 
 
@@ -313,8 +321,7 @@ def samples(out):
             "date": "Tuesday, 3rd March 2026", "body": text, "signer": "Mr L Arblaster",
             "cc": [{"role": "cc", "name": "Dr A Patel", "practice": "Reigate Medical Centre", "address": ["12 High Street, Reigate", "RH2 9AE"]},
                    {"role": "cc", "name": "Mr B Jones", "practice": "Reigate Opticians", "address": ["5 Bell Street, Reigate", "RH2 7AB"]}]}
-    typst.compile(os.path.join(HERE, "letters", "app-letter.typ"), output=os.path.join(out, "Smith_Jane_120345 letter, hospital records copy.pdf"),
-                  sys_inputs={"data": json.dumps(data)})
+    render("app-letter.typ", os.path.join(out, "Smith_Jane_120345 letter, hospital records copy.pdf"), data)
     other = {"font": "Libertinus Serif", "letterhead-side": "right",
              "letterhead": ["Surrey and Sussex Healthcare NHS Trust", "East Surrey Hospital", "Department of Cardiology", "Canada Avenue",
                             "Redhill", "RH1 5RH", "Tel: 01737 768511"],
@@ -324,8 +331,7 @@ def samples(out):
              "body": text.split("\n\n")[0], "closing": "Yours sincerely,", "signer": "Dr Amelia Stone MD FRCP",
              "signer-lines": ["Consultant Cardiologist", "Department of Cardiology"], "cc": ["cc: Mrs Jane Smith, 14 Oak Lane, Reigate, Surrey RH2 7AA"],
              "footer": "Surrey and Sussex Healthcare NHS Trust · East Surrey Hospital, Canada Avenue, Redhill RH1 5RH"}
-    typst.compile(os.path.join(HERE, "letters", "hospital-letter.typ"), output=os.path.join(out, "Cardiology letter to the GP.pdf"),
-                  sys_inputs={"data": json.dumps(other)})
+    render("hospital-letter.typ", os.path.join(out, "Cardiology letter to the GP.pdf"), other)
     print(f"2 sample letters in {out}")
 
 
@@ -343,7 +349,7 @@ def scan(pdf, out_pdf, rng):
             f'#image("{f}", width: 100%, height: 100%)' for f in images)
         with open(os.path.join(tmp, "scan.typ"), "w") as f:
             f.write(source)
-        typst.compile(os.path.join(tmp, "scan.typ"), output=out_pdf, root=tmp)
+        render(os.path.join(tmp, "scan.typ"), out_pdf, root=tmp)
 
 
 def main():
