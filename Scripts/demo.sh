@@ -66,10 +66,16 @@ run search --library "$laptop" flow control
 run search --library "$laptop" --tag sample "statement"
 say "A word that is only in a scan is found on its page:"
 run search --library "$laptop" cholesterol
+say "Two clinic letters about Mrs Jane Smith: the app's own (its sender block and its signature are the"
+say "consultant's) and another hospital's letter about her to her GP."
+run import --library "$laptop" SampleDocs/letters
 say "The people on each page, as the app's extraction service finds them, written as the app's"
 say "address files (.addresses/<title>.json): the app shows them; the index finds them by name."
+say "Each page of a letter names the patient of its Re: line (her MRN, address and GP from the Cc: line),"
+say "never the consultant who signed it; the optician it was copied to is an entry of his own."
 run extract --library "$laptop" --all
 run search --library "$laptop" Orchard Way
+run search --library "$laptop" H123456
 say "Every command that writes documents keeps the index current: a new title is found at once."
 run edit --library "$laptop" "pdfs/Filled form" --title "Physiotherapy claim, Quellenhof"
 run search --library "$laptop" physiotherapy claim
