@@ -26,10 +26,13 @@ struct LetterPage: Sendable {
     var isSignedOff = false
     /// A letter begins on this page: a `Re:` line or labelled block, or a salutation.
     var startsLetter = false
+    /// A salutation ("Dear …", "Dear Colleague") or the app's cover line: the letter speaks to someone.
+    var hasSalutation = false
     /// Anything of a letter at all: a salutation, a cover line, a sign-off, `cc:` lines, a `Re:` line.
     var isLetter = false
 
-    private static let reAnchor = Pattern(#"^(?:Re|RE|re)\s*(?:[:.\-–]\s*|\s+(?=[A-Z]))"#)
+    /// `Re:`, `RE.`, `Re - …`, `Re Mrs …` (not `RE-ADMISSION`, `Regards`, `Referral`).
+    private static let reAnchor = Pattern(#"^(?:Re|RE|re)(?:\s*[:.]\s*|\s+[-–]\s+|\s+(?=[A-Z]))"#)
     private static let labelAnchor = Pattern(#"^(?:Patient(?:'s)?(?:\s+name)?|Name)\s*:"#, [.caseInsensitive])
     private static let dear = Pattern(#"^Dear\s+(.{2,60}?)\s*[,.:;]?$"#)
     private static let cover = Pattern(#"(?:copy of (?:a|the|my) letter|letter I (?:sent|have sent|wrote)) (?:I sent |sent )?to\s+(.{2,60}?)\s+today"#, [.caseInsensitive])
@@ -75,7 +78,7 @@ struct LetterPage: Sendable {
         }
         // The Re: line or labelled block, before the body.
         let bodyStart = salutationAt ?? lines.firstIndex(where: Self.isProse) ?? lines.count
-        let searchEnd = min(lines.count, max(bodyStart + 12, 0))
+        let searchEnd = min(lines.count, bodyStart + 12)
         var blockStart: Int?
         var tries = 0  // a page of a thousand labels is no letter's: a few are read, in its first lines
         for index in 0..<min(searchEnd, 150) where !lines[index].isEmpty && lines[index].count <= PageLines.longLine && tries < 6 {
@@ -84,20 +87,28 @@ struct LetterPage: Sendable {
             if first == 0x52 || first == 0x72, let match = Self.reAnchor.first(in: line) {
                 tries += 1
                 let text = ([String(line.dropFirst(match[0].count))] + Self.blockLines(after: index, in: lines)).joined(separator: "\n")
-                if let found = LetterPatientBlock(text, anchorIsLabel: false, sectors: sectors) { block = found; blockStart = index; break }
+                if let found = LetterPatientBlock(text, anchorIsLabel: false, sectors: sectors), identifies(found) { block = found; blockStart = index; break }
             } else if first == 0x50 || first == 0x70 || first == 0x4E || first == 0x6E, Self.labelAnchor.first(in: line) != nil {
                 tries += 1
                 let text = ([line] + Self.blockLines(after: index, in: lines)).joined(separator: "\n")
-                if let found = LetterPatientBlock(text, anchorIsLabel: true, sectors: sectors) { block = found; blockStart = index; break }
+                if let found = LetterPatientBlock(text, anchorIsLabel: true, sectors: sectors), identifies(found) { block = found; blockStart = index; break }
             }
         }
         startsLetter = block != nil || salutationAt != nil
+        hasSalutation = salutationAt != nil
         isLetter = block != nil || salutationAt != nil || closingAt != nil || !copies.isEmpty || isContinuation
         guard isLetter else { return }
         isSignedOff = closingAt != nil || firstCopyAt != nil
         addressee = LetterAddressee.find(in: lines[..<min(blockStart ?? bodyStart, bodyStart, lines.count)], salutation: salutation)
         findOthers(lines, headEnd: min(blockStart ?? bodyStart, bodyStart), letterheadEnd: [blockStart, addressee?.at].compactMap { $0 }.min(),
                    closingAt: closingAt, firstCopyAt: firstCopyAt)
+    }
+
+    /// True when a block names a person, not a subject (`Re: Annual Review`): a title before the
+    /// name, or a date of birth, a hospital or NHS number, an address, or the salutation's surname.
+    private func identifies(_ block: LetterPatientBlock) -> Bool {
+        block.title != nil || block.dateOfBirth != nil || block.mrn != nil || block.nhsNumber != nil || block.address != nil
+            || (block.name.map(LetterNames.surname) == salutation?.surname && salutation != nil)
     }
 
     /// "Mrs Smith", "Dr Patel", "Jane" → the title and surname spoken to.
@@ -181,7 +192,7 @@ struct LetterPage: Sendable {
         for (index, line) in lines.enumerated() where !line.isEmpty && !addresseeLines.contains(line) && !Self.isProse(line) {
             let postcodes = TextPatterns.postcodes(in: line)
             guard !postcodes.isEmpty else { continue }
-            let above = lines[max(0, index - 6)..<index].filter { !$0.isEmpty }
+            let above = lines[max(0, index - 6)...index].filter { !$0.isEmpty }
             if above.contains(where: { above in PeopleText.names(organisationIn: above) && !Self.isProse(above) }) { notPatientPostcodes.formUnion(postcodes) }
         }
         for line in lines.suffix(from: min(lines.count, max(firstCopyAt ?? closingAt ?? lines.count, 0))) where line.hasBytes("|") || line.hasBytes("Tel") {
@@ -241,14 +252,25 @@ extension LetterPage {
 
     /// True when an entry the app's extractors found on this page names no one the letter
     /// says is someone else (its signer, sender, GP or another recipient), at no address of theirs.
+    /// A titled name anywhere in a letter that speaks to someone (the app's last rule) is whoever
+    /// its body mentions; a "name" with a document's words is its heading; an "address" running
+    /// through the salutation or the sign-off is the letter's own lines.
     func allows(_ entry: AddressPage) -> Bool {
+        if hasSalutation, entry.extraction?.method == "unstructured" { return false }
         if let name = entry.patient?.fullName {
             if notPatient.contains(where: { LetterNames.same($0, name) }) || copies.contains(where: { LetterNames.same($0.name, name) }) { return false }
             if let addressee, addressee.isPractice, LetterNames.same(addressee.name, name) { return false }
+            if name.split(separator: " ").contains(where: { Self.documentWords.contains($0.lowercased()) }) { return false }
         }
+        let parts = [entry.address?.line1, entry.address?.line2, entry.address?.city].compactMap { $0 }
+        if parts.contains(where: { $0.hasPrefix("Dear ") || Self.closing.first(in: $0) != nil || Self.isProse($0) }) { return false }
         if let postcode = entry.address?.postcode, notPatientPostcodes.contains(postcode) { return false }
         return true
     }
+
+    /// Words of a letter's heading (`RE-ADMISSION SUMMARY`, `Clinic Report`), never of a name.
+    private static let documentWords: Set<String> = ["summary", "report", "letter", "referral", "admission", "re-admission", "discharge",
+                                                     "review", "appointment", "results", "correspondence", "outpatient", "confidential"]
 
     private func windowAddress(_ addressee: LetterAddressee, sectors: PostcodeSectors) -> AddressPage.Address {
         var address = AddressPage.Address(lines: Array(addressee.lines.dropLast()), postcodeLine: addressee.lines.last, postcode: addressee.postcode,

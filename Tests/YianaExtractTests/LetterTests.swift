@@ -160,6 +160,9 @@ struct LetterTests {
             RH1 5RH
             """
         #expect(cascade.page(signedOnly, number: 1) == nil)
+        // A Re: line that names a subject, not a person, is no patient.
+        #expect(cascade.page("Re: Annual Review\nDear Colleague,\nI saw her with Dr Amelia Stone of 3 Mill Lane, Reigate RH2 7AA.\nYours sincerely,\nMr Luke Herbert", number: 1) == nil)
+        #expect(cascade.page("RE-ADMISSION SUMMARY\nDear Colleague,\nYours sincerely,\nMr Luke Herbert\nEast Surrey Hospital, Redhill RH1 5RH", number: 1) == nil)
         let labelled = "Clinical Correspondence\n\nPatient name: Neel Cross\n\nAddress: 52 Pine Road\nReigate\nRH2 7AA\n\nDear Colleague,\nYours sincerely,\n\nConsultant Surgeon"
         let entry = try #require(cascade.page(labelled, number: 1))
         #expect(entry.patient?.fullName == "Neel Cross" && entry.extraction?.method == "form" && entry.address?.postcode == "RH2 7AA")
