@@ -12,6 +12,8 @@ struct LetterCopy: Sendable, Equatable {
     /// `J Shaw`: without the title.
     var name: String
     var practice: String?
+    /// Their role when the copy says it (`Consultant Cardiologist`).
+    var role: String?
     /// The address before the postcode (`12 Thornton Side, Reigate`).
     var address: String?
     var postcode: String?
@@ -40,6 +42,10 @@ struct LetterCopy: Sendable, Equatable {
             name = person.name
             displayName = person.title.map { "\($0) \(person.name)" } ?? person.name
             var rest = segments.dropFirst()
+            if let next = rest.first, !next.contains(where: \.isNumber), LetterPage.namesRole(next), !PeopleText.names(organisationIn: next) {
+                role = next  // `Mr P Grant, Consultant Cardiologist, St Mary's Hospital, …`
+                rest = rest.dropFirst()
+            }
             if let next = rest.first, !next.contains(where: \.isNumber), Self.hasPracticeWord(next) || rest.count >= 3 {
                 practice = next
                 rest = rest.dropFirst()
@@ -55,7 +61,7 @@ struct LetterCopy: Sendable, Equatable {
             addressParts = (addressWords.isEmpty ? [] : [addressWords.joined(separator: " ")]) + segments.dropFirst()
         }
         address = addressParts.isEmpty ? nil : addressParts.joined(separator: ", ")
-        kind = Self.kind(of: "\(displayName) \(practice ?? "")".lowercased(), titled: displayName != name)
+        kind = Self.kind(of: "\(displayName) \(role ?? "") \(practice ?? "")".lowercased(), titled: displayName != name)
     }
 
     /// A name, a practice and the start of an address, from words run together: the address
@@ -107,7 +113,7 @@ struct LetterCopy: Sendable, Equatable {
         }
         var entry = AddressPage(page: page, method: "letter", confidence: 0.8, name: name, dateOfBirth: nil, address: address)
         entry.addressType = kind == .optician ? "optician" : "specialist"
-        entry.specialistName = kind == .specialist ? displayName : nil
+        entry.specialistName = kind == .specialist ? role ?? displayName : nil
         return entry
     }
 

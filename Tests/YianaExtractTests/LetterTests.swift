@@ -119,6 +119,30 @@ struct LetterTests {
         #expect(json.contains(#""nhs_number":"943 476 5919""#) && json.contains(#""mrn":"K9945489""#))
     }
 
+    /// A specialist the letter was copied to is an entry of their own, their role as the app's
+    /// `specialist_name`, their hospital the first line of their address.
+    @Test func aSpecialistCopiedIsAnEntryOfTheirOwn() throws {
+        let page = """
+            Re: Mrs Jane Smith, DOB 12/03/1945, Hospital No: H123456
+            14 Oak Lane, Reigate, Surrey RH2 7AA
+            Dear Mrs Smith,
+            I have asked my colleague to see you about your heart.
+            Yours sincerely,
+            Mr Luke Herbert
+            Consultant Ophthalmologist
+            cc: Dr A Patel, Reigate Medical Centre, 12 High Street, Reigate RH2 9AE
+            cc: Mr P Grant, Consultant Cardiologist, St Mary's Hospital, Praed Street, London W2 1NY
+            """
+        let entries = cascade.document("Letter", pages: [(1, page)])
+        #expect(entries.map(\.addressType) == ["patient", "specialist"])
+        #expect(entries.first?.gp?.name == "Dr A Patel" && entries.first?.patient?.fullName == "Jane Smith")
+        let specialist = try #require(entries.last)
+        #expect(specialist.patient?.fullName == "P Grant" && specialist.specialistName == "Consultant Cardiologist")
+        #expect(specialist.address?.line1 == "St Mary's Hospital" && specialist.address?.line2 == "Praed Street" && specialist.address?.postcode == "W2 1NY")
+        let json = String(decoding: try JSONEncoder().encode(specialist), as: UTF8.self)
+        #expect(json.contains(#""address_type":"specialist""#) && json.contains(#""specialist_name":"Consultant Cardiologist""#))
+    }
+
     /// A letter to the patient without a Re: line: the window's person, spoken to by the
     /// salutation, their numbers from the reference block; the signer never.
     @Test func aLetterToThePatientNamesItsAddressee() throws {
