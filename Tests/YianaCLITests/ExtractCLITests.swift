@@ -93,8 +93,10 @@ struct ExtractCLITests {
         }
         func fromAddresses(_ hit: [String: Any]) -> Bool { (hit["pages"] as? [[String: Any]] ?? []).contains { $0["source"] as? String == "addresses" } }
         #expect(try await run(["index"]).status == 0)
-        let patient = try await hits("H123456")
-        #expect(patient.count == 2 && patient.allSatisfy(fromAddresses), "\(patient)")
+        for query in ["Jane Smith", "H123456"] {
+            let patient = try await hits(query)
+            #expect(patient.count == 2 && patient.allSatisfy(fromAddresses), "\(query): \(patient)")
+        }
         for consultant in ["Arblaster", "Stone"] {
             let found = try await hits(consultant)
             #expect(!found.isEmpty && !found.contains(where: fromAddresses), "\(consultant): \(found)")
