@@ -92,7 +92,8 @@ for page in docs/*.md; do gzip -9n < "$page" > "$doc/docs/$(basename "$page").gz
     echo "yiana-tools ($version) unstable; urgency=medium"
     echo
     echo "  * Built from commit $(git rev-parse HEAD)."
-    git log -20 --format='  * %s' | cut -c1-78
+    # Each subject cut at a word's end within 78 columns (a word cut in two is a misspelling to lintian).
+    git log -20 --format='%s' | awk '{ s = $0; if (length(s) > 74) { s = substr(s, 1, 71); sub(/ [^ ]*$/, "", s); s = s " ..." } print "  * " s }'
     echo
     echo " -- yiana-tools maintainers <yiana-tools@users.noreply.github.com>  $(git log -1 --format=%cD)"
 } | gzip -9n > "$doc/changelog.gz"  # a native package: its changelog is the upstream one
