@@ -26,17 +26,14 @@ struct ServeLiveTests {
         #expect(first.contains(#"<span id="conflict-count" class="badge" hidden"#), "no conflict yet: \(first)")
         let port = server.base.port!
 
-        // Dropped as a sync program would, while a page listens. The conflict copy lands first: the
-        // count is taken again when the index changes (or every 30 s), so a copy landing just after
-        // the arrival was indexed would be heard only after the 20 s this test listens (on a loaded
-        // machine the two steps were seconds apart).
+        // Dropped as a sync program would, while a page listens.
         let library = URL(fileURLWithPath: lib)
         let arrival = Task.detached {
             try await Task.sleep(nanoseconds: 300_000_000)
-            try FileManager.default.copyItem(at: library.appendingPathComponent("Filled form.yianazip"),
-                                             to: library.appendingPathComponent("Filled form (Bob's conflicted copy 2026-11-26).yianazip"))
             try CoordinatedDocument.create(at: library.appendingPathComponent("Allotment minutes.yianazip").path,
                                            metadata: DocumentMetadata(title: "Allotment minutes", pageCount: 1), pdf: .data(simplePDF(["rhubarb", "allotment"])))
+            try FileManager.default.copyItem(at: library.appendingPathComponent("Filled form.yianazip"),
+                                             to: library.appendingPathComponent("Filled form (Bob's conflicted copy 2026-11-26).yianazip"))
         }
         let heard = try await offPool {
             try RawHTTP.stream(port: port, "/events", seconds: 20) { $0.contains("event: changed") && $0.contains("event: conflicts\ndata: 1\n") }
