@@ -36,7 +36,9 @@ struct ServeLiveTests {
                                              to: library.appendingPathComponent("Filled form (Bob's conflicted copy 2026-11-26).yianazip"))
         }
         let heard = try await offPool {
-            try RawHTTP.stream(port: port, "/events", seconds: 20) { $0.contains("event: changed") && $0.contains("event: conflicts\ndata: 1\n") }
+            // Listened to for up to 60 s: the count of conflict copies is taken again when the index changes or
+            // every 30 s, and the server's own scan ran late while the whole suite loaded this 2-core VM.
+            try RawHTTP.stream(port: port, "/events", seconds: 60) { $0.contains("event: changed") && $0.contains("event: conflicts\ndata: 1\n") }
         }
         try await arrival.value
         #expect(heard.contains("event: conflicts\ndata: 1\n"), "the count in the navigation: \(heard)")
