@@ -61,7 +61,7 @@ struct LetterCopy: Sendable, Equatable {
             addressParts = (addressWords.isEmpty ? [] : [addressWords.joined(separator: " ")]) + segments.dropFirst()
         }
         address = addressParts.isEmpty ? nil : addressParts.joined(separator: ", ")
-        kind = Self.kind(of: "\(displayName) \(role ?? "") \(practice ?? "")".lowercased(), titled: displayName != name)
+        kind = Self.kind(of: "\(displayName) \(role ?? "") \(practice ?? "")".lowercased())
     }
 
     /// A name, a practice and the start of an address, from words run together: the address
@@ -95,7 +95,7 @@ struct LetterCopy: Sendable, Equatable {
         text.lowercased().split(separator: " ").contains { practiceWords.contains(String($0)) }
     }
 
-    private static func kind(of text: String, titled: Bool) -> Kind {
+    private static func kind(of text: String) -> Kind {
         if opticianWords.contains(where: text.contains) { return .optician }
         if gpWords.contains(where: text.contains) || text.hasPrefix("gp ") { return .gp }
         if specialistWords.contains(where: text.contains) { return .specialist }

@@ -56,25 +56,6 @@ enum LetterIdentifiers {
         return String(value).uppercased()
     }
 
-    /// UK phone numbers in `text` (eleven digits from 0, or +44 and ten, in groups), by kind:
-    /// `07…` a mobile, any other the home number, a third the work number. Ten digits are never
-    /// a phone here: that is an NHS number's length.
-    static func phones(in text: Substring) -> AddressPage.Phones? {
-        var phones = AddressPage.Phones()
-        var rest = text
-        while let (number, after) = phone(in: rest) {
-            if number.hasPrefix("07") {
-                if phones.mobile == nil { phones.mobile = number }
-            } else if phones.home == nil {
-                phones.home = number
-            } else if phones.work == nil {
-                phones.work = number
-            }
-            rest = after
-        }
-        return phones == AddressPage.Phones() ? nil : phones
-    }
-
     /// The first phone number in `text` (its groups as written, single-spaced) and what follows it.
     static func phone(in text: Substring) -> (String, Substring)? {
         var index = text.startIndex

@@ -198,14 +198,10 @@ struct LetterPage: Sendable {
         for line in lines.suffix(from: min(lines.count, max(firstCopyAt ?? closingAt ?? lines.count, 0))) where line.hasBytes("|") || line.hasBytes("Tel") {
             notPatientPostcodes.formUnion(TextPatterns.postcodes(in: line))
         }
-        for copy in copies where !(block?.name).map({ LetterNames.same($0, copy.name) }).orFalse {
+        for copy in copies where (block?.name).map({ LetterNames.same($0, copy.name) }) != true {
             if let postcode = copy.postcode { notPatientPostcodes.insert(postcode) }
         }
     }
-}
-
-extension Optional where Wrapped == Bool {
-    var orFalse: Bool { self ?? false }
 }
 
 extension LetterPage {

@@ -19,7 +19,7 @@ struct LetterPatientBlock: Sendable, Equatable {
     /// The digits after an NHS label that are not yet a whole number.
     private var partialNHS: String?
 
-    enum Label: CaseIterable {
+    enum Label {
         case dateOfBirth, mrn, nhs, address, phone, name, gp
     }
 
