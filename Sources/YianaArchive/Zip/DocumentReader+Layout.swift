@@ -16,6 +16,8 @@ extension DocumentReader {
                 throw ArchiveError(.centralDirectoryDamaged("it lies outside the file"), path: path)
             case .centralDirectoryTooLarge:
                 throw ArchiveError(.centralDirectoryDamaged("it is implausibly large"), path: path)
+            case .tooManyEntries(let count):
+                throw ArchiveError(.damagedStructure("it lists \(count) entries, where a document has three"), path: path)
             case .badCentralHeader(let index):
                 throw ArchiveError(.centralDirectoryDamaged("entry \(index + 1) is damaged"), path: path)
             case .badLocalHeader(let name):

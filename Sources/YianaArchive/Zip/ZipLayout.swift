@@ -56,6 +56,9 @@ struct ZipLayout {
     /// The largest central directory read; a `.yianazip` has three entries, so a
     /// directory this large is hostile, and the limit keeps memory bounded.
     static let maximumCentralDirectorySize: UInt64 = 4 << 20
+    /// The most entries read: a document has three, and a hostile file's tens of thousands
+    /// would cost memory and time in every check that follows.
+    static let maximumEntryCount: UInt64 = 64
     /// The end of a file the end record is looked for in: its 22 bytes and the longest comment.
     static let tailLimit: UInt64 = 22 + 65_535
 
@@ -63,6 +66,7 @@ struct ZipLayout {
         case noEndOfCentralDirectory
         case centralDirectoryOutOfBounds
         case centralDirectoryTooLarge
+        case tooManyEntries(UInt64)
         case badCentralHeader(index: Int)
         case badLocalHeader(name: String)
         case multiDisk
@@ -116,6 +120,7 @@ struct ZipLayout {
         guard cdSize <= maximumCentralDirectorySize else { throw Problem.centralDirectoryTooLarge }
         // Each central header takes at least 46 bytes: a larger count is a lie.
         guard entryCount <= cdSize / 46 else { throw Problem.badCentralHeader(index: Int(cdSize / 46)) }
+        guard entryCount <= maximumEntryCount else { throw Problem.tooManyEntries(entryCount) }
 
         let directory = try reader.bytes(at: cdOffset, count: Int(cdSize))
         var entries: [ZipEntryLayout] = []

@@ -36,9 +36,12 @@ extension Repairer {
             return try fromVersion(url, path: path, options: options)
         }
         notes.append("format.json rebuilt")
-        let others = Set(evidence.map(\.name)).subtracting(["metadata.json", "content.pdf", "format.json"])
-        if !others.isEmpty {
-            notes.append("left out \(others.sorted().map { "\"\($0)\"" }.joined(separator: ", ")) (not part of a document; still in the original, kept in the version store)")
+        let others = found.otherNames
+        if others.count > 0 {
+            // Named, the first few: a hostile file may hold a hundred thousand.
+            let names = others.first.map { "\"\($0)\"" }.joined(separator: ", ")
+            let what = others.count == others.first.count ? names : "\(others.count) other entries (the first: \(names), …)"
+            notes.append("left out \(what) (not part of a document; still in the original, kept in the version store)")
         }
         let scratch = try DocumentRewrite(library: library).scratchFolder()
         var pdfFile: URL? = nil
@@ -52,7 +55,7 @@ extension Repairer {
         } else if let partial = evidence.first(where: { $0.name == "content.pdf" && $0.dataOffset < size }) {
             // Damaged or cut off: the user gets what is there, beside the document, never in it.
             // Up to where the next entry or the central directory starts, when that comes first.
-            let next = (evidence.map(\.headerOffset) + found.directoryStarts).filter { $0 > partial.dataOffset }.min() ?? size
+            let next = found.nextEntryStart(after: partial.dataOffset)
             let available = min(partial.size, min(size, next) - partial.dataOffset)
             side = ("\(metadata.title) (partial PDF)", partial.dataOffset, available)
             notes.append("content.pdf is damaged or incomplete: its \(available) bytes go to \(sideMarker) (a new file; nothing is replaced); the document keeps its metadata")
