@@ -19,8 +19,9 @@ struct DeletedRoutes {
         let library = changes.library, images = self.images, readOnly = changes.readOnly, csrf = changes.csrf, indexHandle = changes.index
         router.get("/deleted") { _, _ -> Response in
             let keeper = Keeper(library: library)
+            let lost = await keeper.lostNow()
             return HTML.page(title: "Recently deleted", library: library,
-                             body: HTML.deleted(keeper.lost(), alarm: keeper.alarm(), token: readOnly ? nil : csrf.value))
+                             body: HTML.deleted(lost, alarm: keeper.alarm(), token: readOnly ? nil : csrf.value))
         }
         router.get("/deleted-image") { request, _ -> Response in
             let parameters = request.formParameters

@@ -52,7 +52,9 @@ extension Yiana.Versions {
                 --deleted lists the documents gone from the library (deleted here or on another \
                 device, or overwritten by bytes that are not a document) of which states are \
                 kept: when this machine last saw each, when it found it gone, and its states. \
-                A moved or renamed document is not gone.
+                A moved or renamed document is not gone. It looks at the library first (its \
+                folders against what the last look saw, as `yiana status` does), so a document \
+                deleted while no watcher ran is listed at once, found gone now.
 
                 Examples:
                   yiana versions list "Letters/Bank statement"
@@ -85,7 +87,7 @@ extension Yiana.Versions {
 
         func run() async throws {
             let library = try libraryOptions.open()
-            guard let document else { return try listLost(library) }
+            guard let document else { return try await listLost(library) }
             let url = try Yiana.Versions.documentURL(document, in: library)
             let versions = try VersionStore(library: library).versions(of: url)
             if json { return try Output.json(versions) }
@@ -96,8 +98,8 @@ extension Yiana.Versions {
             for version in versions { print(Self.line(version)) }
         }
 
-        private func listLost(_ library: Library) throws {
-            let lost = Keeper(library: library).lost(since: since.flatMap { Moment.parse($0) })
+        private func listLost(_ library: Library) async throws {
+            let lost = await Keeper(library: library).lostNow(since: since.flatMap { Moment.parse($0) })
             if json { return try Output.json(lost) }
             guard !lost.isEmpty else {
                 print("no documents lost\(since.map { " since \($0)" } ?? ""): every document this machine saw is still in the library.")

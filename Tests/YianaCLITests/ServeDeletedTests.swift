@@ -10,12 +10,18 @@ import YianaTestSupport
 struct ServeDeletedTests {
     typealias Server = ServeCLITests.Server
 
-    @Test func aDeletedDocumentIsListedPreviewedAndRestoredFromItsPage() async throws {
+    /// A library of two imported documents, with its own state and cache folders.
+    func twoDocuments() async throws -> (TemporaryFolder, String, [String: String]) {
         let home = try TemporaryFolder()
         let lib = home.path("Yiana")
         let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache"), "YIANA_SETTLE_SECONDS": "0"]
         #expect(try await runYiana(["import", "--library", lib, Fixtures.sample("pdfs/Flow control paper.pdf"), Fixtures.sample("pdfs/Filled form.pdf")],
                                    environment: env).status == 0)
+        return (home, lib, env)
+    }
+
+    @Test func aDeletedDocumentIsListedPreviewedAndRestoredFromItsPage() async throws {
+        let (home, lib, env) = try await twoDocuments()
         #expect(try await runYiana(["index", "--library", lib], environment: env).status == 0)
         let url = URL(fileURLWithPath: home.path("Yiana/Flow control paper.yianazip"))
         let original = try Data(contentsOf: url)
@@ -47,6 +53,32 @@ struct ServeDeletedTests {
         let search = try JSONSerialization.jsonObject(with: try await server.get("/api/search?q=flow%20control").body) as? [String: Any]
         #expect((search?["hits"] as? [[String: Any]])?.first?["title"] as? String == "Flow control paper")
         #expect(try await server.post("/deleted/restore", form: ["path": "Flow control paper.yianazip", "version": id, "csrf": token]).status == 404)
+    }
+
+    /// Deleted while no watcher ran and before any other pass (no index at all): listed at
+    /// once by `versions list --deleted` and on the page, and restorable; a document renamed
+    /// meanwhile is not lost.
+    @Test func aDocumentDeletedWithNoWatcherIsListedAtOnce() async throws {
+        let (home, lib, env) = try await twoDocuments()
+        let url = URL(fileURLWithPath: lib + "/Flow control paper.yianazip")
+        let original = try Data(contentsOf: url)
+        try FileManager.default.removeItem(at: url)
+        try FileManager.default.moveItem(atPath: lib + "/Filled form.yianazip", toPath: lib + "/Form, renamed.yianazip")
+
+        let listed = try await runYiana(["versions", "list", "--deleted", "--json", "--library", lib], environment: env)
+        let lost = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]], "\(listed.stdout)\(listed.stderr)")
+        #expect(lost.map { $0["path"] as? String } == ["Flow control paper.yianazip"])
+        #expect(lost.first?["how"] as? String == "deleted" && (lost.first?["versions"] as? [Any])?.count == 1)
+
+        let server = try Server(library: lib, home: home)
+        defer { server.stop() }
+        let page = String(decoding: try await server.get("/deleted").body, as: UTF8.self)
+        #expect(page.contains("Flow control paper.yianazip") && page.contains(">Restore</button>") && !page.contains("Form, renamed"), "\(page)")
+        let id = try #require((lost.first?["versions"] as? [[String: Any]])?.first?["sha256"] as? String)
+        #expect(try await runYiana(["versions", "restore", "--library", lib, "Flow control paper.yianazip", String(id.prefix(12))], environment: env).status == 0)
+        #expect(try Data(contentsOf: url) == original)
+        let after = try await runYiana(["versions", "list", "--deleted", "--library", lib], environment: env)
+        #expect(after.stdout.contains("no documents lost"), "\(after.stdout)")
     }
 
     @Test func massLossIsOnTheHealthPageAndInStatus() async throws {

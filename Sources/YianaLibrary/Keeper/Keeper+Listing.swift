@@ -33,6 +33,24 @@ extension Keeper {
         lost(since: since, only: nil)
     }
 
+    /// The documents lost since `since`, as ``lost(since:)`` lists them, after a look at the
+    /// library (``lookAtLibrary(now:)``): a document deleted since the last pass, while no
+    /// watcher ran, is listed at once, gone since now.
+    public func lostNow(since: Date? = nil, now: Date = Date()) async -> [LostDocument] {
+        await lookAtLibrary(now: now)
+        return lost(since: since)
+    }
+
+    /// A whole look (``look(_:arrival:jobs:now:)``) at the library as it is now: a walk of
+    /// its folders compared with what the last look saw, which reads nothing more when
+    /// nothing changed; a document gone is recorded gone now, a changed one kept. A library
+    /// that cannot be listed is left for the next look.
+    @discardableResult
+    public func lookAtLibrary(now: Date = Date()) async -> KeeperReport? {
+        guard let scan = try? LibraryScanner.scan(library) else { return nil }
+        return await look(scan, arrival: Arrival(scan: scan, now: now), now: now)
+    }
+
     /// The lost document that was at `path`, if it is one.
     public func lost(at path: String) -> LostDocument? {
         lost(since: nil, only: path).first
