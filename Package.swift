@@ -104,11 +104,15 @@ let package = Package(
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         // `yiana watch`: inotify, passes of the index/OCR/conflict work, the event log and health.
-        .target(name: "YianaWatch", dependencies: ["YianaSystem", "YianaArchive", "YianaLibrary", "YianaSearch", "YianaPostgres", "YianaSync", "YianaOCR", "YianaExtract"]),
+        // The version of this build, from git (Scripts/version.sh, run by the plugin at every build).
+        .plugin(name: "YianaVersionPlugin", capability: .buildTool(), path: "Sources/YianaVersionPlugin"),
+        .target(name: "YianaVersion", plugins: ["YianaVersionPlugin"]),
+        .target(name: "YianaWatch", dependencies: ["YianaVersion", "YianaSystem", "YianaArchive", "YianaLibrary", "YianaSearch", "YianaPostgres", "YianaSync", "YianaOCR", "YianaExtract"]),
         // `yiana serve`: the pages and the JSON API on Hummingbird; routes parse and render,
         // the library modules do the work.
         .target(name: "YianaServe", dependencies: [
             "YianaLibrary", "YianaSearch", "YianaPostgres", "YianaWatch", "YianaSystem", "YianaSync", "YianaArchive", "YianaOCR", "YianaPDF", "YianaExtract",
+            "YianaVersion",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -123,7 +127,7 @@ let package = Package(
             name: "yiana",
             dependencies: [
                 "YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF", "YianaSearch", "YianaPostgres", "YianaSync", "YianaOCR", "YianaWatch", "YianaServe",
-                "YianaExtract",
+                "YianaExtract", "YianaVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: [.linkedLibrary("mimalloc", .when(platforms: [.linux]))]

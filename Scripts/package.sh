@@ -6,34 +6,33 @@
 # through the shlibs file of the package that holds it), and tesseract's English data; a man
 # page per command (swift-argument-parser's generate-manual), bash, zsh and fish completions,
 # the systemd user units of `watch` and `serve`, the README and the manual, a changelog and a copyright file
-# naming every component compiled in (Scripts/package/copyright.py). The version comes from
-# `git describe`: a tag vX.Y.Z on the commit makes the release X.Y.Z; otherwise
-# <yiana --version>~git<date>.<commit> (before that release), or X.Y.Z+git<n>.<commit> after a tag.
+# naming every component compiled in (Scripts/package/copyright.py). The version is
+# Scripts/version.sh's (from git), the one compiled into the program and shown in its man pages.
 # Usage: Scripts/package.sh   (then: apt install ./.build/deb/yiana-tools_*.deb)
+# YIANA_PACKAGE_SCRATCH=DIR builds in DIR instead of .build (Scripts/test.sh builds the package
+# there while the tests' debug build runs in .build: SwiftPM builds one at a time in a folder).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/setup.sh dpkg-dev binutils patchelf >/dev/null
 
-bin="$(swift build -c release --show-bin-path)"
+scratch=(--scratch-path "${YIANA_PACKAGE_SCRATCH:-.build}")
+bin="$(swift build "${scratch[@]}" -c release --show-bin-path)"
 # Linked again every time: a release build without --static-swift-stdlib (a plugin's, say)
 # leaves a program of the same name that needs the toolchain's libraries.
 rm -f "$bin/yiana"
-swift build -c release --static-swift-stdlib --product yiana >/dev/null
-swift build -c release --product generate-manual >/dev/null
+swift build "${scratch[@]}" -c release --static-swift-stdlib --product yiana >/dev/null
+swift build "${scratch[@]}" -c release --product generate-manual >/dev/null
 if ldd "$bin/yiana" | grep 'libswift\|not found' >/dev/null; then  # not -q: an early exit would SIGPIPE ldd and, under pipefail, hide a match
     echo "package: $bin/yiana needs libraries Debian does not have:" >&2
     ldd "$bin/yiana" | grep 'libswift\|not found' >&2
     exit 1
 fi
 arch="$(dpkg --print-architecture)"
-base="$("$bin/yiana" --version)"
-commit="$(git rev-parse --short=10 HEAD)"
-if tag="$(git describe --tags --exact-match --match 'v[0-9]*' 2>/dev/null)"; then
-    version="${tag#v}"
-elif tag="$(git describe --tags --match 'v[0-9]*' --abbrev=0 2>/dev/null)"; then
-    version="${tag#v}+git$(git rev-list --count "$tag"..HEAD).$commit"
-else
-    version="$base~git$(git log -1 --format=%cd --date=format:%Y%m%d).$commit"
+# One version: Scripts/version.sh's, which the build compiled into the program.
+version="$(Scripts/version.sh)"
+if [ "$("$bin/yiana" --version)" != "$version" ]; then
+    echo "package: $bin/yiana says it is $("$bin/yiana" --version), but this tree is $version (built before a commit?)" >&2
+    exit 1
 fi
 
 out=.build/deb
@@ -57,7 +56,7 @@ install -m 644 Sources/YianaExtract/Data/postcode-sectors.tsv "$root/usr/share/y
 # As man-db reads them: the NAME a single word (yiana.versions.restore, the page's own name;
 # the synopsis still says `yiana versions restore`), paragraphs by .Pp, not blank lines.
 for page in "$out"/man/yiana.1 "$out"/man/yiana.*.1; do
-    python3 - "$page" <<'PY'
+    python3 - "$page" "$version" <<'PY'
 import re, sys
 path = sys.argv[1]
 page = open(path).read()
@@ -68,6 +67,7 @@ page = re.sub(r'^\.Nd "(.*)"$', r'.Nd \1', page, flags=re.M)
 if len(words) > 1:
     page = re.sub(r'^\.Nm$', ".Nm " + words[0] + "\n.Cm " + " ".join(words[1:]), page, flags=re.M)
 page = re.sub(r'\n\n+', '\n.Pp\n', page)
+page = re.sub(r'^\.Os$', '.Os yiana-tools ' + sys.argv[2], page, flags=re.M)
 open(path, "w").write(page)
 PY
     gzip -9n < "$page" > "$root/usr/share/man/man1/$(basename "$page").gz"
@@ -97,7 +97,7 @@ for page in docs/*.md; do gzip -9n < "$page" > "$doc/docs/$(basename "$page").gz
     echo
     echo " -- yiana-tools maintainers <yiana-tools@users.noreply.github.com>  $(git log -1 --format=%cD)"
 } | gzip -9n > "$doc/changelog.gz"  # a native package: its changelog is the upstream one
-python3 Scripts/package/copyright.py "$bin/yiana.product/Objects.LinkFileList" .build/checkouts > "$doc/copyright"
+python3 Scripts/package/copyright.py "$bin/yiana.product/Objects.LinkFileList" "${YIANA_PACKAGE_SCRATCH:-.build}/checkouts" > "$doc/copyright"
 chmod 644 "$doc"/*
 
 # Depends: what the binary links (dpkg-shlibdeps), what it opens on first use (the shlibs

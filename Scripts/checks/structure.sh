@@ -54,7 +54,7 @@ print(f"files over 400 lines: {len(long_files)}")
 for n, p in sorted(long_files, reverse=True): print(f"  {p} {n} lines")
 sys.exit(1 if long_functions or long_files else 0)
 PY
-# What ships, apart: every folder of Sources/ is a module the `yiana` program is built from
+# What ships, apart: every folder of Sources/ is a module (or build plugin) the `yiana` program is built from
 # (from the manifest as SwiftPM reads it), and the package's only executable product is yiana.
 swift package dump-package 2>/dev/null | python3 -c '
 import json, os, sys
@@ -66,6 +66,8 @@ def needs(name, seen):
     for dependency in targets[name]["dependencies"]:
         for kind in ("byName", "target"):
             if kind in dependency: needs(dependency[kind][0], seen)
+    for usage in targets[name].get("pluginUsages") or []:  # a build plugin it is built with
+        if "plugin" in usage: needs(usage["plugin"][0], seen)
 shipped = set(); needs("yiana", shipped)
 folder = lambda t: t.get("path") or ("Sources/" + t["name"])
 stray = sorted(f"Sources/{d}" for d in os.listdir("Sources")

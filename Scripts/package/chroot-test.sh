@@ -2,26 +2,52 @@
 # The Debian package on a machine that never saw Swift: a minimal Debian 12 root made with
 # debootstrap from the Debian archive this machine's apt uses, the package installed into it
 # with `apt-get install ./yiana-tools_….deb` (its dependencies resolved by apt), then, as an
-# ordinary user there: yiana --version, man yiana, import of the sample PDFs, ocr --all, index,
+# ordinary user there: yiana --version (the package's version, as the man page and /api/health say), man yiana, import of the sample PDFs, ocr --all, index,
 # a search finding a word only in a scan, verify, and `yiana serve` answering its search page.
 # It checks that the program needs no library from outside Debian (ldd, and each library it
 # opens on first use present), that no Swift is in the root, and that `apt-get remove` leaves
 # no file of the package behind. Prints each step's time; exits 1 on any failure.
 # Usage: Scripts/package/chroot-test.sh [DEB]   (default: build it with Scripts/package.sh)
+#        Scripts/package/chroot-test.sh --prepare DIR     only makes the fresh root, in DIR (while
+#                                                         the package builds: Scripts/test.sh)
+#        Scripts/package/chroot-test.sh --root DIR [DEB]  uses that root (and removes it after)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ "$(id -u)" -eq 0 ] || exec sudo "$0" "$@"  # debootstrap, mount and chroot need root
 started=$SECONDS
 Scripts/setup.sh debootstrap curl >/dev/null
-deb="${1:-$(Scripts/package.sh | tail -1)}"
-echo "package: $deb ($(du -h "$deb" | cut -f1)) in $((SECONDS - started)) s"
 
 # The archive this machine's apt uses (deb822 or one-line sources).
 mirror="$(grep -hE '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | grep -v security | awk 'NR == 1 {print $2}')"
 [ -n "$mirror" ] || mirror="$(grep -hE '^deb ' /etc/apt/sources.list 2>/dev/null | grep -v security | awk 'NR == 1 {print $2}')"
 mirror="${mirror:-http://deb.debian.org/debian}"
 
-root="$(mktemp -d "$PWD/.build/deb-root-XXXXXX")"
+# make_root DIR: a minimal Debian 12 in DIR, with this machine's archive as its sources.
+make_root() {
+    debootstrap --variant=minbase bookworm "$1" "$mirror" >/dev/null
+    cat > "$1/etc/apt/sources.list" <<EOF
+deb $mirror bookworm main
+deb $mirror bookworm-updates main
+deb ${mirror%/debian}/debian-security bookworm-security main
+EOF
+    touch "$1/.yiana-root-complete"
+}
+if [ "${1:-}" = "--prepare" ]; then
+    mkdir -p "$2"
+    make_root "$2"
+    echo "a fresh Debian 12 root (debootstrap --variant=minbase) in $2: $((SECONDS - started)) s"
+    exit 0
+fi
+prepared=""
+if [ "${1:-}" = "--root" ]; then
+    prepared="$2"
+    shift 2
+    [ -f "$prepared/.yiana-root-complete" ] || { echo "deb-chroot-test: $prepared is not a root made by --prepare" >&2; exit 1; }
+fi
+deb="${1:-$(Scripts/package.sh | tail -1)}"
+echo "package: $deb ($(du -h "$deb" | cut -f1)) in $((SECONDS - started)) s"
+
+root="${prepared:-$(mktemp -d "$PWD/.build/deb-root-XXXXXX")}"
 chmod 755 "$root"  # its / for every user in it
 cleanup() {
     for mount in dev/pts dev proc; do umount -l "$root/$mount" 2>/dev/null || true; done
@@ -33,16 +59,12 @@ cleanup() {
 }
 trap cleanup EXIT
 step=$SECONDS
-debootstrap --variant=minbase bookworm "$root" "$mirror" >/dev/null
-cat > "$root/etc/apt/sources.list" <<EOF
-deb $mirror bookworm main
-deb $mirror bookworm-updates main
-deb ${mirror%/debian}/debian-security bookworm-security main
-EOF
+[ -n "$prepared" ] || make_root "$root"
 mount -t proc proc "$root/proc"
 mount --bind /dev "$root/dev"
 mount --bind /dev/pts "$root/dev/pts"
-echo "a fresh Debian 12 root (debootstrap --variant=minbase): $((SECONDS - step)) s"
+[ -n "$prepared" ] && echo "a fresh Debian 12 root: made beforehand in $prepared (--prepare)" \
+    || echo "a fresh Debian 12 root (debootstrap --variant=minbase): $((SECONDS - step)) s"
 
 in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@"; }
 step=$SECONDS
@@ -68,7 +90,9 @@ cp -r SampleDocs "$root/home/reader/samples"
 chroot "$root" chown -R reader:reader /home/reader/samples
 as_reader() { chroot --userspec=reader:reader "$root" env -i HOME=/home/reader PATH=/usr/bin:/bin LANG=C.UTF-8 bash -c "cd ~ && $1"; }
 step=$SECONDS
-check "yiana --version" as_reader 'yiana --version | grep -q "^[0-9]"'
+packaged="$(in_root dpkg-query -W -f '${Version}' yiana-tools)"
+check "yiana --version is the package's version ($packaged)" as_reader "[ \"\$(yiana --version)\" = '$packaged' ]"
+check "the man page says the same version" as_reader "MANPAGER=cat man yiana 2>/dev/null | grep -qF '$packaged'"
 check "man yiana" as_reader 'MANPAGER=cat man yiana 2>/dev/null | grep -q "yiana"'
 check "man yiana.versions.restore" as_reader 'MANPAGER=cat man yiana.versions.restore 2>/dev/null | grep -q "versions restore"'
 check "yiana import of the sample PDFs" as_reader 'yiana import --library ~/Yiana ~/samples/pdfs ~/samples/scans >/dev/null 2>&1; [ $(find ~/Yiana -name "*.yianazip" | wc -l) -ge 8 ]'
@@ -82,6 +106,7 @@ as_reader 'yiana serve --library ~/Yiana --listen 127.0.0.1:0 > /tmp/serve.out 2
 for _ in $(seq 100); do grep -q http "$root/tmp/serve.out" 2>/dev/null && break; sleep 0.1; done
 url="$(grep -o 'http://127.0.0.1:[0-9]*/' "$root/tmp/serve.out" | sed -n 1p)"
 check "yiana serve answers its search page" bash -c "curl -sf '${url}?q=masking' | grep -q 'Hardware receipt (scan)'"
+check "/api/health says the package's version" bash -c "[ \"\$(curl -sf '${url}api/health' | python3 -c 'import json, sys; print(json.load(sys.stdin)[\"version\"])')\" = '$packaged' ]"
 kill "$(cat "$root/tmp/serve.pid")" 2>/dev/null || true
 echo "the job as an ordinary user: $((SECONDS - step)) s"
 

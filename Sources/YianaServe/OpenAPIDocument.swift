@@ -1,9 +1,14 @@
+import Foundation
+import YianaVersion
+
 /// The API's description (`/api/openapi.json`), which the tests hold every answer to.
 enum OpenAPIDocument {
-    static let json = #"""
+    static let json = template.replacingOccurrences(of: "@VERSION@", with: YianaVersion.string)
+
+    private static let template = #"""
     {
       "openapi": "3.1.0",
-      "info": {"title": "yiana serve", "version": "0.1.0",
+      "info": {"title": "yiana serve", "version": "@VERSION@",
                "description": "The JSON API of a Yiana library served by `yiana serve`."},
       "paths": {
         "/api/search": {
@@ -117,8 +122,9 @@ enum OpenAPIDocument {
               "path": {"type": "string", "description": "The document it was started for, when one."},
               "details": {"type": "array", "items": {"type": "string"}, "description": "What it did to each document, once it ended (at most 200 lines)."},
               "serial": {"type": "integer", "description": "Counts up with every change of the status."}}},
-          "Health": {"type": "object", "required": ["library", "documents", "fine", "states", "watcherRunning", "seconds", "read"],
+          "Health": {"type": "object", "required": ["version", "library", "documents", "fine", "states", "watcherRunning", "seconds", "read"],
             "properties": {
+              "version": {"type": "string", "description": "The version of the yiana that answers (`yiana --version`)."},
               "library": {"type": "string"}, "documents": {"type": "integer"}, "fine": {"type": "integer"},
               "states": {"type": "array", "items": {"type": "object", "required": ["state", "count", "meaning", "run", "paths"], "additionalProperties": false,
                 "properties": {"state": {"type": "string"}, "count": {"type": "integer"}, "meaning": {"type": "string"}, "run": {"type": "string"},

@@ -1,4 +1,5 @@
 import Foundation
+import YianaVersion
 import YianaArchive
 import YianaLibrary
 import YianaOCR
@@ -34,6 +35,8 @@ public struct LibraryHealth: Codable, Sendable {
         public let lastRun: Date?
     }
 
+    /// The version of the yiana that gathered it (`yiana --version`).
+    public var version = YianaVersion.string
     public var library: String
     public var documents = 0
     /// Documents in none of the states below.

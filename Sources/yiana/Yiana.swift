@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import YianaVersion
 
 @main
 struct Yiana: AsyncParsableCommand {
@@ -14,7 +15,7 @@ struct Yiana: AsyncParsableCommand {
             Exit codes: 0 all went well; 1 some files failed (each is reported, the rest are \
             done); 2 the command line is wrong.
             """,
-        version: "0.1.0",
+        version: YianaVersion.string,
         subcommands: [Import.self, Append.self, Inject.self, Info.self, Export.self, Edit.self, Index.self, Search.self, Versions.self, Conflicts.self, Diff.self, Cloud.self, Evict.self, Status.self, Download.self, SyncCommand.self, Verify.self, Repair.self, OCR.self, Extract.self, Rename.self, Move.self, Delete.self, Watch.self, Serve.self]
     )
 

@@ -55,6 +55,16 @@ struct CLITests {
         #expect(result.stderr.contains("mimalloc: process init"), "\(result.stderr)")
     }
 
+    /// One version: `yiana --version` is what `Scripts/version.sh` derives from git (the
+    /// package's version, Scripts/package.sh), compiled in when it was built.
+    @Test func theVersionIsTheOneDerivedFromGit() async throws {
+        let script = try await runProcess(URL(fileURLWithPath: "/bin/sh"), [Fixtures.packageRoot.appendingPathComponent("Scripts/version.sh").path])
+        let derived = script.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(script.status == 0 && derived.hasPrefix("0.") && derived.count > 4)
+        let said = try run(["--version"])
+        #expect(said.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == derived, "\(said.stdout) vs \(derived)")
+    }
+
     @Test func importReportsAsJSONAndExitsNonZeroWhenSomeFail() async throws {
         let library = try TemporaryFolder()
         let result = try run(["import", "--library", library.url.path, "--json", "--jobs", "2", Fixtures.sample("pdfs")])
