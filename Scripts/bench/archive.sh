@@ -9,6 +9,10 @@
 #                                                                           target: <= 1.2x
 #      Also shown: `openssl dgst -sha256` of the file alone (SHA extensions), the floor for
 #      any import that records the app's pdfHash, and the import's time against it.
+#      And what keeping costs: the import with the keeper vs YIANA_KEEP=off, and an edit of the
+#      200 MB document's title with and without it (an edit's new file is hashed as it is
+#      written and handed to the keeper; an import must hash the PDF for metadata.json's
+#      pdfHash before the file's own bytes can be hashed in order, so it hashes twice).
 #   3. read:  `yiana export --pdf -` (every byte CRC-checked) vs `unzip -tq`.  target >= 1.0
 #   4. memory: peak RSS of `yiana import` of a 1 GB PDF (/usr/bin/time -v), anonymous and
 #      file-backed apart (a container's limit counts both).                target < 64 MB
@@ -57,6 +61,14 @@ read -r t_yiana t_cp2 < <(pair \
 
 read -r t_sha t_cp3 < <(pair ":" "openssl dgst -sha256 '$work/200mb.pdf'" \
     'rm -rf "$work/cp" && mkdir "$work/cp" && sync' "cp '$work/200mb.pdf' '$work/cp/' && sync")
+# What keeping costs: the same import without the keeper (YIANA_KEEP=off), beside the import
+# with it; and an edit of the 200 MB document's title with and without it (each a new title).
+read -r t_keep t_nokeep < <(pair \
+    'rm -rf "$work/lib" && mkdir "$work/lib" && sync' "'$yiana' import --library '$work/lib' '$work/200mb.pdf'" \
+    'rm -rf "$work/lib" && mkdir "$work/lib" && sync' "YIANA_KEEP=off '$yiana' import --library '$work/lib' '$work/200mb.pdf'")
+rm -rf "$work/edit" && "$yiana" import --library "$work/edit" "$work/200mb.pdf" >/dev/null
+read -r t_edit t_edit_off < <(pair "sync" "'$yiana' edit --library '$work/edit' 200mb --title \"Title \$\$\"" \
+    "sync" "YIANA_KEEP=off '$yiana' edit --library '$work/edit' 200mb --title \"Title \$\$\"")
 
 doc="$work/lib/200mb.yianazip"
 read -r t_export t_unzip < <(pair ":" "'$yiana' export --pdf - '$doc' > /dev/null" ":" "unzip -tq '$doc'")
@@ -70,5 +82,8 @@ printf '%-52s %10.3f %10.3f %8s %8s\n' "write 200 MB PDF into an archive vs cp +
 printf '%-52s %10.3f %10.3f %8s %8s\n' "whole yiana import, time ratio to cp + sync" "$t_yiana" "$t_cp2" "$(ratio "$t_yiana" "$t_cp2")x" "<=1.2x"
 printf '%-52s %10.3f %10.3f %8s %8s\n' "  floor: openssl dgst -sha256 alone, time ratio" "$t_sha" "$t_cp3" "$(ratio "$t_sha" "$t_cp3")x" "-"
 printf '%-52s %10.3f %10.3f %8s %8s\n' "  whole yiana import vs openssl dgst -sha256 alone" "$t_yiana" "$t_sha" "$(ratio "$t_yiana" "$t_sha")x" "-"
+printf '%-52s %10.3f %10.3f %8s %8s\n' "  import with the keeper vs YIANA_KEEP=off" "$t_keep" "$t_nokeep" "$(ratio "$t_keep" "$t_nokeep")x" "-"
+printf '%-52s %10.3f %10.3f %8s %8s\n' "  without the keeper, time ratio to cp + sync" "$t_nokeep" "$t_cp2" "$(ratio "$t_nokeep" "$t_cp2")x" "-"
+printf '%-52s %10.3f %10.3f %8s %8s\n' "edit a 200 MB document's title: keeper vs off" "$t_edit" "$t_edit_off" "$(ratio "$t_edit" "$t_edit_off")x" "-"
 printf '%-52s %10.3f %10.3f %8s %8s\n' "read back with CRC: yiana export vs unzip -tq" "$t_export" "$t_unzip" "$(ratio "$t_unzip" "$t_export")x" ">=1.0x"
 echo "$memory   (target: peak RSS < 64 MB)"

@@ -45,6 +45,34 @@ struct EditTests {
         #expect(verified.clean && verified.files[0].problems.map(\.code.rawValue) == ["date-suspicious"], "\(verified.files[0].problems)")
     }
 
+    /// An edit copies the PDF whose CRC-32 it was exported with: the writer lays out what
+    /// precedes it first and hashes the new file as it writes it, and hands the hash over
+    /// (``OwnWrites``); the keeper keeps the file under that hash, which is the file's own.
+    /// A PDF file whose bytes do not match the CRC it came with is refused, nothing replaced.
+    @Test func anEditHandsTheKeeperTheHashOfWhatItWrote() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.url.appendingPathComponent("Doc.yianazip")
+        let pdf = try Data(contentsOf: Fixtures.sampleDocs.appendingPathComponent("pdfs/Flow control paper.pdf"))
+        try CoordinatedDocument.create(at: url.path, metadata: DocumentMetadata(title: "Doc", pageCount: 1), pdf: .data(pdf))
+        let library = try Library(root: folder.url)
+        _ = try DocumentEditor(library: library).apply(MetadataEdit(title: "New"), to: url)
+        let identity = try #require(FileIdentity(path: url.path))
+        let handed = try #require(OwnWrites.sha256(ofWritten: url.path, identity: identity))
+        #expect(handed == (try FileHash.sha256(of: url)))
+        _ = await Keeper(library: library).observe([url])
+        let kept = Keeper(library: library).records(path: "Doc.yianazip", documentID: nil)
+        #expect(kept.first?.sha256 == handed)
+
+        let scratch = folder.url.appendingPathComponent("pdf")
+        let crc = try #require(try CoordinatedDocument.exportPDF(of: url.path, to: scratch.path, overwrite: false))
+        let before = try Data(contentsOf: url)
+        #expect { try DocumentRewrite(library: library).write(DocumentMetadata(title: "Other", pageCount: 1), pdfFile: scratch, crc32: crc ^ 1,
+                                                              to: url, replacing: true) } throws: {
+            ($0 as? ArchiveError)?.code == .verificationFailed
+        }
+        #expect(try Data(contentsOf: url) == before)
+    }
+
     @Test func scratchFilesAKilledProcessLeftAreSweptAfterADay() throws {
         let folder = try TemporaryFolder()
         let rewrite = DocumentRewrite(library: try Library(root: folder.url))

@@ -1,17 +1,22 @@
+import Crypto
 import Foundation
 import YianaSystem
 
 extension CoordinatedDocument {
     /// Writes the document's PDF to `outPath` atomically: a CRC error (or any other) leaves
     /// no partial file behind, and an existing file is replaced only when `overwrite` is set.
+    /// Returns the CRC-32 its bytes were checked against (nil for a legacy document, which has none).
     /// - Throws: ``ArchiveError`` (`.missingPDF`, `.crcMismatch`, `.alreadyExists`, …).
+    @discardableResult
     public static func exportPDF(of documentPath: String, to outPath: String, overwrite: Bool,
-                                 timeout: Double = defaultLockTimeout) throws {
+                                 timeout: Double = defaultLockTimeout) throws -> UInt32? {
         try read(documentPath, timeout: timeout) { reader in
-            guard reader.pdf != nil else { throw ArchiveError(.missingPDF, path: documentPath) }
+            guard let pdf = reader.pdf else { throw ArchiveError(.missingPDF, path: documentPath) }
             try atomicWrite(to: outPath, replacing: overwrite, timeout: timeout) { fd, tempPath in
                 try reader.writePDF(toFD: fd, outPath: tempPath)
+                return nil
             } verify: { _ in }
+            return pdf.crc32
         }
     }
 }
@@ -30,14 +35,19 @@ extension CoordinatedDocument {
         try atomicWrite(to: path, replacing: true, expecting: expecting, timeout: timeout) { fd, tempPath in
             let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 16)
             defer { buffer.deallocate() }
+            // Hashed as it is written, in the file's order: the keeper keeps the restored
+            // document without reading it again.
+            var sha256 = SHA256()
             var done: UInt64 = 0
             while done < file.size {
                 let n = try Sys.pread(input, buffer, Int(min(1 << 20, file.size - done)), done, path: source)
                 guard n > 0 else { throw ArchiveError(.sourceChanged(source), path: path) }
                 try Sys.pwriteAll(fd, buffer, n, done, path: tempPath)
+                sha256.update(bufferPointer: UnsafeRawBufferPointer(start: buffer, count: n))
                 done += UInt64(n)
             }
             try file.checkUnchanged(writing: path)
+            return FileHash.hex(sha256.finalize())
         } verify: { tempPath in
             do {
                 try DocumentReader(path: tempPath).verifyContents()
@@ -64,6 +74,7 @@ extension CoordinatedDocument {
                 guard let base = bytes.baseAddress, bytes.count > 0 else { return }
                 try Sys.pwriteAll(fd, base, bytes.count, 0, path: tempPath)
             }
+            return nil
         } verify: { tempPath in
             try verify(tempPath)
         }

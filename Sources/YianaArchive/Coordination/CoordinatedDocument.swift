@@ -74,14 +74,15 @@ public enum CoordinatedDocument {
             return try filled.jsonData()
         }
         try atomicWrite(to: path, replacing: replacing, expecting: expecting, timeout: timeout) { fd, tempPath in
+            let hashes: ArchiveWriter.Hashes
             do {
-                if let hash = try ArchiveWriter.write(metadata: encode, pdf: pdf, hashingPDF: hashingPDF, toFD: fd, path: tempPath) {
-                    meant.pdfHash = hash
-                }
+                hashes = try ArchiveWriter.write(metadata: encode, pdf: pdf, hashingPDF: hashingPDF, toFD: fd, path: tempPath)
+                if let hash = hashes.pdf { meant.pdfHash = hash }
             } catch let error as ArchiveError where error.path == tempPath {
                 throw ArchiveError(error.kind, path: path)
             }
             if case .file(let file) = pdf { try file.checkUnchanged(writing: path) }
+            return hashes.file
         } verify: { tempPath in
             do {
                 let reader = try DocumentReader(path: tempPath)
@@ -107,8 +108,10 @@ public enum CoordinatedDocument {
 
     /// The crash-safe write protocol (``TemporaryFile``) under the document's lock,
     /// independent of what is written.
+    /// `fill` writes the new file and returns its SHA-256 when it hashed what it wrote (handed
+    /// to ``OwnWrites`` with the file, for this machine's keeper to keep it without reading it again).
     static func atomicWrite(to path: String, replacing: Bool, expecting: FileIdentity? = nil, timeout: Double, recording: Bool = true,
-                            fill: (Int32, String) throws -> Void, verify: (String) throws -> Void) throws {
+                            fill: (Int32, String) throws -> String?, verify: (String) throws -> Void) throws {
         let lock = try DocumentLock(document: path, mode: .exclusive, timeout: timeout)
         defer { lock.release() }
 
@@ -121,7 +124,7 @@ public enum CoordinatedDocument {
             if let existing, existing.isRegularFile {
                 try Sys.fchmod(file.fd, existing.permissions, path: file.path)
             }
-            try fill(file.fd, file.path)
+            let sha256 = try fill(file.fd, file.path)
             // The fsync waits on the disk, the verification reads the page cache: run them
             // side by side. Both must succeed before the file may take the document's name.
             let (fd, tempPath) = (file.fd, file.path)
@@ -139,7 +142,7 @@ public enum CoordinatedDocument {
             }
             try file.place(at: path, replacing ? .replacing : .creating)
             // Still under the lock: no other writer of ours can slip in.
-            if recording { OwnWrites.note(path) } else { OwnWrites.noteChanged(path) }
+            if recording { OwnWrites.note(path, sha256: sha256) } else { OwnWrites.noteChanged(path) }
         } catch SystemError.Code.exists where !replacing {
             throw ArchiveError(.alreadyExists, path: path)
         } catch let error as SystemError {
@@ -154,6 +157,7 @@ public enum CoordinatedDocument {
                                            timeout: Double = defaultLockTimeout) throws {
         try atomicWrite(to: path, replacing: true, expecting: expecting, timeout: timeout) { fd, tempPath in
             try Sys.ftruncate(fd, size, path: tempPath)
+            return nil
         } verify: { _ in }
     }
 

@@ -36,10 +36,22 @@ public enum OwnWrites {
         changed.insert(URL(fileURLWithPath: path).standardizedFileURL.path)
     }
 
-    /// Notes that the file now at `path` is what this machine wrote there.
-    public static func note(_ path: String) {
+    /// The SHA-256 of what this process wrote, by path, with the file's identity then.
+    private static let hashes = HandedHashes()
+
+    /// The SHA-256 the writer computed of the file at `path` as it wrote it, if this process
+    /// wrote it and it is still that file (`identity`, as the caller found it): the keeper
+    /// keeps it without reading it again.
+    public static func sha256(ofWritten path: String, identity: FileIdentity) -> String? {
+        hashes.sha256(URL(fileURLWithPath: path).standardizedFileURL.path, identity.fingerprint)
+    }
+
+    /// Notes that the file now at `path` is what this machine wrote there; `sha256`, its
+    /// SHA-256 when the writer hashed it on the way.
+    public static func note(_ path: String, sha256: String? = nil) {
         changed.insert(URL(fileURLWithPath: path).standardizedFileURL.path)
         guard let identity = FileIdentity(path: path) else { return }
+        if let sha256 { hashes.keep(URL(fileURLWithPath: path).standardizedFileURL.path, identity.fingerprint, sha256) }
         let url = record(for: path)
         let text = URL(fileURLWithPath: path).standardizedFileURL.path + "\n" + identity.fingerprint + "\n"
         if !replace(url.path, with: Array(text.utf8)) {
@@ -105,5 +117,26 @@ private final class PathSet: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return order
+    }
+}
+
+/// The hashes the writer handed over, by path (the newest write of each), several threads adding.
+private final class HandedHashes: @unchecked Sendable {
+    // @unchecked: `byPath` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var byPath: [String: (identity: String, sha256: String)] = [:]
+
+    func keep(_ path: String, _ identity: String, _ sha256: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        if byPath.count > 100_000 { byPath.removeAll() }
+        byPath[path] = (identity, sha256)
+    }
+
+    func sha256(_ path: String, _ identity: String) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let handed = byPath[path], handed.identity == identity else { return nil }
+        return handed.sha256
     }
 }

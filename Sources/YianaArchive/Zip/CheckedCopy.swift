@@ -30,22 +30,25 @@ enum CheckedCopy {
     static let writebackBlocks = 8
 
     /// Copies the whole of `file` into `fd` at `offset` (the temporary file at `path`);
-    /// returns the CRC-32 of the copy and, when `hashing`, the source's lower-case hex SHA-256.
+    /// returns the CRC-32 of the copy and, when `hashing` or given a `prefix`, a SHA-256 fed
+    /// `prefix` (the bytes before the PDF in the file, for the file's own hash) and then the
+    /// source's bytes, not finalized.
     /// - Throws: ``SystemError`` on a read or write error, ``ArchiveError`` `.sourceChanged`
     ///   or `.verificationFailed`.
     static func run(_ file: SourceFile, to fd: Int32, at offset: UInt64, path: String,
-                    hashing: Bool) throws -> (crc: UInt32, sha256: String?) {
+                    hashing: Bool, after prefix: [UInt8]? = nil) throws -> (crc: UInt32, hasher: SHA256?) {
         let ring = BlockRing(slots: 8, blockSize: blockSize)
         defer { ring.deallocate() }
-        let hasher = hashing ? BackgroundWork<String> {
+        let hasher = hashing || prefix != nil ? BackgroundWork<SHA256> {
             var sha256 = SHA256()
+            if let prefix { sha256.update(data: prefix) }
             while let block = ring.nextFilled() {
                 sha256.update(bufferPointer: block)
                 ring.release()
             }
-            return FileHash.hex(sha256.finalize())
+            return sha256
         } : nil
-        let copied = Result { try copyAndCheck(file, to: fd, at: offset, path: path, ring: ring, releasing: !hashing) }
+        let copied = Result { try copyAndCheck(file, to: fd, at: offset, path: path, ring: ring, releasing: hasher == nil) }
         ring.end()
         // The hasher reads the ring until here, so it is waited for before anything is thrown.
         let hash = try hasher?.wait()

@@ -67,7 +67,9 @@ struct Plan {
     }
 
     /// Writes the central directory and the end records after the last entry.
-    func writeCentralDirectory(fd: Int32, stamp: DOSTimestamp) throws {
+    /// Writes the central directory and the end records after the entries; returns where the file ends.
+    @discardableResult
+    func writeCentralDirectory(fd: Int32, stamp: DOSTimestamp) throws -> UInt64 {
         var bytes = LittleEndianBytes()
         for entry in entries {
             var extra = LittleEndianBytes()
@@ -118,6 +120,7 @@ struct Plan {
         bytes.u32(needsZip64End ? 0xFFFF_FFFF : UInt32(cdOffset))
         bytes.u16(0)
         try bytes.write(to: fd, at: cdOffset, path: path)
+        return cdOffset + UInt64(bytes.count)
     }
 }
 

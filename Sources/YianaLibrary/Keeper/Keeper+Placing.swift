@@ -36,8 +36,14 @@ extension Keeper {
             // The name may have been given to another file while this one was read.
             if !anyBytes { return FileStamp(path: url.path) == stamp ? .notDocument(stamp) : .vanished }
         }
+        // What this process wrote was hashed by the writer on the way (and every state is
+        // hashed again before it is offered): not read a second time here.
         let sha256: String
-        do { sha256 = try FileHash.sha256(fd: fd, path: url.path) } catch { return .failed("\(error)") }
+        if let handed = OwnWrites.sha256(ofWritten: url.path, identity: FileIdentity(before)) {
+            sha256 = handed
+        } else {
+            do { sha256 = try FileHash.sha256(fd: fd, path: url.path) } catch { return .failed("\(error)") }
+        }
         guard let after = try? Sys.fstat(fd, path: url.path), FileStamp(after) == stamp else { return .vanished }
         var state = KeptState(sha256: sha256, size: stamp.size > 0 ? UInt64(stamp.size) : 0, stamp: stamp, path: path, seenAt: now,
                               documentID: documentID, title: title, reason: reason)

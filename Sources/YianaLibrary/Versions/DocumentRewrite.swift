@@ -26,16 +26,18 @@ public struct DocumentRewrite: Sendable {
             return
         }
         let temp = try scratchFolder().appendingPathComponent("pdf-\(UUID().uuidString)")
-        try CoordinatedDocument.exportPDF(of: pdfSource.path, to: temp.path, overwrite: false)
+        let crc = try CoordinatedDocument.exportPDF(of: pdfSource.path, to: temp.path, overwrite: false)
         defer { Sys.removeIfPresent(temp.path) }
-        try write(metadata, pdfFile: temp, to: destination, replacing: replacing, expecting: expecting, check: check)
+        try write(metadata, pdfFile: temp, crc32: crc, to: destination, replacing: replacing, expecting: expecting, check: check)
     }
 
     /// Writes `metadata` with the PDF file `pdfFile` (or none), like
     /// ``write(_:pdfFrom:to:replacing:check:)``; with `hashingPDF`, `pdfHash` is set to the
-    /// SHA-256 of the PDF computed while it is copied. Returns the metadata written.
+    /// SHA-256 of the PDF computed while it is copied. `crc32`: the PDF file's CRC-32 when it is
+    /// known (then, without `hashingPDF`, the new file is hashed as it is written, for the
+    /// keeper). Returns the metadata written.
     @discardableResult
-    public func write(_ metadata: DocumentMetadata, pdfFile: URL?, to destination: URL, replacing: Bool,
+    public func write(_ metadata: DocumentMetadata, pdfFile: URL?, crc32: UInt32? = nil, to destination: URL, replacing: Bool,
                       expecting: FileIdentity? = nil, hashingPDF: Bool = false, check: (String) throws -> Void = { _ in }) throws -> DocumentMetadata {
         guard let pdfFile else {
             return try CoordinatedDocument.write(at: destination.path, metadata: metadata, pdf: nil, replacing: replacing,
@@ -43,7 +45,8 @@ public struct DocumentRewrite: Sendable {
         }
         let fd = try RegularFile.openForReading(pdfFile.path)
         defer { Sys.close(fd) }
-        let source = try SourceFile(fd: fd, path: pdfFile.path)
+        var source = try SourceFile(fd: fd, path: pdfFile.path)
+        source.crc32 = crc32
         return try CoordinatedDocument.write(at: destination.path, metadata: metadata, pdf: .file(source), replacing: replacing,
                                              checkingWith: check, expecting: expecting, hashingPDF: hashingPDF)
     }
