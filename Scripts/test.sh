@@ -1,33 +1,107 @@
 #!/usr/bin/env bash
-# Installs what is missing, then builds and runs the whole test suite.
+# Installs what is missing, then builds and runs every check: the swift-testing suite, yiana
+# serve in a real browser, the API fuzzed, the HTTPS example, and the Debian package installed
+# into a fresh Debian root. Work that waits on the network or a browser runs beside the work that
+# needs both cores, and each phase's time is printed at the end (docs/DEVELOPMENT.md says where
+# the time goes):
+#   from the start, beside the builds: the fresh Debian root (debootstrap) and the Python
+#     environments of the browser and API checks;
+#   the tests' debug build in .build, and beside it the package's release build in
+#     .build-package (SwiftPM builds one at a time in a folder);
+#   the suite, alone on the machine (some of its tests time real sync programs);
+#   the browser test beside the API fuzzing and the HTTPS example, on the packaged program;
+#   lintian, and the package installed and used in the fresh root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # python3: Scripts/checks/structure.sh; systemd: systemd-analyze checks the watch unit; chromium,
 # chromium-driver, python3-selenium: `yiana serve` driven in a real browser (Scripts/checks/browser.py);
 # python3-venv: schemathesis from PyPI in a virtual environment (Scripts/checks/api-fuzz.sh);
-# postgresql: the index on PostgreSQL, against servers the tests start themselves (initdb, pg_ctl).
-Scripts/setup.sh unison syncthing libtasn1-doc python3 systemd chromium chromium-driver python3-selenium python3-venv postgresql
+# postgresql: the index on PostgreSQL, against servers the tests start themselves (initdb, pg_ctl);
+# lintian, debootstrap, curl, dpkg-dev, binutils, patchelf: the package, its checks and its fresh root.
+Scripts/setup.sh unison syncthing libtasn1-doc python3 systemd chromium chromium-driver python3-selenium python3-venv postgresql \
+    lintian debootstrap curl dpkg-dev binutils patchelf
 Scripts/checks/structure.sh >/dev/null || { Scripts/checks/structure.sh; exit 1; }  # the layering and size rules
+
+logs=.build/test-logs
+rm -rf "$logs" .build/deb-root-prepared
+mkdir -p "$logs"
+started=$SECONDS
+phases=()
+# phase NAME SECONDS-AT-START: records how long NAME took, until now.
+phase() { phases+=("$(printf '%-64s %5d s' "$1" $((SECONDS - $2)))"); }
+# background NAME CMD...: runs CMD beside what follows, its output in .build/test-logs/NAME.log;
+# finish NAME waits for it, records how long it took, and on a failure prints its log and stops.
+declare -A jobs_started
+background() {
+    local name="$1"
+    shift
+    # Not `"$@" || …`: a function run as part of an || list runs without set -e.
+    { local s=$SECONDS status; set +e; (set -e; "$@"); status=$?; echo "$status $((SECONDS - s))" > "$logs/$name.done"; } > "$logs/$name.log" 2>&1 &
+    jobs_started[$name]=$!
+}
+finish() {
+    wait "${jobs_started[$1]}" || true
+    local status seconds
+    read -r status seconds < "$logs/$1.done"
+    phases+=("$(printf '%-64s %5d s' "$2" "$seconds")")
+    if [ "$status" -ne 0 ]; then
+        echo "test.sh: $2 FAILED (exit $status):"
+        cat "$logs/$1.log"
+        exit "$status"
+    fi
+}
+trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
+
+# Beside the builds: network and disk, little CPU.
+background root Scripts/package/chroot-test.sh --prepare "$PWD/.build/deb-root-prepared"
+venvs() {
+    # The browser test: Debian's python3-selenium (it belongs to /usr/bin/python3) and PyPI's
+    # axe-selenium-python in a virtual environment that sees the system's packages.
+    if [ ! -x .build/axe-venv/bin/python ] || ! .build/axe-venv/bin/python -c "import axe_selenium_python, selenium" 2>/dev/null; then
+        rm -rf .build/axe-venv
+        /usr/bin/python3 -m venv --system-site-packages .build/axe-venv
+        .build/axe-venv/bin/pip install -q --disable-pip-version-check "axe-selenium-python>=2.1,<3"
+    fi
+    Scripts/checks/api-fuzz.sh --install
+}
+background venvs venvs
+# The package's release build, beside the tests' debug build.
+background package env YIANA_PACKAGE_SCRATCH=.build-package Scripts/package.sh
+t=$SECONDS
 swift build --build-tests
-swift test
-# `yiana serve` in headless Chromium, every page audited by axe-core: Debian's python3-selenium
-# (it belongs to /usr/bin/python3) and PyPI's axe-selenium-python in a virtual environment that
-# sees the system's packages; screenshots in .build/browser-test/.
-if [ ! -x .build/axe-venv/bin/python ] || ! .build/axe-venv/bin/python -c "import axe_selenium_python, selenium" 2>/dev/null; then
-    rm -rf .build/axe-venv
-    /usr/bin/python3 -m venv --system-site-packages .build/axe-venv
-    .build/axe-venv/bin/pip install -q --disable-pip-version-check "axe-selenium-python>=2.1,<3"
-fi
-.build/axe-venv/bin/python Scripts/checks/browser.py "$(swift build --show-bin-path)/yiana" .build/browser-test
-# schemathesis against the OpenAPI document the server serves: no 5xx, every answer as described;
-# on the SQLite index, then on a PostgreSQL one.
-Scripts/checks/api-fuzz.sh "$(swift build --show-bin-path)/yiana" 200
-Scripts/checks/api-fuzz.sh "$(swift build --show-bin-path)/yiana" 200 postgres
-# The HTTPS example of docs/BROWSER.md (nginx in front, a password, Secure cookies), run on loopback.
-Scripts/checks/tls-proxy.sh "$(swift build --show-bin-path)/yiana"
-# The Debian package (Scripts/package.sh, release build with the Swift runtime linked in):
-# lintian-clean, then installed with apt into a fresh Debian 12 root and used there.
-Scripts/setup.sh lintian >/dev/null
-deb="$(Scripts/package.sh | tail -1)"
+phase "the suite's debug build (beside it the package's, and the root)" "$t"
+finish package "the package's release build and the .deb (beside the debug build)"
+deb="$(tail -1 "$logs/package.log")"
+yiana="$(swift build --scratch-path .build-package -c release --show-bin-path)/yiana"
+
+t=$SECONDS
+swift test --skip-build
+phase "swift test: the suite, alone on the machine" "$t"
+
+# The browser test beside the API fuzzing (schemathesis on the SQLite index, then on a
+# PostgreSQL one) and the HTTPS example of docs/BROWSER.md (nginx in front, on loopback), all on
+# the packaged program; screenshots in .build/browser-test/.
+finish venvs "Python environments (from the start)"
+background browser .build/axe-venv/bin/python Scripts/checks/browser.py "$yiana" .build/browser-test
+api() {
+    Scripts/checks/api-fuzz.sh "$yiana" 200
+    Scripts/checks/api-fuzz.sh "$yiana" 200 postgres
+    Scripts/checks/tls-proxy.sh "$yiana"
+}
+background api api
+finish api "API fuzzing (SQLite, PostgreSQL) and HTTPS, beside the browser"
+cat "$logs/api.log"
+finish browser "the browser test (Chromium, axe-core)"
+cat "$logs/browser.log"
+
+# The Debian package: lintian-clean, then installed with apt into the fresh Debian 12 root and used there.
+t=$SECONDS
 lintian --fail-on error,warning --tag-display-limit 0 "$deb"
-Scripts/package/chroot-test.sh "$deb"
+finish root "the fresh Debian root (from the start)"
+Scripts/package/chroot-test.sh --root "$PWD/.build/deb-root-prepared" "$deb"
+phase "lintian, the package installed and used in the fresh root" "$t"
+
+echo
+echo "Scripts/test.sh, where the time went:"
+printf '  %s\n' "${phases[@]}"
+echo "  all, after the packages were installed: $((SECONDS - started)) s"

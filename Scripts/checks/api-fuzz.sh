@@ -10,17 +10,19 @@
 # text, was its error, a 503, where the SQLite index gave a 500).
 # Exits 1 on any failure; the seed is printed so that a failure can be replayed.
 # Usage: Scripts/checks/api-fuzz.sh YIANA_BINARY [EXAMPLES per operation, default 200] [postgres]
+#        Scripts/checks/api-fuzz.sh --install   (only installs schemathesis)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source Scripts/bench/common.sh
-yiana="$(realpath "$1")"
-examples="${2:-200}"
-backend="${3:-sqlite}"
 venv=.build/schemathesis-venv
 if [ ! -x "$venv/bin/schemathesis" ]; then
     /usr/bin/python3 -m venv "$venv"
     "$venv/bin/pip" install -q --disable-pip-version-check "schemathesis>=4.3,<5"
 fi
+[ "$1" != --install ] || exit 0
+yiana="$(realpath "$1")"
+examples="${2:-200}"
+backend="${3:-sqlite}"
 BENCH_DIR="${TMPDIR:-/tmp}" serve_work api-fuzz
 index=()
 if [ "$backend" = postgres ]; then

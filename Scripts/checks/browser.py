@@ -27,10 +27,12 @@ import os, re, subprocess, sys, tempfile, time, urllib.parse, urllib.request
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 from axe_selenium_python import Axe
 
+started = time.time()
 yiana = sys.argv[1]
 out = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="yiana-browser-")
 os.makedirs(out, exist_ok=True)
@@ -74,16 +76,22 @@ driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opti
 wait = WebDriverWait(driver, 20)
 passed, failed = 0, 0
 
+last = time.time()
+print(f"the library, its server and the browser ready in {last - started:.1f} s")
+
 def check(name, condition):
-    global passed, failed
+    """Counts and prints a check, with the seconds since the one before (where the time goes)."""
+    global passed, failed, last
+    took = f"{time.time() - last:5.1f} s"
+    last = time.time()
     if condition:
         passed += 1
-        print(f"ok    {name}")
+        print(f"ok    {took}  {name}")
     else:
         failed += 1
         shot = os.path.join(out, re.sub(r"\W+", "-", name)[:80] + ".png")
         driver.save_screenshot(shot)
-        print(f"FAIL  {name} (screenshot {shot})")
+        print(f"FAIL  {took}  {name} (screenshot {shot})")
 
 def audit(name):
     """axe-core on the page shown: its serious and critical violations, none expected."""
@@ -301,20 +309,33 @@ try:
     # edit form, Enter opens it, a new title typed and saved with Enter. Focus is shown all along.
     from selenium.webdriver.common.action_chains import ActionChains
     def tab_to(found, limit=80):
+        """Tabs until `found(the focused element)`. The start page's list is drawn again when the
+        index changes (its event stream), which can make the element just asked about stale:
+        tabbing goes on from where the focus is."""
         driver.find_element(By.TAG_NAME, "body").click()
         for _ in range(limit):
             ActionChains(driver).send_keys(Keys.TAB).perform()
-            element = driver.switch_to.active_element
-            if found(element):
-                return element
+            try:
+                element = driver.switch_to.active_element
+                if found(element):
+                    return element
+            except StaleElementReferenceException:
+                pass
         return None
     def focus_shown(element):
         return driver.execute_script("const s = getComputedStyle(arguments[0]); return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0"
                                      " || s.boxShadow !== 'none'", element)
-    driver.get(base + "?sort=title")
-    first = tab_to(lambda e: e.tag_name == "a" and e.text == listed()[0])
-    check("by keyboard: Tab reaches the first document, its focus shown", first is not None and focus_shown(first))
-    first.send_keys(Keys.ENTER)
+    for attempt in range(3):  # the list drawn again between finding the link and pressing Enter: again
+        try:
+            driver.get(base + "?sort=title")
+            first = tab_to(lambda e: e.tag_name == "a" and e.text == listed()[0])
+            shown = first is not None and focus_shown(first)
+            first.send_keys(Keys.ENTER)
+            break
+        except StaleElementReferenceException:
+            if attempt == 2:
+                raise
+    check("by keyboard: Tab reaches the first document, its focus shown", shown)
     wait.until(lambda d: "/doc?" in d.current_url)
     images_settled()
     summary = tab_to(lambda e: e.tag_name == "summary")
