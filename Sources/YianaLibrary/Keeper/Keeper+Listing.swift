@@ -62,13 +62,15 @@ extension Keeper {
         // may have renamed a document, then deleted it.
         let root = library.root
         let present = PresentContent(catalog) { FileKind.at(root.appendingPathComponent($0).path) == .regular }
+        let moved = catalog.movedAway()
         var found: [LostDocument] = []
         let paths = only.map { path in catalog.paths[path].map { [(path, $0)] } ?? [] } ?? catalog.paths.map { ($0.key, $0.value) }
         for (path, state) in paths {
             let how: LostDocument.How, goneAt: Date
             switch state {
             case .gone(let at, _):
-                guard !present.holds(lastStateOf: path, in: catalog), FileKind.at(library.root.appendingPathComponent(path).path) == .missing else { continue }
+                guard !moved.contains(path), !present.holds(lastStateOf: path, in: catalog),
+                      FileKind.at(library.root.appendingPathComponent(path).path) == .missing else { continue }
                 (how, goneAt) = (.deleted, at)
             case .notDocument(let stamp, let at):
                 // A document is there again (restored, or the other device's next save) when
@@ -241,10 +243,11 @@ extension Keeper {
     @discardableResult
     func saveCounts(_ catalog: KeeperCatalog) -> Counts {
         let present = PresentContent(catalog)
+        let moved = catalog.movedAway()
         var counts = Counts(journal: journalStamp())
         for (path, state) in catalog.paths where catalog.lastDocumentState(of: path).map(catalog.isKept) == true {
             switch state {
-            case .gone: if !present.holds(lastStateOf: path, in: catalog) { counts.lost += 1 }
+            case .gone: if !moved.contains(path), !present.holds(lastStateOf: path, in: catalog) { counts.lost += 1 }
             case .notDocument: counts.lost += 1
             case .document: break
             }

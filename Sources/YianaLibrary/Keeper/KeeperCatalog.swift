@@ -126,6 +126,25 @@ struct KeeperCatalog: Sendable {
         lastDocument[path].map { states[$0] }
     }
 
+    /// The paths gone because their document left them for another (a move or a rename, by a
+    /// command of this machine's or by sync): its id was first seen at another path no earlier
+    /// than it was last seen at this one. A document moved, then deleted, is lost once, at its
+    /// last path; a copy made while the original was still there does not hide the original.
+    func movedAway() -> Set<String> {
+        var firstSeen: [String: [String: Date]] = [:]
+        for state in states where state.isDocument {
+            guard let id = state.documentID else { continue }
+            firstSeen[id, default: [:]][state.path] = min(firstSeen[id]?[state.path] ?? .distantFuture, state.seenAt)
+        }
+        var moved = Set<String>()
+        for (path, state) in paths {
+            guard case .gone(_, let lastSeen) = state, let id = lastDocumentState(of: path)?.documentID,
+                  let elsewhere = firstSeen[id], elsewhere.contains(where: { $0.key != path && $0.value >= lastSeen }) else { continue }
+            moved.insert(path)
+        }
+        return moved
+    }
+
     /// True when a state's bytes are still in the store (not dropped, not found damaged).
     func isKept(_ state: KeptState) -> Bool {
         objects[state.sha256] != nil
