@@ -5,7 +5,7 @@
 # different names, lying local headers, long names, 10,000 entries named content.pdf), each on
 # its own in a library, with the reference `unzip -l` beside it. Each must stay under 64 MB and
 # its report under 4 KB (the first names and a count, not every name); exits 1 otherwise.
-# A command that takes over 120 s is stopped and fails (exit "timeout").
+# A command that takes over 120 s (HOSTILE_TIMEOUT) is stopped and fails (exit "timeout").
 # Usage: [YIANA=BINARY] Scripts/bench/hostile.sh [ENTRIES]   (default 100000)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -27,7 +27,7 @@ for archive in "$work"/inputs/*.yianazip; do
         mkdir -p "$work/lib"
         cp "$archive" "$work/lib/"
         # shellcheck disable=SC2086
-        line="$(PEAK_MEMORY_TIMEOUT=120 python3 Scripts/bench/peak-memory.py "$name" -- "$yiana" $command --now --library "$work/lib")"
+        line="$(PEAK_MEMORY_TIMEOUT="${HOSTILE_TIMEOUT:-120}" python3 Scripts/bench/peak-memory.py "$name" -- "$yiana" $command --now --library "$work/lib")"
         peak="$(echo "$line" | sed 's/.*peak RSS \([0-9]*\) MB.*/\1/')"
         exit_code="$(echo "$line" | sed 's/.*exit \(-*[0-9a-z]*\)$/\1/')"
         bytes=0
