@@ -4,12 +4,10 @@
 # into a fresh Debian root. Work that waits on the network or a browser runs beside the work that
 # needs both cores, and each phase's time is printed at the end (docs/DEVELOPMENT.md says where
 # the time goes):
-#   from the start, beside the builds: the fresh Debian root (debootstrap) and the Python
-#     environments of the browser and API checks;
-#   the tests' debug build in .build, and beside it the package's release build in
-#     .build-package (SwiftPM builds one at a time in a folder);
+#   beside the debug build: the fresh Debian root (debootstrap) and the Python environments of
+#     the browser and API checks;
 #   the suite, alone on the machine (some of its tests time real sync programs);
-#   the browser test beside the API fuzzing and the HTTPS example, on the packaged program;
+#   the package's release build beside the browser test and the API fuzzing and HTTPS example;
 #   lintian, and the package installed and used in the fresh root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,9 +15,11 @@ cd "$(dirname "$0")/.."
 # chromium-driver, python3-selenium: `yiana serve` driven in a real browser (Scripts/checks/browser.py);
 # python3-venv: schemathesis from PyPI in a virtual environment (Scripts/checks/api-fuzz.sh);
 # postgresql: the index on PostgreSQL, against servers the tests start themselves (initdb, pg_ctl);
-# lintian, debootstrap, curl, dpkg-dev, binutils, patchelf: the package, its checks and its fresh root.
+# lintian, debootstrap, curl, dpkg-dev, binutils, patchelf: the package, its checks and its fresh root;
+# nginx, openssl: the HTTPS example. All here, before anything runs beside anything else: two apt
+# installs at once would wait on each other's lock.
 Scripts/setup.sh unison syncthing libtasn1-doc python3 systemd chromium chromium-driver python3-selenium python3-venv postgresql \
-    lintian debootstrap curl dpkg-dev binutils patchelf
+    lintian debootstrap curl dpkg-dev binutils patchelf nginx openssl
 Scripts/checks/structure.sh >/dev/null || { Scripts/checks/structure.sh; exit 1; }  # the layering and size rules
 
 logs=.build/test-logs
@@ -52,7 +52,7 @@ finish() {
 }
 trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 
-# Beside the builds: network and disk, little CPU.
+# Beside the debug build: network and disk, little CPU.
 background root Scripts/package/chroot-test.sh --prepare "$PWD/.build/deb-root-prepared"
 venvs() {
     # The browser test: Debian's python3-selenium (it belongs to /usr/bin/python3) and PyPI's
@@ -65,23 +65,23 @@ venvs() {
     Scripts/checks/api-fuzz.sh --install
 }
 background venvs venvs
-# The package's release build, beside the tests' debug build.
-background package env YIANA_PACKAGE_SCRATCH=.build-package Scripts/package.sh
 t=$SECONDS
 swift build --build-tests
-phase "the suite's debug build (beside it the package's, and the root)" "$t"
-finish package "the package's release build and the .deb (beside the debug build)"
-deb="$(tail -1 "$logs/package.log")"
-yiana="$(swift build --scratch-path .build-package -c release --show-bin-path)/yiana"
+phase "the suite's debug build (beside it: the fresh root, the Python environments)" "$t"
+yiana="$(swift build --show-bin-path)/yiana"
 
 t=$SECONDS
 swift test --skip-build
 phase "swift test: the suite, alone on the machine" "$t"
 
-# The browser test beside the API fuzzing (schemathesis on the SQLite index, then on a
-# PostgreSQL one) and the HTTPS example of docs/BROWSER.md (nginx in front, on loopback), all on
-# the packaged program; screenshots in .build/browser-test/.
-finish venvs "Python environments (from the start)"
+# The package's release build (Scripts/package.sh; both cores, at a lower priority) beside the
+# browser test, which mostly waits on the browser, and the API fuzzing (schemathesis on the
+# SQLite index, then on a PostgreSQL one) and the HTTPS example of docs/BROWSER.md (nginx in
+# front, on loopback), on the debug build; screenshots in .build/browser-test/. (The two builds
+# side by side gained nothing: the last ended after 1,944 s, where the debug build alone takes
+# 743 s here; the browser test leaves the cores to the release build most of its time.)
+finish venvs "Python environments (beside the debug build)"
+background package nice -n 10 Scripts/package.sh
 background browser .build/axe-venv/bin/python Scripts/checks/browser.py "$yiana" .build/browser-test
 api() {
     Scripts/checks/api-fuzz.sh "$yiana" 200
@@ -89,15 +89,17 @@ api() {
     Scripts/checks/tls-proxy.sh "$yiana"
 }
 background api api
-finish api "API fuzzing (SQLite, PostgreSQL) and HTTPS, beside the browser"
+finish api "API fuzzing (SQLite, PostgreSQL) and HTTPS (beside the package's build)"
 cat "$logs/api.log"
-finish browser "the browser test (Chromium, axe-core)"
+finish browser "the browser test, Chromium and axe-core (beside the package's build)"
 cat "$logs/browser.log"
+finish package "the package's release build and the .deb"
+deb="$(tail -1 "$logs/package.log")"
 
 # The Debian package: lintian-clean, then installed with apt into the fresh Debian 12 root and used there.
 t=$SECONDS
 lintian --fail-on error,warning --tag-display-limit 0 "$deb"
-finish root "the fresh Debian root (from the start)"
+finish root "the fresh Debian root (beside the debug build)"
 Scripts/package/chroot-test.sh --root "$PWD/.build/deb-root-prepared" "$deb"
 phase "lintian, the package installed and used in the fresh root" "$t"
 

@@ -37,7 +37,7 @@ extension Keeper {
     /// library (``lookAtLibrary(now:)``): a document deleted since the last pass, while no
     /// watcher ran, is listed at once, gone since now.
     public func lostNow(since: Date? = nil, now: Date = Date()) async -> [LostDocument] {
-        await lookAtLibrary(now: now)
+        if Keeper.isEnabled() { await lookAtLibrary(now: now) }  // YIANA_KEEP=off: what was kept before, as it is
         return lost(since: since)
     }
 
