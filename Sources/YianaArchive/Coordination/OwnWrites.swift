@@ -49,11 +49,12 @@ public enum OwnWrites {
     /// Notes that the file now at `path` is what this machine wrote there; `sha256`, its
     /// SHA-256 when the writer hashed it on the way.
     public static func note(_ path: String, sha256: String? = nil) {
-        changed.insert(URL(fileURLWithPath: path).standardizedFileURL.path)
+        let standard = URL(fileURLWithPath: path).standardizedFileURL.path
+        changed.insert(standard)
         guard let identity = FileIdentity(path: path) else { return }
-        if let sha256 { hashes.keep(URL(fileURLWithPath: path).standardizedFileURL.path, identity.fingerprint, sha256) }
+        if let sha256 { hashes.keep(standard, identity.fingerprint, sha256) }
         let url = record(for: path)
-        let text = URL(fileURLWithPath: path).standardizedFileURL.path + "\n" + identity.fingerprint + "\n"
+        let text = standard + "\n" + identity.fingerprint + "\n"
         if !replace(url.path, with: Array(text.utf8)) {
             try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             _ = replace(url.path, with: Array(text.utf8))

@@ -40,8 +40,6 @@ public struct EntryEvidence: Sendable, Equatable {
 /// (a document has three): of the document's own entries, at most ``perNameLimit`` pieces of
 /// evidence a name from each place; of the others, how many names and the first few.
 public struct ZipEvidence: Sendable {
-    /// The names a document's entries have.
-    public static let documentNames: Set<String> = ["metadata.json", "content.pdf", "format.json"]
     /// The most pieces of evidence kept of one of the document's names from each place.
     static let perNameLimit = 16
     /// How many other names are kept to be shown.
@@ -50,7 +48,7 @@ public struct ZipEvidence: Sendable {
     /// Evidence of the document's own entries, central directory first, then the chain, then the scan.
     public let entries: [EntryEvidence]
     /// Entries with other names: how many different names, and the first few of them.
-    public private(set) var otherNames: (count: Int, first: [String]) = (0, [])
+    public let otherNames: (count: Int, first: [String])
     /// Where the central directory (and its end record) start: a partial entry's bytes end there at the latest.
     public let directoryStarts: [UInt64]
     /// Where the local headers the chain walked start (of any name).
@@ -92,17 +90,15 @@ public struct ZipEvidence: Sendable {
         var firstOthers: [String] = []
         var chainOffsets: [UInt64] = []
         private var counts: [String: Int] = [:]
-        private var place = 0
 
         /// Evidence from the next place on (the counts per name start again).
         mutating func nextPlace() {
-            place += 1
             counts = [:]
         }
 
         mutating func add(_ entry: EntryEvidence) {
             if case .chain = entry.source { chainOffsets.append(entry.headerOffset) }
-            guard ZipEvidence.documentNames.contains(entry.name) else {
+            guard DocumentReader.knownNames.contains(entry.name) else {
                 if otherNames.insert(entry.name.hashValue).inserted, firstOthers.count < ZipEvidence.shownNames { firstOthers.append(entry.name) }
                 return
             }
