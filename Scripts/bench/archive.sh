@@ -24,8 +24,7 @@ Scripts/setup.sh time unzip bc openssl $(command -v python3 >/dev/null || echo p
 yiana="${YIANA:-$(release_binary yiana)}"  # YIANA=: another build of it (a "before")
 stress="$(release_binary yiana-stress)"
 runs="${1:-9}"
-work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-XXXXXX")"
-trap 'rm -rf "$work"' EXIT
+bench_work bench
 
 python3 Scripts/generate/big-pdf.py 200 "$work/200mb.pdf"
 python3 Scripts/generate/big-pdf.py 1000 "$work/1gb.pdf"
@@ -48,6 +47,7 @@ pair() {
         eval "$1"; a+=("$(seconds sh -c "$2")")
         eval "$3"; b+=("$(seconds sh -c "$4")")
     done
+    printf 'runs: %s | %s\n' "$(printf '%.3f ' "${a[@]}")" "$(printf '%.3f ' "${b[@]}")" >&2  # the spread, on stderr
     echo "$(printf '%s\n' "${a[@]}" | median) $(printf '%s\n' "${b[@]}" | median)"
 }
 

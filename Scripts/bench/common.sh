@@ -22,11 +22,17 @@ start_serve() {
 }
 # rss_mb PID: a process's resident memory in MB.
 rss_mb() { awk '/VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$1/status"; }
-# serve_work NAME: a new work folder (`work`) holding this machine's state and cache for the
-# run, removed at exit together with the server start_serve started.
-serve_work() {
+# bench_work NAME: a new work folder (`work`) holding this machine's state and cache for the
+# run (the keeper's copies of every document a run writes among them, which would otherwise
+# pile up in ~/.local/state), removed at exit.
+bench_work() {
     work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-$1-XXXXXX")"
     export XDG_STATE_HOME="$work/state" XDG_CACHE_HOME="$work/cache"
+    trap 'rm -rf "$work"' EXIT
+}
+# serve_work NAME: bench_work, and the server start_serve started stopped at exit too.
+serve_work() {
+    bench_work "$1"
     server=""
     trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
 }

@@ -13,8 +13,7 @@ Scripts/setup.sh bc $(command -v python3 >/dev/null || echo python3) >/dev/null
 yiana="$(release_binary yiana)"
 runs="${1:-3}"; shift || true
 sizes=("${@:-2500 10000 20000}"); sizes=(${sizes[@]})
-work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-conflicts-XXXXXX")"
-trap 'rm -rf "$work"' EXIT
+bench_work bench-conflicts
 
 cat > "$work/reference.py" <<'PY'
 import json, os, sys, zipfile

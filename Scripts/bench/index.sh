@@ -18,8 +18,7 @@ Scripts/setup.sh texlive-latex-base-doc poppler-utils bc $(command -v python3 >/
 yiana="$(release_binary yiana)"
 bench="$(release_binary yiana-bench)"
 runs="${1:-3}"
-work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-index-XXXXXX")"
-trap 'rm -rf "$work"' EXIT
+bench_work bench-index
 
 ratio() { echo "scale=2; $1 / $2" | bc -l; }
 

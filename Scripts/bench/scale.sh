@@ -16,8 +16,7 @@ yiana="$(release_binary yiana)"
 runs="${1:-3}"
 read -r -a sizes <<< "${2:-2500 10000 20000}"
 noop_only="${NOOP_ONLY_SIZE:-100000}"
-work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-scale-XXXXXX")"
-trap 'rm -rf "$work"' EXIT
+bench_work bench-scale
 
 ratio() { printf '%.2f' "$(echo "$1 / $2" | bc -l)"; }
 statwalk() { find "$1" -printf '%s %T@ %i\n' > /dev/null; }

@@ -15,8 +15,7 @@ Scripts/setup.sh sqlite3 $(command -v python3 >/dev/null || echo python3) >/dev/
 yiana="$(release_binary yiana)"
 bench="$(release_binary yiana-bench)"
 documents="${1:-10000}"
-work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-search-XXXXXX")"
-trap 'rm -rf "$work"' EXIT
+bench_work bench-search
 
 python3 Scripts/generate/library.py "$documents" "$work/lib"
 "$yiana" index --library "$work/lib" --index "$work/index.sqlite" > /dev/null

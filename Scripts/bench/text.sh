@@ -13,8 +13,7 @@ source Scripts/bench/common.sh
 Scripts/setup.sh texlive-latex-base-doc poppler-utils bc $(command -v python3 >/dev/null || echo python3) >/dev/null
 yiana="$(release_binary yiana)"
 runs="${1:-5}"
-work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-text-XXXXXX")"
-trap 'rm -rf "$work"' EXIT
+bench_work bench-text
 
 long=$(dpkg -L texlive-latex-base-doc | grep '/hyperref/hyperref\.pdf$')
 mapfile -t short < <(for f in $(dpkg -L texlive-latex-base-doc | grep '\.pdf$' | sort); do

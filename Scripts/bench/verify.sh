@@ -11,8 +11,7 @@ source Scripts/bench/common.sh
 Scripts/setup.sh unzip bc $(command -v python3 >/dev/null || echo python3) >/dev/null
 yiana="$(release_binary yiana)"
 runs="${1:-5}"
-work="$(mktemp -d /tmp/yiana-bench-verify-XXXXXX)"
-trap 'rm -rf "$work"' EXIT
+bench_work bench-verify
 
 mkdir -p "$work/lib" "$work/pdfs"
 for i in $(seq 200); do python3 Scripts/generate/big-pdf.py 2 "$work/pdfs/doc $i.pdf"; done

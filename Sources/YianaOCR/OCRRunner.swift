@@ -196,7 +196,7 @@ public final class OCRRunner {
                 return .done(OCRDocumentResult(path: path, status: .noPDF, error: "the document has no PDF (metadata only): nothing to recognise"))
             }
             let pdf = scratch.appendingPathComponent("ocr-\(UUID().uuidString).pdf")
-            try CoordinatedDocument.exportPDF(of: url.path, to: pdf.path, overwrite: false)
+            try CoordinatedDocument.exportPDF(of: url.path, to: pdf.path, overwrite: false, scratch: true)
             let prepared = try PreparedDocument(url: url, path: path, identity: identity, parent: reader.contentKey,
                                                 metadata: metadata, pdf: pdf, options: options)
             if done {

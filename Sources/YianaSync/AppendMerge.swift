@@ -93,8 +93,8 @@ struct AppendMerge {
         let basePDF = scratch.appendingPathComponent("merge-base-\(UUID().uuidString).pdf")
         let otherPDF = scratch.appendingPathComponent("merge-other-\(UUID().uuidString).pdf")
         defer { [basePDF, otherPDF].forEach { Sys.removeIfPresent($0.path) } }
-        try CoordinatedDocument.exportPDF(of: base.url.path, to: basePDF.path, overwrite: false)
-        try CoordinatedDocument.exportPDF(of: other.url.path, to: otherPDF.path, overwrite: false)
+        try CoordinatedDocument.exportPDF(of: base.url.path, to: basePDF.path, overwrite: false, scratch: true)
+        try CoordinatedDocument.exportPDF(of: other.url.path, to: otherPDF.path, overwrite: false, scratch: true)
         let before = try PDFDocument(path: basePDF.path).pageCount
         do {
             try PDFPages.append([(otherPDF, missing.compactMap(\.pages).joined(separator: ","))], to: basePDF, output: output)

@@ -61,10 +61,11 @@ package final class TemporaryFile {
     }
 
     /// Closes the file and gives it the name `destination` (see ``Placement``), then `fsync`s
-    /// the folder. Call ``sync()`` first. On failure the temporary file is removed.
+    /// the folder (not when `durable` is false: a scratch file a crash may lose). Call
+    /// ``sync()`` first. On failure the temporary file is removed.
     /// - Returns: false when `keepingExisting` found a file there (this one was dropped).
     @discardableResult
-    package func place(at destination: String, _ placement: Placement) throws(SystemError) -> Bool {
+    package func place(at destination: String, _ placement: Placement, durable: Bool = true) throws(SystemError) -> Bool {
         closeFile()
         defer { discard() }
         switch placement {
@@ -88,7 +89,7 @@ package final class TemporaryFile {
                 placed = true
             }
         }
-        try Sys.fsyncDirectory(Self.split(destination).folder)
+        if durable { try Sys.fsyncDirectory(Self.split(destination).folder) }
         return true
     }
 

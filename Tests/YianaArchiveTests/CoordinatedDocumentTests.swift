@@ -137,6 +137,10 @@ struct CoordinatedDocumentTests {
         var stored = Data()
         try reader.readPDF { stored.append(contentsOf: $0) }
         #expect(stored == bytes)
+        // The file's own hash, which could only be had once metadata.json held the PDF's: taken
+        // beside the fsync and handed to the keeper (``OwnWrites``), so it need not read it again.
+        let identity = try #require(FileIdentity(path: path))
+        #expect(OwnWrites.sha256(ofWritten: path, identity: identity) == (try FileHash.sha256(of: URL(fileURLWithPath: path))))
 
         let small = try CoordinatedDocument.create(at: folder.path("Small.yianazip"), metadata: metadata, pdf: .data(oldPDF), hashingPDF: true)
         #expect(small.pdfHash == SHA256.hash(data: oldPDF).map { String(format: "%02x", $0) }.joined())

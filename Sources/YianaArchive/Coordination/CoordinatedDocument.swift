@@ -73,7 +73,7 @@ public enum CoordinatedDocument {
             if let pdfHash { filled.pdfHash = pdfHash }
             return try filled.jsonData()
         }
-        try atomicWrite(to: path, replacing: replacing, expecting: expecting, timeout: timeout) { fd, tempPath in
+        try atomicWrite(to: path, replacing: replacing, expecting: expecting, timeout: timeout, hashing: OwnWrites.keeping()) { fd, tempPath in
             let hashes: ArchiveWriter.Hashes
             do {
                 hashes = try ArchiveWriter.write(metadata: encode, pdf: pdf, hashingPDF: hashingPDF, toFD: fd, path: tempPath)
@@ -110,7 +110,12 @@ public enum CoordinatedDocument {
     /// independent of what is written.
     /// `fill` writes the new file and returns its SHA-256 when it hashed what it wrote (handed
     /// to ``OwnWrites`` with the file, for this machine's keeper to keep it without reading it again).
+    /// With `hashing`, a file `fill` did not hash is hashed here, from the page cache, while the
+    /// disk takes it (beside the fsync): a document whose PDF hash had to be known before the
+    /// file's first bytes could be (an import: `metadata.json`, first, holds it).
+    /// `durable: false` for a scratch file that a crash may lose (it is swept): no `fsync`s.
     static func atomicWrite(to path: String, replacing: Bool, expecting: FileIdentity? = nil, timeout: Double, recording: Bool = true,
+                            hashing: Bool = false, durable: Bool = true,
                             fill: (Int32, String) throws -> String?, verify: (String) throws -> Void) throws {
         let lock = try DocumentLock(document: path, mode: .exclusive, timeout: timeout)
         defer { lock.release() }
@@ -124,23 +129,27 @@ public enum CoordinatedDocument {
             if let existing, existing.isRegularFile {
                 try Sys.fchmod(file.fd, existing.permissions, path: file.path)
             }
-            let sha256 = try fill(file.fd, file.path)
-            // The fsync waits on the disk, the verification reads the page cache: run them
-            // side by side. Both must succeed before the file may take the document's name.
+            let handed = try fill(file.fd, file.path)
+            // The fsync waits on the disk, the verification (and a hash not yet had) reads the
+            // page cache: run them side by side. Both must succeed before the file may take the
+            // document's name; a hash that fails only leaves the keeper to read the file itself.
             let (fd, tempPath) = (file.fd, file.path)
-            let flush = BackgroundWork<Void> { try Sys.fsync(fd, path: tempPath) }
+            let flush = BackgroundWork<Void> { if durable { try Sys.fsync(fd, path: tempPath) } }
+            let hash = handed == nil && hashing && recording ? BackgroundWork<String> { try FileHash.sha256(of: URL(fileURLWithPath: tempPath)) } : nil
             do {
                 try verify(file.path)
             } catch {
                 _ = try? flush.wait()
-                file.discard()  // only now: the flush thread used its descriptor until here
+                _ = try? hash?.wait()
+                file.discard()  // only now: the flush used its descriptor, the hash its name, until here
                 throw error
             }
+            let sha256 = handed ?? (try? hash?.wait())
             do { try flush.wait() } catch {
                 file.discard()
                 throw error
             }
-            try file.place(at: path, replacing ? .replacing : .creating)
+            try file.place(at: path, replacing ? .replacing : .creating, durable: durable)
             // Still under the lock: no other writer of ours can slip in.
             if recording { OwnWrites.note(path, sha256: sha256) } else { OwnWrites.noteChanged(path) }
         } catch SystemError.Code.exists where !replacing {

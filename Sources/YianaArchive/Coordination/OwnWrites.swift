@@ -36,6 +36,12 @@ public enum OwnWrites {
         changed.insert(URL(fileURLWithPath: path).standardizedFileURL.path)
     }
 
+    /// False where `$YIANA_KEEP` is `0` or `off` (for a benchmark's run without the keeper):
+    /// then nothing this machine writes is kept, and the writer need not hash what it wrote.
+    public static func keeping(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        !["0", "off", "no", "false"].contains(environment["YIANA_KEEP"]?.lowercased() ?? "")
+    }
+
     /// The SHA-256 of what this process wrote, by path, with the file's identity then.
     private static let hashes = HandedHashes()
 

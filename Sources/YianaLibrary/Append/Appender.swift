@@ -268,7 +268,7 @@ public struct Appender: Sendable {
         var exported: URL?
         if let document {
             let pdf = scratch.appendingPathComponent("append-base-\(UUID().uuidString).pdf")
-            try CoordinatedDocument.exportPDF(of: document.path, to: pdf.path, overwrite: false)
+            try CoordinatedDocument.exportPDF(of: document.path, to: pdf.path, overwrite: false, scratch: true)
             exported = pdf
             base = pdf
             rest = sources

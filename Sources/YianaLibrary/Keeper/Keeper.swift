@@ -59,7 +59,7 @@ public struct Keeper: Sendable {
 
     /// False where `$YIANA_KEEP` is `0` or `off` (for a benchmark's run without the keeper).
     public static func isEnabled(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
-        !["0", "off", "no", "false"].contains(environment["YIANA_KEEP"]?.lowercased() ?? "")
+        OwnWrites.keeping(environment)
     }
 
     /// Where the bytes `sha256` are.

@@ -26,7 +26,7 @@ public struct DocumentRewrite: Sendable {
             return
         }
         let temp = try scratchFolder().appendingPathComponent("pdf-\(UUID().uuidString)")
-        let crc = try CoordinatedDocument.exportPDF(of: pdfSource.path, to: temp.path, overwrite: false)
+        let crc = try CoordinatedDocument.exportPDF(of: pdfSource.path, to: temp.path, overwrite: false, scratch: true)
         defer { Sys.removeIfPresent(temp.path) }
         try write(metadata, pdfFile: temp, crc32: crc, to: destination, replacing: replacing, expecting: expecting, check: check)
     }
