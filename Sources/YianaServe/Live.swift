@@ -162,28 +162,38 @@ struct LiveRoutes {
 
 extension HTML {
     /// Every page's script: one connection to `/events` that the page's parts follow (the
-    /// count in the navigation, a job's progress; the list, through `yiana:changed`).
+    /// count in the navigation, a job's progress; the list, through `yiana:changed`). Closed
+    /// when the page is left: a page the browser keeps for its Back button (the back/forward
+    /// cache) would otherwise keep its connection, and after six pages every request to the
+    /// server waited (a browser opens at most six connections to one server) for a minute.
+    /// Opened again when such a page is shown again.
     static let liveScript = """
         (() => {
           if (!window.EventSource) return;
-          const events = new EventSource(document.body.dataset.base + "/events");
-          events.addEventListener("changed", () => document.dispatchEvent(new Event("yiana:changed")));
-          events.addEventListener("conflicts", event => {
-            const count = parseInt(event.data, 10), badge = document.getElementById("conflict-count");
-            if (!badge || isNaN(count)) return;
-            badge.textContent = count > 0 ? String(count) : "";
-            badge.hidden = count === 0;
-            badge.setAttribute("aria-label", count + " conflict cop" + (count === 1 ? "y" : "ies"));
-          });
-          events.addEventListener("job", event => {
-            const job = JSON.parse(event.data), box = document.getElementById("job");
-            if (!box || box.dataset.serial === String(job.serial)) return;
-            if (job.state !== "running" || box.dataset.state !== "running") { location.reload(); return; }
-            box.dataset.serial = String(job.serial);
-            const bar = box.querySelector("progress"), said = box.querySelector("[role=status]");
-            if (bar) { bar.max = Math.max(1, job.total); bar.value = job.done; bar.textContent = job.done + " of " + job.total; }
-            if (said) said.textContent = "Running: " + job.done + " of " + job.total + " documents.";
-          });
+          let events = null;
+          addEventListener("pagehide", () => { if (events) events.close(); events = null; });
+          addEventListener("pageshow", event => { if (event.persisted || !events) listen(); });
+          const listen = () => {
+            events = new EventSource(document.body.dataset.base + "/events");
+            events.addEventListener("changed", () => document.dispatchEvent(new Event("yiana:changed")));
+            events.addEventListener("conflicts", event => {
+              const count = parseInt(event.data, 10), badge = document.getElementById("conflict-count");
+              if (!badge || isNaN(count)) return;
+              badge.textContent = count > 0 ? String(count) : "";
+              badge.hidden = count === 0;
+              badge.setAttribute("aria-label", count + " conflict cop" + (count === 1 ? "y" : "ies"));
+            });
+            events.addEventListener("job", event => {
+              const job = JSON.parse(event.data), box = document.getElementById("job");
+              if (!box || box.dataset.serial === String(job.serial)) return;
+              if (job.state !== "running" || box.dataset.state !== "running") { location.reload(); return; }
+              box.dataset.serial = String(job.serial);
+              const bar = box.querySelector("progress"), said = box.querySelector("[role=status]");
+              if (bar) { bar.max = Math.max(1, job.total); bar.value = job.done; bar.textContent = job.done + " of " + job.total; }
+              if (said) said.textContent = "Running: " + job.done + " of " + job.total + " documents.";
+            });
+          };
+          listen();
         })();
         """
 }
