@@ -107,7 +107,11 @@ let package = Package(
         // The version of this build, from git (Scripts/version.sh, run by the plugin at every build).
         .plugin(name: "YianaVersionPlugin", capability: .buildTool(), path: "Sources/YianaVersionPlugin"),
         .target(name: "YianaVersion", plugins: ["YianaVersionPlugin"]),
-        .target(name: "YianaWatch", dependencies: ["YianaVersion", "YianaSystem", "YianaArchive", "YianaLibrary", "YianaSearch", "YianaPostgres", "YianaSync", "YianaOCR", "YianaExtract"]),
+        // Telling the library's person: incidents told once through Debian's apprise, a
+        // message that cannot be delivered kept and tried again (issue 55).
+        .target(name: "YianaNotify", dependencies: ["YianaSystem", "YianaLibrary", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "YianaWatch", dependencies: ["YianaVersion", "YianaSystem", "YianaArchive", "YianaLibrary", "YianaSearch", "YianaPostgres", "YianaSync", "YianaOCR", "YianaExtract",
+                                                   "YianaNotify"]),
         // `yiana serve`: the pages and the JSON API on Hummingbird; routes parse and render,
         // the library modules do the work.
         .target(name: "YianaServe", dependencies: [
@@ -127,7 +131,7 @@ let package = Package(
             name: "yiana",
             dependencies: [
                 "YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF", "YianaSearch", "YianaPostgres", "YianaSync", "YianaOCR", "YianaWatch", "YianaServe",
-                "YianaExtract", "YianaVersion",
+                "YianaExtract", "YianaVersion", "YianaNotify",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: [.linkedLibrary("mimalloc", .when(platforms: [.linux]))]
@@ -181,6 +185,7 @@ let package = Package(
         .testTarget(name: "YianaPostgresTests", dependencies: ["YianaPostgres", "YianaSearch", "YianaLibrary", "YianaArchive", "YianaSystem", "YianaTestSupport"]),
         .testTarget(name: "YianaExtractTests", dependencies: ["YianaExtract", "YianaLibrary", "YianaArchive", "YianaTestSupport"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "YianaNotifyTests", dependencies: ["YianaNotify", "YianaLibrary", "YianaTestSupport"]),
         .testTarget(name: "YianaSyncTests", dependencies: ["YianaSync", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),
         .testTarget(name: "YianaCLITests", dependencies: ["yiana", "yiana-bench", "yiana-harness", "yiana-realsync", "YianaArchive", "YianaPostgres", "YianaSystem", "YianaTestSupport"]),
     ],

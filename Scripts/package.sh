@@ -130,6 +130,7 @@ Architecture: $arch
 Maintainer: yiana-tools maintainers <yiana-tools@users.noreply.github.com>
 Installed-Size: $size
 Depends: $depends
+Recommends: apprise
 Section: utils
 Priority: optional
 Description: keeps libraries of Yiana documents healthy while they sync

@@ -140,7 +140,17 @@ enum OpenAPIDocument {
                                         "alarm": {"type": "object", "required": ["raisedAt", "since", "lost", "documents", "paths"], "additionalProperties": false,
                                                   "properties": {"raisedAt": {"type": "string", "format": "date-time"}, "since": {"type": "string", "format": "date-time"},
                                                                  "lost": {"type": "integer"}, "documents": {"type": "integer"},
-                                                                 "paths": {"type": "array", "items": {"type": "string"}}}}}}
+                                                                 "paths": {"type": "array", "items": {"type": "string"}}}}}},
+              "notifications": {"type": "object", "description": "The last message sent to the library's person (`watch --notify`) and what waits to be delivered, and why.",
+                                "required": ["waiting"], "additionalProperties": false,
+                                "properties": {
+                                  "lastSent": {"type": "object", "required": ["title", "incident", "at", "to", "notDelivered"], "additionalProperties": false,
+                                               "properties": {"title": {"type": "string"}, "incident": {"type": "string"}, "at": {"type": "string", "format": "date-time"},
+                                                              "to": {"type": "array", "items": {"type": "string"}},
+                                                              "notDelivered": {"type": "object", "additionalProperties": {"type": "string"}}}},
+                                  "waiting": {"type": "array", "items": {"type": "object", "required": ["title", "to", "tries", "next"], "additionalProperties": false,
+                                              "properties": {"title": {"type": "string"}, "to": {"type": "string"}, "tries": {"type": "integer"},
+                                                             "next": {"type": "string", "format": "date-time"}, "lastError": {"type": "string"}}}}}}
             }}
         }
       }

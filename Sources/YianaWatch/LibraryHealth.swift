@@ -2,6 +2,7 @@ import Foundation
 import YianaVersion
 import YianaArchive
 import YianaLibrary
+import YianaNotify
 import YianaOCR
 import YianaSearch
 import YianaSystem
@@ -49,6 +50,9 @@ public struct LibraryHealth: Codable, Sendable {
     /// The keeper of every state seen here: where, how, what it holds of lost documents, and
     /// the mass-loss alarm (nil when the keeper is off).
     public var keeper: KeeperSummary?
+    /// The last message sent to the library's person and what waits to be delivered, and why
+    /// (`watch --notify`; nil when none was ever sent or queued).
+    public var notifications: NotifyStatus?
     /// How long gathering took, and what it read.
     public var seconds = 0.0
     public var read = ""
@@ -67,6 +71,8 @@ public struct LibraryHealth: Codable, Sendable {
         let scan = try LibraryScanner.scan(library)
         let arrival = Arrival(scan: scan, now: now)
         health.documents = scan.items.count
+        let notifications = Notifier.status(of: library)
+        if notifications.lastSent != nil || !notifications.waiting.isEmpty { health.notifications = notifications }
         var indexed: [String: IndexFreshness.Entry]?
         var titles: [String: String] = [:]
         if let index, let entries = try? await IndexFreshness.entries(index) {

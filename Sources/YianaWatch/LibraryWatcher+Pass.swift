@@ -47,6 +47,7 @@ extension LibraryWatcher {
             return next  // what this pass did not see is not known to be gone
         }
         settle(problems)
+        tellNotifier(problems)
         return next
     }
 
@@ -93,6 +94,7 @@ extension LibraryWatcher {
             record(.problem, path: path, code: "rewritten-in-place", detail: "a program rewrote it in place, changing the state kept by link; the keeper copies from now on")
         }
         for failure in keeper.failures { record(.error, code: "keeper", detail: "not kept: \(failure)") }
+        alarm = keeper.alarm
         if let alarm = keeper.alarm {
             if reported["mass-loss ."] == nil { record(.error, code: "mass-loss", detail: alarm.message) }
             problems.append(Problem(code: "mass-loss", path: ".", detail: alarm.message))

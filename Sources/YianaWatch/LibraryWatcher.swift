@@ -1,6 +1,7 @@
 import Foundation
 import YianaArchive
 import YianaLibrary
+import YianaNotify
 import YianaOCR
 import YianaPostgres
 import YianaSearch
@@ -32,6 +33,8 @@ public struct WatchOptions: Sendable {
     public var inject = false
     /// Write the people of new and changed documents to their address files (``ExtractionRun``).
     public var extract = false
+    /// Tells the library's person of incidents (`--notify`).
+    public var notifier: Notifier?
 
     public init(index: IndexLocation) {
         self.index = index
@@ -57,6 +60,8 @@ public final class LibraryWatcher {
     var reported: [String: String] = [:]
     /// The documents in the index after the last pass.
     var known: Set<String>?
+    /// The keeper's mass-loss alarm as the last pass found it.
+    var alarm: MassLossAlarm?
     /// Documents whose OCR backs off, and when to try them again.
     var ocrRetry: [String: Date] = [:]
     /// The app's companion files as last checked: read again only when a file changed.
@@ -171,6 +176,7 @@ public final class LibraryWatcher {
             }
             if Date().timeIntervalSince(lastBeat) >= 60 {
                 writeHealth()
+                notifyTick()
                 lastBeat = Date()
             }
         }
@@ -186,6 +192,7 @@ public final class LibraryWatcher {
         record(.started, detail: "one pass")
         let before = health.lastErrorAt
         _ = await pass()
+        options.notifier?.deliver()  // before the process ends: what cannot be delivered waits for the next run
         health.stopped = Date()
         record(.stopped, detail: "one pass done")
         writeHealth()

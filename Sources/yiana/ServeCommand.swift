@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import YianaLibrary
+import YianaNotify
 import YianaPostgres
 import YianaServe
 import YianaSystem
@@ -61,6 +62,8 @@ extension Yiana {
         @Option(help: ArgumentHelp("Ask for a new password (or read one line from stdin), write its hash to this file and exit.", valueName: "file"))
         var setPassword: String?
 
+        @OptionGroup var notify: NotifyOptions
+
         func validate() throws {
             guard libraries.count <= 1 || indexOptions.path == nil || PostgresLocation.isURL(indexOptions.path ?? "") else {
                 throw ValidationError("--index names one library's index file: with several libraries each uses its own default index (or name a postgres:// database, which holds them all).")
@@ -94,6 +97,11 @@ extension Yiana {
             let indexOf = { @Sendable (library: Library) in fixed.index(for: library) }
             // --watch: the watcher in this process, started once the server listens (the address
             // is the first line), stopped by the same SIGINT/SIGTERM (each has its own handler).
+            guard watch || notify.urls.isEmpty else {
+                throw ValidationError("--notify tells what the watcher sees: add --watch (or give it to `yiana watch`).")
+            }
+            let checked = watch ? try notify.targets() : nil
+            let notifiers = Dictionary(opened.map { ($0.root.path, notify.notifier(for: $0, checked)) }, uniquingKeysWith: { first, _ in first })
             let stop = watch ? try StopSignals() : nil
             let printer = EventPrinter(json: false, several: opened.count > 1)
             let watching = StartedLater()
@@ -103,7 +111,9 @@ extension Yiana {
                 guard let stop else { return }
                 for library in opened {
                     watching.start {
-                        let watcher = try await LibraryWatcher(library: library, options: WatchOptions(index: indexOf(library))) { printer.print($0, library: library.root.lastPathComponent) }
+                        var watchOptions = WatchOptions(index: indexOf(library))
+                        watchOptions.notifier = notifiers[library.root.path] ?? nil
+                        let watcher = try await LibraryWatcher(library: library, options: watchOptions) { printer.print($0, library: library.root.lastPathComponent) }
                         try await watcher.run(wake: stop.fd) { stop.requested }
                     }
                 }

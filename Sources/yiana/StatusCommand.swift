@@ -142,6 +142,14 @@ extension Yiana {
                     Output.error(alarm.message)
                 }
             }
+            if let notifications = health.notifications {
+                if let sent = notifications.lastSent {
+                    print("notified: \(InternetTime.string(sent.at)) \"\(sent.title)\" to \(sent.to.isEmpty ? "no one" : sent.to.joined(separator: ", "))")
+                }
+                for waiting in notifications.waiting {
+                    print("waiting to notify: \"\(waiting.title)\" to \(waiting.to), tried \(waiting.tries) times (\(waiting.lastError ?? "not yet")), next \(InternetTime.string(waiting.next))")
+                }
+            }
         }
 
         static func describe(_ watcher: WatcherStatus) -> String {

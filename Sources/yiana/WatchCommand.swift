@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import YianaLibrary
+import YianaNotify
 import YianaOCR
 import YianaPostgres
 import YianaSearch
@@ -40,6 +41,15 @@ extension Yiana {
                 logged, listed by `yiana versions list --deleted`, and a mass loss raises an \
                 alarm (an error in the log, `yiana status` exits 3).
 
+                With --notify URL (or $YIANA_NOTIFY), the library's person is told, through \
+                Debian's apprise (ntfy, Pushover, email, Matrix, Telegram and a hundred more): \
+                the mass-loss alarm at once, documents damaged on arrival, conflict copies \
+                waiting for over an hour, documents whose OCR keeps failing; each incident once \
+                (more of the same within the hour joined into one message, a restart repeating \
+                nothing), and once more when it is resolved. A message that cannot be delivered \
+                waits and is tried again; `yiana status` shows the last one sent and what waits. \
+                `yiana notify test` tries the URLs.
+
                 A file a sync program is still writing (in place, or through its own temporary \
                 names: .syncthing.*.tmp, .unison.*, rclone's .partial) is left until it has \
                 been still for --settle seconds (default 5) and reads as a whole document: \
@@ -60,6 +70,7 @@ extension Yiana {
                   yiana watch --library ~/Yiana --library ~/Work --ocr --resolve identical
                   yiana watch --json | jq 'select(.kind == "problem")'
                   yiana watch --once --ocr        (one pass, from a timer or cron)
+                  yiana watch --notify ntfy://ntfy.sh/my-secret-topic --public-url https://box.example.org/
                 """
         )
 
@@ -92,6 +103,8 @@ extension Yiana {
         var rescan = 600.0
 
         @OptionGroup var jobsOption: JobsOption
+
+        @OptionGroup var notify: NotifyOptions
 
         @Flag(help: "Do one pass (index, OCR, problems) and exit, for a timer instead of a running watcher; exit 1 if it logged an error.")
         var once = false
@@ -134,11 +147,12 @@ extension Yiana {
                 do { _ = try TesseractEngine(languages: languages) } catch let error as OCRError { throw CommandFailure(error.description) }
                 ocrOptions = options
             }
+            let checked = try notify.targets()
             let printer = EventPrinter(json: json, several: opened.count > 1)
             if once {
                 var clean = true
                 for library in opened {
-                    let watcher = try await LibraryWatcher(library: library, options: options(for: library, ocr: ocrOptions)) {
+                    let watcher = try await LibraryWatcher(library: library, options: options(for: library, ocr: ocrOptions, notifying: checked)) {
                         printer.print($0, library: library.root.lastPathComponent)
                     }
                     if await !watcher.runOnce() { clean = false }
@@ -150,7 +164,7 @@ extension Yiana {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for library in opened {
                     let name = library.root.lastPathComponent
-                    let watcher = try await LibraryWatcher(library: library, options: options(for: library, ocr: ocrOptions)) {
+                    let watcher = try await LibraryWatcher(library: library, options: options(for: library, ocr: ocrOptions, notifying: checked)) {
                         printer.print($0, library: name)
                     }
                     group.addTask { try await watcher.run(wake: stop.fd) { stop.requested } }
@@ -162,7 +176,7 @@ extension Yiana {
 }
 
 extension Yiana.Watch {
-    func options(for library: Library, ocr: OCROptions?) throws -> WatchOptions {
+    func options(for library: Library, ocr: OCROptions?, notifying checked: (Apprise, [NotifyTarget])?) throws -> WatchOptions {
         // $YIANA_INDEX names a file for one library only; a database holds them all.
         let named = libraries.count <= 1 || indexOptions.path != nil || indexOptions.isServer
         var options = WatchOptions(index: named ? try indexOptions.resolve(for: library) : .file(SearchIndex.defaultLocation(for: library.root)))
@@ -173,6 +187,7 @@ extension Yiana.Watch {
         options.extract = extract
         options.rescanEvery = rescan
         options.settle = settle ?? Arrival.defaultWindow
+        options.notifier = notify.notifier(for: library, checked)
         return options
     }
 }

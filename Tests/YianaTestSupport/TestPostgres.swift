@@ -122,18 +122,8 @@ public final class SilentListener: @unchecked Sendable {
     let fd: Int32
 
     public init(port: Int) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-        guard bound, listen(fd, 16) == 0 else {
-            Glibc.close(fd)
-            throw TestPostgresError("cannot listen on 127.0.0.1:\(port)")
-        }
+        guard let (fd, _) = listeningSocket(port: port) else { throw TestPostgresError("cannot listen on 127.0.0.1:\(port)") }
+        self.fd = fd
     }
 
     public func close() { Glibc.close(fd) }

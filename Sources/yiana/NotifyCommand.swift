@@ -1,0 +1,147 @@
+import ArgumentParser
+import Foundation
+import YianaLibrary
+import YianaNotify
+
+/// `--notify URL` (repeatable) and `$YIANA_NOTIFY`, for `watch`, `serve --watch` and `notify test`.
+struct NotifyOptions: ParsableArguments {
+    @Option(name: .customLong("notify"), help: ArgumentHelp(
+        "Where to tell what happens (an Apprise URL; repeat for several).",
+        discussion: """
+            Any URL Debian's apprise understands: ntfy://host/topic, pover://user@token, \
+            mailto://user:password@example.com, tgram://bot-token/chat-id, json://host/path and a \
+            hundred more (`apprise --details`). Also $YIANA_NOTIFY, URLs separated by spaces (for \
+            the systemd units' environment file). Each URL is checked at start; its secrets are \
+            never printed or kept.
+            """, valueName: "url"))
+    var urls: [String] = []
+
+    @Option(name: .customLong("public-url"), help: ArgumentHelp(
+        "The address at which `yiana serve` shows this library, for the links in messages.", valueName: "url"))
+    var publicURL: String?
+
+    /// The URLs given here and in `$YIANA_NOTIFY`.
+    var all: [String] { NotifyTarget.urls(options: urls) }
+
+    /// The targets, each checked by apprise; none when no URL is given.
+    /// - Throws: ``CommandFailure`` naming the URL (secrets hidden) and apprise's reason, or
+    ///   the command that installs apprise.
+    func targets() throws -> (Apprise, [NotifyTarget])? {
+        guard !all.isEmpty else { return nil }
+        do {
+            let apprise = try Apprise()
+            return (apprise, try all.map { try NotifyTarget($0, apprise: apprise) })
+        } catch let error as NotifyError {
+            throw CommandFailure("--notify: \(error.description)")
+        }
+    }
+
+    /// A notifier for `library` to the targets checked once (``targets()``), or nil without any.
+    func notifier(for library: Library, _ checked: (Apprise, [NotifyTarget])?) -> Notifier? {
+        checked.map { Notifier(library: library, targets: $0.1, apprise: $0.0, publicURL: publicURL) }
+    }
+}
+
+extension Yiana {
+    struct Notify: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "notify",
+            abstract: "Tell a library's person what happens to it: try the notification URLs.",
+            discussion: """
+                `yiana watch --notify URL` (and `serve --watch`) sends a message, through \
+                Debian's apprise, when something needs a person: the keeper's mass-loss alarm (at \
+                once), documents damaged on arrival, conflict copies waiting for over an hour, \
+                documents whose OCR or extraction keeps failing; each incident once, and once \
+                more when it is resolved. A message that cannot be delivered waits in the \
+                library's local state and is tried again (30 s, doubling, at most hourly) until \
+                it is. `yiana notify test` checks the URLs first.
+                """,
+            subcommands: [Test.self]
+        )
+    }
+}
+
+extension Yiana.Notify {
+    struct Test: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "test",
+            abstract: "Send a test message to each notification URL and say what each answered.",
+            discussion: """
+                The URLs are those of --notify, else of $YIANA_NOTIFY. Exit code 1 when any \
+                URL could not be reached (each one's reason is printed), 2 when a URL is not \
+                one apprise understands.
+
+                Examples:
+                  yiana notify test --notify ntfy://ntfy.example.org/yiana-home
+                  yiana notify test --library ~/Yiana     (the URLs of $YIANA_NOTIFY; what waits for ~/Yiana)
+                  YIANA_NOTIFY='mailto://me:pw@example.org json://127.0.0.1:8080/hook' yiana notify test --json
+                """
+        )
+
+        @OptionGroup var notify: NotifyOptions
+
+        @Option(name: .long, help: ArgumentHelp(
+            "A library whose messages these are: named in the test message, and what still waits to be sent for it is listed.", valueName: "dir"))
+        var library: String?
+
+        @Flag(help: "Print the outcome as JSON.")
+        var json = false
+
+        struct Outcome: Encodable {
+            let url: String
+            let delivered: Bool
+            let error: String?
+        }
+
+        struct Answer: Encodable {
+            let results: [Outcome]
+            /// With --library: what waits to be sent for it.
+            let waiting: [NotifyStatus.Waiting]?
+        }
+
+        func run() async throws {
+            guard !notify.all.isEmpty else {
+                throw ValidationError("No URL to try: give --notify URL (or set $YIANA_NOTIFY).")
+            }
+            let apprise: Apprise
+            do { apprise = try Apprise() } catch let error as NotifyError { throw CommandFailure(error.description) }
+            var outcomes: [Outcome] = []
+            var refused = false
+            let host = ProcessInfo.processInfo.hostName
+            let opened = try library.map { root in
+                do { return try Library.resolve(explicit: root) } catch let error as LibraryError { throw ValidationError(error.description) }
+            }
+            let about = opened.map { " for the library \($0.root.path)" } ?? ""
+            for url in notify.all {
+                let target: NotifyTarget
+                do { target = try NotifyTarget(url, apprise: apprise) } catch let error as NotifyError {
+                    refused = true
+                    outcomes.append(Outcome(url: error.shownURL ?? "?", delivered: false, error: error.description))
+                    continue
+                }
+                let message = NotifyMessage(incident: "test", level: .info, title: "yiana: a test message from \(host)\(about)",
+                                            body: "If you read this, yiana's messages reach you here (\(target.shown)).")
+                switch apprise.send(message, to: target.url) {
+                case .delivered: outcomes.append(Outcome(url: target.shown, delivered: true, error: nil))
+                case .failed(let reason): outcomes.append(Outcome(url: target.shown, delivered: false, error: reason))
+                }
+            }
+            let waiting = opened.map { Notifier.status(of: $0).waiting } ?? []
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                encoder.dateEncodingStrategy = .iso8601
+                print(String(decoding: try encoder.encode(Answer(results: outcomes, waiting: opened == nil ? nil : waiting)), as: UTF8.self))
+            } else {
+                for outcome in outcomes {
+                    print(outcome.delivered ? "sent     \(outcome.url)" : "FAILED   \(outcome.url): \(outcome.error ?? "")")
+                }
+                for message in waiting {
+                    print("waiting  \"\(message.title)\" to \(message.to): tried \(message.tries) times (\(message.lastError ?? "not yet")); the watcher tries again")
+                }
+            }
+            if refused { throw ExitCode(2) }
+            if outcomes.contains(where: { !$0.delivered }) { throw ExitCode.failure }
+        }
+    }
+}

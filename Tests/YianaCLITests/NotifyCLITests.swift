@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import YianaTestSupport
+
+/// `yiana watch --notify` and `yiana notify test`, with Debian's apprise, to a webhook on loopback.
+@Suite("yiana notify")
+struct NotifyCLITests {
+    /// A wiped device's deletions: one alarm, once, whatever the runs; the restore: one "resolved".
+    @Test func aMassLossIsToldOnceAndItsEndOnce() async throws {
+        let home = try TemporaryFolder()
+        let lib = home.path("Yiana")
+        let receiver = try LoopbackReceiver()
+        defer { receiver.close() }
+        let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache"), "YIANA_SETTLE_SECONDS": "0",
+                   "YIANA_NOTIFY": "json://127.0.0.1:\(receiver.port)/hook"]
+        let watch = ["watch", "--once", "--library", lib, "--public-url", "http://box.local:8080/"]
+        #expect(try await runYiana(["import", "--library", lib, Fixtures.sampleDocs.appendingPathComponent("pdfs").path], environment: env).status == 1)
+        #expect(try await runYiana(watch, environment: env).status == 0)
+        #expect(receiver.received.isEmpty)
+
+        let folder = lib + "/pdfs"
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.hasSuffix(".yianazip") {
+            try FileManager.default.removeItem(atPath: folder + "/" + name)
+        }
+        let raised = try await runYiana(watch, environment: env)
+        #expect(raised.status == 1, "the alarm is an error in the pass: \(raised.stdout)")
+        let alarm = receiver.wait(for: 1, seconds: 5)
+        #expect(alarm.count == 1)
+        let told = try #require(try JSONSerialization.jsonObject(with: Data((alarm.first?.body ?? "{}").utf8)) as? [String: Any])
+        let title = told["title"] as? String ?? "", body = told["message"] as? String ?? ""
+        #expect(title == "Yiana: documents deleted or overwritten on another device (mass-loss alarm)" && told["type"] as? String == "failure", "\(title)")
+        #expect(body.contains("MASS LOSS: 5 of 5 documents") && body.contains("yiana versions restore --deleted --since")
+                && body.contains("From: pdfs/ (5)") && body.contains("Open: http://box.local:8080/deleted") && body.contains("Library: \(lib)"), "\(body)")
+
+        _ = try await runYiana(watch, environment: env)  // a restart: nothing said again
+        #expect(receiver.received.count == 1)
+
+        #expect(try await runYiana(["versions", "restore", "--deleted", "--library", lib], environment: env).status == 0)
+        #expect(try await runYiana(watch, environment: env).status == 0)
+        let all = receiver.wait(for: 2, seconds: 5)
+        let after = try await runYiana(["status", "--library", lib], environment: env)
+        #expect(all.count == 2 && all.last?.body.contains("resolved: the mass-loss alarm") == true, "\(all.map(\.body)) \(after.stdout)")
+        let status = try await runYiana(["status", "--library", lib, "--json"], environment: env)
+        #expect(status.stdout.contains("resolved: the mass-loss alarm"), "\(status.stdout)")
+    }
+
+    @Test func notifyTestSaysWhatEachURLAnswered() async throws {
+        let receiver = try LoopbackReceiver()
+        defer { receiver.close() }
+        let down = try LoopbackReceiver()
+        down.close()
+        let home = try TemporaryFolder()
+        let sent = try await runYiana(["notify", "test", "--notify", "json://someone:hunter2secret@127.0.0.1:\(receiver.port)/hook", "--json", "--library", home.path("")],
+                                      environment: ["XDG_STATE_HOME": home.path("state")])
+        #expect(sent.status == 0 && sent.stdout.contains(#""delivered" : true"#) && sent.stdout.contains(#""waiting" : ["#)
+                && !sent.stdout.contains("hunter2secret"), "\(sent.stdout)\(sent.stderr)")
+        let test = receiver.wait(for: 1, seconds: 5).first?.body ?? ""
+        #expect(test.contains("a test message") && test.contains("for the library \(home.url.resolvingSymlinksInPath().path)"), "\(test)")
+
+        let failed = try await runYiana(["notify", "test", "--notify", "json://127.0.0.1:\(receiver.port)/hook", "--notify", "json://127.0.0.1:\(down.port)/hook"])
+        #expect(failed.status == 1 && failed.stdout.contains("sent     json://127.0.0.1:\(receiver.port)")
+                && failed.stdout.contains("FAILED   json://127.0.0.1:\(down.port)"), "\(failed.stdout)")
+
+        let refused = try await runYiana(["notify", "test", "--notify", "json://"])
+        #expect(refused.status == 2 && refused.stdout.contains("not one apprise can send to"), "\(refused.stdout)\(refused.stderr)")
+        let watch = try await runYiana(["watch", "--once", "--library", home.path(""), "--notify", "nosuchservice://token@host"], environment: ["XDG_STATE_HOME": home.path("state")])
+        #expect(watch.status != 0 && watch.stderr.contains("--notify: the notification URL nosuchservice://host is not one apprise can send to")
+                && !watch.stderr.contains("token"), "\(watch.stderr)")
+    }
+}
