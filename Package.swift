@@ -109,7 +109,12 @@ let package = Package(
         .target(name: "YianaVersion", plugins: ["YianaVersionPlugin"]),
         // Telling the library's person: incidents told once through Debian's apprise, a
         // message that cannot be delivered kept and tried again (issue 55).
-        .target(name: "YianaNotify", dependencies: ["YianaSystem", "YianaLibrary", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "YianaNotify", dependencies: [
+            "YianaSystem", "YianaLibrary", .product(name: "Crypto", package: "swift-crypto"),
+            // The heartbeat's one GET (plain or TLS): the NIO the server is built on already.
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        ]),
         .target(name: "YianaWatch", dependencies: ["YianaVersion", "YianaSystem", "YianaArchive", "YianaLibrary", "YianaSearch", "YianaPostgres", "YianaSync", "YianaOCR", "YianaExtract",
                                                    "YianaNotify"]),
         // `yiana serve`: the pages and the JSON API on Hummingbird; routes parse and render,

@@ -84,8 +84,8 @@ public struct Apprise: Sendable {
         return line
     }
 
-    /// A URL apprise refused, shown without what may be a secret: its scheme and host.
-    static func sketch(_ url: String) -> String {
+    /// A URL shown without what may be a secret: its scheme and host.
+    public static func sketch(_ url: String) -> String {
         guard let schemeEnd = url.range(of: "://") else { return url.count > 12 ? String(url.prefix(8)) + "…" : url }
         let rest = url[schemeEnd.upperBound...]
         let authority = rest.prefix { $0 != "/" && $0 != "?" }

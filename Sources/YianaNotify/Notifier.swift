@@ -148,7 +148,7 @@ public final class Notifier: @unchecked Sendable {
         let state = stateFile(for: library, environment: environment).load() ?? NotifyState()
         return NotifyStatus(lastSent: state.sent.last, waiting: state.waiting.flatMap { waiting in
             waiting.targets.map { NotifyStatus.Waiting(title: waiting.message.title, to: $0.shown, tries: $0.tries, next: $0.next, lastError: $0.lastError) }
-        })
+        }, heartbeat: state.heartbeat)
     }
 }
 
@@ -164,4 +164,9 @@ public struct NotifyStatus: Codable, Sendable, Equatable {
 
     public let lastSent: Sent?
     public let waiting: [Waiting]
+    /// The last heartbeat (`--heartbeat`).
+    public let heartbeat: HeartbeatRecord?
+
+    /// Nothing sent, waiting or beaten yet.
+    public var isEmpty: Bool { lastSent == nil && waiting.isEmpty && heartbeat == nil }
 }

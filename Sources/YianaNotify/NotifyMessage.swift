@@ -32,6 +32,7 @@ struct NotifyState: Codable, Sendable, Equatable {
     var waiting: [Waiting] = []
     var sent: [Sent] = []
     var incidents: [String: Incident] = [:]
+    var heartbeat: HeartbeatRecord?
 
     /// The number of sent messages remembered.
     static let sentKept = 20

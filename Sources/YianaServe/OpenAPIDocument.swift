@@ -150,7 +150,11 @@ enum OpenAPIDocument {
                                                               "notDelivered": {"type": "object", "additionalProperties": {"type": "string"}}}},
                                   "waiting": {"type": "array", "items": {"type": "object", "required": ["title", "to", "tries", "next"], "additionalProperties": false,
                                               "properties": {"title": {"type": "string"}, "to": {"type": "string"}, "tries": {"type": "integer"},
-                                                             "next": {"type": "string", "format": "date-time"}, "lastError": {"type": "string"}}}}}}
+                                                             "next": {"type": "string", "format": "date-time"}, "lastError": {"type": "string"}}}},
+                                  "heartbeat": {"type": "object", "description": "The last request to the outside monitor (`--heartbeat`).",
+                                                "required": ["at", "to", "failing"], "additionalProperties": false,
+                                                "properties": {"at": {"type": "string", "format": "date-time"}, "to": {"type": "string"},
+                                                               "failing": {"type": "boolean"}, "error": {"type": "string"}}}}}
             }}
         }
       }

@@ -72,7 +72,7 @@ public struct LibraryHealth: Codable, Sendable {
         let arrival = Arrival(scan: scan, now: now)
         health.documents = scan.items.count
         let notifications = Notifier.status(of: library)
-        if notifications.lastSent != nil || !notifications.waiting.isEmpty { health.notifications = notifications }
+        if !notifications.isEmpty { health.notifications = notifications }
         var indexed: [String: IndexFreshness.Entry]?
         var titles: [String: String] = [:]
         if let index, let entries = try? await IndexFreshness.entries(index) {

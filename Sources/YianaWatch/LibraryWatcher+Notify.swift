@@ -35,6 +35,12 @@ extension LibraryWatcher {
         deliverInBackground()
     }
 
+    /// True while the mass-loss alarm stands or the last pass logged an error: the heartbeat
+    /// then requests its failing address.
+    var failing: Bool {
+        alarm != nil || health.lastErrorAt.map { $0 >= (health.lastPass ?? .distantPast) } ?? false
+    }
+
     /// Between passes (every minute): incidents whose time has come, and deliveries due again.
     func notifyTick() {
         guard let notifier = options.notifier else { return }

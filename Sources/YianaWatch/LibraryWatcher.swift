@@ -35,6 +35,8 @@ public struct WatchOptions: Sendable {
     public var extract = false
     /// Tells the library's person of incidents (`--notify`).
     public var notifier: Notifier?
+    /// Tells a monitor off this box that the watcher lives (`--heartbeat`).
+    public var heartbeat: Heartbeat?
 
     public init(index: IndexLocation) {
         self.index = index
@@ -135,7 +137,7 @@ public final class LibraryWatcher {
         var nextRescan = Date().addingTimeInterval(options.rescanEvery)
         var lastBeat = Date.distantPast
         while !shouldStop() {
-            let deadline = [due, nextRescan, lastBeat.addingTimeInterval(60)].compactMap { $0 }.min()!
+            let deadline = [due, nextRescan, lastBeat.addingTimeInterval(60), options.heartbeat?.nextDue].compactMap { $0 }.min()!
             let timeout = max(0, deadline.timeIntervalSinceNow)
             // The wait blocks a thread of its own queue, never one of Swift's few shared ones.
             let ready = await withCheckedContinuation { continuation in
@@ -179,6 +181,7 @@ public final class LibraryWatcher {
                 notifyTick()
                 lastBeat = Date()
             }
+            options.heartbeat?.beatIfDue(failing: failing)
         }
         health.stopped = Date()
         record(.stopped, detail: "asked to stop")
@@ -193,6 +196,7 @@ public final class LibraryWatcher {
         let before = health.lastErrorAt
         _ = await pass()
         options.notifier?.deliver()  // before the process ends: what cannot be delivered waits for the next run
+        await options.heartbeat?.beat(failing: failing)
         health.stopped = Date()
         record(.stopped, detail: "one pass done")
         writeHealth()

@@ -20,6 +20,29 @@ struct NotifyOptions: ParsableArguments {
         "The address at which `yiana serve` shows this library, for the links in messages.", valueName: "url"))
     var publicURL: String?
 
+    @Option(name: .customLong("heartbeat"), help: ArgumentHelp(
+        "An address requested every --heartbeat-every seconds while all is well, its failing form while an alarm or error stands.",
+        discussion: """
+            For a monitor that is not on this box, which says so when the requests stop: a \
+            healthchecks.io check (https://hc-ping.com/UUID; `/fail` is added while failing) or an \
+            Uptime Kuma push monitor (https://kuma.example.org/api/push/TOKEN?status=up; \
+            status=down while failing).
+            """, valueName: "url"))
+    var heartbeat: String?
+
+    @Option(name: .customLong("heartbeat-every"), help: ArgumentHelp("Seconds between two heartbeats.", valueName: "seconds"))
+    var heartbeatEvery: Double = 300
+
+    /// The heartbeat for `library`, or nil without --heartbeat.
+    /// - Throws: ``CommandFailure`` for an address that is not http(s).
+    func heartbeat(for library: Library) throws -> Heartbeat? {
+        guard let heartbeat else { return nil }
+        guard heartbeatEvery >= 1 else { throw ValidationError("--heartbeat-every must be at least 1 second.") }
+        do { return try Heartbeat(heartbeat, every: heartbeatEvery, library: library) } catch let error as NotifyError {
+            throw CommandFailure("--heartbeat: \(error.description)")
+        }
+    }
+
     /// The URLs given here and in `$YIANA_NOTIFY`.
     var all: [String] { NotifyTarget.urls(options: urls) }
 
@@ -65,7 +88,7 @@ extension Yiana.Notify {
     struct Test: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "test",
-            abstract: "Send a test message to each notification URL and say what each answered.",
+            abstract: "Send a test message to each notification URL (and request the heartbeat) and say what each answered.",
             discussion: """
                 The URLs are those of --notify, else of $YIANA_NOTIFY. Exit code 1 when any \
                 URL could not be reached (each one's reason is printed), 2 when a URL is not \
@@ -74,6 +97,7 @@ extension Yiana.Notify {
                 Examples:
                   yiana notify test --notify ntfy://ntfy.example.org/yiana-home
                   yiana notify test --library ~/Yiana     (the URLs of $YIANA_NOTIFY; what waits for ~/Yiana)
+                  yiana notify test --heartbeat https://hc-ping.com/UUID
                   YIANA_NOTIFY='mailto://me:pw@example.org json://127.0.0.1:8080/hook' yiana notify test --json
                 """
         )
@@ -100,19 +124,34 @@ extension Yiana.Notify {
         }
 
         func run() async throws {
-            guard !notify.all.isEmpty else {
-                throw ValidationError("No URL to try: give --notify URL (or set $YIANA_NOTIFY).")
+            guard !notify.all.isEmpty || notify.heartbeat != nil else {
+                throw ValidationError("No URL to try: give --notify URL (or set $YIANA_NOTIFY), or --heartbeat URL.")
             }
-            let apprise: Apprise
-            do { apprise = try Apprise() } catch let error as NotifyError { throw CommandFailure(error.description) }
             var outcomes: [Outcome] = []
             var refused = false
+            if let heartbeat = notify.heartbeat {
+                let shown = "heartbeat " + Apprise.sketch(heartbeat)
+                if let url = URL(string: heartbeat), ["http", "https"].contains(url.scheme?.lowercased() ?? "") {
+                    do {
+                        let status = try await Ping.get(url)
+                        outcomes.append(Outcome(url: shown, delivered: (200..<300).contains(status), error: (200..<300).contains(status) ? nil : "answered \(status)"))
+                    } catch {
+                        outcomes.append(Outcome(url: shown, delivered: false, error: "\(error)"))
+                    }
+                } else {
+                    refused = true
+                    outcomes.append(Outcome(url: shown, delivered: false, error: "a heartbeat is an http:// or https:// address"))
+                }
+            }
+            let apprise: Apprise?
+            do { apprise = notify.all.isEmpty ? nil : try Apprise() } catch let error as NotifyError { throw CommandFailure(error.description) }
             let host = ProcessInfo.processInfo.hostName
             let opened = try library.map { root in
                 do { return try Library.resolve(explicit: root) } catch let error as LibraryError { throw ValidationError(error.description) }
             }
             let about = opened.map { " for the library \($0.root.path)" } ?? ""
             for url in notify.all {
+                guard let apprise else { break }
                 let target: NotifyTarget
                 do { target = try NotifyTarget(url, apprise: apprise) } catch let error as NotifyError {
                     refused = true

@@ -97,11 +97,12 @@ extension Yiana {
             let indexOf = { @Sendable (library: Library) in fixed.index(for: library) }
             // --watch: the watcher in this process, started once the server listens (the address
             // is the first line), stopped by the same SIGINT/SIGTERM (each has its own handler).
-            guard watch || notify.urls.isEmpty else {
-                throw ValidationError("--notify tells what the watcher sees: add --watch (or give it to `yiana watch`).")
+            guard watch || (notify.urls.isEmpty && notify.heartbeat == nil) else {
+                throw ValidationError("--notify and --heartbeat tell what the watcher sees: add --watch (or give them to `yiana watch`).")
             }
             let checked = watch ? try notify.targets() : nil
             let notifiers = Dictionary(opened.map { ($0.root.path, notify.notifier(for: $0, checked)) }, uniquingKeysWith: { first, _ in first })
+            let heartbeats = Dictionary(try opened.map { ($0.root.path, watch ? try notify.heartbeat(for: $0) : nil) }, uniquingKeysWith: { first, _ in first })
             let stop = watch ? try StopSignals() : nil
             let printer = EventPrinter(json: false, several: opened.count > 1)
             let watching = StartedLater()
@@ -113,6 +114,7 @@ extension Yiana {
                     watching.start {
                         var watchOptions = WatchOptions(index: indexOf(library))
                         watchOptions.notifier = notifiers[library.root.path] ?? nil
+                        watchOptions.heartbeat = heartbeats[library.root.path] ?? nil
                         let watcher = try await LibraryWatcher(library: library, options: watchOptions) { printer.print($0, library: library.root.lastPathComponent) }
                         try await watcher.run(wake: stop.fd) { stop.requested }
                     }

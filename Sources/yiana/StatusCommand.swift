@@ -146,6 +146,9 @@ extension Yiana {
                 if let sent = notifications.lastSent {
                     print("notified: \(InternetTime.string(sent.at)) \"\(sent.title)\" to \(sent.to.isEmpty ? "no one" : sent.to.joined(separator: ", "))")
                 }
+                if let beat = notifications.heartbeat {
+                    print("heartbeat: \(InternetTime.string(beat.at)) to \(beat.to)\(beat.failing ? " (failing)" : "")\(beat.error.map { ": \($0)" } ?? ", answered")")
+                }
                 for waiting in notifications.waiting {
                     print("waiting to notify: \"\(waiting.title)\" to \(waiting.to), tried \(waiting.tries) times (\(waiting.lastError ?? "not yet")), next \(InternetTime.string(waiting.next))")
                 }

@@ -188,6 +188,7 @@ extension Yiana.Watch {
         options.rescanEvery = rescan
         options.settle = settle ?? Arrival.defaultWindow
         options.notifier = notify.notifier(for: library, checked)
+        options.heartbeat = try notify.heartbeat(for: library)
         return options
     }
 }

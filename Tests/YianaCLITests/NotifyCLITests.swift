@@ -9,11 +9,11 @@ struct NotifyCLITests {
     @Test func aMassLossIsToldOnceAndItsEndOnce() async throws {
         let home = try TemporaryFolder()
         let lib = home.path("Yiana")
-        let receiver = try LoopbackReceiver()
-        defer { receiver.close() }
+        let receiver = try LoopbackReceiver(), monitor = try LoopbackReceiver()
+        defer { receiver.close(); monitor.close() }
         let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache"), "YIANA_SETTLE_SECONDS": "0",
                    "YIANA_NOTIFY": "json://127.0.0.1:\(receiver.port)/hook"]
-        let watch = ["watch", "--once", "--library", lib, "--public-url", "http://box.local:8080/"]
+        let watch = ["watch", "--once", "--library", lib, "--public-url", "http://box.local:8080/", "--heartbeat", "http://127.0.0.1:\(monitor.port)/ping/uuid"]
         #expect(try await runYiana(["import", "--library", lib, Fixtures.sampleDocs.appendingPathComponent("pdfs").path], environment: env).status == 1)
         #expect(try await runYiana(watch, environment: env).status == 0)
         #expect(receiver.received.isEmpty)
@@ -41,7 +41,25 @@ struct NotifyCLITests {
         let after = try await runYiana(["status", "--library", lib], environment: env)
         #expect(all.count == 2 && all.last?.body.contains("resolved: the mass-loss alarm") == true, "\(all.map(\.body)) \(after.stdout)")
         let status = try await runYiana(["status", "--library", lib, "--json"], environment: env)
-        #expect(status.stdout.contains("resolved: the mass-loss alarm"), "\(status.stdout)")
+        #expect(status.stdout.contains("resolved: the mass-loss alarm") && status.stdout.contains(#""failing" : false"#), "\(status.stdout)")
+        // The heartbeat: healthy, failing while the alarm stood (the raise and the restart), healthy again.
+        #expect(monitor.received.map(\.path) == ["/ping/uuid", "/ping/uuid/fail", "/ping/uuid/fail", "/ping/uuid"])
+    }
+
+    /// A running watcher beats every --heartbeat-every seconds, and stops beating when it stops.
+    @Test func aRunningWatcherBeatsUntilItStops() async throws {
+        let home = try TemporaryFolder()
+        let monitor = try LoopbackReceiver()
+        defer { monitor.close() }
+        try FileManager.default.createDirectory(atPath: home.path("Yiana"), withIntermediateDirectories: true)
+        let watcher = try RunningWatcher(["--library", home.path("Yiana"), "--heartbeat", "http://127.0.0.1:\(monitor.port)/ping/uuid", "--heartbeat-every", "1"],
+                                         environment: ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")])
+        let beats = monitor.wait(for: 3, seconds: 20)
+        #expect(watcher.stop() == 0)
+        #expect(beats.count >= 3 && beats.allSatisfy { $0.path == "/ping/uuid" && $0.method == "GET" }, "\(beats.map(\.path))")
+        let after = monitor.received.count
+        try await Task.sleep(nanoseconds: 2_500_000_000)
+        #expect(monitor.received.count == after, "a stopped watcher beats no more")
     }
 
     @Test func notifyTestSaysWhatEachURLAnswered() async throws {
@@ -60,6 +78,10 @@ struct NotifyCLITests {
         let failed = try await runYiana(["notify", "test", "--notify", "json://127.0.0.1:\(receiver.port)/hook", "--notify", "json://127.0.0.1:\(down.port)/hook"])
         #expect(failed.status == 1 && failed.stdout.contains("sent     json://127.0.0.1:\(receiver.port)")
                 && failed.stdout.contains("FAILED   json://127.0.0.1:\(down.port)"), "\(failed.stdout)")
+
+        let beat = try await runYiana(["notify", "test", "--heartbeat", "http://127.0.0.1:\(receiver.port)/ping/secret-uuid"])
+        #expect(beat.status == 0 && beat.stdout.contains("sent     heartbeat http://127.0.0.1:\(receiver.port)/…") && !beat.stdout.contains("secret"), "\(beat.stdout)")
+        #expect(receiver.received.last.map { "\($0.method) \($0.path)" } == "GET /ping/secret-uuid")
 
         let refused = try await runYiana(["notify", "test", "--notify", "json://"])
         #expect(refused.status == 2 && refused.stdout.contains("not one apprise can send to"), "\(refused.stdout)\(refused.stderr)")

@@ -12,12 +12,13 @@ final class RunningWatcher: @unchecked Sendable {
     private var lines: [[String: Any]] = []
     private var buffer = Data()
 
-    init(_ arguments: [String], settle: String = "1") throws {
+    init(_ arguments: [String], settle: String = "1", environment extra: [String: String] = [:]) throws {
         process.executableURL = Fixtures.productsFolder.appendingPathComponent("yiana")
         process.arguments = ["watch", "--json"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["YIANA_LIBRARY"] = nil
         environment["YIANA_SETTLE_SECONDS"] = settle
+        environment.merge(extra) { $1 }
         process.environment = environment
         let out = Pipe()
         process.standardOutput = out
