@@ -15,6 +15,9 @@ swift build -c release --static-swift-stdlib --product yiana >/dev/null
 bin="$(swift build -c release --show-bin-path)"
 seconds="${1:-600}"; seed="${2:-$(date +%s)}"
 work="$(mktemp -d /tmp/yiana-fuzz-XXXXXX)"
+# This machine's state for the run's library (the keeper's copies of every input among it) in the
+# work folder, not ~/.local/state.
+export XDG_STATE_HOME="$work/state" XDG_CACHE_HOME="$work/cache"
 mkdir -p "$work/corpus" "$work/lib"
 cp SampleDocs/archives/*.yianazip "$work/corpus/"
 "$bin/yiana" import --library "$work/lib" SampleDocs/pdfs > /dev/null 2>&1 || true
