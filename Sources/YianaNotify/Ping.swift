@@ -23,9 +23,16 @@ public enum Ping {
         let port = url.port ?? (tls ? 443 : 80)
         var target = url.path.isEmpty ? "/" : url.path
         if let query = url.query { target += "?" + query }
-        let group = MultiThreadedEventLoopGroup.singleton
+        let group = Self.group
         let answer = group.next().makePromise(of: HTTPResponseHead.self)
         let context = tls ? try NIOSSLContext(configuration: .makeClientConfiguration()) : nil
+        var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target)
+        head.headers.add(name: "Host", value: url.port.map { "\(host):\($0)" } ?? host)
+        head.headers.add(name: "User-Agent", value: userAgent)
+        head.headers.add(name: "Connection", value: "close")
+        let request = head
+        // Everything happens on the connection's loop: the request is written as soon as it is
+        // connected, and the time limit runs there, whatever keeps the caller's task waiting.
         let bootstrap = ClientBootstrap(group: group)
             .connectTimeout(.seconds(timeout))
             .channelInitializer { channel in
@@ -34,39 +41,47 @@ public enum Ping {
                         try channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: context, serverHostname: host))
                     }
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    try channel.pipeline.syncOperations.addHandler(AnswerHandler(answer))
+                    try channel.pipeline.syncOperations.addHandler(AnswerHandler(answer, request: request))
+                    let limit = channel.eventLoop.scheduleTask(in: .seconds(timeout)) {
+                        answer.fail(Failure(description: "no answer within \(timeout) s"))
+                        channel.close(promise: nil)
+                    }
+                    answer.futureResult.whenComplete { _ in
+                        limit.cancel()
+                        channel.close(promise: nil)
+                    }
                 }
             }
-        let channel: Channel
         do {
-            channel = try await bootstrap.connect(host: host, port: port).get()
+            _ = try await bootstrap.connect(host: host, port: port).get()
         } catch {
             answer.fail(error)
             throw error
         }
-        let limit = channel.eventLoop.scheduleTask(in: .seconds(timeout)) {
-            answer.fail(Failure(description: "no answer within \(timeout) s"))
-            channel.close(promise: nil)
-        }
-        var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target)
-        head.headers.add(name: "Host", value: url.port.map { "\(host):\($0)" } ?? host)
-        head.headers.add(name: "User-Agent", value: userAgent)
-        head.headers.add(name: "Connection", value: "close")
-        channel.write(HTTPClientRequestPart.head(head), promise: nil)
-        channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
-        defer {
-            limit.cancel()
-            channel.close(promise: nil)
-        }
         return Int(try await answer.futureResult.get().status.code)
     }
+
+    /// A loop of its own, for the life of the process: a heartbeat is never kept waiting by
+    /// other users of SwiftNIO in the process (the server's, the PostgreSQL index's).
+    private static let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     /// Completes the promise with the answer's head; fails it when the connection ends first.
     private final class AnswerHandler: ChannelInboundHandler {
         typealias InboundIn = HTTPClientResponsePart
+        typealias OutboundOut = HTTPClientRequestPart
         let answer: EventLoopPromise<HTTPResponseHead>
+        let request: HTTPRequestHead
 
-        init(_ answer: EventLoopPromise<HTTPResponseHead>) { self.answer = answer }
+        init(_ answer: EventLoopPromise<HTTPResponseHead>, request: HTTPRequestHead) {
+            self.answer = answer
+            self.request = request
+        }
+
+        func channelActive(context: ChannelHandlerContext) {
+            context.write(wrapOutboundOut(.head(request)), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            context.fireChannelActive()
+        }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             if case .head(let head) = unwrapInboundIn(data) { answer.succeed(head) }

@@ -35,7 +35,10 @@ public final class LoopbackReceiver: @unchecked Sendable {
             defer { Glibc.close(fd) }
             while !lock.withLock({ closed }) {
                 let client = accept(fd, nil, nil)
-                if client < 0 { return }
+                if client < 0 {
+                    if errno == EINTR { continue }  // a signal (a test's child ending), not the end
+                    return
+                }
                 answer(client)
             }
         }
@@ -77,6 +80,7 @@ public final class LoopbackReceiver: @unchecked Sendable {
         var length = 0
         while true {
             let n = buffer.withUnsafeMutableBytes { read(client, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
             if n <= 0 { break }
             bytes += buffer[0..<n]
             if headEnd == nil, let end = Self.find([13, 10, 13, 10], in: bytes) {
