@@ -43,8 +43,14 @@ public final class Heartbeat: @unchecked Sendable {
         return parts.url ?? url
     }
 
-    /// When the next request is due.
-    public var nextDue: Date { lock.withLock { last.map { $0.addingTimeInterval(every) } ?? .distantPast } }
+    /// When the next request is due (while one is under way, a second from now at the
+    /// soonest: a caller that waits until then does not spin).
+    public var nextDue: Date {
+        lock.withLock {
+            let due = last.map { $0.addingTimeInterval(every) } ?? .distantPast
+            return sending ? max(due, Date().addingTimeInterval(1)) : due
+        }
+    }
 
     /// Requests the address (its failing form when `failing`) if one is due, beside the
     /// caller: a request still under way (a slow network) is not doubled.

@@ -72,13 +72,6 @@ public final class Notifier: @unchecked Sendable {
         }
     }
 
-    /// Queues `message` for every target.
-    public func queue(_ message: NotifyMessage, now: Date = Date()) throws {
-        _ = try stateFile.update(initial: NotifyState()) { state in
-            state.waiting.append(Waiting(message: message, targets: targets.map { Attempt(key: $0.key, shown: $0.shown, next: now) }))
-        }
-    }
-
     /// Delivers what is due (every waiting message whose next try has come), one delivery
     /// at a time, outside the state's lock; returns how many deliveries failed. While
     /// another call delivers, it waits for that one to end (`ifIdle`: returns at once).
