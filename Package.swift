@@ -18,6 +18,19 @@ let popplerHeaderFlags: [String] = {
     return flags.split(whereSeparator: \.isWhitespace).flatMap { ["-Xcc", String($0)] }
 }()
 
+/// How `yiana` is linked, and `yiana-bench` like it (its measurements are then the shipped
+/// program's). On Linux:
+/// - against mimalloc (libmimalloc-dev), which then serves every malloc of the process,
+///   poppler's included (`index --full` takes 6–7% less time than with glibc's allocator);
+/// - without exporting its own symbols for the dynamic linker (Swift links executables with
+///   `-rdynamic`; nothing loads code that calls back into them): 3.3 MB of symbol table
+///   fewer to look through and to keep in memory (peak RSS of a minute of the reader fuzzer
+///   65.6 → 62.0 MB).
+let productLinking: [LinkerSetting] = [
+    .linkedLibrary("mimalloc", .when(platforms: [.linux])),
+    .unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux])),
+]
+
 let package = Package(
     name: "yiana-tools",
     platforms: [.macOS(.v13)],
@@ -129,9 +142,8 @@ let package = Package(
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
-        // Linked on Linux against mimalloc (libmimalloc-dev), which then serves every malloc
-        // of the process, poppler's included: `index --full` takes 6–7% less time than with
-        // glibc's allocator, whose tunables made no difference (docs/PERFORMANCE.md).
+        // Linked as `productLinking` says (mimalloc; glibc's allocator's tunables made no
+        // difference: docs/PERFORMANCE.md).
         .executableTarget(
             name: "yiana",
             dependencies: [
@@ -139,7 +151,7 @@ let package = Package(
                 "YianaExtract", "YianaVersion", "YianaNotify",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            linkerSettings: [.linkedLibrary("mimalloc", .when(platforms: [.linux]))]
+            linkerSettings: productLinking
         ),
         // What tests and measures the product, apart from it (Tools/): no products of the
         // package, built only by the tests and scripts that use them, never by
@@ -165,7 +177,7 @@ let package = Package(
         .executableTarget(
             name: "yiana-realsync",
             dependencies: [
-                "YianaSystem", "YianaLibrary", "YianaPostgres",
+                "YianaSystem", "YianaLibrary", "YianaPostgres", "YianaTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -173,11 +185,11 @@ let package = Package(
         ),
         // In-process measurements for the benchmark scripts (search latency) and the
         // reader/repair fuzzer (Scripts/soak/fuzz-reader.sh; a short run in the tests).
-        // Linked against mimalloc as `yiana` is: the fuzzer's peak memory is then the shipped
-        // program's (under glibc's allocator, thousands of inputs in one process fragment its
-        // heap: 1.6 GB after 600 s, where mimalloc stays flat).
+        // Linked as `yiana` is: the fuzzer's peak memory is then the shipped program's (under
+        // glibc's allocator, thousands of inputs in one process fragment its heap: 1.6 GB
+        // after 600 s, where mimalloc stays flat).
         .executableTarget(name: "yiana-bench", dependencies: ["YianaSystem", "YianaSearch", "YianaLibrary", "YianaArchive", "YianaExtract", "YianaTestSupport"],
-                          path: "Tools/yiana-bench", linkerSettings: [.linkedLibrary("mimalloc", .when(platforms: [.linux]))]),
+                          path: "Tools/yiana-bench", linkerSettings: productLinking),
 
         // Temporary folders, fixtures and process helpers shared by the test targets.
         .target(name: "YianaTestSupport", dependencies: ["YianaPDF", "YianaSystem", "YianaLibrary", "YianaSearch", "YianaPostgres"], path: "Tests/YianaTestSupport"),

@@ -2,6 +2,7 @@
 #include "CYiana.h"
 
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -22,4 +23,18 @@ int yiana_ofd_lock_byte(int fd, int exclusive, int64_t offset) {
     lock.l_len = 1;
     lock.l_pid = 0; /* must be 0 for OFD locks */
     return fcntl(fd, F_OFD_SETLK, &lock);
+}
+
+/* mimalloc's, weak: present only in the programs linked against it (`yiana`, `yiana-bench`). */
+extern void mi_option_set(int option, long value) __attribute__((weak));
+
+/* mi_option_decommit_delay in mimalloc 2.0 (Debian 12's), mi_option_purge_delay from 2.1:
+   the same option, the same number. */
+#define YIANA_MI_DECOMMIT_DELAY 15
+
+int yiana_tune_allocator(void) {
+    if (!mi_option_set) return 0;
+    if (getenv("MIMALLOC_DECOMMIT_DELAY") || getenv("MIMALLOC_PURGE_DELAY")) return 0;
+    mi_option_set(YIANA_MI_DECOMMIT_DELAY, 1);
+    return 1;
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import YianaSystem
 import YianaVersion
 
 @main
@@ -21,6 +22,7 @@ struct Yiana: AsyncParsableCommand {
 
     /// Runs the command; usage errors exit with 2 (not ArgumentParser's 64), as documented.
     static func main() async {
+        Allocator.tune()
         do {
             var command = try parseAsRoot()
             do {

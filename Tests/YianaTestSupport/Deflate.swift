@@ -7,6 +7,8 @@ public enum Deflate {
     /// of any data, a little larger than the data.
     public static func stream(_ prefix: [UInt8], repeatingLast count: Int = 0) -> [UInt8] {
         var bits = BitWriter()
+        // 9 bits a literal at most, 13 a run of 258, the headers and the end of block.
+        bits.bytes.reserveCapacity((prefix.count * 9 + (count / 258) * 13 + 258 * 9 + 10) / 8 + 1)
         bits.append(1, count: 1)  // BFINAL
         bits.append(1, count: 2)  // BTYPE 01: fixed Huffman codes
         for byte in prefix { bits.literal(byte) }

@@ -35,8 +35,13 @@ public struct ZipBuilder {
     public static let validMetadata = #"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","title":"Test","created":800000000,"modified":800000001.5,"pageCount":1,"tags":[],"ocrCompleted":false}"#
 
     public func build() -> [UInt8] {
+        // Sized once (the fuzzer builds archives of megabytes thousands of times): the
+        // harness's own garbage is not the reader's memory.
+        let names = entries.reduce(0) { $0 + ($1.rawName?.count ?? $1.name.utf8.count) }
         var out: [UInt8] = []
+        out.reserveCapacity(entries.reduce(0) { $0 + $1.data.count } + 2 * names + 76 * entries.count + 22)
         var central: [UInt8] = []
+        central.reserveCapacity(names + 46 * entries.count)
         var offsets: [UInt32] = []
         for entry in entries {
             let name = entry.rawName ?? Array(entry.name.utf8)

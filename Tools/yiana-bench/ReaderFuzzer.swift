@@ -47,7 +47,10 @@ struct ReaderFuzzer {
             } else {
                 for _ in 0..<(1 + random.next() % 4) { mutate(&bytes, &random) }
             }
-            _ = FileManager.default.createFile(atPath: input.path, contents: Data(bytes))
+            bytes.withUnsafeMutableBytes { raw in  // no copy of the input on the way
+                let data = Data(bytesNoCopy: raw.baseAddress ?? UnsafeMutableRawPointer(bitPattern: 1)!, count: raw.count, deallocator: .none)
+                _ = FileManager.default.createFile(atPath: input.path, contents: data)
+            }
             watchdog.begin(iterations)
             if let reader = try? DocumentReader(path: input.path) {
                 opened += 1
@@ -95,12 +98,15 @@ struct ReaderFuzzer {
         func junk(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) } }
         switch random.next() % 5 {
         case 0:  // bytes inserted before the end record (the central directory still found)
-            let bytes = builder.build()
-            let end = bytes.count - 22
-            return Array(bytes[..<end]) + junk(1 + Int(random.next() % 4096)) + Array(bytes[end...])
+            var bytes = builder.build()
+            bytes.insert(contentsOf: junk(1 + Int(random.next() % 4096)), at: bytes.count - 22)
+            return bytes
         case 1:  // appended data, then a copy of the end record
-            let bytes = builder.build()
-            return bytes + junk(Int(random.next() % 4096)) + Array(bytes[(bytes.count - 22)...])
+            var bytes = builder.build()
+            let end = Array(bytes[(bytes.count - 22)...])
+            bytes += junk(Int(random.next() % 4096))
+            bytes += end
+            return bytes
         case 2, 3:  // a deflated entry inflating to up to 256 MiB (~159:1), its sizes and CRC true or lying
             let index = Int(random.next() % UInt64(builder.entries.count))
             let name = builder.entries[index].name

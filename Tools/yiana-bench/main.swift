@@ -12,8 +12,10 @@
 // would run it. Prints one line per query and the p50/p99 in milliseconds.
 import Foundation
 import YianaSearch
+import YianaSystem
 import YianaLibrary
 
+Allocator.tune()  // as `yiana` runs
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "fuzz-reader", arguments.count >= 4, let seconds = Double(arguments[1]) {
     let seed = arguments.count > 4 ? UInt64(arguments[4]) ?? 1 : UInt64(Date().timeIntervalSince1970)

@@ -36,4 +36,9 @@ int yiana_start_writeback(int fd, int64_t offset, int64_t length);
    `exclusive` is 0. Does not wait: returns 0, or -1 with errno (EAGAIN when held). */
 int yiana_ofd_lock_byte(int fd, int exclusive, int64_t offset);
 
+/* In a program linked against mimalloc: memory freed is given back to the system after 1 ms
+   instead of mimalloc's 25 (unless MIMALLOC_DECOMMIT_DELAY or MIMALLOC_PURGE_DELAY says
+   otherwise). Returns 1 when it set it. */
+int yiana_tune_allocator(void);
+
 #endif

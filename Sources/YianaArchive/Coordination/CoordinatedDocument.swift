@@ -55,17 +55,19 @@ public enum CoordinatedDocument {
     /// version of the file when the lock is held (else ``ArchiveError`` `.documentChanged`):
     /// a read-modify-write never overwrites what another process wrote meanwhile. With
     /// `hashingPDF`, `pdfHash` is computed while the PDF is copied, as for ``create(at:metadata:pdf:hashingPDF:timeout:)``.
+    /// `scratch`: a file of this machine's scratch space that a crash may lose (a dry run's
+    /// proof that a repair would work): not flushed to disk, not handed to the keeper.
     @discardableResult
     public static func write(at path: String, metadata: DocumentMetadata, pdf: PDFPayload?, replacing: Bool,
                              checkingWith check: (String) throws -> Void, expecting: FileIdentity? = nil, hashingPDF: Bool = false,
-                             timeout: Double = defaultLockTimeout) throws -> DocumentMetadata {
+                             scratch: Bool = false, timeout: Double = defaultLockTimeout) throws -> DocumentMetadata {
         try write(at: path, metadata: metadata, pdf: pdf, replacing: replacing, hashingPDF: hashingPDF, expecting: expecting,
-                  timeout: timeout, afterVerify: check)
+                  scratch: scratch, timeout: timeout, afterVerify: check)
     }
 
     @discardableResult
     static func write(at path: String, metadata: DocumentMetadata, pdf: PDFPayload?, replacing: Bool, hashingPDF: Bool = false,
-                      expecting: FileIdentity? = nil, timeout: Double,
+                      expecting: FileIdentity? = nil, scratch: Bool = false, timeout: Double,
                       afterVerify: (String) throws -> Void = { _ in }) throws -> DocumentMetadata {
         var meant = metadata
         let encode = { (pdfHash: String?) throws -> Data in
@@ -73,10 +75,13 @@ public enum CoordinatedDocument {
             if let pdfHash { filled.pdfHash = pdfHash }
             return try filled.jsonData()
         }
-        try atomicWrite(to: path, replacing: replacing, expecting: expecting, timeout: timeout, hashing: OwnWrites.keeping()) { fd, tempPath in
+        let keeping = !scratch && OwnWrites.keeping()
+        try atomicWrite(to: path, replacing: replacing, expecting: expecting, timeout: timeout, recording: !scratch,
+                        hashing: keeping, durable: !scratch) { fd, tempPath in
             let hashes: ArchiveWriter.Hashes
             do {
-                hashes = try ArchiveWriter.write(metadata: encode, pdf: pdf, hashingPDF: hashingPDF, toFD: fd, path: tempPath)
+                hashes = try ArchiveWriter.write(metadata: encode, pdf: pdf, hashingPDF: hashingPDF, hashingFile: keeping,
+                                                 toFD: fd, path: tempPath)
                 if let hash = hashes.pdf { meant.pdfHash = hash }
             } catch let error as ArchiveError where error.path == tempPath {
                 throw ArchiveError(error.kind, path: path)
@@ -134,18 +139,19 @@ public enum CoordinatedDocument {
             // page cache: run them side by side. Both must succeed before the file may take the
             // document's name; a hash that fails only leaves the keeper to read the file itself.
             let (fd, tempPath) = (file.fd, file.path)
-            let flush = BackgroundWork<Void> { if durable { try Sys.fsync(fd, path: tempPath) } }
+            // A scratch file is not flushed: no thread for it.
+            let flush = durable ? BackgroundWork<Void> { try Sys.fsync(fd, path: tempPath) } : nil
             let hash = handed == nil && hashing && recording ? BackgroundWork<String> { try FileHash.sha256(of: URL(fileURLWithPath: tempPath)) } : nil
             do {
                 try verify(file.path)
             } catch {
-                _ = try? flush.wait()
+                _ = try? flush?.wait()
                 _ = try? hash?.wait()
                 file.discard()  // only now: the flush used its descriptor, the hash its name, until here
                 throw error
             }
             let sha256 = handed ?? (try? hash?.wait())
-            do { try flush.wait() } catch {
+            do { try flush?.wait() } catch {
                 file.discard()
                 throw error
             }

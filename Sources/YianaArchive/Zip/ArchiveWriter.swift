@@ -93,8 +93,9 @@ enum ArchiveWriter {
     /// headers) is written first and hashed, then the PDF's blocks as they are copied, then
     /// what follows; the copy's CRC must be the one announced. The metadata and the PDF
     /// placed otherwise (the PDF's hash in `metadata.json`, its CRC in its local header, both
-    /// before it) can be hashed in file order only by reading the file again.
-    static func write(metadata: (_ pdfSHA256: String?) throws -> Data, pdf: PDFPayload?, hashingPDF: Bool,
+    /// before it) can be hashed in file order only by reading the file again. Only with
+    /// `hashingFile` (someone wants the file's hash: the keeper).
+    static func write(metadata: (_ pdfSHA256: String?) throws -> Data, pdf: PDFPayload?, hashingPDF: Bool, hashingFile: Bool = true,
                       toFD fd: Int32, path: String, zip64Limit: UInt64 = zip64Limit) throws -> Hashes {
         let hashing = hashingPDF && pdf != nil
         let laidOut = try metadata(hashing ? FileHash.standIn : nil)
@@ -116,7 +117,7 @@ enum ArchiveWriter {
                 case .file(let file):
                     let entry = plan.entries[index]
                     var prefix: [UInt8]? = nil
-                    if !hashing, let crc = file.crc32 {
+                    if !hashing, hashingFile, let crc = file.crc32 {
                         plan.setCRC(crc, at: index)
                         try plan.writeSmall(0, laidOut, fd: fd, stamp: stamp)
                         try plan.writeLocalHeader(index, fd: fd, stamp: stamp)

@@ -210,9 +210,9 @@ public struct Repairer: Sendable {
         }
         let expecting = dryRun ? nil : expecting
         if let document {
-            try rewrite.write(metadata, pdfFrom: document, to: target, replacing: !dryRun, expecting: expecting, check: check)
+            try rewrite.write(metadata, pdfFrom: document, to: target, replacing: !dryRun, expecting: expecting, scratch: dryRun, check: check)
         } else {
-            try rewrite.write(metadata, pdfFile: pdfFile, to: target, replacing: !dryRun, expecting: expecting, check: check)
+            try rewrite.write(metadata, pdfFile: pdfFile, to: target, replacing: !dryRun, expecting: expecting, scratch: dryRun, check: check)
         }
         return kept
     }

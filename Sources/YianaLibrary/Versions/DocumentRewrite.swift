@@ -20,35 +20,37 @@ public struct DocumentRewrite: Sendable {
     /// file (``ArchiveError`` `.documentChanged` otherwise).
     /// - Throws: ``ArchiveError``, or what `check` throws; nothing is written on error.
     public func write(_ metadata: DocumentMetadata, pdfFrom pdfSource: URL?, to destination: URL, replacing: Bool,
-                      expecting: FileIdentity? = nil, check: (String) throws -> Void = { _ in }) throws {
+                      expecting: FileIdentity? = nil, scratch: Bool = false, check: (String) throws -> Void = { _ in }) throws {
         guard let pdfSource, let hasPDF = try? DocumentReader(path: pdfSource.path).pdf != nil, hasPDF else {
-            try write(metadata, pdfFile: nil, to: destination, replacing: replacing, expecting: expecting, check: check)
+            try write(metadata, pdfFile: nil, to: destination, replacing: replacing, expecting: expecting, scratch: scratch, check: check)
             return
         }
         let temp = try scratchFolder().appendingPathComponent("pdf-\(UUID().uuidString)")
         let crc = try CoordinatedDocument.exportPDF(of: pdfSource.path, to: temp.path, overwrite: false, scratch: true)
         defer { Sys.removeIfPresent(temp.path) }
-        try write(metadata, pdfFile: temp, crc32: crc, to: destination, replacing: replacing, expecting: expecting, check: check)
+        try write(metadata, pdfFile: temp, crc32: crc, to: destination, replacing: replacing, expecting: expecting, scratch: scratch, check: check)
     }
 
     /// Writes `metadata` with the PDF file `pdfFile` (or none), like
     /// ``write(_:pdfFrom:to:replacing:check:)``; with `hashingPDF`, `pdfHash` is set to the
     /// SHA-256 of the PDF computed while it is copied. `crc32`: the PDF file's CRC-32 when it is
     /// known (then, without `hashingPDF`, the new file is hashed as it is written, for the
-    /// keeper). Returns the metadata written.
+    /// keeper). `scratch`: the destination is a scratch file (not flushed, not kept). Returns
+    /// the metadata written.
     @discardableResult
     public func write(_ metadata: DocumentMetadata, pdfFile: URL?, crc32: UInt32? = nil, to destination: URL, replacing: Bool,
-                      expecting: FileIdentity? = nil, hashingPDF: Bool = false, check: (String) throws -> Void = { _ in }) throws -> DocumentMetadata {
+                      expecting: FileIdentity? = nil, hashingPDF: Bool = false, scratch: Bool = false,
+                      check: (String) throws -> Void = { _ in }) throws -> DocumentMetadata {
         guard let pdfFile else {
             return try CoordinatedDocument.write(at: destination.path, metadata: metadata, pdf: nil, replacing: replacing,
-                                                 checkingWith: check, expecting: expecting)
+                                                 checkingWith: check, expecting: expecting, scratch: scratch)
         }
         let fd = try RegularFile.openForReading(pdfFile.path)
         defer { Sys.close(fd) }
         var source = try SourceFile(fd: fd, path: pdfFile.path)
         source.crc32 = crc32
         return try CoordinatedDocument.write(at: destination.path, metadata: metadata, pdf: .file(source), replacing: replacing,
-                                             checkingWith: check, expecting: expecting, hashingPDF: hashingPDF)
+                                             checkingWith: check, expecting: expecting, hashingPDF: hashingPDF, scratch: scratch)
     }
 
     /// This machine's scratch folder for the library (``LocalState/scratch()``).
