@@ -16,10 +16,11 @@ cd "$(dirname "$0")/.."
 # python3-venv: schemathesis from PyPI in a virtual environment (Scripts/checks/api-fuzz.sh);
 # postgresql: the index on PostgreSQL, against servers the tests start themselves (initdb, pg_ctl);
 # lintian, debootstrap, curl, dpkg-dev, binutils, patchelf: the package, its checks and its fresh root;
-# nginx, openssl: the HTTPS example; apprise: notifications (`watch --notify`). All here, before anything runs beside anything else: two apt
+# nginx, openssl: the HTTPS example; apprise: notifications (`watch --notify`); python3-aiosmtpd: the
+# SMTP server that receives them by email. All here, before anything runs beside anything else: two apt
 # installs at once would wait on each other's lock.
 Scripts/setup.sh unison syncthing libtasn1-doc python3 systemd chromium chromium-driver python3-selenium python3-venv postgresql \
-    lintian debootstrap curl dpkg-dev binutils patchelf nginx openssl apprise
+    lintian debootstrap curl dpkg-dev binutils patchelf nginx openssl apprise python3-aiosmtpd
 Scripts/checks/structure.sh >/dev/null || { Scripts/checks/structure.sh; exit 1; }  # the layering and size rules
 
 logs=.build/test-logs

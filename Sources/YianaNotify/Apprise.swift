@@ -103,6 +103,8 @@ public enum Delivery: Sendable, Equatable {
 public enum NotifyError: Error, Equatable, CustomStringConvertible {
     case appriseMissing
     case badURL(String, reason: String)
+    /// A digest schedule that is not one (the whole sentence).
+    case badDigest(String)
 
     /// The URL refused, as shown (its secrets hidden).
     public var shownURL: String? {
@@ -115,6 +117,8 @@ public enum NotifyError: Error, Equatable, CustomStringConvertible {
             "notifications are sent by apprise, which is not installed: `\(Apprise.installCommand)`"
         case .badURL(let url, let reason):
             "the notification URL \(url) is not one apprise can send to: \(reason) (the services and their URLs: `apprise --details`)"
+        case .badDigest(let reason):
+            reason
         }
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import YianaLibrary
+import YianaSystem
 
 /// What the box tells its person about: each kind an incident of its own, told once, joined
 /// while it grows, and told resolved once its last problem is gone.
@@ -57,7 +59,7 @@ public enum IncidentKind: String, CaseIterable, Codable, Sendable {
 
     /// What a person does about it, for the library at `root`.
     func whatToDo(root: String) -> String {
-        let library = "--library '\(root)'"
+        let library = "--library " + root.shellQuoted
         switch self {
         case .massLoss: return "Every state was kept on this machine. `yiana versions list --deleted \(library)` lists them; the restore command above, without --dry-run, brings them back."
         case .damaged: return "`yiana repair \(library) --dry-run` shows what can be saved; the last good state of each is kept: `yiana versions list --deleted \(library)`."
@@ -80,7 +82,7 @@ public enum IncidentKind: String, CaseIterable, Codable, Sendable {
 
 /// A problem the watcher sees now: of which kind, where (a document's path, `.` for the
 /// library) and what it is.
-public struct Observation: Sendable, Equatable {
+public struct Observation: Codable, Sendable, Equatable {
     public let kind: IncidentKind
     public let path: String
     public let detail: String
@@ -101,6 +103,19 @@ struct IncidentRules {
 
     /// The documents named in one message; the rest are counted.
     static let named = 5
+
+    init(library: Library, publicURL: String?) {
+        self.init(libraryName: library.root.lastPathComponent, root: library.root.path, publicURL: publicURL)
+    }
+
+    init(libraryName: String, root: String, publicURL: String?) {
+        self.libraryName = libraryName
+        self.root = root
+        self.publicURL = publicURL
+    }
+
+    /// `--library ROOT`, quoted for a shell.
+    var libraryOption: String { "--library " + root.shellQuoted }
 
     func messages(for observations: [Observation], state: inout [String: Incident], now: Date) -> [NotifyMessage] {
         var messages: [NotifyMessage] = []

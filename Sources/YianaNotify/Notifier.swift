@@ -41,13 +41,15 @@ public final class Notifier: @unchecked Sendable {
     let stateFile: StateFile<NotifyState>
     private let lock = NSLock()
     private var observations: [Observation]?
+    /// When the earliest waiting message is to be tried (nil: none, or a delivery runs).
+    private var nextTry: Date?
     private let deliveries = NSLock()
 
     public init(library: Library, targets: [NotifyTarget], apprise: Apprise, publicURL: String? = nil,
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.targets = targets
         self.apprise = apprise
-        rules = IncidentRules(libraryName: library.root.lastPathComponent, root: library.root.path, publicURL: publicURL)
+        rules = IncidentRules(library: library, publicURL: publicURL)
         stateFile = Self.stateFile(for: library, environment: environment)
     }
 
@@ -56,21 +58,51 @@ public final class Notifier: @unchecked Sendable {
     }
 
     /// What the watcher sees after a pass: new incidents become messages (queued, not sent).
-    public func observe(_ observed: [Observation], now: Date = Date()) {
-        lock.withLock { observations = observed }
+    /// `keeping`: a pass that could not look at everything: of the kinds not in `observed`,
+    /// what was observed before stands (none is told resolved for not being seen).
+    public func observe(_ observed: [Observation], keeping: Bool = false, now: Date = Date()) {
+        lock.withLock {
+            guard keeping else { return observations = observed }
+            let kinds = Set(observed.map(\.kind))
+            observations = (observations ?? []).filter { !kinds.contains($0.kind) } + observed
+        }
         evaluate(now: now)
     }
+
+    /// What was last observed (for the digest's "waiting for you").
+    public var standing: [Observation] { lock.withLock { observations ?? [] } }
 
     /// Incidents told when their time comes (a conflict copy an hour old; more of the same
     /// once the hour since the last message is over), from what was last observed.
     public func evaluate(now: Date = Date()) {
         guard let observed = lock.withLock({ observations }) else { return }
         _ = try? stateFile.update(initial: NotifyState()) { state in
+            state.observed = observed
             for message in rules.messages(for: observed, state: &state.incidents, now: now) {
                 state.waiting.append(Waiting(message: message, targets: targets.map { Attempt(key: $0.key, shown: $0.shown, next: now) }))
             }
+            remember(state)
         }
     }
+
+    /// Notes when the earliest waiting message is due.
+    func remember(_ state: NotifyState) {
+        let next = state.waiting.flatMap(\.targets).map(\.next).min()
+        lock.withLock { nextTry = next }
+    }
+
+    /// True when a waiting message is due at `now` (a try after its back-off): the caller then
+    /// delivers. Claimed once: false again until the delivery has run.
+    public func claimDue(now: Date = Date()) -> Bool {
+        lock.withLock {
+            guard let next = nextTry, next <= now else { return false }
+            nextTry = nil
+            return true
+        }
+    }
+
+    /// When the earliest waiting message is due, for the watcher's wait.
+    public var nextDue: Date? { lock.withLock { nextTry } }
 
     /// Delivers what is due (every waiting message whose next try has come), one delivery
     /// at a time, outside the state's lock; returns how many deliveries failed. While
@@ -94,8 +126,30 @@ public final class Notifier: @unchecked Sendable {
         var failures = 0
         _ = try? stateFile.update(initial: NotifyState()) { state in
             failures = record(outcomes, in: &state, now: now)
+            remember(state)
         }
         return failures
+    }
+
+    /// ``deliver(now:ifIdle:)`` on a thread of its own, so that a task waiting for it does not
+    /// hold a thread of Swift's pool while apprise runs.
+    @discardableResult
+    public func deliverOffPool(now: Date = Date()) async -> Int {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: self.deliver(now: now)) }
+        }
+    }
+
+    /// Waits for a delivery under way to end (off Swift's pool), so that a watcher that stops
+    /// does not cut one between apprise's answer and its record: a restart would send that
+    /// message again. At most apprise's time limit for each URL.
+    public func waitForDelivery() async {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                self.deliveries.withLock {}
+                continuation.resume()
+            }
+        }
     }
 
     /// Applies what the deliveries came to; moves a message delivered everywhere (or whose
@@ -134,6 +188,11 @@ public final class Notifier: @unchecked Sendable {
         state.waiting = still
         state.sent = Array(state.sent.suffix(NotifyState.sentKept))
         return failures
+    }
+
+    /// What the watcher of `library` last observed (problems standing then).
+    public static func lastObserved(in library: Library, environment: [String: String] = ProcessInfo.processInfo.environment) -> [Observation] {
+        stateFile(for: library, environment: environment).load()?.observed ?? []
     }
 
     /// What `yiana status` and the health page say of notifications.

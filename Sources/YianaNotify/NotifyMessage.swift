@@ -33,6 +33,10 @@ struct NotifyState: Codable, Sendable, Equatable {
     var sent: [Sent] = []
     var incidents: [String: Incident] = [:]
     var heartbeat: HeartbeatRecord?
+    /// The end of the period the last digest told of (or when digests began to be counted).
+    var digestThrough: Date?
+    /// What the watcher last observed (for `yiana notify digest`).
+    var observed: [Observation]?
 
     /// The number of sent messages remembered.
     static let sentKept = 20

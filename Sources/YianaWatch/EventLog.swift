@@ -93,6 +93,13 @@ public final class EventLog: @unchecked Sendable {
         size = Int((try? Sys.fstat(opened, path: url.path))?.size ?? 0)
     }
 
+    /// The events logged from `from` until `to`, in the rotated file and the current one,
+    /// oldest first.
+    public func events(from: Date, to: Date) -> [WatchEvent] {
+        (Self.read(url.deletingPathExtension().appendingPathExtension("1.jsonl")) + Self.read(url))
+            .filter { $0.time >= from && $0.time < to }
+    }
+
     /// The events logged so far (the current file only), oldest first.
     public static func read(_ url: URL) -> [WatchEvent] {
         guard let data = FileManager.default.contents(atPath: url.path) else { return [] }

@@ -1,4 +1,5 @@
 import Foundation
+import YianaArchive
 import YianaLibrary
 import YianaNotify
 import YianaOCR
@@ -31,8 +32,30 @@ extension LibraryWatcher {
                 Observation(kind: .failing, path: path, detail: "OCR failed \(failure.count) times: \(failure.reason)")
             }
         }
+        if let usage = Keeper(library: library).usage(), usage.isNearlyFull {
+            observed.append(Observation(kind: .keeperFull, path: ".", detail: Self.describe(usage)))
+        }
         notifier.observe(observed)
+        digestIfDue()
         deliverInBackground()
+    }
+
+    /// A pass that failed: what was last observed stands (nothing is told resolved for not
+    /// being seen), and an index that cannot be used is told.
+    func tellNotifier(failed index: IndexUnusable?) {
+        guard let notifier = options.notifier else { return }
+        let unusable = index.map { Observation(kind: .index, path: ".", detail: $0.description) }
+        notifier.observe(unusable.map { [$0] } ?? [], keeping: true)
+        deliverInBackground()
+    }
+
+    static func describe(_ usage: KeeperUsage) -> String {
+        var text = "The keeper takes \(readableByteCount(usage.bytes)) of its budget of \(readableByteCount(usage.budget)) "
+            + "(\(Int((usage.share * 100).rounded()))%, at its last prune): past it, the oldest states go first."
+        if usage.forcedOut > 0 {
+            text += " The budget already forced out the last state of \(usage.forcedOut) recently deleted document\(usage.forcedOut == 1 ? "" : "s")."
+        }
+        return text
     }
 
     /// True while the mass-loss alarm stands or the last pass logged an error: the heartbeat
@@ -45,7 +68,13 @@ extension LibraryWatcher {
     func notifyTick() {
         guard let notifier = options.notifier else { return }
         notifier.evaluate()
+        digestIfDue()
         deliverInBackground()
+    }
+
+    /// A message whose back-off has passed is tried again at once, not at the next minute.
+    func retryDue() {
+        if options.notifier?.claimDue() == true { deliverInBackground() }
     }
 
     private func deliverInBackground() {

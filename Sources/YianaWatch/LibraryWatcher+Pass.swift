@@ -5,6 +5,12 @@ import YianaSearch
 import YianaSync
 import YianaSystem
 
+/// The index run of a pass failed: the search index cannot be used (told to the person).
+struct IndexUnusable: Error, CustomStringConvertible {
+    let error: Error
+    var description: String { "the search index cannot be used: \(error)" }
+}
+
 /// A problem a pass found: reported once, cleared once it is gone.
 struct Problem {
     let code: String
@@ -25,7 +31,10 @@ extension LibraryWatcher {
             if options.inject { problems += try injectLetters() }
             var indexOptions = IndexOptions(jobs: options.jobs)
             indexOptions.settle = options.settle
-            let report = try await Indexer(library: library, index: index).run(options: indexOptions)
+            let report: IndexReport
+            do { report = try await Indexer(library: library, index: index).run(options: indexOptions) } catch {
+                throw IndexUnusable(error: error)
+            }
             next = indexed(report, problems: &problems)
             let held = try await conflicts(&problems)
             let scan = try LibraryScanner.scan(library)
@@ -43,8 +52,11 @@ extension LibraryWatcher {
             if options.extract { await extractPeople(report, recognised: recognised) }
         } catch {
             record(.error, detail: "\(error)")
+            // What this pass did not see is not known to be gone: the notifier keeps what it
+            // last saw, and hears of an index that cannot be used.
+            tellNotifier(failed: error as? IndexUnusable)
             next = Date().addingTimeInterval(max(options.settle, 5))
-            return next  // what this pass did not see is not known to be gone
+            return next
         }
         settle(problems)
         tellNotifier(problems)

@@ -37,6 +37,8 @@ public struct WatchOptions: Sendable {
     public var notifier: Notifier?
     /// Tells a monitor off this box that the watcher lives (`--heartbeat`).
     public var heartbeat: Heartbeat?
+    /// When the notifier sends the digest (`--digest`); nil: never.
+    public var digest: DigestSchedule?
 
     public init(index: IndexLocation) {
         self.index = index
@@ -137,7 +139,7 @@ public final class LibraryWatcher {
         var nextRescan = Date().addingTimeInterval(options.rescanEvery)
         var lastBeat = Date.distantPast
         while !shouldStop() {
-            let deadline = [due, nextRescan, lastBeat.addingTimeInterval(60), options.heartbeat?.nextDue].compactMap { $0 }.min()!
+            let deadline = [due, nextRescan, lastBeat.addingTimeInterval(60), options.heartbeat?.nextDue, options.notifier?.nextDue].compactMap { $0 }.min()!
             let timeout = max(0, deadline.timeIntervalSinceNow)
             // The wait blocks a thread of its own queue, never one of Swift's few shared ones.
             let ready = await withCheckedContinuation { continuation in
@@ -181,8 +183,10 @@ public final class LibraryWatcher {
                 notifyTick()
                 lastBeat = Date()
             }
+            retryDue()
             options.heartbeat?.beatIfDue(failing: failing)
         }
+        await options.notifier?.waitForDelivery()
         health.stopped = Date()
         record(.stopped, detail: "asked to stop")
         writeHealth()
@@ -195,7 +199,7 @@ public final class LibraryWatcher {
         record(.started, detail: "one pass")
         let before = health.lastErrorAt
         _ = await pass()
-        options.notifier?.deliver()  // before the process ends: what cannot be delivered waits for the next run
+        await options.notifier?.deliverOffPool()  // before the process ends: what cannot be delivered waits for the next run
         await options.heartbeat?.beat(failing: failing)
         health.stopped = Date()
         record(.stopped, detail: "one pass done")

@@ -33,6 +33,29 @@ struct NotifyOptions: ParsableArguments {
     @Option(name: .customLong("heartbeat-every"), help: ArgumentHelp("Seconds between two heartbeats.", valueName: "seconds"))
     var heartbeatEvery: Double = 300
 
+    @Option(name: .customLong("digest"), help: ArgumentHelp(
+        "With --notify: a digest every day, every Monday, or never (daily, weekly, off).",
+        discussion: """
+            What arrived or changed, what was deleted or overwritten (kept here, and until when it \
+            can be brought back), and what waits for a person: one plain message (`yiana notify \
+            digest` shows it now).
+            """, valueName: "period"))
+    var digest: DigestSchedule.Period = .daily
+
+    @Option(name: .customLong("digest-at"), help: ArgumentHelp("The local time the digest is sent at.", valueName: "HH:MM"))
+    var digestAt = "08:00"
+
+    /// The digest's schedule; nil without --notify.
+    /// - Throws: `ValidationError` for a time that is not one.
+    func digestSchedule() throws -> DigestSchedule? {
+        do {
+            let schedule = try DigestSchedule(digest, at: digestAt)
+            return all.isEmpty ? nil : schedule
+        } catch let error as NotifyError {
+            throw ValidationError(error.description)
+        }
+    }
+
     /// The heartbeat for `library`, or nil without --heartbeat.
     /// - Throws: ``CommandFailure`` for an address that is not http(s).
     func heartbeat(for library: Library) throws -> Heartbeat? {
@@ -79,7 +102,7 @@ extension Yiana {
                 library's local state and is tried again (30 s, doubling, at most hourly) until \
                 it is. `yiana notify test` checks the URLs first.
                 """,
-            subcommands: [Test.self]
+            subcommands: [Test.self, Digest.self]
         )
     }
 }
@@ -150,35 +173,56 @@ extension Yiana.Notify {
                 do { return try Library.resolve(explicit: root) } catch let error as LibraryError { throw ValidationError(error.description) }
             }
             let about = opened.map { " for the library \($0.root.path)" } ?? ""
-            for url in notify.all {
-                guard let apprise else { break }
+            if let apprise {
+                let sent = Self.send(to: notify.all, apprise: apprise) { target in
+                    NotifyMessage(incident: "test", level: .info, title: "yiana: a test message from \(host)\(about)",
+                                  body: "If you read this, yiana's messages reach you here (\(target.shown)).")
+                }
+                outcomes += sent.outcomes
+                refused = refused || sent.refused
+            }
+            let waiting = opened.map { Notifier.status(of: $0).waiting } ?? []
+            try Self.finish(outcomes, waiting: opened == nil ? nil : waiting, json: json, refused: refused)
+        }
+
+        /// Sends each URL its message now (not through the waiting messages); a URL apprise
+        /// does not understand is refused.
+        static func send(to urls: [String], apprise: Apprise, message: (NotifyTarget) -> NotifyMessage) -> (outcomes: [Outcome], refused: Bool) {
+            var outcomes: [Outcome] = []
+            var refused = false
+            for url in urls {
                 let target: NotifyTarget
-                do { target = try NotifyTarget(url, apprise: apprise) } catch let error as NotifyError {
+                do { target = try NotifyTarget(url, apprise: apprise) } catch {
                     refused = true
-                    outcomes.append(Outcome(url: error.shownURL ?? "?", delivered: false, error: error.description))
+                    outcomes.append(Outcome(url: (error as? NotifyError)?.shownURL ?? "?", delivered: false, error: "\(error)"))
                     continue
                 }
-                let message = NotifyMessage(incident: "test", level: .info, title: "yiana: a test message from \(host)\(about)",
-                                            body: "If you read this, yiana's messages reach you here (\(target.shown)).")
-                switch apprise.send(message, to: target.url) {
+                switch apprise.send(message(target), to: target.url) {
                 case .delivered: outcomes.append(Outcome(url: target.shown, delivered: true, error: nil))
                 case .failed(let reason): outcomes.append(Outcome(url: target.shown, delivered: false, error: reason))
                 }
             }
-            let waiting = opened.map { Notifier.status(of: $0).waiting } ?? []
+            return (outcomes, refused)
+        }
+
+        /// Prints what each URL answered (and what waits); exit 2 when a URL was refused, 1
+        /// when one could not be reached.
+        static func finish(_ outcomes: [Outcome], waiting: [NotifyStatus.Waiting]?, json: Bool, refused: Bool) throws {
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                encoder.dateEncodingStrategy = .iso8601
-                print(String(decoding: try encoder.encode(Answer(results: outcomes, waiting: opened == nil ? nil : waiting)), as: UTF8.self))
+                try Output.json(Answer(results: outcomes, waiting: waiting))
             } else {
                 for outcome in outcomes {
                     print(outcome.delivered ? "sent     \(outcome.url)" : "FAILED   \(outcome.url): \(outcome.error ?? "")")
                 }
-                for message in waiting {
+                for message in waiting ?? [] {
                     print("waiting  \"\(message.title)\" to \(message.to): tried \(message.tries) times (\(message.lastError ?? "not yet")); the watcher tries again")
                 }
             }
+            try exit(outcomes, refused: refused)
+        }
+
+        /// Exit 2 when a URL was refused, 1 when one could not be reached.
+        static func exit(_ outcomes: [Outcome], refused: Bool) throws {
             if refused { throw ExitCode(2) }
             if outcomes.contains(where: { !$0.delivered }) { throw ExitCode.failure }
         }

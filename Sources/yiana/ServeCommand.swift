@@ -103,6 +103,7 @@ extension Yiana {
             let checked = watch ? try notify.targets() : nil
             let notifiers = Dictionary(opened.map { ($0.root.path, notify.notifier(for: $0, checked)) }, uniquingKeysWith: { first, _ in first })
             let heartbeats = Dictionary(try opened.map { ($0.root.path, watch ? try notify.heartbeat(for: $0) : nil) }, uniquingKeysWith: { first, _ in first })
+            let digest = try notify.digestSchedule()
             let stop = watch ? try StopSignals() : nil
             let printer = EventPrinter(json: false, several: opened.count > 1)
             let watching = StartedLater()
@@ -115,6 +116,7 @@ extension Yiana {
                         var watchOptions = WatchOptions(index: indexOf(library))
                         watchOptions.notifier = notifiers[library.root.path] ?? nil
                         watchOptions.heartbeat = heartbeats[library.root.path] ?? nil
+                        watchOptions.digest = digest
                         let watcher = try await LibraryWatcher(library: library, options: watchOptions) { printer.print($0, library: library.root.lastPathComponent) }
                         try await watcher.run(wake: stop.fd) { stop.requested }
                     }

@@ -189,6 +189,7 @@ extension Yiana.Watch {
         options.settle = settle ?? Arrival.defaultWindow
         options.notifier = notify.notifier(for: library, checked)
         options.heartbeat = try notify.heartbeat(for: library)
+        options.digest = try notify.digestSchedule()
         return options
     }
 }

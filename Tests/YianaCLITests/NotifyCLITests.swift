@@ -62,6 +62,39 @@ struct NotifyCLITests {
         #expect(monitor.received.count == after, "a stopped watcher beats no more")
     }
 
+    /// The digest of a day, sent by email to a real SMTP server (aiosmtpd) through apprise's
+    /// `mailto://`: what arrived, the document deleted and until when it can be restored.
+    @Test func theDigestGoesByEmail() async throws {
+        let home = try TemporaryFolder()
+        let lib = home.path("My Yiana")
+        let smtp = try SMTPReceiver()
+        defer { smtp.close() }
+        let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache"), "YIANA_SETTLE_SECONDS": "0"]
+        #expect(try await runYiana(["import", "--library", lib, Fixtures.sampleDocs.appendingPathComponent("pdfs").path], environment: env).status == 1)
+        #expect(try await runYiana(["watch", "--once", "--library", lib], environment: env).status == 0)
+        let folder = lib + "/pdfs"
+        let gone = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".yianazip") }.sorted().first)
+        try FileManager.default.removeItem(atPath: folder + "/" + gone)
+        #expect(try await runYiana(["watch", "--once", "--library", lib], environment: env).status == 0)
+
+        let shown = try await runYiana(["notify", "digest", "--library", lib], environment: env)
+        #expect(shown.status == 0 && shown.stdout.hasPrefix("My Yiana: the day in brief: 5 arrived or changed, 1 deleted or overwritten"), "\(shown.stdout)\(shown.stderr)")
+        let mailto = "mailto://127.0.0.1:\(smtp.port)?from=box@example.org&to=me@example.org"
+        let sent = try await runYiana(["notify", "digest", "--library", lib, "--send", "--notify", mailto, "--json"], environment: env)
+        #expect(sent.status == 0 && sent.stdout.contains(#""delivered" : true"#), "\(sent.stdout)\(sent.stderr)")
+        let mail = try #require(smtp.wait(for: 1, seconds: 10).first)
+        #expect(mail.to == ["me@example.org"] && mail.subject == "My Yiana: the day in brief: 5 arrived or changed, 1 deleted or overwritten")
+        let until = DateFormatter()
+        until.dateFormat = "yyyy-MM-dd"
+        #expect(mail.text.contains("- pdfs/\(gone) (deleted ") && mail.text.contains("restorable until \(until.string(from: Date().addingTimeInterval(30 * 86_400)))")
+                && mail.text.contains("--library 'My Yiana'") == false && mail.text.contains("--library '\(lib)'") && mail.text.contains("Nothing waits for you."), "\(mail.text)")
+
+        let refused = try await runYiana(["notify", "digest", "--library", lib, "--send"], environment: env)
+        #expect(refused.status == 2 && refused.stderr.contains("--send needs a URL"), "\(refused.stderr)")
+        let badTime = try await runYiana(["watch", "--once", "--library", lib, "--notify", mailto, "--digest-at", "25:00"], environment: env)
+        #expect(badTime.status == 2 && badTime.stderr.contains("--digest-at 25:00: give a local time as HH:MM"), "\(badTime.stderr)")
+    }
+
     @Test func notifyTestSaysWhatEachURLAnswered() async throws {
         let receiver = try LoopbackReceiver()
         defer { receiver.close() }

@@ -131,6 +131,19 @@ struct RealSyncTests {
         #expect(result["verifyClean"] as? [Bool] == [true, true] && (result["travelled"] as? [String])?.isEmpty == true)
     }
 
+    /// The box tells its person (issue 55): a fifth of the library deleted on the other device
+    /// gives one alert within a minute with the count and the restore command, the heartbeat
+    /// at /fail; the restore one "resolved"; a message while the receiver is down is delivered
+    /// once it is back; a restart repeats nothing (Syncthing in Scripts/soak/realsync-syncthing.sh).
+    @Test func theBoxTellsItsPersonUnderUnison() async throws {
+        let result = try await scenario("unison", "notify")
+        #expect((result["problems"] as? [String])?.isEmpty == true, "\(result["problems"] ?? "")")
+        #expect(result["alerts"] as? Int == 1 && (result["secondsToAlert"] as? Double).map { $0 >= 0 && $0 <= 60 } == true)
+        #expect(result["heartbeatFailed"] as? Bool == true && result["resolved"] as? Bool == true && result["heartbeatBack"] as? Bool == true)
+        #expect(result["waitedWhileDown"] as? Bool == true && (result["deliveredAfter"] as? Double ?? -1) >= 0)
+        #expect(result["repeatedAfterRestart"] as? Int == 0 && (result["travelled"] as? [String])?.isEmpty == true)
+    }
+
     /// One rendered letter injected on both devices while apart (Syncthing in
     /// Scripts/soak/realsync-syncthing.sh): its pages in the document exactly once on both, no
     /// conflict copy left, every byte retrievable, verify clean.

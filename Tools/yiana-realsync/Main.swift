@@ -69,7 +69,18 @@ struct RealSyncCommand: AsyncParsableCommand {
             holds the letter once on both, each of its pages names the patient of its Re: line \
             (her MRN, postcode and GP), never the consultant who signed; nothing conflict-named.
 
-            --scenario organize: three documents imported on a, synced and indexed on both; a             renames one (its file named as the app names it), moves one into a new folder and             deletes one. After syncing b holds the same files at the new paths, none at the old             ones, nothing conflict-named; the deletion is restorable on a (its version store)             and on b (its keeper), and b's restore reaches a byte for byte; verify clean on both.
+            --scenario organize: three documents imported on a, synced and indexed on both; a \
+            renames one (its file named as the app names it), moves one into a new folder and \
+            deletes one. After syncing b holds the same files at the new paths, none at the old \
+            ones, nothing conflict-named; the deletion is restorable on a (its version store) \
+            and on b (its keeper), and b's restore reaches a byte for byte; verify clean on both.
+
+            --scenario notify: 25 documents synced; a runs `yiana watch --notify json://… \
+            --heartbeat …` to receivers on loopback. b deletes a fifth of them: within a minute \
+            one alert with the count and the restore command, the heartbeat at /fail; the \
+            restore on a: one "resolved", the heartbeat healthy. With the receiver down, b \
+            overwrites a document with garbage: the message waits and is delivered once the \
+            receiver is back. A restarted watcher repeats nothing.
 
             Exit status: 0 when every check passed, 1 otherwise.
             """
@@ -78,7 +89,7 @@ struct RealSyncCommand: AsyncParsableCommand {
     @Option(help: "unison or syncthing.")
     var program: String
 
-    @Option(help: "edit (edits on both devices, merged), ocr (both devices recognise one scan), companions (the app's corrections, work list and draft changed on both), inject (one letter injected on both, another on one), shared-index, keeper, extract or organize (rename, move and delete carried).")
+    @Option(help: "edit (edits on both devices, merged), ocr (both devices recognise one scan), companions (the app's corrections, work list and draft changed on both), inject (one letter injected on both, another on one), shared-index, keeper, extract, organize (rename, move and delete carried) or notify (alerts and heartbeat through apprise).")
     var scenario = "edit"
 
     @Option(help: ArgumentHelp("For --scenario shared-index: the database both watchers share (postgres://…).", valueName: "url"))
@@ -98,8 +109,8 @@ struct RealSyncCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard ["unison", "syncthing"].contains(program) else { throw ValidationError("--program is unison or syncthing.") }
-        guard ["edit", "ocr", "companions", "inject", "shared-index", "keeper", "extract", "letter", "organize"].contains(scenario) else {
-            throw ValidationError("--scenario is edit, ocr, companions, inject, shared-index, keeper, extract, letter or organize.")
+        guard ["edit", "ocr", "companions", "inject", "shared-index", "keeper", "extract", "letter", "organize", "notify"].contains(scenario) else {
+            throw ValidationError("--scenario is edit, ocr, companions, inject, shared-index, keeper, extract, letter, organize or notify.")
         }
         guard scenario != "shared-index" || (index != nil && freshIndex != nil) else {
             throw ValidationError("--scenario shared-index needs --index and --fresh-index (two databases on a PostgreSQL server).")
@@ -129,6 +140,7 @@ struct RealSyncCommand: AsyncParsableCommand {
             case "extract": try await ExtractScenario(base: scenario).run(&program)
             case "letter": try await LetterScenario(base: scenario).run(&program)
             case "organize": try await OrganizeScenario(base: scenario).run(&program)
+            case "notify": try await NotifyScenario(base: scenario).run(&program)
             case "shared-index": try await SharedIndexScenario(base: scenario, shared: self.index ?? "", fresh: self.freshIndex ?? "").run(&program)
             default: try await scenario.run(&program)
             }

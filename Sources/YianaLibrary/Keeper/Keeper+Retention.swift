@@ -29,6 +29,22 @@ public struct KeeperRetention: Sendable, Equatable {
     }
 }
 
+/// The keeper's size against its budget, as the last prune found it.
+public struct KeeperUsage: Codable, Sendable, Equatable {
+    public let at: Date
+    /// Bytes the store takes beyond the library.
+    public let bytes: UInt64
+    public let budget: UInt64
+    /// Last states of recently deleted documents the budget forced out.
+    public let forcedOut: Int
+
+    /// Past this share of its budget the keeper is nearly full: told to the person.
+    public static let nearlyFull = 0.9
+
+    public var share: Double { budget == 0 || budget == .max ? 0 : Double(bytes) / Double(budget) }
+    public var isNearlyFull: Bool { share >= Self.nearlyFull || forcedOut > 0 }
+}
+
 /// What a prune dropped (or, with `dryRun`, would drop).
 public struct KeeperPruneReport: Codable, Sendable {
     public var dropped: [VersionRecord] = []
@@ -111,7 +127,17 @@ extension Keeper {
             for sha256 in doomed { Sys.removeIfPresent(objectURL(sha256).path) }
         }
         try? TemporaryFile.replace(lastPruneFile.path, with: Array(String(Int64(now.timeIntervalSince1970)).utf8), mode: 0o600)
+        let usage = KeeperUsage(at: now, bytes: report.costAfter, budget: report.budget, forcedOut: report.forcedOut.count)
+        if let data = try? JSONEncoder().encode(usage) { try? TemporaryFile.replace(usageFile.path, with: Array(data), mode: 0o600) }
         return report
+    }
+
+    var usageFile: URL { place.folder.appendingPathComponent("usage.json") }
+
+    /// What the store took beyond the library against its budget at the last prune (daily,
+    /// at the end of a look, or `yiana versions prune`); nil before the first.
+    public func usage() -> KeeperUsage? {
+        FileManager.default.contents(atPath: usageFile.path).flatMap { try? JSONDecoder().decode(KeeperUsage.self, from: $0) }
     }
 
     /// What the retention drops before the budget is counted: the states of documents lost
