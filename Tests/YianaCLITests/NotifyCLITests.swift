@@ -95,6 +95,46 @@ struct NotifyCLITests {
         #expect(badTime.status == 2 && badTime.stderr.contains("--digest-at 25:00: give a local time as HH:MM"), "\(badTime.stderr)")
     }
 
+    /// The keeper nearly full (its budget forced out a recently deleted document's last state)
+    /// and the index unusable (its PostgreSQL server gone) are told; the server back: resolved.
+    @Test func theKeeperNearlyFullAndTheIndexUnusableAreTold() async throws {
+        let home = try TemporaryFolder()
+        let lib = home.path("Yiana")
+        let receiver = try LoopbackReceiver()
+        defer { receiver.close() }
+        let postgres = try TestPostgres()
+        let database = try postgres.makeDatabase()
+        let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")]
+        #expect(try await runYiana(["import", "--library", lib, Fixtures.sampleDocs.appendingPathComponent("pdfs").path], environment: env).status == 1)
+        let folder = lib + "/pdfs"
+        let documents = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".yianazip") }.sorted()
+        try FileManager.default.removeItem(atPath: folder + "/" + documents[0])
+        _ = try await runYiana(["index", "--library", lib], environment: env)
+        let pruned = try await runYiana(["versions", "prune", "--keep-budget", "1", "--library", lib], environment: env)
+        #expect(pruned.stdout.contains("forced out") || pruned.stderr.contains("forced out"), "\(pruned.stdout)\(pruned.stderr)")
+
+        let watcher = try RunningWatcher(["--library", lib, "--index", postgres.url(database: database), "--notify", "json://127.0.0.1:\(receiver.port)/hook"],
+                                         settle: "0", environment: env)
+        func titles() -> [String] {
+            receiver.received.compactMap { ((try? JSONSerialization.jsonObject(with: Data($0.body.utf8))) as? [String: Any])?["title"] as? String }
+        }
+        func waitFor(_ title: String) async throws -> Bool {
+            for _ in 0..<300 where !titles().contains(title) { try await Task.sleep(nanoseconds: 100_000_000) }
+            return titles().contains(title)
+        }
+        #expect(try await waitFor("Yiana: the keeper is nearly full"), "\(titles())")
+        #expect(receiver.received.first?.body.contains("forced out the last state of 1 recently deleted document") == true)
+
+        try await offPool { postgres.stop() }
+        try FileManager.default.copyItem(atPath: folder + "/" + documents[1], toPath: folder + "/copy.yianazip")
+        #expect(try await waitFor("Yiana: the search index cannot be used"), "\(titles())")
+        try await offPool { try postgres.start() }
+        try FileManager.default.removeItem(atPath: folder + "/copy.yianazip")
+        #expect(try await waitFor("Yiana: resolved: the search index unusable"), "\(titles())")
+        #expect(watcher.stop() == 0)
+        #expect(titles().filter { $0.contains("search index") }.count == 2, "told once, resolved once: \(titles())")
+    }
+
     @Test func notifyTestSaysWhatEachURLAnswered() async throws {
         let receiver = try LoopbackReceiver()
         defer { receiver.close() }
