@@ -8,10 +8,13 @@ extension Notifier {
     /// several due times sends one digest for the whole time.
     public func digestDue(_ schedule: DigestSchedule, now: Date = Date()) -> DateInterval? {
         guard schedule.period != .off else { return nil }
-        var through: Date?
-        _ = try? stateFile.update(initial: NotifyState()) { state in
-            if state.digestThrough == nil { state.digestThrough = now }
-            through = state.digestThrough
+        // Read only: written once, when the count starts (this runs after every pass).
+        var through = stateFile.load()?.digestThrough
+        if through == nil {
+            _ = try? stateFile.update(initial: NotifyState()) { state in
+                if state.digestThrough == nil { state.digestThrough = now }
+                through = state.digestThrough
+            }
         }
         guard let through, let due = schedule.next(after: through), due <= now, through < now else { return nil }
         return DateInterval(start: through, end: now)
