@@ -7,7 +7,8 @@
 #   2. `yiana watch` on a generated library of SIZE documents, with and without --notify: CPU
 #      seconds and peak RSS of the watcher over the same script (start, first pass, 20
 #      documents overwritten with garbage, their pass and its message, 30 s idle).
-# Usage: Scripts/bench/notify.sh [RUNS] [SIZE]   (default 10 runs, 10,000 documents)
+# Usage: Scripts/bench/notify.sh [RUNS] [SIZE]   (default 10 runs, 10,000 documents; RUNS 0: the watcher alone;
+#        MODES="with without" to measure in the other order)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source Scripts/bench/common.sh
@@ -17,13 +18,15 @@ yiana="$(release_binary yiana)"
 realsync="$(release_binary yiana-realsync)"
 bench_work bench-notify
 
-echo "1. deletion on the other device -> alert ($runs runs of yiana-realsync --program unison --scenario notify)"
-for r in $(seq "$runs"); do
-    "$realsync" --program unison --scenario notify --samples SampleDocs --json > "$work/run-$r.json" || { echo "run $r failed:"; cat "$work/run-$r.json"; exit 1; }
-    python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["secondsToAlert"])' "$work/run-$r.json" >> "$work/latency"
-done
-sort -g "$work/latency" | tr '\n' ' ' | sed 's/^/   seconds: /'; echo
-echo "   median $(median < "$work/latency") s, max $(sort -g "$work/latency" | tail -1) s"
+if [ "$runs" -gt 0 ]; then
+    echo "1. deletion on the other device -> alert ($runs runs of yiana-realsync --program unison --scenario notify)"
+    for r in $(seq "$runs"); do
+        "$realsync" --program unison --scenario notify --samples SampleDocs --json > "$work/run-$r.json" || { echo "run $r failed:"; cat "$work/run-$r.json"; exit 1; }
+        python3 -c 'import json, sys; print(round(json.load(open(sys.argv[1]))["secondsToAlert"], 2))' "$work/run-$r.json" >> "$work/latency"
+    done
+    sort -g "$work/latency" | tr '\n' ' ' | sed 's/^/   seconds: /'; echo
+    echo "   median $(median < "$work/latency") s, max $(sort -g "$work/latency" | tail -1) s"
+fi
 
 echo "2. yiana watch on $size documents, with and without --notify"
 python3 Scripts/generate/library.py "$size" "$work/lib" > /dev/null
@@ -44,7 +47,7 @@ trap 'kill $hook 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 50); do [ -s "$work/hook.port" ] && break; sleep 0.1; done
 hook_url="json://127.0.0.1:$(cat "$work/hook.port")/hook"
 ticks=$(getconf CLK_TCK)
-for mode in without with; do
+for mode in ${MODES:-without with}; do
     lib="$work/lib-$mode"
     rm -rf "$lib" "$work/state" "$work/cache"
     cp -r "$work/lib" "$lib"
@@ -54,9 +57,10 @@ for mode in without with; do
     pid=$!
     started=$(date +%s.%N)
     # The first pass is done once the index holds every document (status says so).
-    until "$yiana" status --json --library "$lib" 2>/dev/null | python3 -c 'import json, sys; d = json.load(sys.stdin)["watcher"]["health"]; sys.exit(0 if d.get("passes", 0) >= 1 and d.get("lastPass") else 1)'; do sleep 0.5; done
+    until "$yiana" status --json --library "$lib" 2>/dev/null | python3 -c 'import json, sys; d = (json.load(sys.stdin).get("watcher") or {}).get("health") or {}; sys.exit(0 if d.get("passes", 0) >= 1 and d.get("lastPass") else 1)'; do sleep 0.5; done
     first=$(echo "$(date +%s.%N) - $started" | bc -l)
-    for f in $(find "$lib" -name '*.yianazip' | sort | head -20); do head -c 3000 /dev/urandom > "$f.new"; mv "$f.new" "$f"; done
+    mapfile -d '' -t documents < <(find "$lib" -name '*.yianazip' -print0 | sort -z)
+    for f in "${documents[@]:0:20}"; do head -c 3000 /dev/urandom > "$f.new"; mv "$f.new" "$f"; done
     until [ "$(grep -c '"code":"damaged"' "$work/watch-$mode.jsonl")" -ge 20 ]; do sleep 0.5; done
     sleep 30
     read -r utime stime < <(awk '{print $14, $15}' "/proc/$pid/stat")
@@ -64,6 +68,8 @@ for mode in without with; do
     kill -INT "$pid"; wait "$pid" || true
     cpu=$(echo "($utime + $stime) / $ticks" | bc -l)
     printf '   %-7s --notify: first pass %.1f s; CPU %.2f s in all; peak RSS %s MB\n' "$mode" "$first" "$cpu" "$hwm"
+    if [ "$mode" = with ]; then
+        told=$("$yiana" status --json --library "$lib" | python3 -c 'import json, sys; n = json.load(sys.stdin)["summary"].get("notifications") or {}; print((n.get("lastSent") or {}).get("title", "nothing"))')
+        echo "            the last message sent: $told"
+    fi
 done
-told=$("$yiana" status --json --library "$work/lib-with" | python3 -c 'import json, sys; n = json.load(sys.stdin)["summary"].get("notifications") or {}; print((n.get("lastSent") or {}).get("title", "nothing"))')
-echo "   with --notify, the last message sent: $told"

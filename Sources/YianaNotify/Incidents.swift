@@ -39,7 +39,7 @@ public enum IncidentKind: String, CaseIterable, Codable, Sendable {
         case .massLoss: return "documents deleted or overwritten on another device (mass-loss alarm)"
         case .damaged: return "\(documents) damaged on arrival"
         case .conflicts: return count == 1 ? "a conflict copy waiting for over an hour" : "\(count) conflict copies waiting for over an hour"
-        case .failing: return "\(documents) failing OCR or extraction again and again"
+        case .failing: return "\(documents) that OCR or text extraction keeps failing on"
         case .keeperFull: return "the keeper is nearly full"
         case .index: return "the search index cannot be used"
         }

@@ -21,6 +21,9 @@ extension LibraryWatcher {
                 Observation(kind: .massLoss, path: ".", detail: problem.detail + (alarm.map { "\nFrom: " + Self.folders($0.paths) } ?? ""))
             case IndexStatus.damaged.rawValue:
                 Observation(kind: .damaged, path: problem.path, detail: problem.detail)
+            case IndexStatus.failed.rawValue:
+                // Text extraction failed: tried again at every pass that sees the file change.
+                Observation(kind: .failing, path: problem.path, detail: "text extraction failed: \(problem.detail)")
             case ConflictReport.Role.conflictCopy.rawValue:
                 Observation(kind: .conflicts, path: problem.path, detail: problem.detail)
             default:

@@ -135,6 +135,23 @@ struct NotifyCLITests {
         #expect(titles().filter { $0.contains("search index") }.count == 2, "told once, resolved once: \(titles())")
     }
 
+    /// A file whose text cannot be extracted (tried again at every pass) is told once.
+    @Test func aDocumentWhoseTextCannotBeExtractedIsTold() async throws {
+        let home = try TemporaryFolder()
+        let lib = home.path("Yiana")
+        let receiver = try LoopbackReceiver()
+        defer { receiver.close() }
+        try FileManager.default.createDirectory(atPath: lib, withIntermediateDirectories: true)
+        #expect(mkfifo(lib + "/odd.yianazip", 0o644) == 0)
+        let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache"), "YIANA_SETTLE_SECONDS": "0",
+                   "YIANA_NOTIFY": "json://127.0.0.1:\(receiver.port)/hook"]
+        _ = try await runYiana(["watch", "--once", "--library", lib], environment: env)
+        _ = try await runYiana(["watch", "--once", "--library", lib], environment: env)
+        let told = receiver.wait(for: 1, seconds: 5)
+        #expect(told.count == 1 && told.first?.body.contains("1 document that OCR or text extraction keeps failing on") == true
+                && told.first?.body.contains("- odd.yianazip: text extraction failed: a named pipe (FIFO)") == true, "\(told.map(\.body))")
+    }
+
     @Test func notifyTestSaysWhatEachURLAnswered() async throws {
         let receiver = try LoopbackReceiver()
         defer { receiver.close() }
