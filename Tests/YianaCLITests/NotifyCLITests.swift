@@ -24,7 +24,7 @@ struct NotifyCLITests {
         }
         let raised = try await runYiana(watch, environment: env)
         #expect(raised.status == 1, "the alarm is an error in the pass: \(raised.stdout)")
-        let alarm = receiver.wait(for: 1, seconds: 5)
+        let alarm = try await offPool { receiver.wait(for: 1, seconds: 5) }
         #expect(alarm.count == 1)
         let told = try #require(try JSONSerialization.jsonObject(with: Data((alarm.first?.body ?? "{}").utf8)) as? [String: Any])
         let title = told["title"] as? String ?? "", body = told["message"] as? String ?? ""
@@ -37,7 +37,7 @@ struct NotifyCLITests {
 
         #expect(try await runYiana(["versions", "restore", "--deleted", "--library", lib], environment: env).status == 0)
         #expect(try await runYiana(watch, environment: env).status == 0)
-        let all = receiver.wait(for: 2, seconds: 5)
+        let all = try await offPool { receiver.wait(for: 2, seconds: 5) }
         let after = try await runYiana(["status", "--library", lib], environment: env)
         #expect(all.count == 2 && all.last?.body.contains("resolved: the mass-loss alarm") == true, "\(all.map(\.body)) \(after.stdout)")
         let status = try await runYiana(["status", "--library", lib, "--json"], environment: env)
@@ -54,7 +54,7 @@ struct NotifyCLITests {
         try FileManager.default.createDirectory(atPath: home.path("Yiana"), withIntermediateDirectories: true)
         let watcher = try RunningWatcher(["--library", home.path("Yiana"), "--heartbeat", "http://127.0.0.1:\(monitor.port)/ping/uuid", "--heartbeat-every", "1"],
                                          environment: ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache")])
-        let beats = monitor.wait(for: 3, seconds: 20)
+        let beats = try await offPool { monitor.wait(for: 3, seconds: 20) }
         #expect(watcher.stop() == 0)
         #expect(beats.count >= 3 && beats.allSatisfy { $0.path == "/ping/uuid" && $0.method == "GET" }, "\(beats.map(\.path))")
         let after = monitor.received.count
@@ -67,7 +67,7 @@ struct NotifyCLITests {
     @Test func theDigestGoesByEmail() async throws {
         let home = try TemporaryFolder()
         let lib = home.path("My Yiana")
-        let smtp = try SMTPReceiver()
+        let smtp = try await offPool { try SMTPReceiver() }
         defer { smtp.close() }
         let env = ["XDG_STATE_HOME": home.path("state"), "XDG_CACHE_HOME": home.path("cache"), "YIANA_SETTLE_SECONDS": "0"]
         #expect(try await runYiana(["import", "--library", lib, Fixtures.sampleDocs.appendingPathComponent("pdfs").path], environment: env).status == 1)
@@ -82,7 +82,7 @@ struct NotifyCLITests {
         let mailto = "mailto://127.0.0.1:\(smtp.port)?from=box@example.org&to=me@example.org"
         let sent = try await runYiana(["notify", "digest", "--library", lib, "--send", "--notify", mailto, "--json"], environment: env)
         #expect(sent.status == 0 && sent.stdout.contains(#""delivered" : true"#), "\(sent.stdout)\(sent.stderr)")
-        let mail = try #require(smtp.wait(for: 1, seconds: 10).first)
+        let mail = try #require(try await offPool { smtp.wait(for: 1, seconds: 10) }.first)
         #expect(mail.to == ["me@example.org"] && mail.subject == "My Yiana: the day in brief: 5 arrived or changed, 1 deleted or overwritten")
         let until = DateFormatter()
         until.dateFormat = "yyyy-MM-dd"
@@ -147,7 +147,7 @@ struct NotifyCLITests {
                    "YIANA_NOTIFY": "json://127.0.0.1:\(receiver.port)/hook"]
         _ = try await runYiana(["watch", "--once", "--library", lib], environment: env)
         _ = try await runYiana(["watch", "--once", "--library", lib], environment: env)
-        let told = receiver.wait(for: 1, seconds: 5)
+        let told = try await offPool { receiver.wait(for: 1, seconds: 5) }
         #expect(told.count == 1 && told.first?.body.contains("1 document that OCR or text extraction keeps failing on") == true
                 && told.first?.body.contains("- odd.yianazip: text extraction failed: a named pipe (FIFO)") == true, "\(told.map(\.body))")
     }
@@ -162,7 +162,7 @@ struct NotifyCLITests {
                                       environment: ["XDG_STATE_HOME": home.path("state")])
         #expect(sent.status == 0 && sent.stdout.contains(#""delivered" : true"#) && sent.stdout.contains(#""waiting" : ["#)
                 && !sent.stdout.contains("hunter2secret"), "\(sent.stdout)\(sent.stderr)")
-        let test = receiver.wait(for: 1, seconds: 5).first?.body ?? ""
+        let test = try await offPool { receiver.wait(for: 1, seconds: 5) }.first?.body ?? ""
         #expect(test.contains("a test message") && test.contains("for the library \(home.url.resolvingSymlinksInPath().path)"), "\(test)")
 
         let failed = try await runYiana(["notify", "test", "--notify", "json://127.0.0.1:\(receiver.port)/hook", "--notify", "json://127.0.0.1:\(down.port)/hook"])
