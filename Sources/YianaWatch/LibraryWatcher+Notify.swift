@@ -22,7 +22,7 @@ extension LibraryWatcher {
             case IndexStatus.damaged.rawValue:
                 Observation(kind: .damaged, path: problem.path, detail: problem.detail)
             case IndexStatus.failed.rawValue:
-                // Text extraction failed: tried again at every pass that sees the file change.
+                // Text extraction failed (the index tries a failed document again at every run).
                 Observation(kind: .failing, path: problem.path, detail: "text extraction failed: \(problem.detail)")
             case ConflictReport.Role.conflictCopy.rawValue:
                 Observation(kind: .conflicts, path: problem.path, detail: problem.detail)
@@ -35,7 +35,7 @@ extension LibraryWatcher {
                 Observation(kind: .failing, path: path, detail: "OCR failed \(failure.count) times: \(failure.reason)")
             }
         }
-        if let usage = Keeper(library: library).usage(), usage.isNearlyFull {
+        if Keeper.isEnabled(), let usage = Keeper(library: library).usage(), usage.isNearlyFull {
             observed.append(Observation(kind: .keeperFull, path: ".", detail: Self.describe(usage)))
         }
         notifier.observe(observed)
