@@ -92,15 +92,17 @@ extension Yiana {
     struct Notify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "notify",
-            abstract: "Tell a library's person what happens to it: try the notification URLs.",
+            abstract: "Tell a library's person what happens to it: try the notification URLs, show the digest.",
             discussion: """
                 `yiana watch --notify URL` (and `serve --watch`) sends a message, through \
                 Debian's apprise, when something needs a person: the keeper's mass-loss alarm (at \
                 once), documents damaged on arrival, conflict copies waiting for over an hour, \
-                documents whose OCR or extraction keeps failing; each incident once, and once \
-                more when it is resolved. A message that cannot be delivered waits in the \
-                library's local state and is tried again (30 s, doubling, at most hourly) until \
-                it is. `yiana notify test` checks the URLs first.
+                documents whose OCR or text extraction keeps failing, the keeper past 90% of its \
+                disk budget, the search index unusable; each incident once, and once more when \
+                it is resolved. A message that cannot be delivered waits in the library's local \
+                state and is tried again (30 s, doubling, at most hourly) until it is. A digest \
+                goes every morning (--digest, --digest-at). `yiana notify test` checks the URLs \
+                first; `yiana notify digest` shows the digest now.
                 """,
             subcommands: [Test.self, Digest.self]
         )
