@@ -34,9 +34,6 @@ public struct DigestSchedule: Sendable, Equatable {
         if period == .weekly { components.weekday = 2 }  // Monday
         return calendar.nextDate(after: date, matching: components, matchingPolicy: .nextTime)
     }
-
-    /// How far back the first digest looks, with no digest before it.
-    var length: TimeInterval { period == .weekly ? 7 * 86_400 : 86_400 }
 }
 
 /// What a digest tells: what arrived or changed over its period, what was lost (and until
