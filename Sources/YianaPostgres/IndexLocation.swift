@@ -68,6 +68,7 @@ public enum IndexLocation: Sendable, Equatable, CustomStringConvertible {
             do {
                 try await PostgresSchema.migrate(database)
                 try await PostgresSchema.upkeep(database)
+                try await PostgresSchema.fillVocabulary(database)
                 let key = try LibraryIdentity.key(of: library)
                 guard let index = try await PostgresIndex.open(database, libraryKey: key, name: library.root.lastPathComponent,
                                                                machine: Self.machine(for: library), root: library) else {

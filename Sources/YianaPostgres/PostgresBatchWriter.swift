@@ -78,7 +78,7 @@ struct PostgresBatchWriter {
                 number.append(page.number)
                 source.append(page.source.rawValue)
                 body.append(PostgresIndex.storable(page.text))
-                words.append(PostgresIndex.searchable(page.text))
+                words.append(Vocabulary.searchable(page.text))
                 title.append(header.title)
                 tags.append(header.tags)
                 folder.append(header.folder)

@@ -18,7 +18,15 @@ extension PostgresIndex {
         if options.tags.contains(where: { $0.contains("\u{0}") }) || [options.folder, options.document].contains(where: { $0?.contains("\u{0}") == true }) {
             return []
         }
-        guard let parsed = Parsed(query, advanced: options.advanced) else { throw SearchError.nothingToSearch }
+        guard !options.advanced else {
+            guard let parsed = Parsed(query, advanced: true) else { throw SearchError.nothingToSearch }
+            return try await search(parsed, options: options)
+        }
+        return try await searchForgiving(query, options: options)
+    }
+
+    /// The hits of `parsed` (what a person typed, with the words it also matches).
+    func search(_ parsed: Parsed, options: SearchOptions) async throws -> [SearchHit] {
         var sql = parsed.sql
         let filter = Self.filter(options, &sql)
         let library = sql.bind(self.library)
@@ -45,17 +53,19 @@ extension PostgresIndex {
         let ranking: String
         let advanced: Bool
 
-        init?(_ query: String, advanced: Bool) {
+        /// `alternatives`: for each of the query's terms (``SearchQuery/terms(of:)``), the words it
+        /// also matches (``Approximate``).
+        init?(_ query: String, advanced: Bool, alternatives: [[String]] = []) {
             self.advanced = advanced
             if advanced {
-                parse = "websearch_to_tsquery('yiana_english', \(sql.bind(PostgresIndex.folded(query).replacingOccurrences(of: "\u{0}", with: " "))))"
+                parse = "websearch_to_tsquery('yiana_english', \(sql.bind(Vocabulary.folded(query).replacingOccurrences(of: "\u{0}", with: " "))))"
                 rank = parse
                 ownQuery = parse
                 headerQuery = parse
                 ranking = query.contains("\"") ? "ts_rank_cd" : "ts_rank"
                 pageByPage = true
             } else {
-                guard let words = PostgresIndex.words(of: query) else { return nil }
+                guard let words = PostgresIndex.words(of: query, alternatives: alternatives) else { return nil }
                 let terms = PostgresIndex.lexemes(words)
                 parse = "to_tsquery('yiana_english', \(sql.bind(terms.joined(separator: " & "))))"
                 // Ranked by the OR of the terms: each term's weighted frequency, saturating, summed
@@ -284,22 +294,32 @@ extension PostgresIndex {
 
     /// The searchable words of each term of `text` (several: a phrase), and whether its last
     /// is a prefix; nil when there are none.
-    static func words(of text: String) -> [(words: [Substring], prefix: Bool)]? {
-        let terms = SearchQuery.terms(of: text).compactMap { term -> (words: [Substring], prefix: Bool)? in
-            let words = searchable(term.text).split(separator: " ")
-            return words.isEmpty ? nil : (words, term.prefix)
+    static func words(of text: String, alternatives: [[String]] = []) -> [Term]? {
+        let terms = SearchQuery.terms(of: text).enumerated().compactMap { index, term -> Term? in
+            let words = Vocabulary.searchable(term.text).split(separator: " ")
+            return words.isEmpty ? nil : Term(words: words, prefix: term.prefix, or: index < alternatives.count ? alternatives[index] : [])
         }
         return terms.isEmpty ? nil : terms
     }
 
+    /// A term of the query: its words (several: a phrase), whether the last is a prefix, and the
+    /// words it also matches (``Approximate``; letters and digits only, as the vocabulary holds them).
+    struct Term {
+        let words: [Substring]
+        let prefix: Bool
+        var or: [String] = []
+    }
+
     /// Each term of `terms` as `to_tsquery` reads it: a lexeme, a prefix (`:*`) or a phrase
     /// (`<->`), each lexeme of `weight` only when one is given.
-    static func lexemes(_ terms: [(words: [Substring], prefix: Bool)], weight: String = "") -> [String] {
+    static func lexemes(_ terms: [Term], weight: String = "") -> [String] {
         terms.map { term in
             // Letters and digits only: nothing to escape.
-            var parts = term.words.map { "'" + $0 + "'" + (weight.isEmpty ? "" : ":" + weight) }
+            let lexeme = { (word: Substring) in "'" + word + "'" + (weight.isEmpty ? "" : ":" + weight) }
+            var parts = term.words.map(lexeme)
             if term.prefix { parts[parts.count - 1] = "'" + term.words[term.words.count - 1] + "':*" + weight }
-            return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " <-> ") + ")"
+            let typed = parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " <-> ") + ")"
+            return term.or.isEmpty ? typed : "(" + ([typed] + term.or.map { lexeme(Substring($0)) }).joined(separator: " | ") + ")"
         }
     }
 }

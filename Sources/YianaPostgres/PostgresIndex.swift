@@ -51,35 +51,6 @@ public struct PostgresIndex: IndexStore {
         return id.map { PostgresIndex(database: database, row: LibraryRow(id: $0, key: key), root: root, machine: machine) }
     }
 
-    /// Text as both sides of a match see it: folded as the SQLite index's tokenizer folds
-    /// (`unicode61 remove_diacritics 2`), every character but letters and digits a space, no NUL.
-    public static func searchable(_ text: String) -> String {
-        // ASCII, most pages: folding is lowercasing, and the letters and digits are [a-z0-9].
-        // The same answer as Foundation's path (tested) at a small part of its cost, which was
-        // a third of `yiana index`'s own time on PostgreSQL.
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            return String(decoding: text.utf8.map { byte -> UInt8 in
-                switch byte {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte + 32
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): byte
-                default: UInt8(ascii: " ")
-                }
-            }, as: UTF8.self)
-        }
-        return searchableByFoundation(text)
-    }
-
-    /// ``searchable(_:)`` for any text: compatibility forms, diacritics and case folded, then
-    /// every scalar that is not a letter or digit a space.
-    static func searchableByFoundation(_ text: String) -> String {
-        String(String.UnicodeScalarView(folded(text).unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? $0 : " " }))
-    }
-
-    /// `text` with compatibility forms, diacritics and case folded.
-    public static func folded(_ text: String) -> String {
-        text.precomposedStringWithCompatibilityMapping.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
-    }
-
     /// Text as PostgreSQL can store it (it takes no NUL character).
     static func storable(_ text: String) -> String {
         text.contains("\u{0}") ? text.replacingOccurrences(of: "\u{0}", with: "") : text
@@ -89,9 +60,9 @@ public struct PostgresIndex: IndexStore {
     struct Header: Sendable {
         let title: String, tags: String, folder: String
         init(title: String, tags: [String], folder: String) {
-            self.title = PostgresIndex.searchable(title)
-            self.tags = PostgresIndex.searchable(tags.joined(separator: " "))
-            self.folder = PostgresIndex.searchable(folder)
+            self.title = Vocabulary.searchable(title)
+            self.tags = Vocabulary.searchable(tags.joined(separator: " "))
+            self.folder = Vocabulary.searchable(folder)
         }
     }
 
@@ -223,6 +194,8 @@ public struct PostgresIndex: IndexStore {
         try await database.transaction(within: Self.writeTimeout) { connection in
             try await connection.query("DELETE FROM yiana_document WHERE library = \(library)", logger: PostgresDatabase.logger)
             try await connection.query("DELETE FROM yiana_state WHERE library = \(library)", logger: PostgresDatabase.logger)
+            try await connection.query("DELETE FROM yiana_word WHERE library = \(library)", logger: PostgresDatabase.logger)
+            try await connection.query("DELETE FROM yiana_word_letter WHERE library = \(library)", logger: PostgresDatabase.logger)
         }
     }
 
@@ -243,6 +216,8 @@ public struct PostgresIndex: IndexStore {
                 if case .extracted = document.pages { continue }
                 if try await !writer.apply(document) { unwritten.append(document) }
             }
+            try await Self.addWords(Self.words(of: sorted.filter { written in !unwritten.contains { $0.path == written.path } }),
+                                    library: library, connection)
             return unwritten
         }
     }
@@ -269,10 +244,12 @@ public struct PostgresIndex: IndexStore {
     public func writeAddresses(_ rows: [(id: Int64, text: String, fingerprint: String)]) async throws {
         guard !rows.isEmpty else { return }
         let rows = rows.map { (id: $0.id, text: Self.storable($0.text), fingerprint: $0.fingerprint) }, machine = self.machine
+        let library = self.library
         try await database.transaction(within: Self.writeTimeout) { connection in
             for row in rows {
                 try await PostgresWriter(connection: connection, library: 0, machine: machine).writeAddresses(id: row.id, text: row.text, fingerprint: row.fingerprint)
             }
+            try await Self.addWords(Vocabulary.words(of: rows.map(\.text)), library: library, connection)
         }
     }
 }

@@ -137,7 +137,10 @@ public enum PostgresSchema {
                     }
                     try await connection.query("INSERT INTO yiana_schema (version) VALUES (\(migration.version))", logger: PostgresDatabase.logger)
                 }
-                if target == version { try await tune(connection) }
+                if target == version {
+                    try await tune(connection)
+                    try await makeVocabulary(connection)
+                }
                 try await connection.query("COMMIT", logger: PostgresDatabase.logger)
                 return (found, max(found, target))
             } catch {
@@ -164,14 +167,18 @@ public enum PostgresSchema {
             tuned = value
         }
         guard !tuned else { return }
-        for statement in [
-            "ALTER TABLE yiana_page SET (toast_tuple_target = 8160)",
-            "ALTER TABLE yiana_page ALTER COLUMN search SET STORAGE MAIN",
-            "CREATE TABLE IF NOT EXISTS yiana_upkeep (task text PRIMARY KEY, after bigint NOT NULL)",
-            "INSERT INTO yiana_upkeep (task, after) SELECT 'inline-search', 0 WHERE EXISTS (SELECT 1 FROM yiana_page) ON CONFLICT DO NOTHING",
-        ] {
+        try await execute(["ALTER TABLE yiana_page SET (toast_tuple_target = 8160)", "ALTER TABLE yiana_page ALTER COLUMN search SET STORAGE MAIN"],
+                          thenSchedule: "inline-search", connection)
+    }
+
+    /// Runs `statements`, then schedules upkeep task `task` (``steps(of:_:_:)``) from the first
+    /// document on, when there are pages.
+    static func execute(_ statements: [String], thenSchedule task: String, _ connection: PostgresConnection) async throws {
+        for statement in statements + ["CREATE TABLE IF NOT EXISTS yiana_upkeep (task text PRIMARY KEY, after bigint NOT NULL)"] {
             try await connection.query(PostgresQuery(unsafeSQL: statement), logger: PostgresDatabase.logger)
         }
+        try await connection.query("INSERT INTO yiana_upkeep (task, after) SELECT \(task), 0 WHERE EXISTS (SELECT 1 FROM yiana_page) ON CONFLICT DO NOTHING",
+                                   logger: PostgresDatabase.logger)
     }
 
     /// Work a migration left to do in small steps, each its own transaction (so that no
@@ -182,38 +189,50 @@ public enum PostgresSchema {
     /// - Returns: the pages rewritten.
     @discardableResult
     public static func upkeep(_ database: PostgresDatabase, documents: Int = 200) async throws(PostgresIndexError) -> Int {
-        var rewritten = 0
+        try await steps(of: "inline-search", database) { connection, after in
+            var last: Int64?
+            for try await value in try await connection.query(
+                "SELECT max(id) FROM (SELECT id FROM yiana_document WHERE id > \(after) ORDER BY id LIMIT \(Int64(documents))) b",
+                logger: PostgresDatabase.logger).decode(Int64?.self) {
+                last = value
+            }
+            guard let last else { return nil }
+            // A new value (concatenated), so stored by the table's present rules.
+            var pages = 0
+            for try await count in try await connection.query("""
+                WITH rewritten AS (UPDATE yiana_page SET search = search || ''::tsvector WHERE document > \(after) AND document <= \(last) RETURNING 1)
+                SELECT count(*) FROM rewritten
+                """, logger: PostgresDatabase.logger).decode(Int.self) {
+                pages = count
+            }
+            return (last, pages)
+        }
+    }
+
+    /// Runs upkeep task `task` (a row of `yiana_upkeep`: the last document id done) a step at a
+    /// time, each step its own transaction, until `step` (given the last id done) finds nothing
+    /// left and returns nil; one machine at a time (the others skip it).
+    /// - Returns: what the steps counted.
+    static func steps(of task: String, _ database: PostgresDatabase,
+                      _ step: @escaping @Sendable (PostgresConnection, Int64) async throws -> (last: Int64, count: Int)?) async throws(PostgresIndexError) -> Int {
+        var counted = 0
         while true {
-            let step = try await database.transaction(within: 120) { connection -> Int? in
+            let done = try await database.transaction(within: 120) { connection -> Int? in
                 var after: Int64?
                 for try await value in try await connection.query(
-                    "SELECT after FROM yiana_upkeep WHERE task = 'inline-search' FOR UPDATE SKIP LOCKED", logger: PostgresDatabase.logger).decode(Int64.self) {
+                    "SELECT after FROM yiana_upkeep WHERE task = \(task) FOR UPDATE SKIP LOCKED", logger: PostgresDatabase.logger).decode(Int64.self) {
                     after = value
                 }
                 guard let after else { return nil }
-                var last: Int64?
-                for try await value in try await connection.query(
-                    "SELECT max(id) FROM (SELECT id FROM yiana_document WHERE id > \(after) ORDER BY id LIMIT \(Int64(documents))) b",
-                    logger: PostgresDatabase.logger).decode(Int64?.self) {
-                    last = value
-                }
-                guard let last else {
-                    try await connection.query("DELETE FROM yiana_upkeep WHERE task = 'inline-search'", logger: PostgresDatabase.logger)
+                guard let (last, count) = try await step(connection, after) else {
+                    try await connection.query("DELETE FROM yiana_upkeep WHERE task = \(task)", logger: PostgresDatabase.logger)
                     return nil
                 }
-                // A new value (concatenated), so stored by the table's present rules.
-                var pages = 0
-                for try await count in try await connection.query("""
-                    WITH rewritten AS (UPDATE yiana_page SET search = search || ''::tsvector WHERE document > \(after) AND document <= \(last) RETURNING 1)
-                    SELECT count(*) FROM rewritten
-                    """, logger: PostgresDatabase.logger).decode(Int.self) {
-                    pages = count
-                }
-                try await connection.query("UPDATE yiana_upkeep SET after = \(last) WHERE task = 'inline-search'", logger: PostgresDatabase.logger)
-                return pages
+                try await connection.query("UPDATE yiana_upkeep SET after = \(last) WHERE task = \(task)", logger: PostgresDatabase.logger)
+                return count
             }
-            guard let step else { return rewritten }
-            rewritten += step
+            guard let done else { return counted }
+            counted += done
         }
     }
 

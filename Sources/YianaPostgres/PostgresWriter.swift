@@ -77,7 +77,7 @@ struct PostgresWriter {
         var pages = document.textPages
         if pages.isEmpty { pages = [PageText(number: 0, text: "", source: .none)] }  // title, tags and folder stay searchable
         let numbers = pages.map(\.number), sources = pages.map(\.source.rawValue)
-        let bodies = pages.map { PostgresIndex.storable($0.text) }, words = pages.map { PostgresIndex.searchable($0.text) }
+        let bodies = pages.map { PostgresIndex.storable($0.text) }, words = pages.map { Vocabulary.searchable($0.text) }
         try await query("""
             INSERT INTO yiana_page (library, document, number, source, body, search)
             SELECT \(library), \(id), t.number, t.source, t.body,
@@ -150,7 +150,7 @@ struct PostgresWriter {
                 INSERT INTO yiana_page (library, document, number, source, body, search)
                 VALUES (\(row.3), \(id), 0, 'addresses', \(PostgresIndex.storable(text)),
                         setweight(to_tsvector('yiana_english', \(header.title)), 'A') || setweight(to_tsvector('yiana_english', \(header.tags)), 'B')
-                        || setweight(to_tsvector('yiana_english', \(header.folder)), 'C') || to_tsvector('yiana_english', \(PostgresIndex.searchable(text))))
+                        || setweight(to_tsvector('yiana_english', \(header.folder)), 'C') || to_tsvector('yiana_english', \(Vocabulary.searchable(text))))
                 """)
         }
         try await query("""

@@ -21,6 +21,9 @@ public struct SearchHitJSON: Codable, Sendable, Equatable {
     public let pages: [Page]
     /// How many pages match by their own text, those in `pages` and the others.
     public let matchingPages: Int
+    /// The words of the query it matched only approximately, and what they matched; empty when
+    /// it matched every word as typed.
+    public let approximate: [SearchHit.Approximation]
 
     public init(_ hit: SearchHit) {
         path = hit.path
@@ -30,6 +33,7 @@ public struct SearchHitJSON: Codable, Sendable, Equatable {
         status = hit.status.rawValue
         score = hit.score
         matchingPages = hit.matchingPages
+        approximate = hit.approximate
         pages = hit.pages.map {
             Page(number: $0.number, snippet: SearchHit.marking($0.snippet, open: "**", close: "**"),
                  score: $0.score, source: $0.source.rawValue)

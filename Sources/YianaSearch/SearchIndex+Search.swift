@@ -24,6 +24,8 @@ public struct SearchOptions: Sendable {
     /// Only the document at this path (relative to the library): its matching pages, for a
     /// results page's "more pages".
     public var document: String?
+    /// Match every word exactly: no word found through a slip (``Approximate``).
+    public var exact = false
 
     public init() {}
 }
@@ -61,6 +63,23 @@ public struct SearchHit: Codable, Sendable {
     /// How many of the document's pages match by their own text, those given and the others;
     /// 0 when only its title, tags or folder match.
     public let matchingPages: Int
+    /// The words of the query this document matched only approximately, each with the words
+    /// of the document that it matched (``Approximate``); empty when it matched every word as
+    /// typed. Such documents come after all those that match exactly.
+    public internal(set) var approximate: [Approximation] = []
+
+    /// A word of the query and the words it matched approximately (`Marlowe` ~ `mariowe`).
+    public struct Approximation: Codable, Sendable, Equatable {
+        /// As typed.
+        public let word: String
+        /// As the index folds them (lower case, no accents), nearest first.
+        public let matches: [String]
+
+        public init(word: String, matches: [String]) {
+            self.word = word
+            self.matches = matches
+        }
+    }
 
     public init(path: String, title: String, tags: [String], created: Date?, status: IndexStatus, score: Double, pages: [Page],
                 matchingPages: Int? = nil) {
@@ -106,18 +125,10 @@ extension SearchIndex {
 
     /// ``search(_:options:)``, by a name the async one (``IndexStore``) can call.
     func searchNow(_ query: String, options: SearchOptions) throws -> [SearchHit] {
-        let match: String, own: String?
-        if options.advanced {
-            match = query
-            own = nil
-        } else {
-            guard let expression = SearchQuery.fts5(query) else { throw SearchError.nothingToSearch }
-            match = expression
-            own = SearchQuery.ownText(query).map { "(\(expression)) AND {body} : (\($0))" }
-        }
+        guard options.advanced else { return try searchForgiving(query, options: options) }
         do {
-            return try pool.read { db in try Self.run(match, own: own, options: options, db) }
-        } catch let error as DatabaseError where options.advanced && error.resultCode == .SQLITE_ERROR {
+            return try pool.read { db in try Self.run(query, own: nil, options: options, db) }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
             throw SearchError.invalidAdvancedQuery(error.message ?? "syntax error")
         }
     }
@@ -158,7 +169,7 @@ extension SearchIndex {
         return (filters.isEmpty ? "" : "AND " + filters.joined(separator: " AND "), arguments)
     }
 
-    private static func run(_ match: String, own: String?, options: SearchOptions, _ db: Database) throws -> [SearchHit] {
+    static func run(_ match: String, own: String?, options: SearchOptions, _ db: Database) throws -> [SearchHit] {
         let (filter, filterArguments) = filterClause(options)
         var arguments: StatementArguments = [match]
         _ = arguments.append(contentsOf: filterArguments)

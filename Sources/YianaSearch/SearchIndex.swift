@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// The search index: an SQLite database (WAL) with an FTS5 table of pages and a table of
 /// documents for status and change detection. It can always be rebuilt from the documents.
@@ -8,6 +9,8 @@ import GRDB
 /// inside a folder that a sync service copies around gets corrupted.
 public final class SearchIndex: Sendable {
     let pool: DatabasePool
+    /// The words this process added to the vocabulary (``addWords(of:_:)``).
+    let vocabularySeen = Mutex<Set<String>>([])
     /// The database file.
     public let path: String
 
@@ -154,8 +157,15 @@ public final class SearchIndex: Sendable {
                 CREATE INDEX IF NOT EXISTS document_folder_modified ON document(folder, modified);
                 """)
         }
+        migrator.registerMigration(vocabulary) { db in
+            // The words the index holds, for matching words typed with a slip (``Approximate``).
+            try makeVocabulary(db)
+        }
         return migrator
     }
+
+    /// The migration that adds the vocabulary (``Approximate``).
+    static let vocabulary = "v7: vocabulary"
 
     /// The migration that indexes the documents by date and title, for listing them.
     static let browsing = "v6: browsing"
@@ -170,7 +180,7 @@ public final class SearchIndex: Sendable {
 
     /// The migrations whose absence only makes searching slower or finds less: an index
     /// without them is searched as it is, and the next `yiana index` applies them.
-    static let optimizations: Set<String> = [twoLetterPrefixes, addresses, tagsByDocument, browsing]
+    static let optimizations: Set<String> = [twoLetterPrefixes, addresses, tagsByDocument, browsing, vocabulary]
 
     /// What an index must have been brought to before it can be searched at all.
     static var migrationsSearchNeeds: Set<String> {
@@ -202,6 +212,8 @@ public final class SearchIndex: Sendable {
             DELETE FROM document_addresses;
             DELETE FROM index_state;
             DELETE FROM document;
+            DELETE FROM word;
+            DELETE FROM word_letter;
             DROP TABLE page;
             CREATE VIRTUAL TABLE page USING fts5(\(pageColumns));
             """)

@@ -11,27 +11,29 @@ import Foundation
 public enum SearchQuery {
     /// The FTS5 expression for `text` (every term), or nil when it holds nothing searchable.
     public static func fts5(_ text: String) -> String? {
-        let terms = quotedTerms(of: text)
-        return terms.isEmpty ? nil : terms.joined(separator: " ")
+        let terms = terms(of: text)
+        return terms.isEmpty ? nil : expressions(terms).match
     }
 
-    /// Any of the terms of `text`, as an FTS5 expression (`"a" OR "b"*`), to tell a page whose
-    /// own text matches from one matched only by the title, tags or folder every page row of a
-    /// document repeats; nil when `text` holds nothing searchable.
-    public static func ownText(_ text: String) -> String? {
-        let terms = quotedTerms(of: text)
-        return terms.isEmpty ? nil : terms.joined(separator: " OR ")
-    }
-
-    /// Each term as an FTS5 phrase (a prefix with its `*`).
-    static func quotedTerms(of text: String) -> [String] {
-        terms(of: text).map { term in
-            // FTS5 reads its expression only up to a NUL (inside a phrase, "unterminated
-            // string"); the tokenizer parts words at a NUL as at a space, so a space it is.
-            let text = term.text.replacingOccurrences(of: "\"", with: "\"\"").replacingOccurrences(of: "\u{0}", with: " ")
-            let quoted = "\"" + text + "\""
-            return term.prefix ? quoted + "*" : quoted
+    /// What a page must match for `terms` (every term), and what it must match to be listed as
+    /// a matching page: the same, and any of the terms in its own text (not only in the title,
+    /// tags or folder every page row of a document repeats). `alternatives`: for a term (by
+    /// position), words it also matches (``Approximate``): the term is any of them.
+    static func expressions(_ terms: [Term], alternatives: [[String]] = []) -> (match: String, own: String) {
+        let each = terms.enumerated().map { index, term -> [String] in
+            [quoted(term)] + (index < alternatives.count ? alternatives[index] : []).map { quoted(Term(text: $0, prefix: false)) }
         }
+        let match = each.map { $0.count == 1 ? $0[0] : "(" + $0.joined(separator: " OR ") + ")" }.joined(separator: alternatives.isEmpty ? " " : " AND ")
+        return (match, "(\(match)) AND {body} : (\(each.joined().joined(separator: " OR ")))")
+    }
+
+    /// A term as an FTS5 phrase (a prefix with its `*`).
+    static func quoted(_ term: Term) -> String {
+        // FTS5 reads its expression only up to a NUL (inside a phrase, "unterminated
+        // string"); the tokenizer parts words at a NUL as at a space, so a space it is.
+        let text = term.text.replacingOccurrences(of: "\"", with: "\"\"").replacingOccurrences(of: "\u{0}", with: " ")
+        let quoted = "\"" + text + "\""
+        return term.prefix ? quoted + "*" : quoted
     }
 
     /// One thing to match: a word, a word with punctuation inside or a quoted phrase (the
@@ -39,6 +41,8 @@ public enum SearchQuery {
     public struct Term: Sendable, Equatable {
         public let text: String
         public let prefix: Bool
+        /// Typed in quotes: matched exactly.
+        public var quoted = false
     }
 
     /// The terms of what a person typed, compatibility forms folded as the indexed text is
@@ -57,7 +61,7 @@ public enum SearchQuery {
                 }
             }
             guard word.unicodeScalars.contains(where: { CharacterSet.alphanumerics.contains($0) }) else { return nil }
-            return Term(text: word, prefix: prefix)
+            return Term(text: word, prefix: prefix, quoted: token.quoted)
         }
     }
 

@@ -32,7 +32,9 @@ enum OpenAPIDocument {
               {"name": "pages", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 1, "maximum": 500},
                "description": "The best matching pages given with each document, with snippets (default 3); matchingPages counts them all."},
               {"name": "path", "in": "query", "required": false, "schema": {"type": "string", "maxLength": 4096},
-               "description": "Only this document (its path in the library, as a hit gives it): its matching pages, for \"more pages\"."}
+               "description": "Only this document (its path in the library, as a hit gives it): its matching pages, for \"more pages\"."},
+              {"name": "exact", "in": "query", "required": false, "schema": {"type": "string", "enum": ["", "0", "1", "false", "true"]},
+               "description": "1 or true: every word exactly as typed. Otherwise a word of 5 to 8 letters also finds words one edit away, of 9 or more two (OCR's misreadings, rn for m, one edit); such hits come after every exact one, with approximate telling what they matched."}
             ],
             "responses": {
               "200": {"description": "The hits.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SearchAnswer"}}}},
@@ -100,14 +102,17 @@ enum OpenAPIDocument {
                         "description": "Changes in the library the index has not seen (absent when none).",
                         "properties": {"documents": {"type": "integer"}, "folders": {"type": "integer"}}}
             }},
-          "Hit": {"type": "object", "required": ["path", "title", "tags", "status", "score", "pages", "matchingPages"], "additionalProperties": false,
+          "Hit": {"type": "object", "required": ["path", "title", "tags", "status", "score", "pages", "matchingPages", "approximate"], "additionalProperties": false,
             "properties": {
               "path": {"type": "string"}, "title": {"type": "string"}, "tags": {"type": "array", "items": {"type": "string"}},
               "created": {"type": "string", "format": "date-time"}, "status": {"type": "string"}, "score": {"type": "number"},
               "pages": {"type": "array", "items": {"type": "object", "required": ["number", "snippet", "score", "source"], "additionalProperties": false,
                 "properties": {"number": {"type": "integer"}, "snippet": {"type": "string", "description": "Matched words marked with **."},
                                "score": {"type": "number"}, "source": {"type": "string", "enum": ["pdf", "ocr", "none", "addresses"]}}}},
-              "matchingPages": {"type": "integer", "minimum": 0, "description": "How many pages match by their own text, those given and the others."}
+              "matchingPages": {"type": "integer", "minimum": 0, "description": "How many pages match by their own text, those given and the others."},
+              "approximate": {"type": "array", "description": "The words of the query this document matched only approximately (empty: it matched every word as typed), each with the words it matched, folded, nearest first.",
+                "items": {"type": "object", "required": ["word", "matches"], "additionalProperties": false,
+                          "properties": {"word": {"type": "string"}, "matches": {"type": "array", "items": {"type": "string"}, "minItems": 1}}}}
             }},
           "HitPage": {"type": "object", "required": ["page", "width", "height", "boxes"], "additionalProperties": false,
             "properties": {"page": {"type": "integer"}, "width": {"type": "number"}, "height": {"type": "number"},

@@ -171,15 +171,27 @@ enum HTML {
     static func results(_ hits: [SearchHit], query: String) -> String {
         guard !hits.isEmpty else { return "<p class=\"none\">No document matches <strong>\(escape(query))</strong>.</p>" }
         var html = "<p class=\"count\">\(hits.count) document\(hits.count == 1 ? "" : "s")</p><ol class=\"hits\">"
-        for hit in hits {
+        for (index, hit) in hits.enumerated() {
+            if !hit.approximate.isEmpty, index == 0 || hits[index - 1].approximate.isEmpty {
+                html += (index == 0 ? "" : "</ol>") + "<p class=\"approximate\">\(index == 0 ? "No document has the words as typed" : "No more documents have the words as typed")"
+                    + "; these match approximately:</p>" + (index == 0 ? "" : "<ol class=\"hits\">")
+            }
+            // The words to show on its pages: the query's, and those it matched approximately.
+            let words = ([query] + hit.approximate.flatMap(\.matches)).joined(separator: " ")
             let folder = (hit.path as NSString).deletingLastPathComponent
             let link = base + "/doc?path=" + HTML.queryValue(hit.path)
-                + "&q=" + HTML.queryValue(query)
+                + "&q=" + HTML.queryValue(words)
             html += "<li><h2><a href=\"\(escape(link))\">\(escape(hit.title))</a></h2><p class=\"meta\">\(escape(folder.isEmpty ? "(top folder)" : folder))"
             if !hit.tags.isEmpty { html += " · " + hit.tags.map { "<span class=\"tag\">\(escape($0))</span>" }.joined(separator: " ") }
             if let created = hit.created { html += " · \(escape(String(InternetTime.string(created).prefix(10))))" }
             if hit.status != .ok { html += " · <span class=\"status\">\(escape(hit.status.rawValue))</span>" }
-            html += "</p><ul class=\"pages\">"
+            html += "</p>"
+            if !hit.approximate.isEmpty {
+                html += "<p class=\"also\">also matched: " + hit.approximate.map { approximation in
+                    "<strong>\(escape(approximation.word))</strong> ~ " + approximation.matches.map { "<mark>\(escape($0))</mark>" }.joined(separator: ", ")
+                }.joined(separator: "; ") + "</p>"
+            }
+            html += "<ul class=\"pages\">"
             for page in hit.pages {
                 let place = page.source == .addresses ? "addresses" : page.number == 0 ? (page.source == .ocr ? "OCR" : "title") : "p. \(page.number)"
                 html += "<li><span class=\"place\">\(place)</span> \(marked(page.snippet))</li>"
@@ -190,7 +202,7 @@ enum HTML {
             let pages = hit.pages.filter { $0.number > 0 && $0.source != .addresses }
             if !pages.isEmpty {
                 let document = "path=" + HTML.queryValue(hit.path)
-                let words = "q=" + HTML.queryValue(query)
+                let words = "q=" + HTML.queryValue(words)
                 html += "<div class=\"thumbs\">"
                 for page in pages {
                     let at = "\(document)&n=\(page.number)"
@@ -316,6 +328,7 @@ enum HTML {
         form.search{display:flex;gap:.5em;flex-wrap:wrap;align-items:center}label.date{color:#666;font-size:.9em}form.search input[type=search]{flex:1 1 20em;font-size:1.1em;padding:.4em}
         ol.hits{list-style:none;padding:0}ol.hits>li{background:#fff;border:1px solid #e3e3e3;border-radius:6px;padding:.6em 1em;margin:.8em 0}
         h2{font-size:1.1em;margin:.1em 0}.meta{color:#666;font-size:.9em;margin:.2em 0}.tag{background:#eef;border-radius:3px;padding:0 .3em}
+        p.approximate{margin:1.2em 0 .2em;font-weight:600;color:#444}p.also{font-size:.9em;margin:.2em 0;color:#444}
         ul.pages{list-style:none;padding:0;margin:.3em 0}.place{color:#595959;font-size:.85em;margin-right:.4em}mark{background:#ffe066}
         .thumbs{display:flex;gap:.6em;flex-wrap:wrap;margin:.4em 0}.thumb{position:relative;display:block;width:160px;border:1px solid #ccc;background:#fff}
         .thumb img{display:block;width:100%;height:auto}.thumb img.boxes{position:absolute;inset:0;height:100%}

@@ -7,7 +7,7 @@ import YianaSearch
 import YianaSystem
 
 /// A search as a request asks for it (`q`, `tag` repeated, `folder`, `since`, `until`,
-/// `limit`, `sort`, `pages`, `path`), checked as the CLI checks its options: what is wrong is a
+/// `limit`, `sort`, `pages`, `path`, `exact`), checked as the CLI checks its options: what is wrong is a
 /// 400 naming the parameter.
 struct SearchRequest {
     /// The most matching pages one answer gives of each document.
@@ -45,6 +45,12 @@ struct SearchRequest {
         if let path = parameters.get("path"), !path.isEmpty {
             guard path.utf8.count <= 4096 else { throw HTTPError(.badRequest, message: "path: at most 4096 bytes.") }
             options.document = path
+        }
+        if let text = parameters.get("exact"), !text.isEmpty {
+            guard let exact = ["1": true, "true": true, "0": false, "false": false][text] else {
+                throw HTTPError(.badRequest, message: "exact=\(text.prefix(40)): 1 or true (every word exactly as typed), 0 or false.")
+            }
+            options.exact = exact
         }
         guard query.count <= 500 else { throw HTTPError(.badRequest, message: "q: at most 500 characters.") }
         options.sort = try Self.sort(parameters.get("sort"))

@@ -38,6 +38,7 @@ final class SearchService: @unchecked Sendable {
         let sort: BrowseQuery.Sort?
         let pages: Int
         let document: String?
+        let exact: Bool
     }
 
     private struct Kept {
@@ -96,7 +97,7 @@ final class SearchService: @unchecked Sendable {
         let stale = await staleness(opened, version: version, now: now)
         let key = Key(form: form, query: search.query, tags: search.options.tags, folder: search.options.folder,
                       since: search.options.since, until: search.options.until, limit: search.options.limit, sort: search.options.sort,
-                      pages: search.options.pages, document: search.options.document)
+                      pages: search.options.pages, document: search.options.document, exact: search.options.exact)
         if let body = lookUp(key, version: version, stale: stale, now: now) { return body }
         let body = try render(Answer(hits: search.query.isEmpty ? [] : try await search.run(on: opened), stale: stale))
         keep(body, stale: stale, for: key, version: version, now: now)

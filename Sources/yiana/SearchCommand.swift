@@ -20,11 +20,20 @@ extension Yiana {
                 (source "addresses" in --json), not as a page. Exit code 1 when nothing \
                 matches. Run `yiana index` first.
 
+                A slip is forgiven: a word of 5 to 8 letters also finds words one edit away \
+                (a letter dropped, added, changed, or two swapped), of 9 or more two edits, and \
+                OCR's misreadings (rn for m, cl for d, 1 for l, …) count as one edit. Such \
+                documents come after every document with the words as typed, each marked \
+                with what it matched (Marlowe ~ mariowe; "approximate" in --json). Short \
+                words, numbers, codes, "quoted words" and prefixes match exactly, and so does \
+                everything with --exact.
+
                 Examples:
                   yiana search bank statement
                   yiana search --tag tax --since 2025-01-01 "annual return"
                   yiana search --folder Letters --json invoice | jq '.[0].path'
                   yiana search --document "Letters/Bank statement" --pages 50 invoice
+                  yiana search Marlowe         (also finds a scan that reads "Mariowe")
                 """
         )
 
@@ -61,6 +70,9 @@ extension Yiana {
         @Flag(name: .customLong("fts"), help: "Treat the query as SQLite FTS5 syntax (AND, OR, NOT, NEAR, column:word); with a PostgreSQL index, as its web search syntax (\"a phrase\", or, -word).")
         var advanced = false
 
+        @Flag(help: "Match every word exactly as typed: no word found through a slip of the keyboard or of OCR.")
+        var exact = false
+
         @Argument(help: ArgumentHelp("What to look for.", valueName: "query"))
         var query: [String]
 
@@ -85,6 +97,7 @@ extension Yiana {
             options.sort = sort.browseSort
             options.pages = pages
             options.document = document
+            options.exact = exact
             let hits: [SearchHit]
             let freshness: Task<IndexFreshness.Staleness?, Never>
             let index: any IndexStore
@@ -127,8 +140,12 @@ extension Yiana {
             let terminal = Sys.isTerminal(Sys.standardOutput)
             let (open, close) = terminal ? ("\u{1B}[1m", "\u{1B}[0m") : ("[", "]")
             if hits.isEmpty { FileHandle.standardError.write(Data("no document matches.\n".utf8)) }
-            for hit in hits {
-                print("\(hit.path) — \(hit.title)\(hit.status == .ok ? "" : " (\(hit.status.rawValue))")")
+            for (index, hit) in hits.enumerated() {
+                if !hit.approximate.isEmpty, index == 0 || hits[index - 1].approximate.isEmpty {
+                    print("\(index == 0 ? "" : "\n")no more with the words as typed; these match approximately:")
+                }
+                let approximately = hit.approximate.map { "\($0.word) ~ \($0.matches.joined(separator: ", "))" }.joined(separator: "; ")
+                print("\(hit.path) — \(hit.title)\(hit.status == .ok ? "" : " (\(hit.status.rawValue))")\(approximately.isEmpty ? "" : "  (\(approximately))")")
                 for page in hit.pages {
                     let snippet = Self.mark(page.snippet, open: open, close: close).replacingOccurrences(of: "\n", with: " ")
                     let place = switch page.source {

@@ -28,16 +28,16 @@ struct PostgresIndexTests {
     /// ASCII character (controls, NUL and punctuation included) and for mixed text.
     @Test func asciiTextIsFoldedAsFoundationFoldsIt() {
         let every = String(String.UnicodeScalarView((0..<128).compactMap(Unicode.Scalar.init)))
-        #expect(PostgresIndex.searchable(every) == PostgresIndex.searchableByFoundation(every))
+        #expect(Vocabulary.searchable(every) == Vocabulary.searchableByFoundation(every))
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<200 {
             let text = String(String.UnicodeScalarView((0..<Int.random(in: 0...80, using: &generator)).map { _ in
                 Unicode.Scalar(UInt8.random(in: 0...127, using: &generator))
             }))
-            #expect(PostgresIndex.searchable(text) == PostgresIndex.searchableByFoundation(text), "\(Array(text.utf8))")
+            #expect(Vocabulary.searchable(text) == Vocabulary.searchableByFoundation(text), "\(Array(text.utf8))")
         }
-        #expect(PostgresIndex.searchable("Invoice No. 12/B, Café") == "invoice no  12 b  cafe")
-        #expect(PostgresIndex.searchable("INVOICE\u{0}Total:\t£5") == "invoice total   5")
+        #expect(Vocabulary.searchable("Invoice No. 12/B, Café") == "invoice no  12 b  cafe")
+        #expect(Vocabulary.searchable("INVOICE\u{0}Total:\t£5") == "invoice total   5")
     }
 
     /// A document as the extractor makes it, with one page per text.

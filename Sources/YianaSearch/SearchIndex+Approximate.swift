@@ -1,0 +1,41 @@
+import Foundation
+import GRDB
+
+extension SearchIndex {
+    /// A search of the words as typed, then, while there is room for more documents, of the
+    /// words found through a slip (``Approximate``): every document with the words as typed
+    /// comes first, and a query whose words all match as typed is not diluted.
+    func searchForgiving(_ query: String, options: SearchOptions) throws -> [SearchHit] {
+        let terms = SearchQuery.terms(of: query)
+        guard !terms.isEmpty else { throw SearchError.nothingToSearch }
+        let limit = max(1, options.limit)
+        return try pool.read { db in
+            let typed = SearchQuery.expressions(terms)
+            let exact = try Self.run(typed.match, own: typed.own, options: options, db)
+            let words = options.exact ? [] : Approximate.words(of: terms)
+            guard exact.count < limit, !words.isEmpty,
+                  let alternatives = Approximate.alternatives(of: terms, found: try approximateWords(words, db)) else { return exact }
+            let wide = SearchQuery.expressions(terms, alternatives: alternatives)
+            var more = options
+            more.limit = limit + exact.count
+            let added = Approximate.added(try Self.run(wide.match, own: wide.own, options: more, db), after: exact, limit: limit)
+            guard !added.isEmpty else { return exact }
+            return exact + Approximate.annotated(added, terms: terms, alternatives: alternatives,
+                                                 holding: try Self.holding(Set(alternatives.joined()), paths: added.map(\.path), db))
+        }
+    }
+
+    /// Which of `paths` (documents) hold each of `words`, in any column.
+    private static func holding(_ words: Set<String>, paths: [String], _ db: Database) throws -> [String: Set<String>] {
+        var holding: [String: Set<String>] = [:]
+        let statement = try db.cachedStatement(sql: """
+            SELECT path FROM document WHERE path IN (SELECT value FROM json_each(?2))
+            AND id IN (SELECT rowid >> \(pageBits) FROM page WHERE page MATCH ?1)
+            """)
+        let list = jsonStrings(paths)
+        for word in words {
+            holding[word] = Set(try String.fetchAll(statement, arguments: [SearchQuery.quoted(SearchQuery.Term(text: word, prefix: false)), list]))
+        }
+        return holding
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// The index's vocabulary (``Approximate``): every word it holds of four letters or more, as
+/// typed but folded (not stemmed, as the page table's are), and reversed (for the look-ups of
+/// endings), with the letters they are made of. Words are added as pages are written and kept
+/// when their documents go (a word no page holds any more finds nothing); `index --full`
+/// starts it anew.
+extension SearchIndex {
+    static let vocabularyTables = """
+        CREATE TABLE IF NOT EXISTS word (word TEXT PRIMARY KEY, reversed TEXT NOT NULL) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS word_reversed ON word(reversed);
+        CREATE TABLE IF NOT EXISTS word_letter (letter TEXT PRIMARY KEY) WITHOUT ROWID;
+        """
+
+    /// Makes the vocabulary of an index written before it had one, from its pages.
+    static func makeVocabulary(_ db: Database) throws {
+        try db.execute(sql: vocabularyTables)
+        let pages = try Row.fetchCursor(db, sql: "SELECT title, body, tags, folder FROM page")
+        var words = Set<String>()
+        while let page = try pages.next() {
+            words.formUnion(Vocabulary.words(of: [page[0], page[1], page[2], page[3]]))
+            if words.count >= 50_000 {
+                try insert(words, db)
+                words = []
+            }
+        }
+        try insert(words, db)
+    }
+
+    /// Adds the words of `texts` to the vocabulary (those the process added before skipped).
+    func addWords(of texts: [String], _ db: Database) throws {
+        let words = Vocabulary.words(of: texts)
+        let new = vocabularySeen.withLock { seen -> Set<String> in
+            let new = words.subtracting(seen)
+            if seen.count + new.count > Self.wordsRemembered { seen = [] }
+            seen.formUnion(new)
+            return new
+        }
+        try Self.insert(new, db)
+    }
+
+    /// The most words a process remembers having added (about 20 MB), to skip their look-ups.
+    static let wordsRemembered = 400_000
+
+    private static func insert(_ words: Set<String>, _ db: Database) throws {
+        guard !words.isEmpty else { return }
+        let word = try db.cachedStatement(sql: "INSERT OR IGNORE INTO word (word, reversed) VALUES (?, ?)")
+        for text in words {
+            try word.execute(arguments: [text, String(text.reversed())])
+        }
+        let letter = try db.cachedStatement(sql: "INSERT OR IGNORE INTO word_letter (letter) VALUES (?)")
+        for scalar in Vocabulary.letters(of: words) {
+            try letter.execute(arguments: [String(scalar)])
+        }
+    }
+
+    /// Forgets the words the process added (the vocabulary was emptied).
+    func forgetWords() {
+        vocabularySeen.withLock { $0 = [] }
+    }
+
+    /// The words of the vocabulary within the rule's edits of each of `words` (folded, as
+    /// ``Approximate/word(of:)`` gives them), nearest first; none for an index without a
+    /// vocabulary (one the next `yiana index` brings up to date).
+    func approximateWords(_ words: [String], _ db: Database) throws -> [String: [String]] {
+        guard !words.isEmpty, try db.tableExists("word") else { return [:] }
+        let alphabet = Set(try String.fetchAll(db, sql: "SELECT letter FROM word_letter").compactMap(\.unicodeScalars.first))
+        var found: [String: [String]] = [:]
+        for word in Set(words) {
+            let edits = Approximate.allowedEdits(word.unicodeScalars.count)
+            let probes = Approximate.probes(for: word, edits: edits, alphabet: alphabet)
+            var candidates = try String.fetchAll(db.cachedStatement(sql: "SELECT word FROM word WHERE word IN (SELECT value FROM json_each(?))"),
+                                                 arguments: [Self.jsonStrings(probes.exact)])
+            // Each beginning's (ending's) range of the B-tree: from it to it followed by the last
+            // character there is.
+            for (column, values) in [("word", probes.prefixes), ("reversed", probes.suffixes)] where !values.isEmpty {
+                candidates += try String.fetchAll(db.cachedStatement(sql: """
+                    SELECT w.word FROM json_each(?1) p JOIN word w ON w.\(column) >= p.value AND w.\(column) < p.value || char(1114111)
+                    WHERE length(w.word) BETWEEN ?2 AND ?3
+                    """), arguments: [Self.jsonStrings(values), probes.lengths.lowerBound, probes.lengths.upperBound])
+            }
+            let matches = Approximate.matches(of: word, among: candidates, edits: edits)
+            if !matches.isEmpty { found[word] = matches }
+        }
+        return found
+    }
+
+    /// `values` as a JSON array of strings, for `json_each(?)`.
+    static func jsonStrings(_ values: some Collection<String>) -> String {
+        String(decoding: (try? JSONEncoder().encode(Array(values))) ?? Data("[]".utf8), as: UTF8.self)
+    }
+}
