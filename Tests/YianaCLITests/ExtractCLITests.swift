@@ -55,6 +55,22 @@ struct ExtractCLITests {
 
         let page = String(decoding: try await server.get("/doc?path=Eye%20clinic%20appointment%20(scan).yianazip").body, as: UTF8.self)
         #expect(page.contains("<h2>People</h2>") && page.contains("Eleanor Hartley, 14/06/1952, 27 Orchard Way") && page.contains("<td>extracted</td>"), "\(page)")
+
+        // Her name typed with a slip finds the scan all the same (its OCR text and its address
+        // file), said as such on the command line, in --json, in the API and on the page.
+        let typed = try await run(["search", "Hartly"])
+        #expect(typed.status == 0 && typed.stdout.contains("these match approximately") && typed.stdout.contains("(Hartly ~ hartley)"), "\(typed.stdout)")
+        let typedJSON = try #require(try JSONSerialization.jsonObject(with: Data(try await run(["search", "Hartly", "--json"]).stdout.utf8)) as? [[String: Any]])
+        #expect((typedJSON.first?["approximate"] as? [[String: Any]])?.first?["matches"] as? [String] == ["hartley"], "\(typedJSON)")
+        #expect(((typedJSON.first?["pages"] as? [[String: Any]])?.first?["snippet"] as? String ?? "").contains("**Hartley**"), "\(typedJSON)")
+        #expect(try await run(["search", "Hartly", "--exact"]).status == 1)
+        let api = try json(String(decoding: try await server.get("/api/search?q=Hartly").body, as: UTF8.self))
+        #expect(((api["hits"] as? [[String: Any]])?.first?["approximate"] as? [[String: Any]])?.first?["word"] as? String == "Hartly", "\(api)")
+        let exactAPI = try json(String(decoding: try await server.get("/api/search?q=Hartly&exact=1").body, as: UTF8.self))
+        #expect((exactAPI["hits"] as? [Any])?.isEmpty == true, "\(exactAPI)")
+        #expect(try await server.get("/api/search?q=Hartly&exact=maybe").status == 400)
+        let results = String(decoding: try await server.get("/?q=Hartly").body, as: UTF8.self)
+        #expect(results.contains("these match approximately") && results.contains("also matched: <strong>Hartly</strong> ~ <mark>hartley</mark>"), "\(results)")
     }
 
     /// The app's own letter and another hospital's, each imported on its own (their names not the

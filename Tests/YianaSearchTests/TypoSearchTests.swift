@@ -2,7 +2,10 @@ import Foundation
 import Testing
 import YianaArchive
 import YianaLibrary
+@testable import YianaPostgres
 import YianaTestSupport
+import GRDB
+import PostgresNIO
 @testable import YianaSearch
 
 /// Search that forgives (issue 56), on both indexes: a name found through OCR's misreadings
@@ -111,5 +114,43 @@ struct TypoSearchTests {
             #expect(Set(sqlite.map { [$0.path] + $0.approximate.map { "\($0.word)~\($0.matches)" } })
                     == Set(postgres.map { [$0.path] + $0.approximate.map { "\($0.word)~\($0.matches)" } }), "\(query)")
         }
+    }
+}
+
+/// An index made before there was a vocabulary is searched as it is (exactly), and the next
+/// run that writes it gives it one from the pages it holds.
+@Suite("search that forgives: an index made before")
+struct TypoSearchUpgradeTests {
+    @Test(arguments: IndexBackend.allCases)
+    func anIndexMadeBeforeTheVocabularyGetsOne(backend: IndexBackend) async throws {
+        let folder = try TemporaryFolder(), indexFolder = try TemporaryFolder()
+        try CoordinatedDocument.create(at: folder.path("Scan.yianazip"), metadata: DocumentMetadata(title: "Scan", pageCount: 1),
+                                       pdf: .data(simplePDF(["Re: Mrs Jane Mariowe, 12 Hill Road"])))
+        let library = try Library(root: folder.url)
+        let location = try backend.location(in: indexFolder)
+        let index = try await location.openForWriting(library)
+        _ = try await Indexer(library: library, index: index).run(options: IndexOptions(jobs: 1))
+        #expect(try await index.search("Marlowe", options: SearchOptions()).map(\.path) == ["Scan.yianazip"])
+        await index.close()
+        // As an older yiana left it: no vocabulary.
+        switch location {
+        case .file(let path):
+            let queue = try DatabaseQueue(path: path)
+            try await queue.write { db in
+                try db.execute(sql: "DROP TABLE word; DROP TABLE word_letter; DELETE FROM grdb_migrations WHERE identifier = ?",
+                               arguments: [SearchIndex.vocabulary])
+            }
+            try queue.close()
+        case .server(let server):
+            let database = try await PostgresDatabase.connect(server)
+            _ = try await database.run(within: 10) { try await $0.query("DROP TABLE yiana_word, yiana_word_letter", logger: PostgresDatabase.logger) }
+            await database.close()
+        }
+        let old = try #require(try await location.openExisting(library))
+        #expect(try await old.search("Marlowe", options: SearchOptions()).isEmpty, "no vocabulary: exactly, and no error")
+        await old.close()
+        let upgraded = try await location.openForWriting(library)
+        #expect(try await upgraded.search("Marlowe", options: SearchOptions()).map(\.path) == ["Scan.yianazip"])
+        await upgraded.close()
     }
 }
