@@ -142,7 +142,7 @@ extension PostgresIndex {
         for (word, path) in try await rows("""
             SELECT DISTINCT w, d.path FROM unnest(\(words)::text[]) w
             JOIN yiana_document d ON d.library = \(library) AND d.path = ANY(\(paths)::text[])
-            JOIN yiana_page p ON p.document = d.id AND p.search @@ plainto_tsquery('yiana_english', w)
+            JOIN yiana_page p ON p.document = d.id AND p.search @@ phraseto_tsquery('yiana_english', w)
             """, as: (String, String).self, within: Self.searchTimeout) {
             holding[word, default: []].insert(path)
         }

@@ -303,7 +303,8 @@ extension PostgresIndex {
     }
 
     /// A term of the query: its words (several: a phrase), whether the last is a prefix, and the
-    /// words it also matches (``Approximate``; letters and digits only, as the vocabulary holds them).
+    /// words it also matches (``Approximate``; letters and digits only, as the vocabulary holds
+    /// them; several, parted by spaces: a phrase).
     struct Term {
         let words: [Substring]
         let prefix: Bool
@@ -319,7 +320,11 @@ extension PostgresIndex {
             var parts = term.words.map(lexeme)
             if term.prefix { parts[parts.count - 1] = "'" + term.words[term.words.count - 1] + "':*" + weight }
             let typed = parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " <-> ") + ")"
-            return term.or.isEmpty ? typed : "(" + ([typed] + term.or.map { lexeme(Substring($0)) }).joined(separator: " | ") + ")"
+            let alternatives = term.or.map { words in
+                let parts = words.split(separator: " ").map(lexeme)
+                return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " <-> ") + ")"
+            }
+            return term.or.isEmpty ? typed : "(" + ([typed] + alternatives).joined(separator: " | ") + ")"
         }
     }
 }

@@ -10,8 +10,9 @@ import Foundation
 ///   for `m`, `cl` for `d`, `vv` for `w`, `li` for `h`, `11` for `ll`, …; ``confusions``); the
 ///   confusions of one letter for another (`0`/`o`, `1`/`l`/`i`, `5`/`s`, `8`/`b`, `e`/`c`) are
 ///   one substitution anyway;
-/// - shorter words, words with digits (numbers, postcodes, dates, codes), quoted words, phrases
-///   and prefixes (`inv*`) match exactly only.
+/// - shorter words, words with digits (numbers, postcodes, dates, codes), quoted words and
+///   prefixes (`inv*`) match exactly only; of a word written with punctuation inside
+///   (`D'Souza`, `Anderson-Dixon`), each part by the rule.
 ///
 /// Candidates come from the index's vocabulary (every word of four letters or more it holds,
 /// folded as the index folds them), never from a scan of it: for one edit, each string one edit
@@ -27,14 +28,19 @@ public enum Approximate {
         length >= 9 ? 2 : length >= 5 ? 1 : 0
     }
 
-    /// The folded word of `term` when it may match approximately (a plain word of five letters
-    /// or more, no digits, not quoted, not a prefix), else nil.
-    public static func word(of term: SearchQuery.Term) -> String? {
-        guard !term.prefix, !term.quoted else { return nil }
-        let folded = Vocabulary.fold(term.text)
-        guard folded.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic }),
-              allowedEdits(folded.unicodeScalars.count) > 0 else { return nil }
-        return folded
+    /// The folded words of `term` that may match approximately (each a plain word of five
+    /// letters or more, no digits; the term not quoted, not a prefix): the term itself, or the
+    /// words of one written with punctuation inside (`D'Souza`, `Anderson-Dixon`).
+    public static func words(of term: SearchQuery.Term) -> [String] {
+        guard !term.prefix, !term.quoted else { return [] }
+        return parts(of: term).filter { word in
+            word.unicodeScalars.allSatisfy { $0.properties.isAlphabetic } && allowedEdits(word.unicodeScalars.count) > 0
+        }
+    }
+
+    /// The words of a term as the index reads them (folded, parted at every other character).
+    static func parts(of term: SearchQuery.Term) -> [String] {
+        Vocabulary.searchable(term.text).split(separator: " ").map(String.init)
     }
 
     /// OCR's confusions of two letters with one or two others, each one edit (both ways round).
@@ -209,15 +215,29 @@ public enum Approximate {
 extension Approximate {
     /// The folded words of `terms` that may match approximately, in order, each once.
     public static func words(of terms: [SearchQuery.Term]) -> [String] {
-        var words: [String] = []
-        for term in terms { if let word = word(of: term), !words.contains(word) { words.append(word) } }
-        return words
+        var found: [String] = []
+        for term in terms { for word in words(of: term) where !found.contains(word) { found.append(word) } }
+        return found
     }
 
-    /// For each of `terms`, the words it also matches (of `found`, by folded word), or nil when
-    /// none of them has any.
+    /// For each of `terms`, what it also matches (of `found`, by folded word): a word's
+    /// approximate words; for a term of several words, the term with one of them replaced by
+    /// one of its approximate words (`d suoza` for `D'Souza`). Nil when no term has any.
     public static func alternatives(of terms: [SearchQuery.Term], found: [String: [String]]) -> [[String]]? {
-        let alternatives = terms.map { term in word(of: term).flatMap { found[$0] } ?? [] }
+        let alternatives = terms.map { term -> [String] in
+            let parts = parts(of: term)
+            var variants: [String] = []
+            for word in words(of: term) {
+                for index in parts.indices where parts[index] == word {
+                    for match in found[word] ?? [] {
+                        var variant = parts
+                        variant[index] = match
+                        variants.append(variant.joined(separator: " "))
+                    }
+                }
+            }
+            return Array(variants.prefix(maximumMatches))
+        }
         return alternatives.contains(where: { !$0.isEmpty }) ? alternatives : nil
     }
 

@@ -30,7 +30,10 @@ extension SearchIndex {
     }
 
     /// Adds the words of `texts` to the vocabulary (those the process added before skipped).
+    /// `YIANA_VOCABULARY=off` in the environment: none (what the vocabulary costs an index is
+    /// measured so, Scripts/bench/search.sh; search then matches exactly).
     func addWords(of texts: [String], _ db: Database) throws {
+        guard Self.keepsVocabulary else { return }
         let words = Vocabulary.words(of: texts)
         let new = vocabularySeen.withLock { seen -> Set<String> in
             let new = words.subtracting(seen)
@@ -40,6 +43,8 @@ extension SearchIndex {
         }
         try Self.insert(new, db)
     }
+
+    static let keepsVocabulary = ProcessInfo.processInfo.environment["YIANA_VOCABULARY"] != "off"
 
     /// The most words a process remembers having added (about 20 MB), to skip their look-ups.
     static let wordsRemembered = 400_000
@@ -62,7 +67,7 @@ extension SearchIndex {
     }
 
     /// The words of the vocabulary within the rule's edits of each of `words` (folded, as
-    /// ``Approximate/word(of:)`` gives them), nearest first; none for an index without a
+    /// ``Approximate/words(of:)`` gives them), nearest first; none for an index without a
     /// vocabulary (one the next `yiana index` brings up to date).
     func approximateWords(_ words: [String], _ db: Database) throws -> [String: [String]] {
         guard !words.isEmpty, try db.tableExists("word") else { return [:] }

@@ -29,12 +29,17 @@ struct ApproximateTests {
 
     @Test func whichWordsMayMatchApproximately() {
         func word(_ text: String, quoted: Bool = false, prefix: Bool = false) -> String? {
-            Approximate.word(of: SearchQuery.Term(text: text, prefix: prefix, quoted: quoted))
+            Approximate.words(of: SearchQuery.Term(text: text, prefix: prefix, quoted: quoted)).first
         }
         #expect(word("Marlowe") == "marlowe")
         #expect(word("Ærøskøbing") != nil)
         #expect(word("Hill") == nil)  // short words stay exact
         #expect(word("SW1A") == nil && word("2024") == nil && word("A-1312/B") == nil && word("10:30") == nil)
+        // A name with punctuation inside: its words by the rule.
+        #expect(Approximate.words(of: SearchQuery.Term(text: "Anderson-Dixon", prefix: false)) == ["anderson", "dixon"])
+        #expect(Approximate.words(of: SearchQuery.Term(text: "D'Souza", prefix: false)) == ["souza"])
+        let terms = SearchQuery.terms(of: "Hamish D'Suoza")
+        #expect(Approximate.alternatives(of: terms, found: ["suoza": ["souza"], "hamish": ["hamich"]]) == [["hamich"], ["d souza"]])
         #expect(word("Marlowe", quoted: true) == nil)
         #expect(word("Marlo", prefix: true) == nil)
         #expect(Approximate.allowedEdits(4) == 0 && Approximate.allowedEdits(5) == 1 && Approximate.allowedEdits(8) == 1)

@@ -23,6 +23,7 @@ struct TypoSearchTests {
         ("Scan D", ["Re: Mr Peter Ho11is, 9 Park View", "Follow-up in six weeks.", "Dr Alan Fletcher"]),
         ("Letter E", ["Re: Mr Harold Wainwright", "Blood results were normal.", "Dr Alan Fletcher"]),
         ("Scan F", ["Re: Mr Harold VVainwrigbt", "Blood results attached.", "Dr Alan Fletcher"]),
+        ("Scan H", ["Re: Mrs Siobhan O'Brein-Sousa", "Seen in the eye clinic.", "Dr Alan Fletcher"]),
         ("Letter G", ["Clinic letter, see the addresses", "Dr Alan Fletcher"]),
     ] + (1...6).map { ("Note \($0)", ["Re: Mr Someone Else \($0)", "Nothing about the others here.", "Dr Alan Fletcher"]) }
 
@@ -89,6 +90,11 @@ struct TypoSearchTests {
             #expect(hits.prefix(3).contains { $0.path == "\(document).yianazip" }, "\(query) on \(backend): \(paths(hits))")
             #expect(hits.allSatisfy { !$0.approximate.isEmpty }, "\(query): nothing has it as typed")
         }
+        // A name written with punctuation inside: each of its words by the rule.
+        let obrien = try await search("Siobhan O'Brien-Sousa", on: backend)
+        #expect(paths(obrien) == ["Scan H"])
+        #expect(obrien.first?.approximate == [SearchHit.Approximation(word: "O'Brien-Sousa", matches: ["o brein sousa"])])
+        #expect(paths(try await search("O'Brein-Suosa", on: backend)) == ["Scan H"])
         // A name in every letter: in every letter.
         #expect(try await search("Flecther", on: backend).count == Self.letters.count)
         // With other words as typed.
