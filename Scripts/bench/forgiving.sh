@@ -6,7 +6,7 @@
 # and every name is searched as typed, with a slip of the keyboard, and made-up words
 # (Scripts/bench/forgiving.py says which goals; exit 1 when one fails). The library is
 # indexed and `yiana extract` finds its people, as a user's would be.
-# Usage: Scripts/bench/forgiving.sh [APP-LETTERS] [OTHER-LETTERS] [SCANS]   (defaults 30, 30, 16)
+# Usage: [SCAN_DPI=150] Scripts/bench/forgiving.sh [APP-LETTERS] [OTHER-LETTERS] [SCANS]   (defaults 30, 30, 16)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source Scripts/bench/common.sh
@@ -22,7 +22,8 @@ fi
 bench_work bench-forgiving
 export XDG_STATE_HOME="$work/state" XDG_CACHE_HOME="$work/cache" YIANA_KEEP=off
 
-"$venv/bin/python" Scripts/generate/letters.py "$work/letters" --app "$app" --other "$other" --scans "$scans"
+# The scans at 150 dpi, as a phone's or a cheap scanner's: some names for tesseract to misread.
+"$venv/bin/python" Scripts/generate/letters.py "$work/letters" --app "$app" --other "$other" --scans "$scans" --scan-dpi "${SCAN_DPI:-150}"
 python3 Scripts/bench/forgiving.py misread "$work/letters" 56
 "$yiana" import --allow-duplicates --library "$work/lib" "$work/letters/pdf" >/dev/null
 "$yiana" ocr --all --library "$work/lib" >/dev/null

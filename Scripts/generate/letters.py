@@ -23,7 +23,7 @@ table's); bodies that name other people and other addresses. Typst from PyPI ren
 Scripts/bench/letters.sh makes its virtual environment (.build/typst-venv).
 
 Usage: .build/typst-venv/bin/python Scripts/generate/letters.py OUT [--app 40] [--other 24]
-       [--scans 12] [--seed 53]
+       [--scans 12] [--seed 53] [--scan-dpi 300]
        .build/typst-venv/bin/python Scripts/generate/letters.py SampleDocs/letters --samples
 """
 import argparse
@@ -340,10 +340,10 @@ def page_count(pdf):
     return int(next(line.split()[-1] for line in info.splitlines() if line.startswith("Pages:")))
 
 
-def scan(pdf, out_pdf, rng):
-    """The PDF as a scanner gives it: each page a 300 dpi grey image, no text."""
+def scan(pdf, out_pdf, rng, dpi=300):
+    """The PDF as a scanner gives it: each page a grey image (300 dpi), no text."""
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run(["pdftoppm", "-r", "300", "-gray", "-png", pdf, os.path.join(tmp, "p")], check=True)
+        subprocess.run(["pdftoppm", "-r", str(dpi), "-gray", "-png", pdf, os.path.join(tmp, "p")], check=True)
         images = sorted(f for f in os.listdir(tmp) if f.endswith(".png"))
         source = "#set page(width: 210mm, height: 297mm, margin: 0pt)\n" + "\n#pagebreak()\n".join(
             f'#image("{f}", width: 100%, height: 100%)' for f in images)
@@ -359,6 +359,7 @@ def main():
     parser.add_argument("--other", type=int, default=24)
     parser.add_argument("--scans", type=int, default=12)
     parser.add_argument("--seed", type=int, default=53)
+    parser.add_argument("--scan-dpi", type=int, default=300, help="the scans' resolution (lower: more for OCR to misread)")
     parser.add_argument("--samples", action="store_true", help="write SampleDocs/letters' two letters to OUT instead")
     args = parser.parse_args()
     if args.samples:
@@ -376,7 +377,7 @@ def main():
     other = [s for s in letters if s.startswith("other-")]
     chosen = app[: args.scans // 2] + other[: args.scans - args.scans // 2]
     for stem in chosen:
-        scan(os.path.join(args.out, "pdf", stem + ".pdf"), os.path.join(args.out, "pdf", stem + "-scan.pdf"), rng)
+        scan(os.path.join(args.out, "pdf", stem + ".pdf"), os.path.join(args.out, "pdf", stem + "-scan.pdf"), rng, args.scan_dpi)
         letters[stem + "-scan"] = dict(letters[stem], scan=True)
     with open(os.path.join(args.out, "truth.json"), "w") as f:
         json.dump(letters, f, indent=1, sort_keys=True)

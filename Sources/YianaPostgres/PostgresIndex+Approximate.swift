@@ -73,7 +73,7 @@ extension PostgresIndex {
         let sorted = words.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         try await connection.query("""
             INSERT INTO yiana_word (library, word, reversed)
-            SELECT \(library), t.word, t.reversed FROM unnest(\(sorted)::text[], \(sorted.map { String($0.reversed()) })::text[]) AS t(word, reversed)
+            SELECT \(library), t.word, t.reversed FROM unnest(\(sorted)::text[], \(sorted.map(Vocabulary.reversed))::text[]) AS t(word, reversed)
             ON CONFLICT DO NOTHING
             """, logger: PostgresDatabase.logger)
         let letters = Vocabulary.letters(of: words).map { String($0) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -82,12 +82,9 @@ extension PostgresIndex {
             """, logger: PostgresDatabase.logger)
     }
 
-    /// The words of `documents` the vocabulary keeps: their titles, tags and folders, and the
-    /// text of those extracted (a copied document's are in already).
+    /// The words of `documents` the vocabulary keeps (``YianaSearch/ExtractedDocument/words``).
     static func words(of documents: [ExtractedDocument]) -> Set<String> {
-        Vocabulary.words(of: documents.flatMap { document in
-            [document.title, document.tags.joined(separator: " "), document.folder] + document.textPages.map(\.text)
-        })
+        documents.reduce(into: Set<String>()) { $0.formUnion($1.words) }
     }
 
     /// A search of the words as typed, then, while there is room, of the words found through a

@@ -144,7 +144,7 @@ public enum Approximate {
             probes.prefixes.formUnion(oneEditAway(head, letters: letters))
             probes.prefixes.insert(String(String.UnicodeScalarView(head)))
             for ending in oneEditAway(tail, letters: letters).union([String(String.UnicodeScalarView(tail))]) {
-                probes.suffixes.insert(String(ending.reversed()))
+                probes.suffixes.insert(Vocabulary.reversed(ending))
             }
         }
         probes.prefixes.remove("")

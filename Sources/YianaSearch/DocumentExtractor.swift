@@ -49,6 +49,10 @@ public struct ExtractedDocument: Sendable {
     public internal(set) var reason: String?
     public internal(set) var pageCount = 0
     public internal(set) var pages: Pages = .extracted([])
+    /// The words it adds to the index's vocabulary (``Vocabulary/words(of:)``): of its title,
+    /// tags, folder and newly extracted pages, found where it was extracted (on the
+    /// extraction's threads, not the index's one writer).
+    public internal(set) var words: Set<String> = []
 
     /// The pages with text to index (a page without any is not one).
     public var textPages: [PageText] {
@@ -103,6 +107,13 @@ struct DocumentExtractor: Sendable {
     }
 
     func extract(_ item: LibraryItem, file: FileState) -> ExtractedDocument {
+        var document = read(item, file: file)
+        guard SearchIndex.keepsVocabulary else { return document }
+        document.words = Vocabulary.words(of: [document.title, document.tags.joined(separator: " "), document.folder] + document.textPages.map(\.text))
+        return document
+    }
+
+    private func read(_ item: LibraryItem, file: FileState) -> ExtractedDocument {
         let path = library.relativePath(of: item.documentURL) ?? item.documentURL.path
         let folder = (path as NSString).deletingLastPathComponent
         let name = item.documentURL.deletingPathExtension().lastPathComponent

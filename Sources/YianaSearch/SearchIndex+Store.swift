@@ -50,9 +50,7 @@ extension SearchIndex: IndexStore {
                     }
                 }
                 try Self.apply(document, reusing: source, db)
-                // The words of its pages, unless copied from a document whose words are in already.
-                try addWords(of: [document.title, document.tags.joined(separator: " "), document.folder]
-                                 + (source == nil ? document.textPages.map(\.text) : []), db)
+                try addWords(document.words, db)
             }
             return unwritten
         }
@@ -258,7 +256,7 @@ extension SearchIndex: IndexStore {
                     let tags = ((try? JSONDecoder().decode([String].self, from: Data((document[0] as String).utf8))) ?? []).joined(separator: " ")
                     let folder = (document[1] as String).replacingOccurrences(of: "/", with: " ")
                     try insert.execute(arguments: [rowid, row.text, tags, folder, TextSource.addresses.rawValue, row.id])
-                    try addWords(of: [row.text], db)
+                    try addWords(Vocabulary.words(of: [row.text]), db)
                 }
                 try db.execute(sql: "INSERT OR REPLACE INTO document_addresses (document, fingerprint) VALUES (?, ?)",
                                arguments: [row.id, row.fingerprint])

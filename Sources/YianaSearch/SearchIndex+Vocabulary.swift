@@ -29,41 +29,51 @@ extension SearchIndex {
         try insert(words, db)
     }
 
-    /// Adds the words of `texts` to the vocabulary (those the process added before skipped).
-    /// `YIANA_VOCABULARY=off` in the environment: none (what the vocabulary costs an index is
-    /// measured so, Scripts/bench/search.sh; search then matches exactly).
-    func addWords(of texts: [String], _ db: Database) throws {
+    /// Adds `words` to the vocabulary (those the process added before skipped); none with
+    /// ``keepsVocabulary`` false.
+    func addWords(_ words: Set<String>, _ db: Database) throws {
         guard Self.keepsVocabulary else { return }
-        let words = Vocabulary.words(of: texts)
-        let new = vocabularySeen.withLock { seen -> Set<String> in
-            let new = words.subtracting(seen)
-            if seen.count + new.count > Self.wordsRemembered { seen = [] }
-            seen.formUnion(new)
-            return new
+        // Filtered word by word: `subtracting` walks the whole remembered set each time.
+        let (new, letters) = vocabularySeen.withLock { seen -> (Set<String>, Set<Unicode.Scalar>) in
+            let new = words.filter { !seen.words.contains($0) }
+            if seen.words.count + new.count > Self.wordsRemembered { seen.words = [] }
+            seen.words.formUnion(new)
+            let letters = Vocabulary.letters(of: new).subtracting(seen.letters)
+            seen.letters.formUnion(letters)
+            return (new, letters)
         }
-        try Self.insert(new, db)
+        try Self.insert(new, letters: letters, db)
     }
 
+    /// What a process added to the vocabulary, to skip its look-ups: words (at most
+    /// ``wordsRemembered``) and letters.
+    struct Added {
+        var words: Set<String> = []
+        var letters: Set<Unicode.Scalar> = []
+    }
+
+    /// False with `YIANA_VOCABULARY=off` in the environment: no words found or added (what
+    /// the vocabulary costs an index is measured so, Scripts/bench/search.sh).
     static let keepsVocabulary = ProcessInfo.processInfo.environment["YIANA_VOCABULARY"] != "off"
 
     /// The most words a process remembers having added (about 20 MB), to skip their look-ups.
     static let wordsRemembered = 400_000
 
-    private static func insert(_ words: Set<String>, _ db: Database) throws {
+    private static func insert(_ words: Set<String>, letters: Set<Unicode.Scalar>? = nil, _ db: Database) throws {
         guard !words.isEmpty else { return }
         let word = try db.cachedStatement(sql: "INSERT OR IGNORE INTO word (word, reversed) VALUES (?, ?)")
         for text in words {
-            try word.execute(arguments: [text, String(text.reversed())])
+            try word.execute(arguments: [text, Vocabulary.reversed(text)])
         }
         let letter = try db.cachedStatement(sql: "INSERT OR IGNORE INTO word_letter (letter) VALUES (?)")
-        for scalar in Vocabulary.letters(of: words) {
+        for scalar in letters ?? Vocabulary.letters(of: words) {
             try letter.execute(arguments: [String(scalar)])
         }
     }
 
     /// Forgets the words the process added (the vocabulary was emptied).
     func forgetWords() {
-        vocabularySeen.withLock { $0 = [] }
+        vocabularySeen.withLock { $0 = Added() }
     }
 
     /// The words of the vocabulary within the rule's edits of each of `words` (folded, as

@@ -9,8 +9,8 @@ import Synchronization
 /// inside a folder that a sync service copies around gets corrupted.
 public final class SearchIndex: Sendable {
     let pool: DatabasePool
-    /// The words this process added to the vocabulary (``addWords(of:_:)``).
-    let vocabularySeen = Mutex<Set<String>>([])
+    /// The words this process added to the vocabulary (``addWords(_:_:)``).
+    let vocabularySeen = Mutex<Added>(Added())
     /// The database file.
     public let path: String
 

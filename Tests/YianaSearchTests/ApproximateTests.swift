@@ -53,6 +53,21 @@ struct ApproximateTests {
         #expect(!words.contains("2024") && !words.contains("123456") && !words.contains("mrs"))
     }
 
+    /// Plain ASCII pages are read from their bytes: the same words as any text's way.
+    @Test func anASCIIPageGivesTheWordsAnyTextWould() {
+        var random = SeededGenerator(seed: 9)
+        let pieces = ["Dear", "MARIOWE", "ho11is", "2024", "a", "SW1A", "x" + String(repeating: "y", count: 45), "Re:", "O'Brien-Sousa",
+                      "e-mail", "\t", "\n", "  ", "1234567", "abc", "abcd", "ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFGHIJKLMN", "(ok)"]
+        for _ in 0..<200 {
+            let text = (0..<Int.random(in: 0..<30, using: &random)).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &random)] }
+                .joined(separator: Bool.random(using: &random) ? " " : ",")
+            let expected = Set(Vocabulary.searchable(text).split(separator: " ").map(String.init).filter {
+                $0.count >= Vocabulary.shortest && $0.count <= Vocabulary.longest && $0.contains(where: \.isLetter)
+            })
+            #expect(Vocabulary.words(of: [text]) == expected, "\(text)")
+        }
+    }
+
     /// Whatever the words, the look-ups (each probe as the index answers it: a word, or a
     /// range of beginnings or endings) find exactly what measuring every word finds.
     @Test func theLookUpsFindEveryWordTheRuleAllows() {
@@ -92,7 +107,7 @@ struct ApproximateTests {
             candidates += sorted.filter { word in
                 probes.lengths.contains(word.unicodeScalars.count)
                     && (1...word.count).contains { probes.prefixes.contains(String(word.prefix($0)))
-                                                   || probes.suffixes.contains(String(word.suffix($0).reversed())) }
+                                                   || probes.suffixes.contains(Vocabulary.reversed(String(word.suffix($0)))) }
             }
             let found = Approximate.matches(of: query, among: candidates, edits: edits)
             let everyWord = Approximate.matches(of: query, among: sorted, edits: edits)
