@@ -37,7 +37,7 @@ index_time() {  # INDEX [ENV...]: seconds of a whole `yiana index` into INDEX (m
 with_vocabulary=$(index_time "$work/index.sqlite")
 without_vocabulary=$(index_time "$work/plain.sqlite" YIANA_VOCABULARY=off)
 with_size=$(stat -c %s "$work/index.sqlite") without_size=$(stat -c %s "$work/plain.sqlite")
-words=$(sqlite3 "$work/index.sqlite" "SELECT count(*) FROM word")
+words=$(sqlite3 "$work/index.sqlite" "SELECT count(*) FROM (SELECT word FROM word UNION SELECT word FROM word_new)")
 rm -f "$work/plain.sqlite"*
 python3 Scripts/bench/typo-queries.py "$work/index.sqlite" "$work/typos.tsv" 100
 python3 Scripts/bench/queries.py "$work/queries.txt"

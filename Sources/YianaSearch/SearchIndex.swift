@@ -13,6 +13,8 @@ public final class SearchIndex: Sendable {
     let vocabularySeen = Mutex<Added>(Added())
     /// The database file.
     public let path: String
+    /// The new words merged into the vocabulary's large table at a time (``addWords(_:_:)``).
+    let mergeEvery: Int
 
     /// Column weights for bm25, in the FTS table's column order: title, body, tags, folder,
     /// then the three UNINDEXED columns (which still take a place in bm25's arguments).
@@ -20,8 +22,13 @@ public final class SearchIndex: Sendable {
 
     /// Opens (creating if needed) the index at `path` and brings its schema up to date.
     /// - Throws: a GRDB `DatabaseError`, or a file-system error for the folder.
-    public init(path: String) throws {
+    public convenience init(path: String) throws {
+        try self.init(path: path, mergeEvery: 20_000)
+    }
+
+    init(path: String, mergeEvery: Int) throws {
         self.path = path
+        self.mergeEvery = mergeEvery
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
                                                 withIntermediateDirectories: true)
         var configuration = Configuration()
@@ -43,6 +50,7 @@ public final class SearchIndex: Sendable {
     ///   or a GRDB `DatabaseError`.
     public init(readingAt path: String) throws {
         self.path = path
+        mergeEvery = 20_000
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
@@ -213,6 +221,7 @@ public final class SearchIndex: Sendable {
             DELETE FROM index_state;
             DELETE FROM document;
             DELETE FROM word;
+            DELETE FROM word_new;
             DELETE FROM word_letter;
             DROP TABLE page;
             CREATE VIRTUAL TABLE page USING fts5(\(pageColumns));

@@ -143,7 +143,7 @@ struct TypoSearchUpgradeTests {
         case .file(let path):
             let queue = try DatabaseQueue(path: path)
             try await queue.write { db in
-                try db.execute(sql: "DROP TABLE word; DROP TABLE word_letter; DELETE FROM grdb_migrations WHERE identifier = ?",
+                try db.execute(sql: "DROP TABLE word; DROP TABLE word_new; DROP TABLE word_letter; DELETE FROM grdb_migrations WHERE identifier = ?",
                                arguments: [SearchIndex.vocabulary])
             }
             try queue.close()
@@ -158,5 +158,28 @@ struct TypoSearchUpgradeTests {
         let upgraded = try await location.openForWriting(library)
         #expect(try await upgraded.search("Marlowe", options: SearchOptions()).map(\.path) == ["Scan.yianazip"])
         await upgraded.close()
+    }
+}
+
+/// The vocabulary's new words are merged into its large table in bulk; found from both.
+@Suite("search that forgives: the vocabulary's two tables")
+struct VocabularyTablesTests {
+    @Test func newWordsAreMergedInBulkAndFoundFromBothTables() async throws {
+        let folder = try TemporaryFolder(), indexFolder = try TemporaryFolder()
+        let library = try Library(root: folder.url)
+        let index = try SearchIndex(path: indexFolder.path("index.sqlite"), mergeEvery: 4)
+        let names = ["Mariowe", "Arrnitage", "Ho11is", "Quigiey", "Fairvveather", "Okonkvvo"]
+        for (number, name) in names.enumerated() {
+            try CoordinatedDocument.create(at: folder.path("Scan \(number).yianazip"), metadata: DocumentMetadata(title: "Scan \(number)", pageCount: 1),
+                                           pdf: .data(simplePDF(["Re: \(name), seen today in the clinic about the results of the tests"])))
+            _ = try await Indexer(library: library, index: index).run(options: IndexOptions(jobs: 1))
+        }
+        let (large, small) = try index.readNow { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM word") ?? 0, try Int.fetchOne(db, sql: "SELECT count(*) FROM word_new") ?? 0)
+        }
+        #expect(large > 0 && small > 0 && small < 4, "merged in bulk, the newest still apart: \(large) and \(small)")
+        for (query, number) in [("Marlowe", 0), ("Armitage", 1), ("Hollis", 2), ("Quigley", 3), ("Fairweather", 4), ("Okonkwo", 5)] {
+            #expect(try await index.search(query, options: SearchOptions()).map(\.path) == ["Scan \(number).yianazip"], "\(query)")
+        }
     }
 }
