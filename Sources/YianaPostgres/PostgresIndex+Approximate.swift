@@ -93,8 +93,11 @@ extension PostgresIndex {
         guard let parsed = Parsed(query, advanced: false) else { throw SearchError.nothingToSearch }
         let exact = try await search(parsed, options: options)
         let terms = SearchQuery.terms(of: query), limit = max(1, options.limit)
-        let words = options.exact ? [] : Approximate.words(of: terms)
-        guard exact.count < limit, !words.isEmpty,
+        var words: [String] = []
+        if !options.exact, exact.count < limit {
+            for word in Approximate.words(of: terms) where try await !isCommon(word) { words.append(word) }
+        }
+        guard !words.isEmpty,
               let alternatives = Approximate.alternatives(of: terms, found: try await approximateWords(words)),
               let wide = Parsed(query, advanced: false, alternatives: alternatives) else { return exact }
         var more = options
@@ -131,6 +134,15 @@ extension PostgresIndex {
             if !matches.isEmpty { found[word] = matches }
         }
         return found
+    }
+
+    /// Whether the library holds `word` on ``YianaSearch/Approximate/commonWord`` pages or more.
+    private func isCommon(_ word: String) async throws -> Bool {
+        let counted = try await rows("""
+            SELECT count(*) FROM (SELECT 1 FROM yiana_page WHERE library = \(library)
+                AND search @@ to_tsquery('yiana_english', \("'" + word + "'")) LIMIT \(Approximate.commonWord)) c
+            """, as: Int.self, within: Self.searchTimeout)
+        return (counted.first ?? 0) >= Approximate.commonWord
     }
 
     /// Which of `paths` (documents) hold each of `words`, in any part of any page.

@@ -12,8 +12,8 @@ extension SearchIndex {
         return try pool.read { db in
             let typed = SearchQuery.expressions(terms)
             let exact = try Self.run(typed.match, own: typed.own, options: options, db)
-            let words = options.exact ? [] : Approximate.words(of: terms)
-            guard exact.count < limit, !words.isEmpty,
+            let words = options.exact || exact.count >= limit ? [] : try Approximate.words(of: terms).filter { try !Self.isCommon($0, db) }
+            guard !words.isEmpty,
                   let alternatives = Approximate.alternatives(of: terms, found: try approximateWords(words, db)) else { return exact }
             let wide = SearchQuery.expressions(terms, alternatives: alternatives)
             var more = options
@@ -23,6 +23,12 @@ extension SearchIndex {
             return exact + Approximate.annotated(added, terms: terms, alternatives: alternatives,
                                                  holding: try Self.holding(Set(alternatives.joined()), paths: added.map(\.path), db))
         }
+    }
+
+    /// Whether the index holds `word` on ``Approximate/commonWord`` pages or more.
+    private static func isCommon(_ word: String, _ db: Database) throws -> Bool {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM (SELECT 1 FROM page WHERE page MATCH ? LIMIT \(Approximate.commonWord))"),
+                         arguments: [SearchQuery.quoted(SearchQuery.Term(text: word, prefix: false))]) ?? 0 >= Approximate.commonWord
     }
 
     /// Which of `paths` (documents) hold each of `words`, in any column.

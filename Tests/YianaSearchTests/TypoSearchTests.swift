@@ -183,3 +183,29 @@ struct VocabularyTablesTests {
         }
     }
 }
+
+/// A word the index holds on many pages is taken as typed: no slip, and its neighbours not looked for.
+@Suite("search that forgives: common words")
+struct CommonWordTests {
+    @Test(arguments: IndexBackend.allCases)
+    func aCommonWordIsTakenAsTyped(backend: IndexBackend) async throws {
+        let folder = try TemporaryFolder(), indexFolder = try TemporaryFolder()
+        for number in 0..<Approximate.commonWord {
+            try CoordinatedDocument.create(at: folder.path("Letter \(number).yianazip"), metadata: DocumentMetadata(title: "Letter \(number)", pageCount: 1),
+                                           pdf: .data(simplePDF(["Your appointment with the clinic is confirmed"])))
+        }
+        try CoordinatedDocument.create(at: folder.path("Scan.yianazip"), metadata: DocumentMetadata(title: "Scan", pageCount: 1),
+                                       pdf: .data(simplePDF(["Your appointrnent with Mrs Mariowe"])))
+        let library = try Library(root: folder.url)
+        let index = try await backend.makeIndex(for: library, in: indexFolder)
+        _ = try await Indexer(library: library, index: index).run(options: IndexOptions(jobs: 1))
+        var options = SearchOptions()
+        options.limit = 50
+        let common = try await index.search("appointment", options: options)
+        #expect(common.count == Approximate.commonWord && common.allSatisfy { $0.approximate.isEmpty }, "\(common.map(\.path))")
+        // A rare word beside it is still forgiven.
+        #expect(try await index.search("appointment Marlowe", options: options).map(\.path) == [])
+        #expect(try await index.search("Marlowe", options: options).map(\.path) == ["Scan.yianazip"])
+        await index.close()
+    }
+}
