@@ -93,12 +93,16 @@ extension PostgresIndex {
         guard let parsed = Parsed(query, advanced: false) else { throw SearchError.nothingToSearch }
         let exact = try await search(parsed, options: options)
         let terms = SearchQuery.terms(of: query), limit = max(1, options.limit)
-        var words: [String] = []
-        if !options.exact, exact.count < limit {
-            for word in Approximate.words(of: terms) where try await !isCommon(word) { words.append(word) }
+        let words = options.exact || exact.count >= limit ? [] : Approximate.words(of: terms)
+        guard !words.isEmpty else { return exact }
+        var found = try await approximateWords(words)
+        // A common word is taken as typed: only its rare neighbours (OCR's misreadings of it).
+        for (word, matches) in found where try await isCommon(word) {
+            var rare: [String] = []
+            for match in matches where try await !isCommon(match) { rare.append(match) }
+            found[word] = rare
         }
-        guard !words.isEmpty,
-              let alternatives = Approximate.alternatives(of: terms, found: try await approximateWords(words)),
+        guard let alternatives = Approximate.alternatives(of: terms, found: found),
               let wide = Parsed(query, advanced: false, alternatives: alternatives) else { return exact }
         var more = options
         more.limit = limit + exact.count

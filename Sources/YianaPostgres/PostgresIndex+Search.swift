@@ -67,7 +67,9 @@ extension PostgresIndex {
             } else {
                 guard let words = PostgresIndex.words(of: query, alternatives: alternatives) else { return nil }
                 let terms = PostgresIndex.lexemes(words)
-                parse = "to_tsquery('yiana_english', \(sql.bind(terms.joined(separator: " & "))))"
+                // With alternatives, one of them at least (as the SQLite index asks).
+                let any = words.flatMap(\.or).map { PostgresIndex.phrase($0) }
+                parse = "to_tsquery('yiana_english', \(sql.bind((terms + (any.isEmpty ? [] : ["(" + any.joined(separator: " | ") + ")"])).joined(separator: " & "))))"
                 // Ranked by the OR of the terms: each term's weighted frequency, saturating, summed
                 // as bm25 sums its terms' (for `a & b` PostgreSQL ranks by how close together they
                 // are instead); a phrase by cover density (its whole matches); divided by the
@@ -313,6 +315,13 @@ extension PostgresIndex {
 
     /// Each term of `terms` as `to_tsquery` reads it: a lexeme, a prefix (`:*`) or a phrase
     /// (`<->`), each lexeme of `weight` only when one is given.
+    /// Words parted by spaces as `to_tsquery` reads them: a lexeme, or a phrase (`<->`); each
+    /// of `weight` only when one is given.
+    static func phrase(_ words: String, weight: String = "") -> String {
+        let parts = words.split(separator: " ").map { "'" + $0 + "'" + (weight.isEmpty ? "" : ":" + weight) }
+        return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " <-> ") + ")"
+    }
+
     static func lexemes(_ terms: [Term], weight: String = "") -> [String] {
         terms.map { term in
             // Letters and digits only: nothing to escape.
@@ -320,10 +329,7 @@ extension PostgresIndex {
             var parts = term.words.map(lexeme)
             if term.prefix { parts[parts.count - 1] = "'" + term.words[term.words.count - 1] + "':*" + weight }
             let typed = parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " <-> ") + ")"
-            let alternatives = term.or.map { words in
-                let parts = words.split(separator: " ").map(lexeme)
-                return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " <-> ") + ")"
-            }
+            let alternatives = term.or.map { phrase($0, weight: weight) }
             return term.or.isEmpty ? typed : "(" + ([typed] + alternatives).joined(separator: " | ") + ")"
         }
     }

@@ -10,7 +10,8 @@ import Foundation
 ///   for `m`, `cl` for `d`, `vv` for `w`, `li` for `h`, `11` for `ll`, …; ``confusions``); the
 ///   confusions of one letter for another (`0`/`o`, `1`/`l`/`i`, `5`/`s`, `8`/`b`, `e`/`c`) are
 ///   one substitution anyway;
-/// - a word the index holds on ``commonWord`` pages or more is taken as typed;
+/// - a word the index holds on ``commonWord`` pages or more is taken as typed, and only the
+///   words near it that are rare (on fewer pages) are looked for: its misreadings;
 /// - shorter words, words with digits (numbers, postcodes, dates, codes), quoted words and
 ///   prefixes (`inv*`) match exactly only; of a word written with punctuation inside
 ///   (`D'Souza`, `Anderson-Dixon`), each part by the rule.
@@ -208,10 +209,10 @@ public enum Approximate {
         return measured.prefix(maximumMatches).map(\.word)
     }
 
-    /// A word the index holds on this many pages or more is taken as typed, never forgiven: a
-    /// word that common is no slip, and the words near a common word are many and common too
-    /// (the search for them cost two of every three searches of two words from real manuals,
-    /// Scripts/bench/search-load.sh). A name misread in a few scans is held by a few pages.
+    /// A word the index holds on this many pages or more is taken as typed: a word that common
+    /// is no slip, and of its neighbours only the rare ones are looked for (OCR's misreadings of
+    /// it: a name misread in a few scans); its common neighbours, many and on many pages, cost
+    /// two of every three searches of two words from real manuals (Scripts/bench/search-load.sh).
     public static let commonWord = 20
 
     /// The approximate words one query word may stand for at most: enough for every spelling a

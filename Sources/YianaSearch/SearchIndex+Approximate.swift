@@ -12,9 +12,15 @@ extension SearchIndex {
         return try pool.read { db in
             let typed = SearchQuery.expressions(terms)
             let exact = try Self.run(typed.match, own: typed.own, options: options, db)
-            let words = options.exact || exact.count >= limit ? [] : try Approximate.words(of: terms).filter { try !Self.isCommon($0, db) }
-            guard !words.isEmpty,
-                  let alternatives = Approximate.alternatives(of: terms, found: try approximateWords(words, db)) else { return exact }
+            let words = options.exact || exact.count >= limit ? [] : Approximate.words(of: terms)
+            guard !words.isEmpty else { return exact }
+            var found = try approximateWords(words, db)
+            // A common word is taken as typed: only its rare neighbours (OCR's misreadings of
+            // it) are looked for.
+            for (word, matches) in found where try Self.isCommon(word, db) {
+                found[word] = try matches.filter { try !Self.isCommon($0, db) }
+            }
+            guard let alternatives = Approximate.alternatives(of: terms, found: found) else { return exact }
             let wide = SearchQuery.expressions(terms, alternatives: alternatives)
             var more = options
             more.limit = limit + exact.count

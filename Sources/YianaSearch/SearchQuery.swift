@@ -18,12 +18,17 @@ public enum SearchQuery {
     /// What a page must match for `terms` (every term), and what it must match to be listed as
     /// a matching page: the same, and any of the terms in its own text (not only in the title,
     /// tags or folder every page row of a document repeats). `alternatives`: for a term (by
-    /// position), words it also matches (``Approximate``): the term is any of them.
+    /// position), words it also matches (``Approximate``): the term is any of them, and one of
+    /// the alternatives must be there.
     static func expressions(_ terms: [Term], alternatives: [[String]] = []) -> (match: String, own: String) {
         let each = terms.enumerated().map { index, term -> [String] in
             [quoted(term)] + (index < alternatives.count ? alternatives[index] : []).map { quoted(Term(text: $0, prefix: false)) }
         }
-        let match = each.map { $0.count == 1 ? $0[0] : "(" + $0.joined(separator: " OR ") + ")" }.joined(separator: alternatives.isEmpty ? " " : " AND ")
+        var match = each.map { $0.count == 1 ? $0[0] : "(" + $0.joined(separator: " OR ") + ")" }.joined(separator: alternatives.isEmpty ? " " : " AND ")
+        // With alternatives, one of them at least (a page with none matches as typed): few
+        // pages, where the typed words alone may be on thousands.
+        let any = each.flatMap { $0.dropFirst() }
+        if !any.isEmpty { match += " AND (" + any.joined(separator: " OR ") + ")" }
         return (match, "(\(match)) AND {body} : (\(each.joined().joined(separator: " OR ")))")
     }
 
