@@ -141,6 +141,22 @@ extension SearchIndex {
 
     /// `values` as a JSON array of strings, for `json_each(?)`.
     static func jsonStrings(_ values: some Collection<String>) -> String {
-        String(decoding: (try? JSONEncoder().encode(Array(values))) ?? Data("[]".utf8), as: UTF8.self)
+        // Written here: `JSONEncoder` took a third of a forgiving search's own time.
+        var json = "["
+        json.reserveCapacity(values.reduce(2) { $0 + $1.utf8.count + 3 })
+        for (index, value) in values.enumerated() {
+            if index > 0 { json += "," }
+            json += "\""
+            for scalar in value.unicodeScalars {
+                switch scalar {
+                case "\"": json += "\\\""
+                case "\\": json += "\\\\"
+                case "\u{0}"..."\u{1F}": json += String(format: "\\u%04x", scalar.value)
+                default: json.unicodeScalars.append(scalar)
+                }
+            }
+            json += "\""
+        }
+        return json + "]"
     }
 }

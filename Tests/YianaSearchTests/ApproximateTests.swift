@@ -53,6 +53,14 @@ struct ApproximateTests {
         #expect(!words.contains("2024") && !words.contains("123456") && !words.contains("mrs"))
     }
 
+    /// The look-ups' lists, and the paths of `holding`, as SQLite's `json_each` reads them back.
+    @Test func listsAreValidJSONWhateverTheyHold() throws {
+        let values = ["marlowe", "Letters/Mrs \"Q\" O'Brien.yianazip", "back\\slash", "tab\tand\u{1}", "Café 日本 🎉", ""]
+        let decoded = try JSONSerialization.jsonObject(with: Data(SearchIndex.jsonStrings(values).utf8)) as? [String]
+        #expect(decoded == values)
+        #expect(SearchIndex.jsonStrings([String]()) == "[]")
+    }
+
     /// Plain ASCII pages are read from their bytes: the same words as any text's way.
     @Test func anASCIIPageGivesTheWordsAnyTextWould() {
         var random = SeededGenerator(seed: 9)
