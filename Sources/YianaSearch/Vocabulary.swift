@@ -34,11 +34,6 @@ public enum Vocabulary {
         text.precomposedStringWithCompatibilityMapping.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
     }
 
-    /// One word as the vocabulary holds it (folded; a word typed with punctuation inside keeps it).
-    public static func fold(_ word: String) -> String {
-        word.utf8.allSatisfy({ $0 < 0x80 }) ? word.lowercased() : folded(word)
-    }
-
     /// The words of `texts` a vocabulary keeps, each once: of ``shortest`` to ``longest``
     /// letters and digits, with a letter among them (numbers are only ever matched exactly).
     public static func words(of texts: [String]) -> Set<String> {
