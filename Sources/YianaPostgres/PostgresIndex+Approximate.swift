@@ -27,9 +27,24 @@ extension PostgresSchema {
         """,
     ]
 
+    /// Each library's vocabulary version (``YianaSearch/ResidentVocabulary``): a new number
+    /// from the sequence in each transaction that adds words or empties the vocabulary, so that
+    /// a number seen once is never seen again for other words. Made apart from the tables (it
+    /// came later).
+    static let vocabularyVersion = [
+        "CREATE SEQUENCE IF NOT EXISTS yiana_word_versions",
+        """
+        CREATE TABLE IF NOT EXISTS yiana_word_version (
+            library bigint PRIMARY KEY REFERENCES yiana_library(id) ON DELETE CASCADE,
+            version bigint NOT NULL
+        )
+        """,
+    ]
+
     /// Makes the vocabulary's tables where missing; the pages written before are read into it
     /// afterwards, in steps (``fillVocabulary(_:documents:)``).
     static func makeVocabulary(_ connection: PostgresConnection) async throws {
+        for statement in vocabularyVersion { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: PostgresDatabase.logger) }
         var present = false
         for try await value in try await connection.query("SELECT to_regclass('yiana_word') IS NOT NULL", logger: PostgresDatabase.logger)
             .decode(Bool.self) {
@@ -71,14 +86,29 @@ extension PostgresIndex {
     static func addWords(_ words: Set<String>, library: Int64, _ connection: PostgresConnection) async throws {
         guard !words.isEmpty else { return }
         let sorted = words.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        try await connection.query("""
-            INSERT INTO yiana_word (library, word, reversed)
-            SELECT \(library), t.word, t.reversed FROM unnest(\(sorted)::text[], \(sorted.map(Vocabulary.reversed))::text[]) AS t(word, reversed)
-            ON CONFLICT DO NOTHING
-            """, logger: PostgresDatabase.logger)
+        var added = 0
+        for try await count in try await connection.query("""
+            WITH added AS (
+                INSERT INTO yiana_word (library, word, reversed)
+                SELECT \(library), t.word, t.reversed FROM unnest(\(sorted)::text[], \(sorted.map(Vocabulary.reversed))::text[]) AS t(word, reversed)
+                ON CONFLICT DO NOTHING RETURNING 1
+            ) SELECT count(*) FROM added
+            """, logger: PostgresDatabase.logger).decode(Int.self) {
+            added = count
+        }
+        if added > 0 { try await newVocabularyVersion(library: library, connection) }
         let letters = Vocabulary.letters(of: words).map { String($0) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         try await connection.query("""
             INSERT INTO yiana_word_letter (library, letter) SELECT \(library), unnest(\(letters)::text[]) ON CONFLICT DO NOTHING
+            """, logger: PostgresDatabase.logger)
+    }
+
+    /// Gives library `library`'s vocabulary a new version, as the last step of a transaction
+    /// (writers that add words take turns on its row only from there to their commit).
+    static func newVocabularyVersion(library: Int64, _ connection: PostgresConnection) async throws {
+        try await connection.query("""
+            INSERT INTO yiana_word_version (library, version) VALUES (\(library), nextval('yiana_word_versions'))
+            ON CONFLICT (library) DO UPDATE SET version = excluded.version
             """, logger: PostgresDatabase.logger)
     }
 
@@ -95,13 +125,11 @@ extension PostgresIndex {
         let terms = SearchQuery.terms(of: query), limit = max(1, options.limit)
         let words = options.exact || exact.count >= limit ? [] : Approximate.words(of: terms)
         guard !words.isEmpty else { return exact }
-        var found = try await approximateWords(words)
         // A common word is taken as typed: only its rare neighbours (OCR's misreadings of it).
-        for (word, matches) in found where try await isCommon(word) {
-            var rare: [String] = []
-            for match in matches where try await !isCommon(match) { rare.append(match) }
-            found[word] = rare
-        }
+        let approximate = try await approximateWords(words)
+        let common = try await common(Array(approximate.keys))
+        let commonMatches = try await self.common(Approximate.matches(of: common, in: approximate))
+        let found = Approximate.keepingRare(approximate, common: common, commonMatches: commonMatches)
         guard let alternatives = Approximate.alternatives(of: terms, found: found),
               let wide = Parsed(query, advanced: false, alternatives: alternatives) else { return exact }
         var more = options
@@ -114,8 +142,17 @@ extension PostgresIndex {
 
     /// The words of the vocabulary within the rule's edits of each of `words`, nearest first.
     func approximateWords(_ words: [String]) async throws -> [String: [String]] {
-        let present = try await rows("SELECT to_regclass('yiana_word') IS NOT NULL", as: Bool.self, within: Self.searchTimeout)
-        guard present.first == true else { return [:] }
+        let present = try await rows("SELECT to_regclass('yiana_word') IS NOT NULL, to_regclass('yiana_word_version') IS NOT NULL",
+                                     as: (Bool, Bool).self, within: Self.searchTimeout)
+        guard let (vocabulary, versions) = present.first, vocabulary else { return [:] }
+        if versions, let lexicon = try await residentLexicon() {
+            var found: [String: [String]] = [:]
+            for word in words {
+                let matches = lexicon.matches(of: word, edits: Approximate.allowedEdits(word.unicodeScalars.count))
+                if !matches.isEmpty { found[word] = matches }
+            }
+            return found
+        }
         let alphabet = Set(try await rows("SELECT letter FROM yiana_word_letter WHERE library = \(library)", as: String.self, within: Self.searchTimeout)
             .compactMap(\.unicodeScalars.first))
         var found: [String: [String]] = [:]
@@ -142,13 +179,28 @@ extension PostgresIndex {
         return found
     }
 
-    /// Whether the library holds `word` on ``YianaSearch/Approximate/commonWord`` pages or more.
-    private func isCommon(_ word: String) async throws -> Bool {
-        let counted = try await rows("""
-            SELECT count(*) FROM (SELECT 1 FROM yiana_page WHERE library = \(library)
-                AND search @@ to_tsquery('yiana_english', \("'" + word + "'")) LIMIT \(Approximate.commonWord)) c
-            """, as: Int.self, within: Self.searchTimeout)
-        return (counted.first ?? 0) >= Approximate.commonWord
+    /// The vocabulary in memory when it is current (``YianaSearch/ResidentVocabulary``); nil when
+    /// the process does not keep it, or while it is being read anew.
+    private func residentLexicon() async throws -> Lexicon? {
+        guard residentVocabulary.isEnabled else { return nil }
+        let library = self.library
+        let version = [library, try await rows("SELECT version FROM yiana_word_version WHERE library = \(library)",
+                                               as: Int64.self, within: Self.searchTimeout).first ?? 0]
+        return residentVocabulary.lexicon(at: version) { [self] in
+            // The version first: the words read after it are at least its words.
+            let version = [library, try await rows("SELECT version FROM yiana_word_version WHERE library = \(library)", as: Int64.self).first ?? 0]
+            return (version, try await rows("SELECT word FROM yiana_word WHERE library = \(library) ORDER BY word", as: String.self, within: 300))
+        }
+    }
+
+    /// Those of `words` the library holds on ``YianaSearch/Approximate/commonWord`` pages or
+    /// more, asked in one statement.
+    private func common(_ words: [String]) async throws -> Set<String> {
+        guard !words.isEmpty else { return [] }
+        return Set(try await rows("""
+            SELECT w FROM unnest(\(words)::text[]) w WHERE (SELECT count(*) FROM (SELECT 1 FROM yiana_page WHERE library = \(library)
+                AND search @@ to_tsquery('yiana_english', quote_literal(w)) LIMIT \(Approximate.commonWord)) c) >= \(Approximate.commonWord)
+            """, as: String.self, within: Self.searchTimeout))
     }
 
     /// Which of `paths` (documents) hold each of `words`, in any part of any page.

@@ -28,6 +28,8 @@ public struct PostgresIndex: IndexStore {
     public let machine: String
 
     public var location: String { database.location.description }
+    /// The vocabulary in memory, for a process that searches many times.
+    public let residentVocabulary = ResidentVocabulary()
 
     /// Seconds a write may take before it is given up (and tried again by the next run).
     static let writeTimeout = 120.0
@@ -196,6 +198,7 @@ public struct PostgresIndex: IndexStore {
             try await connection.query("DELETE FROM yiana_state WHERE library = \(library)", logger: PostgresDatabase.logger)
             try await connection.query("DELETE FROM yiana_word WHERE library = \(library)", logger: PostgresDatabase.logger)
             try await connection.query("DELETE FROM yiana_word_letter WHERE library = \(library)", logger: PostgresDatabase.logger)
+            try await Self.newVocabularyVersion(library: library, connection)
         }
     }
 

@@ -53,12 +53,12 @@ public enum Approximate {
         ("11", "ll"), ("1i", "ll"), ("i1", "ll"), ("ii", "ll"), ("00", "oo"),
     ]
 
-    private struct Unit {
+    struct Unit {
         let from: [Unicode.Scalar], to: [Unicode.Scalar]
     }
 
     /// The confusions both ways round, by the last letters of the two sides.
-    private static let units: [Pair: [Unit]] = {
+    static let units: [Pair: [Unit]] = {
         var units: [Pair: [Unit]] = [:]
         for (a, b) in confusions {
             for (from, to) in [(Array(a.unicodeScalars), Array(b.unicodeScalars)), (Array(b.unicodeScalars), Array(a.unicodeScalars))] {
@@ -68,7 +68,7 @@ public enum Approximate {
         return units
     }()
 
-    private struct Pair: Hashable {
+    struct Pair: Hashable {
         let a: Unicode.Scalar, b: Unicode.Scalar
         init(_ a: Unicode.Scalar, _ b: Unicode.Scalar) {
             self.a = a
@@ -205,8 +205,12 @@ public enum Approximate {
                 measured.append((candidate, distance))
             }
         }
-        measured.sort { ($0.distance, $0.word) < ($1.distance, $1.word) }
-        return measured.prefix(maximumMatches).map(\.word)
+        return nearest(measured)
+    }
+
+    /// Of words measured, the nearest first (then A to Z), at most ``maximumMatches``.
+    static func nearest(_ measured: [(word: String, distance: Int)]) -> [String] {
+        measured.sorted { ($0.distance, $0.word) < ($1.distance, $1.word) }.prefix(maximumMatches).map(\.word)
     }
 
     /// A word the index holds on this many pages or more is taken as typed: a word that common
@@ -247,6 +251,20 @@ extension Approximate {
             return Array(variants.prefix(maximumMatches))
         }
         return alternatives.contains(where: { !$0.isEmpty }) ? alternatives : nil
+    }
+
+    /// The matches in `found` of the words of `common`: those to ask the index about for
+    /// ``keepingRare(_:common:commonMatches:)``.
+    public static func matches(of common: Set<String>, in found: [String: [String]]) -> [String] {
+        Array(Set(common.flatMap { found[$0] ?? [] }))
+    }
+
+    /// `found` with the matches of each word of `common` (a word the index holds on
+    /// ``commonWord`` pages or more) cut to the rare ones: all but `commonMatches`.
+    public static func keepingRare(_ found: [String: [String]], common: Set<String>, commonMatches: Set<String>) -> [String: [String]] {
+        var kept = found
+        for word in common { kept[word] = found[word]?.filter { !commonMatches.contains($0) } }
+        return kept
     }
 
     /// The hits of the approximate search (`wide`) that the exact one (`exact`) did not find,

@@ -50,6 +50,8 @@ public protocol IndexStore: Sendable {
     func browse(_ query: BrowseQuery) async throws -> BrowsePage
     /// The library's folders and tags with their counts, from the index alone.
     func outline() async throws -> LibraryOutline
+    /// The vocabulary in memory, kept by a process that searches many times (``ResidentVocabulary/enable()``).
+    var residentVocabulary: ResidentVocabulary { get }
     /// Lets go of the index's connections (a file's close when the last reference goes).
     func close() async
 }

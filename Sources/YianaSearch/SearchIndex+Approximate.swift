@@ -14,12 +14,12 @@ extension SearchIndex {
             let exact = try Self.run(typed.match, own: typed.own, options: options, db)
             let words = options.exact || exact.count >= limit ? [] : Approximate.words(of: terms)
             guard !words.isEmpty else { return exact }
-            var found = try approximateWords(words, db)
             // A common word is taken as typed: only its rare neighbours (OCR's misreadings of
             // it) are looked for.
-            for (word, matches) in found where try Self.isCommon(word, db) {
-                found[word] = try matches.filter { try !Self.isCommon($0, db) }
-            }
+            let approximate = try approximateWords(words, db)
+            let common = Set(try approximate.keys.filter { try Self.isCommon($0, db) })
+            let commonMatches = Set(try Approximate.matches(of: common, in: approximate).filter { try Self.isCommon($0, db) })
+            let found = Approximate.keepingRare(approximate, common: common, commonMatches: commonMatches)
             guard let alternatives = Approximate.alternatives(of: terms, found: found) else { return exact }
             let wide = SearchQuery.expressions(terms, alternatives: alternatives)
             var more = options

@@ -25,7 +25,12 @@ extension SearchIndex {
     /// The vocabulary's two tables, looked up alike.
     static let wordTables = ["word", "word_new"]
 
-
+    /// The vocabulary's version: one more in each transaction that adds words to it or empties
+    /// it (``ResidentVocabulary``).
+    static let versionTable = """
+        CREATE TABLE IF NOT EXISTS word_version (version INTEGER NOT NULL);
+        INSERT INTO word_version (version) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM word_version);
+        """
 
     /// Makes the vocabulary of an index written before it had one, from its pages.
     static func makeVocabulary(_ db: Database) throws {
@@ -57,7 +62,11 @@ extension SearchIndex {
         }
         guard !new.isEmpty else { return }
         var count = try pending ?? Int.fetchOne(db, sql: "SELECT count(*) FROM word_new") ?? 0
-        count += try Self.insert(new, letters: letters, into: "word_new", db)
+        let added = try Self.insert(new, letters: letters, into: "word_new", db)
+        count += added
+        if added > 0, try db.tableExists("word_version") {
+            try db.execute(sql: "UPDATE word_version SET version = version + 1")
+        }
         if count >= mergeEvery {
             try db.execute(sql: """
                 INSERT OR IGNORE INTO word (word, reversed) SELECT word, reversed FROM word_new ORDER BY word;
@@ -115,6 +124,14 @@ extension SearchIndex {
     /// vocabulary (one the next `yiana index` brings up to date).
     func approximateWords(_ words: [String], _ db: Database) throws -> [String: [String]] {
         guard !words.isEmpty, try db.tableExists("word_new") else { return [:] }
+        if let lexicon = try residentLexicon(db) {
+            var found: [String: [String]] = [:]
+            for word in Set(words) {
+                let matches = lexicon.matches(of: word, edits: Approximate.allowedEdits(word.unicodeScalars.count))
+                if !matches.isEmpty { found[word] = matches }
+            }
+            return found
+        }
         let alphabet = Set(try String.fetchAll(db, sql: "SELECT letter FROM word_letter").compactMap(\.unicodeScalars.first))
         var found: [String: [String]] = [:]
         for word in Set(words) {
@@ -137,6 +154,20 @@ extension SearchIndex {
             if !matches.isEmpty { found[word] = matches }
         }
         return found
+    }
+
+    /// The vocabulary in memory when it is current (``ResidentVocabulary``); nil when the
+    /// process does not keep it, or while it is being read anew.
+    private func residentLexicon(_ db: Database) throws -> Lexicon? {
+        guard residentVocabulary.isEnabled, try db.tableExists("word_version"),
+              let version = try Int64.fetchOne(db, sql: "SELECT version FROM word_version") else { return nil }
+        return residentVocabulary.lexicon(at: [version]) { [pool] in
+            try await pool.read { db in
+                let version = [try Int64.fetchOne(db, sql: "SELECT version FROM word_version") ?? 0]
+                let words = try Self.wordTables.map { try String.fetchAll(db, sql: "SELECT word FROM \($0) ORDER BY word") }
+                return (version, Lexicon.merged(words[0], words[1]))
+            }
+        }
     }
 
     /// `values` as a JSON array of strings, for `json_each(?)`.

@@ -15,6 +15,8 @@ public final class SearchIndex: Sendable {
     public let path: String
     /// The new words merged into the vocabulary's large table at a time (``addWords(_:_:)``).
     let mergeEvery: Int
+    /// The vocabulary in memory, for a process that searches many times.
+    public let residentVocabulary = ResidentVocabulary()
 
     /// Column weights for bm25, in the FTS table's column order: title, body, tags, folder,
     /// then the three UNINDEXED columns (which still take a place in bm25's arguments).
@@ -169,11 +171,18 @@ public final class SearchIndex: Sendable {
             // The words the index holds, for matching words typed with a slip (``Approximate``).
             try makeVocabulary(db)
         }
+        migrator.registerMigration(vocabularyVersion) { db in
+            // Which words the vocabulary holds, in one number, for a copy kept in memory.
+            try db.execute(sql: versionTable)
+        }
         return migrator
     }
 
     /// The migration that adds the vocabulary (``Approximate``).
     static let vocabulary = "v7: vocabulary"
+
+    /// The migration that adds the vocabulary's version (``ResidentVocabulary``).
+    static let vocabularyVersion = "v8: vocabulary version"
 
     /// The migration that indexes the documents by date and title, for listing them.
     static let browsing = "v6: browsing"
@@ -188,7 +197,7 @@ public final class SearchIndex: Sendable {
 
     /// The migrations whose absence only makes searching slower or finds less: an index
     /// without them is searched as it is, and the next `yiana index` applies them.
-    static let optimizations: Set<String> = [twoLetterPrefixes, addresses, tagsByDocument, browsing, vocabulary]
+    static let optimizations: Set<String> = [twoLetterPrefixes, addresses, tagsByDocument, browsing, vocabulary, vocabularyVersion]
 
     /// What an index must have been brought to before it can be searched at all.
     static var migrationsSearchNeeds: Set<String> {
@@ -223,6 +232,7 @@ public final class SearchIndex: Sendable {
             DELETE FROM word;
             DELETE FROM word_new;
             DELETE FROM word_letter;
+            UPDATE word_version SET version = version + 1;
             DROP TABLE page;
             CREATE VIRTUAL TABLE page USING fts5(\(pageColumns));
             """)

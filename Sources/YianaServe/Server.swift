@@ -174,6 +174,8 @@ final class IndexHandle: @unchecked Sendable {
             let made = location.path.map { "it makes \($0)" } ?? "with --index \(location)"
             throw HTTPError(.serviceUnavailable, message: "There is no search index for this library yet: run `yiana index` (\(made)).")
         }
+        // Searched all day: its vocabulary is walked in memory (``ResidentVocabulary``).
+        opened.residentVocabulary.enable()
         return lock.withLock {
             if index == nil { index = opened }
             return index ?? opened

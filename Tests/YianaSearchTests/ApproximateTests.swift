@@ -107,6 +107,8 @@ struct ApproximateTests {
         for _ in 0..<1500 { vocabulary.insert(randomWord(4 + Int.random(in: 0..<10, using: &random))) }
         let sorted = vocabulary.sorted()
         let alphabet = Vocabulary.letters(of: vocabulary)
+        let lexicon = Lexicon(words: vocabulary.shuffled(using: &random))
+        #expect(lexicon.count == vocabulary.count)
         var matched = 0
         for query in queries {
             let edits = Approximate.allowedEdits(query.unicodeScalars.count)
@@ -120,9 +122,28 @@ struct ApproximateTests {
             let found = Approximate.matches(of: query, among: candidates, edits: edits)
             let everyWord = Approximate.matches(of: query, among: sorted, edits: edits)
             #expect(found == everyWord, "\(query)")
+            #expect(lexicon.matches(of: query, edits: edits) == everyWord, "the walk of the lexicon, \(query)")
             matched += found.count
         }
         #expect(matched >= queries.count)  // every query has its slipped forms to find
     }
-}
 
+    /// The walk of a lexicon in memory finds what measuring every word finds, with letters
+    /// beyond ASCII, OCR's confusions at either end of a word, and words longer than any
+    /// match can be.
+    @Test func theLexiconFindsWhatMeasuringEveryWordFinds() {
+        let words = ["marlowe", "mariowe", "rnarlowe", "marlovve", "marlow", "marlowes", "amrlowe", "marlowe",
+                     "müller", "muller", "mueller", "mullér", "hollis", "ho11is", "hoilis", "holiis", "hollies",
+                     "cladding", "dadding", "cladd1ng", "armitage", "arrnitage", "arnnitage", "amritage",
+                     "wainwright", "vvainwright", "wainwrigbt", "vvainwrigbt", "wainwrightson", "mar", "marlowemarlowe",
+                     "zzzz", "aaaa", "ma", "m"]
+        let lexicon = Lexicon(words: words.reversed())
+        #expect(lexicon.count == Set(words).count)
+        for query in ["marlowe", "muller", "hollis", "cladding", "armitage", "wainwright", "mariowe", "zzzzz"] {
+            let edits = Approximate.allowedEdits(query.unicodeScalars.count)
+            #expect(lexicon.matches(of: query, edits: edits) == Approximate.matches(of: query, among: words, edits: edits), "\(query)")
+        }
+        #expect(lexicon.matches(of: "marlowe", edits: 1).starts(with: ["amrlowe", "mariowe", "marlovve"]))
+        #expect(Lexicon(words: []).matches(of: "marlowe", edits: 1).isEmpty)
+    }
+}

@@ -143,13 +143,13 @@ struct TypoSearchUpgradeTests {
         case .file(let path):
             let queue = try DatabaseQueue(path: path)
             try await queue.write { db in
-                try db.execute(sql: "DROP TABLE word; DROP TABLE word_new; DROP TABLE word_letter; DELETE FROM grdb_migrations WHERE identifier = ?",
-                               arguments: [SearchIndex.vocabulary])
+                try db.execute(sql: "DROP TABLE word; DROP TABLE word_new; DROP TABLE word_letter; DROP TABLE word_version; DELETE FROM grdb_migrations WHERE identifier IN (?, ?)",
+                               arguments: [SearchIndex.vocabulary, SearchIndex.vocabularyVersion])
             }
             try queue.close()
         case .server(let server):
             let database = try await PostgresDatabase.connect(server)
-            _ = try await database.run(within: 10) { try await $0.query("DROP TABLE yiana_word, yiana_word_letter", logger: PostgresDatabase.logger) }
+            _ = try await database.run(within: 10) { try await $0.query("DROP TABLE yiana_word, yiana_word_letter, yiana_word_version", logger: PostgresDatabase.logger) }
             await database.close()
         }
         let old = try #require(try await location.openExisting(library))
