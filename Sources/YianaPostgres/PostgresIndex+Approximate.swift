@@ -133,7 +133,8 @@ extension PostgresIndex {
         guard let alternatives = Approximate.alternatives(of: terms, found: found),
               let wide = Parsed(query, advanced: false, alternatives: alternatives) else { return exact }
         var more = options
-        more.limit = limit + exact.count
+        more.limit = limit - exact.count
+        more.excludedPaths = exact.map(\.path)
         let added = Approximate.added(try await search(wide, options: more), after: exact, limit: limit)
         guard !added.isEmpty else { return exact }
         return exact + Approximate.annotated(added, terms: terms, alternatives: alternatives,

@@ -276,6 +276,7 @@ extension PostgresIndex {
         if let since = options.since { filters.append("d.created >= \(sql.bind(since.timeIntervalSinceReferenceDate))") }
         if let until = options.until { filters.append("d.created < \(sql.bind(until.timeIntervalSinceReferenceDate))") }
         if let document = options.document { filters.append("d.path = \(sql.bind(document))") }
+        if !options.excludedPaths.isEmpty { filters.append("d.path <> ALL(\(sql.bind(options.excludedPaths)))") }
         return filters.map { "AND " + $0 }.joined(separator: " ")
     }
 

@@ -23,7 +23,8 @@ extension SearchIndex {
             guard let alternatives = Approximate.alternatives(of: terms, found: found) else { return exact }
             let wide = SearchQuery.expressions(terms, alternatives: alternatives)
             var more = options
-            more.limit = limit + exact.count
+            more.limit = limit - exact.count
+            more.excludedPaths = exact.map(\.path)
             let added = Approximate.added(try Self.run(wide.match, own: wide.own, options: more, db), after: exact, limit: limit)
             guard !added.isEmpty else { return exact }
             return exact + Approximate.annotated(added, terms: terms, alternatives: alternatives,

@@ -26,6 +26,10 @@ public struct SearchOptions: Sendable {
     public var document: String?
     /// Match every word exactly: no word found through a slip (``Approximate``).
     public var exact = false
+    /// Not the documents at these paths: the search of the words found through a slip leaves
+    /// out those the search of the words as typed found (so that only the documents it adds
+    /// are ranked and given snippets).
+    public var excludedPaths: [String] = []
 
     public init() {}
 }
@@ -165,6 +169,10 @@ extension SearchIndex {
         if let document = options.document {
             filters.append("d.path = ?")
             _ = arguments.append(contentsOf: [document])
+        }
+        if !options.excludedPaths.isEmpty {
+            filters.append("d.path NOT IN (SELECT value FROM json_each(?))")
+            _ = arguments.append(contentsOf: [jsonStrings(options.excludedPaths)])
         }
         return (filters.isEmpty ? "" : "AND " + filters.joined(separator: " AND "), arguments)
     }
