@@ -6,9 +6,10 @@
 /// cost it more).
 ///
 /// The walk computes the distance's table a row per letter of the trie's path, against the
-/// query word's letters: words sharing a beginning share its rows. Once two rows in a row are
-/// all beyond the edits allowed, no word below can come back within them (a later row reaches
-/// back two rows at most: a swap, a confusion of two letters), and the walk skips the branch.
+/// query word's letters: words sharing a beginning share its rows. Once a row is all beyond the
+/// edits allowed, and the row before it at least at them, no word below can come back within
+/// them (a later row reaches back two rows at most, for a swap or a confusion of two letters,
+/// and that costs an edit), and the walk skips the branch.
 /// The trie is kept as its nodes in preorder, each with where its branch ends: no pointers, a
 /// few bytes a node.
 public struct Lexicon: Sendable {
@@ -105,7 +106,7 @@ public struct Lexicon: Sendable {
             }
             path[depth - 1] = letters[node]
             lowest[depth] = Self.row(depth, path: path, query: query, confusions: confusions, rows: &rows)
-            if depth > 1, lowest[depth] > edits, lowest[depth - 1] > edits {
+            if depth > 1, lowest[depth] > edits, lowest[depth - 1] + 1 > edits {
                 node = Int(branchEnds[node])
                 continue
             }
