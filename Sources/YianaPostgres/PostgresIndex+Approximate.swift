@@ -127,9 +127,9 @@ extension PostgresIndex {
         guard !words.isEmpty else { return exact }
         // A common word is taken as typed: only its rare neighbours (OCR's misreadings of it).
         let approximate = try await approximateWords(words)
-        let common = try await common(Array(approximate.keys))
-        let commonMatches = try await self.common(Approximate.matches(of: common, in: approximate))
-        let found = Approximate.keepingRare(approximate, common: common, commonMatches: commonMatches)
+        // The words and all their matches asked about at once: one round trip.
+        let common = try await common(Array(Set(approximate.keys).union(approximate.values.joined())))
+        let found = Approximate.keepingRare(approximate, common: common.intersection(approximate.keys), commonMatches: common)
         guard let alternatives = Approximate.alternatives(of: terms, found: found),
               let wide = Parsed(query, advanced: false, alternatives: alternatives) else { return exact }
         var more = options
@@ -143,17 +143,13 @@ extension PostgresIndex {
 
     /// The words of the vocabulary within the rule's edits of each of `words`, nearest first.
     func approximateWords(_ words: [String]) async throws -> [String: [String]] {
+        // A process that has read the vocabulary once knows its tables are there: one round
+        // trip (should they have gone since, it asks as below).
+        if residentVocabulary.current != nil, let lexicon = (try? await residentLexicon()) ?? nil { return lexicon.matches(of: words) }
         let present = try await rows("SELECT to_regclass('yiana_word') IS NOT NULL, to_regclass('yiana_word_version') IS NOT NULL",
                                      as: (Bool, Bool).self, within: Self.searchTimeout)
         guard let (vocabulary, versions) = present.first, vocabulary else { return [:] }
-        if versions, let lexicon = try await residentLexicon() {
-            var found: [String: [String]] = [:]
-            for word in words {
-                let matches = lexicon.matches(of: word, edits: Approximate.allowedEdits(word.unicodeScalars.count))
-                if !matches.isEmpty { found[word] = matches }
-            }
-            return found
-        }
+        if versions, let lexicon = try await residentLexicon() { return lexicon.matches(of: words) }
         let alphabet = Set(try await rows("SELECT letter FROM yiana_word_letter WHERE library = \(library)", as: String.self, within: Self.searchTimeout)
             .compactMap(\.unicodeScalars.first))
         var found: [String: [String]] = [:]

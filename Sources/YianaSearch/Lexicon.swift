@@ -88,8 +88,19 @@ public struct Lexicon: Sendable {
         return Approximate.nearest(measured)
     }
 
-    /// Calls `found` with each word within `edits` of `query`, and its distance.
-    private func walk(_ query: [UInt32], edits: Int, found: (ArraySlice<UInt32>, Int) -> Void) {
+    /// For each of `words` (folded) that has any, its matches by the rule
+    /// (``Approximate/allowedEdits(_:)``, ``matches(of:edits:)``).
+    public func matches(of words: [String]) -> [String: [String]] {
+        var found: [String: [String]] = [:]
+        for word in Set(words) {
+            let matches = matches(of: word, edits: Approximate.allowedEdits(word.unicodeScalars.count))
+            if !matches.isEmpty { found[word] = matches }
+        }
+        return found
+    }
+
+    /// Calls `found` with each word within `edits` of `query` (its letters), and its distance.
+    private func walk(_ query: [UInt32], edits: Int, found: (UnsafeBufferPointer<UInt32>, Int) -> Void) {
         let m = query.count, width = m + 1, longest = m + edits
         let confusions = Confusions(query)
         // Row d: the distances of the path's first d letters to each beginning of the query.
@@ -97,48 +108,68 @@ public struct Lexicon: Sendable {
         var lowest = [Int](repeating: 0, count: longest + 1)
         var path = [UInt32](repeating: 0, count: longest + 1)
         for j in 0...m { rows[j] = j }
-        var node = 0
-        while node < letters.count {
-            let depth = Int(depths[node])
-            guard depth <= longest else {
-                node = Int(branchEnds[node])
-                continue
+        // One pass over the nodes, each array read without a check of its bounds: the walk is
+        // most of a forgiving search's own time.
+        nodes { letters, depths, branchEnds, ends in
+            rows.withUnsafeMutableBufferPointer { rows in
+                path.withUnsafeMutableBufferPointer { path in
+                    lowest.withUnsafeMutableBufferPointer { lowest in
+                        query.withUnsafeBufferPointer { query in
+                            confusions.list.withUnsafeBufferPointer { list in
+                                confusions.starts.withUnsafeBufferPointer { starts in
+                                    var node = 0
+                                    while node < letters.count {
+                                        let depth = Int(depths[node])
+                                        if depth > longest {
+                                            node = Int(branchEnds[node])
+                                            continue
+                                        }
+                                        path[depth - 1] = letters[node]
+                                        // The row: from the one above, the one before that (a swap,
+                                        // a confusion of two letters), and the cell to the left.
+                                        let letter = path[depth - 1], here = depth * width, above = here - width
+                                        rows[here] = depth
+                                        var least = depth
+                                        for j in stride(from: 1, through: m, by: 1) {
+                                            var value = min(rows[above + j] + 1, rows[here + j - 1] + 1,
+                                                            rows[above + j - 1] + (letter == query[j - 1] ? 0 : 1))
+                                            if depth > 1, j > 1, letter == query[j - 2], path[depth - 2] == query[j - 1] {
+                                                value = min(value, rows[above - width + j - 2] + 1)
+                                            }
+                                            for index in starts[j]..<starts[j + 1] {
+                                                let confusion = list[index]
+                                                if confusion.count <= depth, letter == confusion.last, confusion.count == 1 || path[depth - 2] == confusion.first {
+                                                    value = min(value, rows[(depth - confusion.count) * width + j - confusion.back] + 1)
+                                                }
+                                            }
+                                            rows[here + j] = value
+                                            least = min(least, value)
+                                        }
+                                        lowest[depth] = least
+                                        if depth > 1, least > edits, lowest[depth - 1] + 1 > edits {
+                                            node = Int(branchEnds[node])
+                                            continue
+                                        }
+                                        if ends[node], rows[here + m] <= edits {
+                                            found(UnsafeBufferPointer(rebasing: path[..<depth]), rows[here + m])
+                                        }
+                                        node += 1
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
             }
-            path[depth - 1] = letters[node]
-            lowest[depth] = Self.row(depth, path: path, query: query, confusions: confusions, rows: &rows)
-            if depth > 1, lowest[depth] > edits, lowest[depth - 1] + 1 > edits {
-                node = Int(branchEnds[node])
-                continue
-            }
-            if ends[node], rows[depth * width + m] <= edits { found(path[..<depth], rows[depth * width + m]) }
-            node += 1
         }
     }
 
-    /// Computes row `i` (the path's letters in `path`), and returns its lowest distance.
-    private static func row(_ i: Int, path: [UInt32], query: [UInt32], confusions: Confusions, rows: inout [Int]) -> Int {
-        let m = query.count, width = m + 1
-        return rows.withUnsafeMutableBufferPointer { rows in
-            path.withUnsafeBufferPointer { path in
-                query.withUnsafeBufferPointer { query in
-                    let letter = path[i - 1], above = (i - 1) * width, here = i * width
-                    rows[here] = i
-                    var lowest = i
-                    for j in stride(from: 1, through: m, by: 1) {
-                        var value = min(rows[above + j] + 1, rows[here + j - 1] + 1, rows[above + j - 1] + (letter == query[j - 1] ? 0 : 1))
-                        if i > 1, j > 1, letter == query[j - 2], path[i - 2] == query[j - 1] {
-                            value = min(value, rows[above - width + j - 2] + 1)
-                        }
-                        for index in confusions.starts[j]..<confusions.starts[j + 1] {
-                            let confusion = confusions.list[index]
-                            if confusion.count <= i, path[i - 1] == confusion.last, confusion.count == 1 || path[i - 2] == confusion.first {
-                                value = min(value, rows[(i - confusion.count) * width + j - confusion.back] + 1)
-                            }
-                        }
-                        rows[here + j] = value
-                        lowest = min(lowest, value)
-                    }
-                    return lowest
+    /// The trie's arrays, for reading without checks of their bounds.
+    private func nodes(_ body: (UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Int32>, UnsafeBufferPointer<Bool>) -> Void) {
+        letters.withUnsafeBufferPointer { letters in
+            depths.withUnsafeBufferPointer { depths in
+                branchEnds.withUnsafeBufferPointer { branchEnds in
+                    ends.withUnsafeBufferPointer { ends in body(letters, depths, branchEnds, ends) }
                 }
             }
         }

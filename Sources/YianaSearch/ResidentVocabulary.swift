@@ -35,7 +35,7 @@ public final class ResidentVocabulary: Sendable {
     public var isEnabled: Bool { state.withLock(\.enabled) }
 
     /// The lexicon last read, current or not.
-    var current: Lexicon? { state.withLock(\.lexicon) }
+    public var current: Lexicon? { state.withLock(\.lexicon) }
 
     /// The lexicon when it was read at `version`; else nil, and it is read anew with `read` in
     /// the background (unless a reading is under way or came too recently).

@@ -124,14 +124,7 @@ extension SearchIndex {
     /// vocabulary (one the next `yiana index` brings up to date).
     func approximateWords(_ words: [String], _ db: Database) throws -> [String: [String]] {
         guard !words.isEmpty, try db.tableExists("word_new") else { return [:] }
-        if let lexicon = try residentLexicon(db) {
-            var found: [String: [String]] = [:]
-            for word in Set(words) {
-                let matches = lexicon.matches(of: word, edits: Approximate.allowedEdits(word.unicodeScalars.count))
-                if !matches.isEmpty { found[word] = matches }
-            }
-            return found
-        }
+        if let lexicon = try residentLexicon(db) { return lexicon.matches(of: words) }
         let alphabet = Set(try String.fetchAll(db, sql: "SELECT letter FROM word_letter").compactMap(\.unicodeScalars.first))
         var found: [String: [String]] = [:]
         for word in Set(words) {
