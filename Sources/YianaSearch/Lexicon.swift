@@ -126,11 +126,16 @@ public struct Lexicon: Sendable {
                                         }
                                         path[depth - 1] = letters[node]
                                         // The row: from the one above, the one before that (a swap,
-                                        // a confusion of two letters), and the cell to the left.
+                                        // a confusion of two letters), and the cell to the left. Only
+                                        // its band within `edits` of the diagonal: each edit moves a
+                                        // cell at most one off it, so the others are beyond `edits`,
+                                        // and are written so at the band's two sides.
                                         let letter = path[depth - 1], here = depth * width, above = here - width
-                                        rows[here] = depth
-                                        var least = depth
-                                        for j in stride(from: 1, through: m, by: 1) {
+                                        let low = max(1, depth - edits), high = min(m, depth + edits)
+                                        rows[here + low - 1] = low == 1 ? depth : edits + 1
+                                        if high < m { rows[here + high + 1] = edits + 1 }
+                                        var least = low == 1 ? depth : edits + 1
+                                        for j in stride(from: low, through: high, by: 1) {
                                             var value = min(rows[above + j] + 1, rows[here + j - 1] + 1,
                                                             rows[above + j - 1] + (letter == query[j - 1] ? 0 : 1))
                                             if depth > 1, j > 1, letter == query[j - 2], path[depth - 2] == query[j - 1] {
@@ -150,7 +155,7 @@ public struct Lexicon: Sendable {
                                             node = Int(branchEnds[node])
                                             continue
                                         }
-                                        if ends[node], rows[here + m] <= edits {
+                                        if ends[node], high == m, rows[here + m] <= edits {
                                             found(UnsafeBufferPointer(rebasing: path[..<depth]), rows[here + m])
                                         }
                                         node += 1
