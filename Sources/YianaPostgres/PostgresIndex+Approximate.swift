@@ -145,11 +145,11 @@ extension PostgresIndex {
     func approximateWords(_ words: [String]) async throws -> [String: [String]] {
         // A process that has read the vocabulary once knows its tables are there: one round
         // trip (should they have gone since, it asks as below).
-        if residentVocabulary.current != nil, let lexicon = (try? await residentLexicon()) ?? nil { return lexicon.matches(of: words) }
+        if residentVocabulary.current != nil, let found = (try? await residentMatches(words)) ?? nil { return found }
         let present = try await rows("SELECT to_regclass('yiana_word') IS NOT NULL, to_regclass('yiana_word_version') IS NOT NULL",
                                      as: (Bool, Bool).self, within: Self.searchTimeout)
         guard let (vocabulary, versions) = present.first, vocabulary else { return [:] }
-        if versions, let lexicon = try await residentLexicon() { return lexicon.matches(of: words) }
+        if versions, let found = try await residentMatches(words) { return found }
         let alphabet = Set(try await rows("SELECT letter FROM yiana_word_letter WHERE library = \(library)", as: String.self, within: Self.searchTimeout)
             .compactMap(\.unicodeScalars.first))
         var found: [String: [String]] = [:]
@@ -176,14 +176,15 @@ extension PostgresIndex {
         return found
     }
 
-    /// The vocabulary in memory when it is current (``YianaSearch/ResidentVocabulary``); nil when
-    /// the process does not keep it, or while it is being read anew.
-    private func residentLexicon() async throws -> Lexicon? {
+    /// The approximate words from the vocabulary in memory when it is current
+    /// (``YianaSearch/ResidentVocabulary``); nil when the process does not keep it, or while it
+    /// is being read anew.
+    private func residentMatches(_ words: [String]) async throws -> [String: [String]]? {
         guard residentVocabulary.isEnabled else { return nil }
         let library = self.library
         let version = [library, try await rows("SELECT version FROM yiana_word_version WHERE library = \(library)",
                                                as: Int64.self, within: Self.searchTimeout).first ?? 0]
-        return residentVocabulary.lexicon(at: version) { [self] in
+        return residentVocabulary.matches(of: words, at: version) { [self] in
             // The version first: the words read after it are at least its words.
             let version = [library, try await rows("SELECT version FROM yiana_word_version WHERE library = \(library)", as: Int64.self).first ?? 0]
             return (version, try await rows("SELECT word FROM yiana_word WHERE library = \(library) ORDER BY word", as: String.self, within: 300))

@@ -21,7 +21,13 @@ public final class ResidentVocabulary: Sendable {
         var version: [Int64]?
         var reading: Task<Void, Never>?
         var notBefore = ContinuousClock.now
+        /// The matches of words searched for since the lexicon was read (at most
+        /// ``wordsKept``): a name is searched for again and again.
+        var kept: [String: [String]] = [:]
     }
+
+    /// The most words whose matches are kept (a few MB).
+    static let wordsKept = 20_000
 
     private let state = Mutex(State())
 
@@ -37,12 +43,31 @@ public final class ResidentVocabulary: Sendable {
     /// The lexicon last read, current or not.
     public var current: Lexicon? { state.withLock(\.lexicon) }
 
-    /// The lexicon when it was read at `version`; else nil, and it is read anew with `read` in
-    /// the background (unless a reading is under way or came too recently).
-    public func lexicon(at version: [Int64], read: @escaping Reading) -> Lexicon? {
-        state.withLock { state -> Lexicon? in
+    /// For each of `words` (folded) that has any, its matches by the rule
+    /// (``Lexicon/matches(of:)``), when the lexicon was read at `version`; else nil, and it is
+    /// read anew with `read` in the background (unless a reading is under way or came too
+    /// recently).
+    public func matches(of words: [String], at version: [Int64], read: @escaping Reading) -> [String: [String]]? {
+        guard let (lexicon, kept) = lexicon(at: version, words: words, read: read) else { return nil }
+        var found = kept.filter { !$0.value.isEmpty }
+        let walked = lexicon.matches(of: words.filter { kept[$0] == nil })
+        found.merge(walked) { $1 }
+        state.withLock { state in
+            guard state.version == version else { return }
+            if state.kept.count + words.count > Self.wordsKept { state.kept = [:] }
+            for word in words where state.kept[word] == nil { state.kept[word] = walked[word] ?? [] }
+        }
+        return found
+    }
+
+    /// The lexicon, and the matches kept of `words`, when it was read at `version`; else as
+    /// ``matches(of:at:read:)``.
+    private func lexicon(at version: [Int64], words: [String] = [], read: @escaping Reading) -> (Lexicon, [String: [String]])? {
+        state.withLock { state -> (Lexicon, [String: [String]])? in
             guard state.enabled else { return nil }
-            if state.version == version, let lexicon = state.lexicon { return lexicon }
+            if state.version == version, let lexicon = state.lexicon {
+                return (lexicon, words.reduce(into: [:]) { kept, word in kept[word] = state.kept[word] })
+            }
             let now = ContinuousClock.now
             guard state.reading == nil, now >= state.notBefore else { return nil }
             state.reading = Task.detached(priority: .utility) { [self] in
@@ -53,6 +78,7 @@ public final class ResidentVocabulary: Sendable {
                     if let read, let lexicon {
                         state.lexicon = lexicon
                         state.version = read.version
+                        state.kept = [:]
                     }
                     state.reading = nil
                     let now = ContinuousClock.now

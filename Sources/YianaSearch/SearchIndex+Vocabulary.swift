@@ -124,7 +124,7 @@ extension SearchIndex {
     /// vocabulary (one the next `yiana index` brings up to date).
     func approximateWords(_ words: [String], _ db: Database) throws -> [String: [String]] {
         guard !words.isEmpty, try db.tableExists("word_new") else { return [:] }
-        if let lexicon = try residentLexicon(db) { return lexicon.matches(of: words) }
+        if let found = try residentMatches(words, db) { return found }
         let alphabet = Set(try String.fetchAll(db, sql: "SELECT letter FROM word_letter").compactMap(\.unicodeScalars.first))
         var found: [String: [String]] = [:]
         for word in Set(words) {
@@ -149,12 +149,13 @@ extension SearchIndex {
         return found
     }
 
-    /// The vocabulary in memory when it is current (``ResidentVocabulary``); nil when the
-    /// process does not keep it, or while it is being read anew.
-    private func residentLexicon(_ db: Database) throws -> Lexicon? {
+    /// The approximate words from the vocabulary in memory when it is current
+    /// (``ResidentVocabulary``); nil when the process does not keep it, or while it is being
+    /// read anew.
+    private func residentMatches(_ words: [String], _ db: Database) throws -> [String: [String]]? {
         guard residentVocabulary.isEnabled, try db.tableExists("word_version"),
               let version = try Int64.fetchOne(db, sql: "SELECT version FROM word_version") else { return nil }
-        return residentVocabulary.lexicon(at: [version]) { [pool] in
+        return residentVocabulary.matches(of: words, at: [version]) { [pool] in
             try await pool.read { db in
                 let version = [try Int64.fetchOne(db, sql: "SELECT version FROM word_version") ?? 0]
                 let words = try Self.wordTables.map { try String.fetchAll(db, sql: "SELECT word FROM \($0) ORDER BY word") }

@@ -52,6 +52,8 @@ struct ResidentVocabularyTests {
         #expect(try await answers(server, Self.queries) == expected, "while the vocabulary is read")
         try await waitForLexicon(server) { $0.matches(of: "marlowe", edits: 1) == ["mariowe"] }
         #expect(try await answers(server, Self.queries) == expected, "from the vocabulary in memory")
+        #expect(try await answers(server, Self.queries) == expected, "again, from the matches kept")
+        #expect(try await server.search("Quennford", options: SearchOptions()).isEmpty, "kept: no match, before the scan below")
 
         // A scan indexed since: found at once (the index is looked up while the copy in
         // memory is behind), and then from memory too.
