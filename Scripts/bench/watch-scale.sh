@@ -51,7 +51,8 @@ for size in "${sizes[@]}"; do
         cp "$file" "$folder/.syncthing.$name.tmp"
         start=$(now)
         mv "$folder/.syncthing.$name.tmp" "$folder/$name"
-        until "$yiana" search --library "$lib" --json --limit 100 "$n" 2>/dev/null | grep -qF "$name"; do sleep 0.05; done
+        # (Into a file, not a pipe: `grep -q` leaving early would fail the pipeline.)
+        until "$yiana" search --library "$lib" --json --limit 100 "$n" > "$work/out" 2>/dev/null; grep -qF "$name" "$work/out"; do sleep 0.05; done
         echo "$(now) - $start" | bc -l >> "$work/arrived"
     done
     mapfile -d '' -t victims < <(find "$lib" -name '*.yianazip' -print0 | sort -z | head -z -n "$arrivals")
@@ -59,7 +60,7 @@ for size in "${sizes[@]}"; do
         path=${victim#"$lib/"}
         start=$(now)
         rm "$victim"
-        until "$yiana" versions list --deleted --library "$lib" --json 2>/dev/null | grep -qF "\"${path}\""; do sleep 0.05; done
+        until "$yiana" versions list --deleted --library "$lib" --json > "$work/out" 2>/dev/null; grep -qF "\"${path}\"" "$work/out"; do sleep 0.05; done
         echo "$(now) - $start" | bc -l >> "$work/listed"
     done
     hwm=$(awk '/VmHWM/ {printf "%.0f", $2 / 1024}' "/proc/$watcher/status")
