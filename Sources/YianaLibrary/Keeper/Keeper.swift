@@ -70,16 +70,10 @@ public struct Keeper: Sendable {
     var lastLookFile: URL { place.folder.appendingPathComponent("last-look") }
     var snapshot: KeeperSnapshot { KeeperSnapshot(url: place.folder.appendingPathComponent("snapshot")) }
 
-    /// The journal replayed (once per process while the journal stays as it was: a server
-    /// drawing document pages reads it once, not per page).
+    /// The journal replayed: read whole once per process, then only what was appended since
+    /// (``CatalogCache``): a watcher's pass or a server's page pays for the lines that are new.
     func catalog() -> KeeperCatalog {
-        // The file's whole identity, its ctime included: a journal copied over another keeps
-        // its size and time, and may be given the same inode number.
-        let identity = FileIdentity(path: journal.url.path)?.fingerprint
-        if let identity, let cached = CatalogCache.shared.catalog(journal.url.path, identity) { return cached }
-        let catalog = KeeperCatalog(journal.read())
-        if let identity { CatalogCache.shared.keep(catalog, for: journal.url.path, identity) }
-        return catalog
+        CatalogCache.shared.catalog(of: journal)
     }
 
     // MARK: Looking
@@ -338,27 +332,5 @@ struct PresentContent {
     func holds(lastStateOf path: String, in catalog: KeeperCatalog) -> Bool {
         guard let state = catalog.lastDocumentState(of: path) else { return false }
         return hashes.contains(state.sha256) || state.documentID.map(ids.contains) == true
-    }
-}
-
-
-/// The last journal this process replayed, with the file it was read from.
-final class CatalogCache: @unchecked Sendable {
-    // @unchecked: `entry` is only touched while holding `lock`.
-    static let shared = CatalogCache()
-    private let lock = NSLock()
-    private var entry: (path: String, identity: String, catalog: KeeperCatalog)?
-
-    func catalog(_ path: String, _ identity: String) -> KeeperCatalog? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let entry, entry.path == path, entry.identity == identity else { return nil }
-        return entry.catalog
-    }
-
-    func keep(_ catalog: KeeperCatalog, for path: String, _ identity: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        entry = (path, identity, catalog)
     }
 }
