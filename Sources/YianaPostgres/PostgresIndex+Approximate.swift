@@ -182,13 +182,19 @@ extension PostgresIndex {
     private func residentMatches(_ words: [String]) async throws -> [String: [String]]? {
         guard residentVocabulary.isEnabled else { return nil }
         let library = self.library
-        let version = [library, try await rows("SELECT version FROM yiana_word_version WHERE library = \(library)",
-                                               as: Int64.self, within: Self.searchTimeout).first ?? 0]
-        return residentVocabulary.matches(of: words, at: version) { [self] in
+        return residentVocabulary.matches(of: words, at: try await vocabularyVersion()) { [self] in
             // The version first: the words read after it are at least its words.
-            let version = [library, try await rows("SELECT version FROM yiana_word_version WHERE library = \(library)", as: Int64.self).first ?? 0]
+            let version = try await vocabularyVersion()
             return (version, try await rows("SELECT word FROM yiana_word WHERE library = \(library) ORDER BY word", as: String.self, within: 300))
         }
+    }
+
+    /// The library's vocabulary version (``PostgresSchema/vocabularyVersion``), as
+    /// ``YianaSearch/ResidentVocabulary`` keys it: with the library, whose id a run may change.
+    private func vocabularyVersion() async throws -> [Int64] {
+        let library = self.library
+        return [library, try await rows("SELECT version FROM yiana_word_version WHERE library = \(library)",
+                                        as: Int64.self, within: Self.searchTimeout).first ?? 0]
     }
 
     /// Those of `words` the library holds on ``YianaSearch/Approximate/commonWord`` pages or

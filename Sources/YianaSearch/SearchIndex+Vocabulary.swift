@@ -64,9 +64,8 @@ extension SearchIndex {
         var count = try pending ?? Int.fetchOne(db, sql: "SELECT count(*) FROM word_new") ?? 0
         let added = try Self.insert(new, letters: letters, into: "word_new", db)
         count += added
-        if added > 0, try db.tableExists("word_version") {
-            try db.execute(sql: "UPDATE word_version SET version = version + 1")
-        }
+        // (An index written to has been brought up to this schema: the table is there.)
+        if added > 0 { try db.execute(sql: "UPDATE word_version SET version = version + 1") }
         if count >= mergeEvery {
             try db.execute(sql: """
                 INSERT OR IGNORE INTO word (word, reversed) SELECT word, reversed FROM word_new ORDER BY word;
@@ -153,15 +152,19 @@ extension SearchIndex {
     /// (``ResidentVocabulary``); nil when the process does not keep it, or while it is being
     /// read anew.
     private func residentMatches(_ words: [String], _ db: Database) throws -> [String: [String]]? {
-        guard residentVocabulary.isEnabled, try db.tableExists("word_version"),
-              let version = try Int64.fetchOne(db, sql: "SELECT version FROM word_version") else { return nil }
-        return residentVocabulary.matches(of: words, at: [version]) { [pool] in
+        guard residentVocabulary.isEnabled, try db.tableExists("word_version") else { return nil }
+        return residentVocabulary.matches(of: words, at: try Self.vocabularyVersion(db)) { [pool] in
             try await pool.read { db in
-                let version = [try Int64.fetchOne(db, sql: "SELECT version FROM word_version") ?? 0]
+                let version = try Self.vocabularyVersion(db)
                 let words = try Self.wordTables.map { try String.fetchAll(db, sql: "SELECT word FROM \($0) ORDER BY word") }
                 return (version, Lexicon.merged(words[0], words[1]))
             }
         }
+    }
+
+    /// The vocabulary's version (``versionTable``), as ``ResidentVocabulary`` keys it.
+    private static func vocabularyVersion(_ db: Database) throws -> [Int64] {
+        [try Int64.fetchOne(db, sql: "SELECT version FROM word_version") ?? 0]
     }
 
     /// `values` as a JSON array of strings, for `json_each(?)`.
