@@ -20,6 +20,12 @@ public struct LibraryScan: Sendable {
     /// time in nanoseconds, taken before it was listed: a folder whose time differs later has
     /// had a file added, removed or renamed since (the search index's ``freshness``).
     public var folders: [String: Int64] = [:]
+    /// What changed since the previous scan of the same ``LibraryScanCache`` (a watcher's
+    /// pass); nil when that is not known, and every item is to be compared.
+    public var changes: ScanChanges?
+    /// Set (to `[]`) for a listing of one folder (``LibraryScanner/shallow(_:library:)``): the
+    /// sub-folders found are collected here, not walked.
+    var unwalked: [URL]?
 
     public init() {}
 
@@ -51,6 +57,17 @@ public struct LibraryScan: Sendable {
             }
         }
     }
+}
+
+/// What changed between two scans of a library.
+public struct ScanChanges: Sendable {
+    /// The documents (relative paths) whose items were added, removed or changed, and those
+    /// the caller asked to have looked at again.
+    public var paths: Set<String> = []
+    /// The items, as they are now, of those still here.
+    public var items: [LibraryItem] = []
+
+    public init() {}
 }
 
 extension LibraryScan {

@@ -138,16 +138,7 @@ public enum LibraryScanner {
                 }
             }
         }
-        // Files evicted the macOS 14 way keep their names: this device's record tells them.
-        let dataless = DatalessFiles.paths(in: library)
-        if !dataless.isEmpty {
-            scan.items = scan.items.map { item in
-                item.kind == .document && dataless.contains(library.relativePath(of: item.url) ?? "")
-                    ? LibraryItem(kind: .placeholder, url: item.url, documentURL: item.documentURL, stamp: item.stamp, documentPath: item.documentPath)
-                    : item
-            }
-        }
-        scan.items.sort { $0.path < $1.path }
+        finish(&scan, library: library)
         return scan
     }
 
@@ -275,7 +266,7 @@ public enum LibraryScanner {
         for part in parts { scan.append(part) }
     }
 
-    private static func visit(_ entry: DirectoryEntry, in folder: URL, relativeFolder: String?, library: Library, into scan: inout LibraryScan) {
+    static func visit(_ entry: DirectoryEntry, in folder: URL, relativeFolder: String?, library: Library, into scan: inout LibraryScan) {
         guard let name = entry.name else {
             // No String path reaches it: reported by its escaped name, never skipped in silence.
             let lowered = entry.escapedName.lowercased()
@@ -349,7 +340,11 @@ public enum LibraryScanner {
             scan.items.append(LibraryItem(kind: .document, url: url, documentURL: url, stamp: stamp, documentPath: relative(name)))
         case .folder where descend:
             if named { scan.irregular.append(IrregularEntry(path: display, code: .notARegularFile, reason: FileKind.folder.refusal!)) }
-            try? walk(url, library: library, into: &scan, isRoot: false)
+            if scan.unwalked != nil {
+                scan.unwalked!.append(url)
+            } else {
+                try? walk(url, library: library, into: &scan, isRoot: false)
+            }
         case .regular:
             break
         case .symlink where !named:

@@ -104,9 +104,10 @@ public struct Indexer: Sendable {
     /// finishes the work.
     /// - Throws: when the library cannot be listed or the index cannot be written; a bad
     ///   document never throws, it gets a status.
-    public func run(options: IndexOptions = IndexOptions(),
+    /// `scan`: the library as the caller walked it just now (a watcher's pass); nil: walked here.
+    public func run(options: IndexOptions = IndexOptions(), scan: LibraryScan? = nil,
                     progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }) async throws -> IndexReport {
-        let scan = try LibraryScanner.scan(library)
+        let scan = try scan ?? LibraryScanner.scan(library)
         let items = scan.items
         let arrival = Arrival(scan: scan, window: options.settle)
         var report = IndexReport()

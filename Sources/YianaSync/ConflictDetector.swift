@@ -76,9 +76,10 @@ public struct ConflictDetector: Sendable {
     /// `settle`: seconds a file must have been left alone not to count as still arriving (``Arrival``).
     /// `cache`: facts of earlier calls, reused for files whose size, time and inode are
     /// unchanged (`yiana watch` passes one, so that a pass reads only what changed).
+    /// `scan`: the library as the caller walked it just now; nil: walked here.
     public func detect(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, settle: Double = Arrival.defaultWindow,
-                       now: Date = Date(), cache: FactsCache? = nil) async throws -> ConflictReport {
-        let scan = try LibraryScanner.scan(library)
+                       now: Date = Date(), cache: FactsCache? = nil, scan: LibraryScan? = nil) async throws -> ConflictReport {
+        let scan = try scan ?? LibraryScanner.scan(library)
         let library = self.library
         // In runs of files: a task for each file would cost about what reading it does.
         let runs = stride(from: 0, to: scan.items.count, by: 64).map { Array(scan.items[$0..<min($0 + 64, scan.items.count)]) }

@@ -20,24 +20,36 @@ struct Problem {
 }
 
 extension LibraryWatcher {
-    /// One pass over the library. Returns when the next one is due without any event
+    /// One pass over the library, `changed` the paths inotify named since the last one (nil:
+    /// the library walked whole). Returns when the next one is due without any event
     /// (documents still arriving, OCR backing off, a pass that failed), or nil.
-    func pass() async -> Date? {
+    func pass(changed: Set<String>?) async -> Date? {
         health.passes += 1
         health.lastPass = Date()
         var problems: [Problem] = []
         var next: Date?
         do {
-            if options.inject { problems += try injectLetters() }
+            var changed = changed
+            if options.inject {
+                let (found, appended) = try injectLetters()
+                problems += found
+                if appended { changed = nil }  // documents and letters moved: walked whole
+            }
+            let recheck = unsettled
+            if let named = changed { changed = named.union(recheck.map { library.root.appendingPathComponent($0).path }) }
+            var scan = try scanCache.scan(changed: changed, recheck: recheck)
+            walkWhole = false
             var indexOptions = IndexOptions(jobs: options.jobs)
             indexOptions.settle = options.settle
             let report: IndexReport
-            do { report = try await Indexer(library: library, index: index).run(options: indexOptions) } catch {
+            do { report = try await Indexer(library: library, index: index).run(options: indexOptions, scan: scan) } catch {
                 throw IndexUnusable(error: error)
             }
+            unsettled = Set(report.keeper?.unsettled ?? [])
             next = indexed(report, problems: &problems)
-            let held = try await conflicts(&problems)
-            let scan = try LibraryScanner.scan(library)
+            let (held, resolved) = try await conflicts(scan, &problems)
+            // What resolving changed, seen now (its events come again with the next pass's).
+            if !resolved.isEmpty { scan = try scanCache.scan(changed: Set(resolved.map { library.root.appendingPathComponent($0).path })) }
             problems += scan.leftoverTemps.map { url in
                 Problem(code: "leftover-temp-file", path: library.relativePath(of: url) ?? url.path,
                         detail: "a temporary file left by an interrupted write (`yiana repair` offers it or removes it)")
@@ -52,6 +64,7 @@ extension LibraryWatcher {
             if options.extract { await extractPeople(report, recognised: recognised) }
         } catch {
             record(.error, detail: "\(error)")
+            walkWhole = true
             // What this pass did not see is not known to be gone: the notifier keeps what it
             // last saw, and hears of an index that cannot be used.
             tellNotifier(failed: error as? IndexUnusable)
@@ -120,9 +133,11 @@ extension LibraryWatcher {
     /// (an I/O error, a partial download), and those that could not be read themselves (the
     /// original of a copy not grouped with it for that reason); for recognising them would
     /// turn a copy that collapses by itself into a diverged one that waits for a person.
-    private func conflicts(_ problems: inout [Problem]) async throws -> Set<String> {
-        let report = try await ConflictDetector(library: library).detect(jobs: options.jobs, settle: options.settle, cache: factsCache)
+    /// Also returns the paths resolving changed.
+    private func conflicts(_ scan: LibraryScan, _ problems: inout [Problem]) async throws -> (held: Set<String>, resolved: [String]) {
+        let report = try await ConflictDetector(library: library).detect(jobs: options.jobs, settle: options.settle, cache: factsCache, scan: scan)
         var held = options.resolveIdentical ? Set(report.unreadable) : []
+        var resolved: [String] = []
         for group in report.groups {
             guard let original = group.files.first?.path else { continue }
             let copies = group.files.dropFirst()
@@ -136,6 +151,7 @@ extension LibraryWatcher {
                 for step in result.resolutions.flatMap(\.steps) {
                     record(.action, path: step.path, code: step.action, detail: step.detail + (step.keptAs.map { " (kept as version \($0))" } ?? ""))
                     collapsed.insert(step.path)
+                    resolved.append(step.path)
                 }
                 for failure in result.failed { record(.error, path: failure.path, detail: failure.reason) }
             }
@@ -161,21 +177,25 @@ extension LibraryWatcher {
             CompanionResolver(library: library).resolve(identical, options: resolve, arriving: Set(report.arriving), now: Date(), into: &result)
             for step in result.resolutions.flatMap(\.steps) {
                 record(.action, path: step.path, code: step.action, detail: step.detail + (step.keptAs.map { " (kept as version \($0))" } ?? ""))
+                resolved.append(step.path)
             }
             for failure in result.failed { record(.error, path: failure.path, detail: failure.reason) }
         }
-        return held
+        return (held, resolved)
     }
 
     /// The letters in `.letters/inject/` appended to their documents (before the index run,
     /// which then sees the new pages); what could not be appended is a problem.
-    private func injectLetters() throws -> [Problem] {
+    /// Also returns whether any letter was appended or released (documents and letters changed).
+    private func injectLetters() throws -> (problems: [Problem], appended: Bool) {
         var inject = InjectOptions()
         inject.settle = options.settle
         var problems: [Problem] = []
+        var appended = false
         for letter in try Injector(library: library).run(inject).letters {
             switch letter.outcome {
             case .appended, .alreadyAppended, .released:
+                appended = true
                 record(.action, path: letter.path, code: "inject-\(letter.outcome.rawValue)",
                        detail: [letter.document.map { "to \($0)" }, letter.pages.map { "pages \($0)" }, letter.reason].compactMap { $0 }.joined(separator: ", "))
             case .unmatched:
@@ -186,7 +206,7 @@ extension LibraryWatcher {
                 break
             }
         }
-        return problems
+        return (problems, appended)
     }
 
     /// What is wrong with the app's companion files (a conflict copy the app never reads, a

@@ -74,6 +74,13 @@ public final class LibraryWatcher {
     let waitQueue = DispatchQueue(label: "yiana.watch.wait")
     /// Documents' facts for conflict detection, read again only when a file changed.
     let factsCache = FactsCache()
+    /// The library's walk, each folder listed again only when inotify named something in it.
+    let scanCache: LibraryScanCache
+    /// What the next pass must walk whole: at start, after a rescan, an overflow or a failed pass.
+    var walkWhole = true
+    /// Documents the keeper could not record as they are (still arriving, failed): the next
+    /// pass looks at them again whatever inotify says.
+    var unsettled: Set<String> = []
 
     /// Held while this watcher lives: one watcher per library on this machine.
     private let lock: DocumentLock
@@ -93,6 +100,7 @@ public final class LibraryWatcher {
             throw WatchError.alreadyWatched(library.root.path, pid: healthFile.load()?.pid)
         }
         log = EventLog(library: library)
+        scanCache = LibraryScanCache(library: library)
         health = WatchHealth(pid: ProcessInfo.processInfo.processIdentifier, started: Date(), heartbeat: Date())
         index = try await options.index.openForWriting(library)
     }
@@ -150,9 +158,11 @@ public final class LibraryWatcher {
                 if batch.overflowed {
                     record(.rescan, detail: "the kernel's event queue overflowed; everything is scanned again")
                     inotify.watchTree(root)
+                    walkWhole = true
                     due = Date()
                 }
                 if batch.foldersLost.contains(root) { record(.error, detail: "the library folder \(root) is gone") }
+                dirty.formUnion(batch.foldersLost)
                 if !batch.events.isEmpty {
                     let now = Date()
                     dirty.formUnion(batch.events.map(\.path))
@@ -165,14 +175,17 @@ public final class LibraryWatcher {
             if Date() >= nextRescan {
                 record(.rescan, detail: "every \(Int(options.rescanEvery)) s")
                 inotify.watchTree(root)
+                walkWhole = true
                 due = Date()
                 nextRescan = Date().addingTimeInterval(options.rescanEvery)
             }
             if let when = due, Date() >= when {
                 health.queued = dirty.count
+                // Folders inotify could not watch (its limit reached) are listed every pass.
+                let changed = walkWhole ? nil : dirty.union(inotify.unwatched.keys)
                 dirty.removeAll()
                 firstDirty = nil
-                due = await pass()
+                due = await pass(changed: changed)
                 health.foldersWatched = inotify.count
                 health.queued = dirty.count
                 writeHealth()
@@ -198,7 +211,7 @@ public final class LibraryWatcher {
     public func runOnce() async -> Bool {
         record(.started, detail: "one pass")
         let before = health.lastErrorAt
-        _ = await pass()
+        _ = await pass(changed: nil)
         await options.notifier?.deliverOffPool()  // before the process ends: what cannot be delivered waits for the next run
         await options.heartbeat?.beat(failing: failing)
         health.stopped = Date()

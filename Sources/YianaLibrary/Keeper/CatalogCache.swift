@@ -52,7 +52,10 @@ final class CatalogCache: Sendable {
                     guard size > kept.offset, let (events, read, tail) = Self.lines(fd, path: path, from: kept.offset, to: size) else {
                         return kept.catalog
                     }
+                    // Taken out first, so that the catalog is extended in place, not copied whole.
+                    state.entry = nil
                     for event in events { kept.catalog.apply(event) }
+                    kept.catalog.settle()
                     kept.catalog.events += events
                     kept.offset += read
                     if read > 0 { kept.tail = Array((kept.tail + tail).suffix(Self.tailLength)) }

@@ -242,19 +242,18 @@ extension Keeper {
     /// Counts `catalog` (the journal as it is now) and saves the numbers.
     @discardableResult
     func saveCounts(_ catalog: KeeperCatalog) -> Counts {
-        let present = PresentContent(catalog)
-        let moved = catalog.movedAway()
+        var catalog = catalog
+        catalog.settle()  // (a copy only when bytes were dropped since it was counted)
         var counts = Counts(journal: journalStamp())
-        for (path, state) in catalog.paths where catalog.lastDocumentState(of: path).map(catalog.isKept) == true {
-            switch state {
-            case .gone: if !moved.contains(path), !present.holds(lastStateOf: path, in: catalog) { counts.lost += 1 }
-            case .notDocument: counts.lost += 1
-            case .document: break
+        for path in catalog.derived.absent where catalog.lastDocumentState(of: path).map(catalog.isKept) == true {
+            switch catalog.paths[path] {
+            case .gone?: if !catalog.movedAway(path), !catalog.heldElsewhere(lastStateOf: path) { counts.lost += 1 }
+            case .notDocument?: counts.lost += 1
+            default: break
             }
         }
-        let kept = catalog.states.filter { catalog.isKept($0) && $0.isDocument }
-        counts.states = kept.count
-        counts.documents = Set(kept.map { $0.documentID ?? $0.path }).count
+        counts.states = catalog.derived.keptStates
+        counts.documents = catalog.derived.keptDocuments.count
         if let data = try? JSONEncoder().encode(counts) { try? TemporaryFile.replace(countsFile.path, with: data, mode: 0o600) }
         return counts
     }

@@ -76,8 +76,7 @@ extension Keeper {
     /// Lowers the alarm when every document it named is back.
     public func refreshAlarm(now: Date = Date()) {
         guard alarm() != nil else { return }
-        let catalog = catalog()
-        _ = updateAlarm(catalog, present: PresentContent(catalog), now: now)
+        _ = updateAlarm(catalog(), now: now)
     }
 
     /// True when the file at `url` opens as a document and every byte of it checks.

@@ -146,7 +146,6 @@ extension Keeper {
     /// current bytes), by index into the catalog's states.
     private func thinned(_ catalog: KeeperCatalog, _ retention: KeeperRetention, now: Date)
         -> (drop: Set<Int>, protected: Set<Int>, pinned: Set<Int>) {
-        let present = PresentContent(catalog)
         var byPath: [String: [Int]] = [:]
         for (index, state) in catalog.states.enumerated() where catalog.isKept(state) {
             byPath[state.path, default: []].append(index)
@@ -160,7 +159,7 @@ extension Keeper {
                 // Every line of the current bytes at this path is the current state.
                 pinned.insert(current)
                 for index in indexes where catalog.states[index].sha256 == catalog.states[current].sha256 { pinned.insert(index) }
-            case .gone(let at, _) where !present.holds(lastStateOf: path, in: catalog):
+            case .gone(let at, _) where !catalog.heldElsewhere(lastStateOf: path):
                 lostAt = at
             case .notDocument(_, let at):
                 lostAt = at

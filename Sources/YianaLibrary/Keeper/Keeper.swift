@@ -22,6 +22,9 @@ public struct KeeperReport: Codable, Sendable, Equatable {
     public var failures: [String] = []
     /// The mass-loss alarm, when it is raised.
     public var alarm: MassLossAlarm?
+    /// Documents not recorded as they are now (still arriving, vanished while read, failed):
+    /// a look told only what changed (``LibraryScan/changes``) must be told of them again.
+    public var unsettled: [String] = []
 
     public init() {}
 }
@@ -83,48 +86,75 @@ public struct Keeper: Sendable {
     /// gone (a moved one is not gone) and those turned to bytes that are not a document, and
     /// raises or clears the mass-loss alarm. Placeholders are never states: an evicted
     /// document is not a deleted one. Never throws: what fails is in the report.
+    ///
+    /// A scan that says what changed since the caller's last one (``LibraryScan/changes``, a
+    /// watcher's pass) is looked at only there: the cost is what changed, not the library.
     public func look(_ scan: LibraryScan, arrival: Arrival, jobs: Int = 2, now: Date = Date()) async -> KeeperReport {
         var report = KeeperReport()
-        let items = scan.items.compactMap { item -> (url: URL, path: String, placeholder: Bool, stamp: FileStamp?)? in
-            guard let path = item.documentPath ?? library.relativePath(of: item.documentURL) else { return nil }
-            return (item.url, path, item.kind == .placeholder, item.stamp ?? FileStamp(path: item.url.path))
+        let entries: [Entry]
+        let gone: (KeeperCatalog) -> [String]
+        if let changes = scan.changes {
+            entries = Self.entries(changes.items, library: library)
+            let here = Set(entries.map(\.path))
+            gone = { catalog in changes.paths.filter { !here.contains($0) && catalog.holdsSomething(at: $0) } }
+        } else {
+            entries = Self.entries(scan.items, library: library)
+            let seen = Set(entries.map(\.path))
+            gone = { catalog in catalog.paths.compactMap { path, _ in !seen.contains(path) && catalog.holdsSomething(at: path) ? path : nil } }
         }
-        let entries = items.map { (path: $0.path, placeholder: $0.placeholder, stamp: $0.stamp) }
         // Nothing changed since the last look: no journal read.
-        if snapshot.matches(entries) {
+        if scan.changes?.paths.isEmpty ?? snapshot.matches(entries) {
             writeLastLook(now)
             report.alarm = alarm()
             pruneIfDue(now: now)
             return report
         }
-        var catalog = catalog()
-        let previousLook = readLastLook()
-        var seen = Set<String>()
-        var work: [(url: URL, path: String, stamp: FileStamp)] = []
-        for item in items {
-            seen.insert(item.path)
-            guard !item.placeholder, let stamp = item.stamp else { continue }
-            if catalog.stamp(of: item.path) != stamp { work.append((item.url, item.path, stamp)) }
-        }
-        var events = await keep(work, catalog: &catalog, arrival: arrival, reason: Self.seenHere, jobs: jobs, now: now, report: &report)
-        for path in catalog.presentPaths where !seen.contains(path) {
-            let lastSeen = max(catalog.lastSeen[path] ?? now, min(previousLook ?? now, now))
-            let event = KeeperEvent.gone(at: now, lastSeen: lastSeen, path: path)
-            events.append(event)
-            catalog.apply(event)
-        }
+        let events = await recorded(entries, gone: gone, arrival: arrival, jobs: jobs, now: now, report: &report)
         guard write(events, report: &report) else { return report }
-        let present = PresentContent(catalog)
+        // Read again: the catalog extended by what was just written, in place.
+        let catalog = catalog()
         report.gone = events.compactMap { event in
-            guard case .gone(_, _, let path) = event, !present.holds(lastStateOf: path, in: catalog) else { return nil }
+            guard case .gone(_, _, let path) = event, !catalog.heldElsewhere(lastStateOf: path) else { return nil }
             return path
         }.sorted()
         writeLastLook(now)
-        snapshot.write(entries) { index in entries[index].placeholder || catalog.stamp(of: entries[index].path) == entries[index].stamp }
+        if scan.changes == nil {
+            snapshot.write(entries) { index in entries[index].placeholder || catalog.stamp(of: entries[index].path) == entries[index].stamp }
+        } else {
+            // What the last whole look recorded is no longer what is here.
+            Sys.removeIfPresent(snapshot.url.path)
+        }
         saveCounts(catalog)
-        report.alarm = updateAlarm(catalog, present: present, now: now)
+        report.alarm = updateAlarm(catalog, now: now)
         pruneIfDue(now: now)
         return report
+    }
+
+    typealias Entry = (url: URL, path: String, placeholder: Bool, stamp: FileStamp?)
+
+    static func entries(_ items: [LibraryItem], library: Library) -> [Entry] {
+        items.compactMap { item in
+            guard let path = item.documentPath ?? library.relativePath(of: item.documentURL) else { return nil }
+            return (item.url, path, item.kind == .placeholder, item.stamp ?? FileStamp(path: item.url.path))
+        }
+    }
+
+    /// The events a look writes: the states of `entries` whose files changed since the catalog
+    /// last saw them (kept), and the paths `gone` names; with what is unsettled in `report`.
+    private func recorded(_ entries: [Entry], gone: (KeeperCatalog) -> [String], arrival: Arrival?, reason: String = Keeper.seenHere,
+                          jobs: Int, now: Date, report: inout KeeperReport) async -> [KeeperEvent] {
+        let catalog = catalog()
+        let previousLook = readLastLook()
+        let work = entries.compactMap { entry -> (url: URL, path: String, stamp: FileStamp)? in
+            guard !entry.placeholder, let stamp = entry.stamp, catalog.stamp(of: entry.path) != stamp else { return nil }
+            return (entry.url, entry.path, stamp)
+        }
+        var events = await keep(work, catalog: catalog, arrival: arrival, reason: reason, jobs: jobs, now: now, report: &report)
+        for path in gone(catalog) {
+            let lastSeen = max(catalog.lastSeen[path] ?? now, min(previousLook ?? now, now))
+            events.append(KeeperEvent.gone(at: now, lastSeen: lastSeen, path: path))
+        }
+        return events
     }
 
     /// Keeps the documents at `urls` (a command just read or wrote them): a partial look,
@@ -132,16 +162,12 @@ public struct Keeper: Sendable {
     @discardableResult
     public func observe(_ urls: [URL], reason: String = Keeper.seenHere, now: Date = Date()) async -> KeeperReport {
         var report = KeeperReport()
-        var catalog = catalog()
-        var work: [(url: URL, path: String, stamp: FileStamp)] = []
-        for url in urls {
-            guard let path = library.relativePath(of: url), let stamp = FileStamp(path: url.path), FileKind.at(url.path) == .regular,
-                  catalog.stamp(of: path) != stamp else { continue }
-            work.append((url, path, stamp))
+        let entries = urls.compactMap { url -> Entry? in
+            guard let path = library.relativePath(of: url), FileKind.at(url.path) == .regular else { return nil }
+            return (url, path, false, FileStamp(path: url.path))
         }
-        guard !work.isEmpty else { return report }
-        let events = await keep(work, catalog: &catalog, arrival: nil, reason: reason, jobs: 1, now: now, report: &report)
-        if write(events, report: &report) { saveCounts(catalog) }
+        let events = await recorded(entries, gone: { _ in [] }, arrival: nil, reason: reason, jobs: 1, now: now, report: &report)
+        if !events.isEmpty, write(events, report: &report) { saveCounts(catalog()) }
         return report
     }
 
@@ -214,12 +240,13 @@ public struct Keeper: Sendable {
         }
     }
 
-    /// Keeps each of `work` (on `jobs` workers), returning the journal's events for them,
-    /// applied to `catalog`.
-    private func keep(_ work: [(url: URL, path: String, stamp: FileStamp)], catalog: inout KeeperCatalog, arrival: Arrival?,
+    /// Keeps each of `work` (on `jobs` workers), returning the journal's events for them (not
+    /// applied to `catalog`); what is not recorded is in the report's `unsettled`.
+    private func keep(_ work: [(url: URL, path: String, stamp: FileStamp)], catalog: KeeperCatalog, arrival: Arrival?,
                       reason: String, jobs: Int, now: Date, report: inout KeeperReport) async -> [KeeperEvent] {
         guard !work.isEmpty else { return [] }
         var events: [KeeperEvent] = []
+        var known = catalog.objects
         // A linked state whose document was rewritten in place shares that document's file:
         // its bytes are gone. Such states are dropped first, and links stop for this library.
         var mode = place.mode
@@ -238,15 +265,14 @@ public struct Keeper: Sendable {
             // their names in the store go only once that is done.
             if (try? journal.append(events)) != nil {
                 for case .dropped(_, let sha256, _) in events {
-                    catalog.apply(KeeperEvent.dropped(at: now, sha256: sha256, why: KeeperCatalog.changedInPlace))
+                    known[sha256] = nil
                     Sys.removeIfPresent(objectURL(sha256).path)
                 }
             }
             events.removeAll()
         }
         try? prepare()
-        let known = catalog.objects
-        let startMode = mode
+        let startMode = mode, objects = known
         let outcomes: [(Int, KeepOutcome)] = await withTaskGroup(of: (Int, KeepOutcome).self) { group in
             var next = 0
             var results: [(Int, KeepOutcome)] = []
@@ -256,7 +282,7 @@ public struct Keeper: Sendable {
                 next += 1
                 group.addTask {
                     var mode = startMode
-                    return (index, self.keepOne(url: item.url, path: item.path, reason: reason, anyBytes: false, known: known, mode: &mode, now: now))
+                    return (index, self.keepOne(url: item.url, path: item.path, reason: reason, anyBytes: false, known: objects, mode: &mode, now: now))
                 }
             }
             for _ in 0..<max(1, min(jobs, work.count)) { addNext() }
@@ -271,27 +297,27 @@ public struct Keeper: Sendable {
             let item = work[index]
             switch outcome {
             case .kept(var state, let copied):
-                if state.placed != nil, catalog.objects[state.sha256] == nil, placed.insert(state.sha256).inserted {
+                if state.placed != nil, known[state.sha256] == nil, placed.insert(state.sha256).inserted {
                     report.newObjects += 1
                     report.bytesCopied += copied
                 } else {
                     state.placed = nil  // the bytes were there already
                 }
-                let event = KeeperEvent.state(state)
-                events.append(event)
-                catalog.apply(event)
+                events.append(KeeperEvent.state(state))
                 report.kept += 1
             case .notDocument(let stamp):
                 // A file still arriving is looked at again; only a settled one is recorded.
-                if let arrival, arrival.stillArriving(item.url, whole: false) != nil { continue }
-                let event = KeeperEvent.notDocument(at: now, stamp: stamp, path: item.path)
-                events.append(event)
-                catalog.apply(event)
+                if let arrival, arrival.stillArriving(item.url, whole: false) != nil {
+                    report.unsettled.append(item.path)
+                    continue
+                }
+                events.append(KeeperEvent.notDocument(at: now, stamp: stamp, path: item.path))
                 report.notDocuments.append(item.path)
             case .vanished:
-                continue  // gone or replaced while it was looked at: the next look sees what is there
+                report.unsettled.append(item.path)  // gone or replaced while it was looked at: the next look sees what is there
             case .failed(let why):
                 report.failures.append("\(item.path): \(why)")
+                report.unsettled.append(item.path)
             }
         }
         return events

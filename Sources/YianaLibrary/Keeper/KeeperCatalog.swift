@@ -69,36 +69,45 @@ struct KeeperCatalog: Sendable {
     var lastSeen: [String: Date] = [:]
     /// The journal as read.
     var events: [KeeperEvent] = []
+    /// Kept up as events are applied, so that what a look, a count or the alarm asks costs
+    /// what changed, not the history (``KeeperCatalog+Derived.swift``).
+    var derived = Derived()
 
     init(_ events: [KeeperEvent]) {
         self.events = events
         for event in events { apply(event) }
+        settle()
     }
 
+    /// Applies `event`; what ``settle()`` recounts may then be stale until it is called.
     mutating func apply(_ event: KeeperEvent) {
         switch event {
         case .state(let state):
             if let placed = state.placed {
+                if derived.dropped.contains(state.sha256) { derived.recount = true }  // bytes dropped once are back
                 objects[state.sha256] = Object(modified: placed.modified, how: placed.how)
             }
             states.append(state)
             // Bytes kept that are not a document (what a restore replaced) are listed, never current.
             guard state.isDocument else { return }
-            paths[state.path] = .document(states.count - 1)
+            counted(state)
+            set(state.path, .document(states.count - 1))
             lastDocument[state.path] = states.count - 1
             lastSeen[state.path] = max(lastSeen[state.path] ?? .distantPast, state.seenAt)
         case .notDocument(let at, let stamp, let path):
             if case .notDocument(let old, let since) = paths[path], old == stamp {
-                paths[path] = .notDocument(stamp, at: since)
+                set(path, .notDocument(stamp, at: since))
             } else {
-                paths[path] = .notDocument(stamp, at: at)
+                set(path, .notDocument(stamp, at: at))
             }
             lastSeen[path] = max(lastSeen[path] ?? .distantPast, at)
         case .gone(let at, let lastSeen, let path):
             if case .gone = paths[path] { return }
-            paths[path] = .gone(at: at, lastSeen: lastSeen)
+            set(path, .gone(at: at, lastSeen: lastSeen))
         case .dropped(_, let sha256, _):
             objects[sha256] = nil
+            derived.dropped.insert(sha256)
+            derived.recount = true
         }
     }
 
@@ -113,36 +122,10 @@ struct KeeperCatalog: Sendable {
         }
     }
 
-    /// The paths that held something at the last look.
-    var presentPaths: [String] {
-        paths.compactMap { path, state in
-            if case .gone = state { return nil }
-            return path
-        }
-    }
 
     /// The newest document state seen at `path`.
     func lastDocumentState(of path: String) -> KeptState? {
         lastDocument[path].map { states[$0] }
-    }
-
-    /// The paths gone because their document left them for another (a move or a rename, by a
-    /// command of this machine's or by sync): its id was first seen at another path no earlier
-    /// than it was last seen at this one. A document moved, then deleted, is lost once, at its
-    /// last path; a copy made while the original was still there does not hide the original.
-    func movedAway() -> Set<String> {
-        var firstSeen: [String: [String: Date]] = [:]
-        for state in states where state.isDocument {
-            guard let id = state.documentID else { continue }
-            firstSeen[id, default: [:]][state.path] = min(firstSeen[id]?[state.path] ?? .distantFuture, state.seenAt)
-        }
-        var moved = Set<String>()
-        for (path, state) in paths {
-            guard case .gone(_, let lastSeen) = state, let id = lastDocumentState(of: path)?.documentID,
-                  let elsewhere = firstSeen[id], elsewhere.contains(where: { $0.key != path && $0.value >= lastSeen }) else { continue }
-            moved.insert(path)
-        }
-        return moved
     }
 
     /// True when a state's bytes are still in the store (not dropped, not found damaged).

@@ -16,7 +16,7 @@ struct KeeperSnapshot {
     private static let magic: UInt64 = 0x5949_414E_414B_5031  // "YIANAKP1"
 
     /// True when `items` are, in order, what the last look recorded.
-    func matches(_ items: [(path: String, placeholder: Bool, stamp: FileStamp?)]) -> Bool {
+    func matches(_ items: [Keeper.Entry]) -> Bool {
         guard let data = FileManager.default.contents(atPath: url.path), data.count == 16 + 32 * items.count else { return false }
         return data.withUnsafeBytes { raw -> Bool in
             guard raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self) == Self.magic,
@@ -35,7 +35,7 @@ struct KeeperSnapshot {
     }
 
     /// Records `items`; those for which `held` is false are written never to match.
-    func write(_ items: [(path: String, placeholder: Bool, stamp: FileStamp?)], held: (Int) -> Bool) {
+    func write(_ items: [Keeper.Entry], held: (Int) -> Bool) {
         var data = Data(capacity: 16 + 32 * items.count)
         func put<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
         put(Self.magic)

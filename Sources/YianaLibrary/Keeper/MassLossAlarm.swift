@@ -65,17 +65,15 @@ extension Keeper {
 
     /// Raises the alarm when this look's losses pass the rule, lowers it when every document it
     /// named is back; returns the alarm raised now or still raised.
-    func updateAlarm(_ catalog: KeeperCatalog, present: PresentContent, rule: MassLossRule = MassLossRule(), now: Date) -> MassLossAlarm? {
+    func updateAlarm(_ catalog: KeeperCatalog, rule: MassLossRule = MassLossRule(), now: Date) -> MassLossAlarm? {
         let horizon = now.addingTimeInterval(-rule.window)
         var lost: [(path: String, at: Date)] = []
-        var holding = 0
-        for (path, state) in catalog.paths {
-            switch state {
-            case .document:
-                holding += 1
-            case .gone(let at, _) where at >= horizon && !present.holds(lastStateOf: path, in: catalog):
+        let holding = catalog.derived.holding
+        for path in catalog.derived.absent {
+            switch catalog.paths[path] {
+            case .gone(let at, _)? where at >= horizon && !catalog.heldElsewhere(lastStateOf: path):
                 if catalog.lastDocumentState(of: path) != nil { lost.append((path, at)) }
-            case .notDocument(_, let at) where at >= horizon:
+            case .notDocument(_, let at)? where at >= horizon:
                 if catalog.lastDocumentState(of: path) != nil { lost.append((path, at)) }
             default:
                 break
@@ -95,7 +93,7 @@ extension Keeper {
         // Lowered once every document it named is a document again.
         let back = existing.paths.allSatisfy { path in
             if case .document = catalog.paths[path] { return true }
-            return present.holds(lastStateOf: path, in: catalog)
+            return catalog.heldElsewhere(lastStateOf: path)
         }
         if back { Sys.removeIfPresent(alarmFile.url.path) }
         return back ? nil : existing

@@ -1,0 +1,189 @@
+import Foundation
+import YianaSystem
+
+/// A library's walk kept between a watcher's passes: what each folder holds itself, listed
+/// again only when something in it changed. A pass after one change lists one folder, not
+/// the library.
+///
+/// What changed is told by the caller (inotify's events). Where that cannot be trusted (the
+/// first pass, the periodic rescan, an overflowed queue, a pass that failed) the caller
+/// passes nil and the library is walked whole. Either way the scan is the one a walk of the
+/// library would give now (``LibraryScanner/scan(_:below:)``); the tests compare the two.
+public final class LibraryScanCache {
+    public let library: Library
+    private let root: String
+    /// Folder (absolute path) → what it holds itself, with its sub-folders in `unwalked`.
+    private var pieces: [String: LibraryScan] = [:]
+    private var last: LibraryScan?
+    /// Folders listed by the last call.
+    public private(set) var listed = 0
+    /// What the call under way found changed, and the paths it was asked to look at again.
+    private var changes = ScanChanges()
+    private var recheck: Set<String> = []
+
+    public init(library: Library) {
+        self.library = library
+        root = library.root.path
+    }
+
+    /// The library as a walk would find it now. `changed`: the paths (absolute) whose entries
+    /// were created, removed, moved, written or had their metadata changed since the last
+    /// call; nil when that is not known. The scan's ``LibraryScan/changes`` say which
+    /// documents differ from the last call's scan (nil after a whole walk), with `recheck`
+    /// (documents, relative; their folders must be among `changed`) counted as changed.
+    /// - Throws: when the library's root cannot be listed.
+    public func scan(changed: Set<String>?, recheck: Set<String> = []) throws -> LibraryScan {
+        listed = 0
+        changes = ScanChanges()
+        self.recheck = recheck
+        guard let changed, let previous = last else {
+            last = nil
+            pieces = [:]
+            try walk([root])
+            return assemble()
+        }
+        // Not trusted again until this call ends well (a root that cannot be listed throws).
+        last = nil
+        // The folders whose listing holds a changed entry (the nearest one kept, for an entry
+        // of a folder not kept: a folder named like a document, walked by its parent), and a
+        // changed folder itself (its permissions, say).
+        var folders = Set<String>()
+        for path in changed where path == root || path.hasPrefix(root + "/") {
+            if pieces[path] != nil { folders.insert(path) }
+            var folder = path
+            repeat {
+                folder = folder == root ? root : (folder as NSString).deletingLastPathComponent
+            } while pieces[folder] == nil && folder != root
+            folders.insert(folder)
+        }
+        guard !folders.isEmpty else {
+            last = previous
+            var same = previous
+            same.changes = ScanChanges()
+            return same
+        }
+        // Parents first: a folder a parent's new listing dropped is not listed.
+        for folder in folders.sorted(by: { $0.count < $1.count }) where pieces[folder] != nil || folder == root {
+            try relist(folder)
+        }
+        var scan = assemble()
+        changes.items = LibraryScanner.evicted(changes.items, library: library)
+        scan.changes = changes
+        return scan
+    }
+
+    /// Lists `folder` again: sub-folders gone are forgotten with all below them, new ones walked.
+    private func relist(_ folder: String) throws {
+        let before = pieces[folder]
+        let old = Set((before?.unwalked ?? []).map(\.path))
+        let piece = try Self.list(folder, library: library)
+        listed += 1
+        pieces[folder] = piece
+        note(before?.items ?? [], piece.items)
+        let now = (piece.unwalked ?? []).map(\.path)
+        for gone in old.subtracting(now) {
+            for key in pieces.keys where key == gone || key.hasPrefix(gone + "/") {
+                note(pieces[key]?.items ?? [], [])
+                pieces[key] = nil
+            }
+        }
+        try walk(now.filter { pieces[$0] == nil }, noting: true)
+    }
+
+    /// Notes the documents whose items differ between `old` and `new` (or are to be looked at again).
+    private func note(_ old: [LibraryItem], _ new: [LibraryItem]) {
+        func key(_ item: LibraryItem) -> String { item.documentPath ?? library.relativePath(of: item.documentURL) ?? item.path }
+        var before = Dictionary(old.map { (key($0), $0) }, uniquingKeysWith: { _, last in last })
+        for item in new {
+            let path = key(item)
+            let was = before.removeValue(forKey: path)
+            if was == nil || was! != item || was!.stamp != item.stamp || recheck.contains(path) {
+                changes.paths.insert(path)
+                changes.items.append(item)
+            }
+        }
+        changes.paths.formUnion(before.keys)
+    }
+
+    /// Lists `folders` and every folder below them, each level's folders on every core;
+    /// `noting`: their documents are noted as changed (new).
+    private func walk(_ folders: [String], noting: Bool = false) throws {
+        var level = folders
+        while !level.isEmpty {
+            var found = [Result<LibraryScan, Error>](repeating: .success(LibraryScan()), count: level.count)
+            found.withUnsafeMutableBufferPointer { [level, library] buffer in
+                nonisolated(unsafe) let found = buffer
+                DispatchQueue.concurrentPerform(iterations: level.count) { index in
+                    found[index] = Result { try Self.list(level[index], library: library) }
+                }
+            }
+            listed += level.count
+            var next: [String] = []
+            for (folder, result) in zip(level, found) {
+                let piece = try result.get()
+                pieces[folder] = piece
+                if noting { note([], piece.items) }
+                next += (piece.unwalked ?? []).map(\.path)
+            }
+            level = next
+        }
+    }
+
+    /// What `folder` holds itself. A sub-folder that cannot be listed holds nothing, as in a
+    /// walk (only its time is kept); the root that cannot be listed throws.
+    private static func list(_ folder: String, library: Library) throws -> LibraryScan {
+        let url = URL(fileURLWithPath: folder, isDirectory: true)
+        do {
+            return try LibraryScanner.shallow(url, library: library)
+        } catch {
+            if folder == library.root.path { throw error }
+            var piece = LibraryScan()
+            piece.unwalked = []
+            if let relative = library.relativePath(of: url), let stamp = FileStamp(path: folder) { piece.folders[relative] = stamp.modified }
+            return piece
+        }
+    }
+
+    private func assemble() -> LibraryScan {
+        var scan = LibraryScan()
+        for key in pieces.keys.sorted() { scan.append(pieces[key]!) }
+        LibraryScanner.finish(&scan, library: library)
+        last = scan
+        return scan
+    }
+}
+
+extension LibraryScanner {
+    /// What `folder` itself holds, as a walk finds it there, with the sub-folders it would walk
+    /// next in `unwalked` (not walked): a piece of a walk, for ``LibraryScanCache``.
+    /// - Throws: when `folder` cannot be listed.
+    static func shallow(_ folder: URL, library: Library) throws -> LibraryScan {
+        var scan = LibraryScan()
+        scan.unwalked = []
+        let relativeFolder = library.relativePath(of: folder)
+        if let relativeFolder, let stamp = FileStamp(path: folder.path) { scan.folders[relativeFolder] = stamp.modified }
+        for entry in try DirectoryEntry.list(folder.path) {
+            visit(entry, in: folder, relativeFolder: relativeFolder, library: library, into: &scan)
+        }
+        return scan
+    }
+
+    /// Turns documents the macOS 14 way evicted (``DatalessFiles``) into placeholders and
+    /// sorts the items: the last step of every walk.
+    static func finish(_ scan: inout LibraryScan, library: Library) {
+        scan.items = evicted(scan.items, library: library)
+        scan.items.sort { $0.path < $1.path }
+    }
+
+    /// `items`, with the documents evicted the macOS 14 way as placeholders: such files keep
+    /// their names, and this device's record (``DatalessFiles``) tells them.
+    static func evicted(_ items: [LibraryItem], library: Library) -> [LibraryItem] {
+        let dataless = DatalessFiles.paths(in: library)
+        guard !dataless.isEmpty else { return items }
+        return items.map { item in
+            item.kind == .document && dataless.contains(library.relativePath(of: item.url) ?? "")
+                ? LibraryItem(kind: .placeholder, url: item.url, documentURL: item.documentURL, stamp: item.stamp, documentPath: item.documentPath)
+                : item
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+import YianaArchive
+import YianaSystem
+import YianaTestSupport
+@testable import YianaLibrary
+
+/// A watcher's look is told what changed (its walk, kept between passes, says which documents
+/// differ): it records what a look at the whole library would, and nothing is left for one.
+@Suite("keeper: a look at what changed")
+struct KeeperPartialLookTests {
+    func document(_ root: URL, _ name: String, title: String) throws {
+        let url = root.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try CoordinatedDocument.replace(at: url.path, metadata: DocumentMetadata(title: title, pageCount: 1), pdf: .data(simplePDF([title])))
+    }
+
+    @Test func recordsWhatAWholeLookWouldAndLeavesNothingForOne() async throws {
+        let folder = try TemporaryFolder(), store = try TemporaryFolder()
+        let root = folder.url
+        for index in 0..<12 { try document(root, "Folder \(index % 3)/Doc \(index).yianazip", title: "Doc \(index)") }
+        let library = try Library(root: root)
+        let keeper = Keeper(library: library, place: KeeperPlace(folder: store.url.appendingPathComponent("k"), mode: .link, reason: "test"))
+        let cache = LibraryScanCache(library: library)
+        func look(_ changed: [String]?) async throws -> KeeperReport {
+            let scan = try cache.scan(changed: changed.map { Set($0.map { root.appendingPathComponent($0).path }) })
+            return await keeper.look(scan, arrival: Arrival(scan: scan, window: 0))
+        }
+        #expect(try await look(nil).kept == 12)
+
+        // Deleted, moved, written over with bytes that are not a document, changed, and new:
+        // each named as inotify would name it.
+        try FileManager.default.removeItem(at: root.appendingPathComponent("Folder 0/Doc 0.yianazip"))
+        try FileManager.default.moveItem(at: root.appendingPathComponent("Folder 1/Doc 1.yianazip"), to: root.appendingPathComponent("Folder 2/Moved.yianazip"))
+        try Data("not a zip".utf8).write(to: root.appendingPathComponent("Folder 2/Doc 2.yianazip.new"))
+        _ = rename(root.appendingPathComponent("Folder 2/Doc 2.yianazip.new").path, root.appendingPathComponent("Folder 2/Doc 2.yianazip").path)
+        try document(root, "Folder 0/Doc 3.yianazip", title: "Doc 3, second version")
+        try document(root, "Folder 1/New.yianazip", title: "New")
+        let report = try await look(["Folder 0/Doc 0.yianazip", "Folder 1/Doc 1.yianazip", "Folder 2/Moved.yianazip", "Folder 2/Doc 2.yianazip",
+                                     "Folder 2/Doc 2.yianazip.new", "Folder 0/Doc 3.yianazip", "Folder 1/New.yianazip"])
+        #expect(report.gone == ["Folder 0/Doc 0.yianazip"])  // the moved one is not lost
+        #expect(report.notDocuments == ["Folder 2/Doc 2.yianazip"])
+        #expect(report.kept == 3)  // the moved one, the changed one and the new one
+        #expect(Set(keeper.lost().map(\.path)) == ["Folder 0/Doc 0.yianazip", "Folder 2/Doc 2.yianazip"])
+        #expect(keeper.summary().lost == 2 && keeper.summary().states == 15)
+
+        // Nothing changed: no journal read, nothing written.
+        let size = FileStamp(path: keeper.journal.url.path)?.size
+        #expect(try await look([]).kept == 0)
+        #expect(FileStamp(path: keeper.journal.url.path)?.size == size)
+
+        // A look at the whole library finds nothing the partial looks left out.
+        let whole = try await look(nil)
+        #expect(whole.kept == 0 && whole.gone.isEmpty && whole.notDocuments.isEmpty)
+        #expect(FileStamp(path: keeper.journal.url.path)?.size == size)
+    }
+}
