@@ -80,14 +80,31 @@ public struct ConflictDetector: Sendable {
     public func detect(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, settle: Double = Arrival.defaultWindow,
                        now: Date = Date(), cache: FactsCache? = nil, scan: LibraryScan? = nil) async throws -> ConflictReport {
         let scan = try scan ?? LibraryScanner.scan(library)
-        let library = self.library
+        let library = self.library, root = library.root.path
         // In runs of files: a task for each file would cost about what reading it does.
-        let runs = stride(from: 0, to: scan.items.count, by: 64).map { Array(scan.items[$0..<min($0 + 64, scan.items.count)]) }
-        let facts = await boundedMap(runs, width: jobs) { run in
-            run.map { item in cache?.facts(of: item) ?? DocumentFacts.read(item, in: library) }
-        }.flatMap { $0 }
-        cache?.keep(facts, of: scan.items)
-        var report = Self.classify(facts, now: now)
+        func read(_ items: [LibraryItem]) async -> [DocumentFacts] {
+            let runs = stride(from: 0, to: items.count, by: 64).map { Array(items[$0..<min($0 + 64, items.count)]) }
+            return await boundedMap(runs, width: jobs) { run in
+                run.map { item in cache?.facts(of: item) ?? DocumentFacts.read(item, in: library) }
+            }.flatMap { $0 }
+        }
+        let facts: [DocumentFacts]
+        var report: ConflictReport
+        if let cache, cache.whole, let changes = scan.changes {
+            // A watcher's pass: the files that changed (and those unreadable last time) read,
+            // and only the files that can be in a group classified.
+            let unreadable = Set(cache.unreadable())
+            let items = changes.items + (unreadable.isEmpty ? [] : scan.items.filter { unreadable.contains($0.path) && !changes.paths.contains($0.documentPath ?? "") })
+            cache.update(removing: changes.paths, root: root, await read(items), of: items)
+            let (candidates, count) = cache.candidates(also: cache.markedWithoutID().flatMap { Self.files(in: $0, of: scan) })
+            facts = candidates
+            report = Self.classify(facts, now: now, holds: { cache.holds($0, root: root) })
+            report.documentsScanned = count
+        } else {
+            facts = await read(scan.items)
+            cache?.replace(facts, of: scan.items)
+            report = Self.classify(facts, now: now)
+        }
         let arrival = Arrival(scan: scan, now: now, window: settle)
         // Only files of groups and strays matter here: those are what resolve would touch. A
         // file that reads as a whole document is complete (a sync program writing in place
@@ -100,6 +117,22 @@ public struct ConflictDetector: Sendable {
         report.companions = CompanionConflicts.detect(scan, library: library)
         report.arriving += CompanionConflicts.arriving(report.companions, library: library, arrival: arrival)
         return report
+    }
+
+    /// The files of `scan` in `folder` itself (absolute), found by their sorted paths.
+    static func files(in folder: String, of scan: LibraryScan) -> [String] {
+        let prefix = folder + "/"
+        var low = 0, high = scan.items.count
+        while low < high {
+            let middle = (low + high) / 2
+            if scan.items[middle].path < prefix { low = middle + 1 } else { high = middle }
+        }
+        var files: [String] = []
+        while low < scan.items.count, scan.items[low].path.hasPrefix(prefix) {
+            if !scan.items[low].path.dropFirst(prefix.count).contains("/") { files.append(scan.items[low].path) }
+            low += 1
+        }
+        return files
     }
 
     /// Which file of a group is the original, from what the names say (never from how the
@@ -116,7 +149,8 @@ public struct ConflictDetector: Sendable {
     }
 
     /// Groups and classifies facts (separate from the scan, for tests and re-use).
-    static func classify(_ facts: [DocumentFacts], now: Date) -> ConflictReport {
+    /// `holds`: whether a relative path holds a file (nil: one of `facts`).
+    static func classify(_ facts: [DocumentFacts], now: Date, holds: ((String) -> Bool)? = nil) -> ConflictReport {
         var report = ConflictReport()
         report.documentsScanned = facts.count
         report.unreadable = facts.filter { if case .damaged = $0.state { true } else { false } }.map(\.path)
@@ -131,7 +165,8 @@ public struct ConflictDetector: Sendable {
         var placed = Set<String>()
         let waitingNames = Set(byOriginalName.values.joined().map(\.name.original))
 
-        let taken = Set(facts.map(\.path))
+        let paths = holds == nil ? Set(facts.map(\.path)) : []
+        let taken = holds ?? { paths.contains($0) }
         for (id, members) in Dictionary(grouping: facts.filter { $0.documentID != nil }, by: { $0.documentID! }) {
             let ordered = members.sorted { Self.originalRank($0) < Self.originalRank($1) }
             let original = ordered[0]
@@ -171,7 +206,7 @@ public struct ConflictDetector: Sendable {
             // cannot open it). A lone copy with a proper name stays a stray: its original may
             // have been deleted on purpose.
             let mangled = !original.path.lowercased().hasSuffix(".\(Library.documentExtension)")
-            let target = original.name.isSyncConflict && (files.count > 1 || mangled) && !taken.contains(plainName)
+            let target = original.name.isSyncConflict && (files.count > 1 || mangled) && !taken(plainName)
                 && !FileManager.default.fileExists(atPath: original.url.deletingLastPathComponent().appendingPathComponent(original.name.original).path)
                 ? plainName : nil
             guard files.count > 1 || target != nil else { continue }
@@ -202,35 +237,5 @@ public struct ConflictDetector: Sendable {
             }
             return nil
         }
-    }
-}
-
-/// Documents' facts by path, with the file stamp they were read at: what changed is read
-/// again, the rest reused. Holds only the files of the last scan.
-public final class FactsCache: @unchecked Sendable {
-    // @unchecked: `entries` is touched only under `lock`.
-    private let lock = NSLock()
-    private var entries: [String: (stamp: FileStamp, facts: DocumentFacts)] = [:]
-
-    public init() {}
-
-    func facts(of item: LibraryItem) -> DocumentFacts? {
-        guard let stamp = item.stamp else { return nil }
-        lock.lock()
-        defer { lock.unlock() }
-        guard let entry = entries[item.path], entry.stamp == stamp, entry.facts.url == item.url else { return nil }
-        return entry.facts
-    }
-
-    func keep(_ facts: [DocumentFacts], of items: [LibraryItem]) {
-        var fresh: [String: (stamp: FileStamp, facts: DocumentFacts)] = [:]
-        // A file that could not be read is read again next time: an I/O error passes, and a
-        // damaged file stays rare.
-        for (item, fact) in zip(items, facts) where fact.state == .document || fact.state == .notDownloaded {
-            if let stamp = item.stamp { fresh[item.path] = (stamp, fact) }
-        }
-        lock.lock()
-        entries = fresh
-        lock.unlock()
     }
 }

@@ -62,6 +62,22 @@ struct CatalogCacheTests {
         #expect(cache.catalog(of: journal).states.count == 2)
         #expect(cache.wholeReads == 3)
 
+        // Copied over in place by a journal that ends alike (the same document seen again, at
+        // another time: the crash harness puts a library back this way): read whole.
+        await keeper.observe([try add(folder, "Letter 7")])
+        _ = cache.catalog(of: journal)
+        let bytes = try Data(contentsOf: journal.url)
+        let lastLine = bytes.dropLast().lastIndex(of: UInt8(ascii: "\n"))! + 1
+        var alike = Array(bytes)
+        alike[lastLine + 2] = alike[lastLine + 2] == UInt8(ascii: "1") ? UInt8(ascii: "2") : UInt8(ascii: "1")  // its time, first digit
+        let again = try Sys.open(journal.url.path, [.writeOnly, .truncate])
+        try Sys.writeAll(again, alike, path: journal.url.path)
+        Sys.close(again)
+        await keeper.observe([try add(folder, "Letter 8")])
+        let reads = cache.wholeReads
+        #expect(same(cache.catalog(of: journal), KeeperCatalog(journal.read())))
+        #expect(cache.wholeReads == reads + 1)
+
         // Gone: nothing.
         try FileManager.default.removeItem(at: journal.url)
         #expect(cache.catalog(of: journal).states.isEmpty)

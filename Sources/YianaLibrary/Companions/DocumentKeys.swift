@@ -5,14 +5,16 @@ import YianaArchive
 /// `.yianazip`, the title (the app keys address files by it), or the id. Titles are read
 /// once, and only when a key is not a file name. For one thread at a time.
 public final class DocumentKeys {
-    private let byFileName: [String: String]
     private let items: [LibraryItem]
 
     public init(scan: LibraryScan) {
         items = scan.items
-        byFileName = Dictionary(scan.items.map { (($0.documentURL.lastPathComponent as NSString).deletingPathExtension, $0.documentPath ?? $0.path) },
-                                uniquingKeysWith: { first, _ in first })
     }
+
+    /// Made on the first question: most passes ask none.
+    private lazy var byFileName: [String: String] = Dictionary(
+        items.map { (($0.documentURL.lastPathComponent as NSString).deletingPathExtension, $0.documentPath ?? $0.path) },
+        uniquingKeysWith: { first, _ in first })
 
     /// True when a document's file name (without `.yianazip`) is `key`: no file is read.
     public func isFileName(_ key: String) -> Bool { byFileName[key] != nil }

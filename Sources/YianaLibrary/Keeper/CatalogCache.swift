@@ -20,7 +20,9 @@ final class CatalogCache: Sendable {
         let inode: UInt64
         /// The bytes read, all complete lines.
         var offset: UInt64
-        /// The last bytes read (up to ``tailLength``), to tell the file is still the one read.
+        /// The last line read whole (up to ``tailLength`` bytes), to tell the file is still the
+        /// one read: a journal copied over it in place that ends alike (the same document seen
+        /// again) still differs there, in the time each line begins with.
         var tail: [UInt8]
         var catalog: KeeperCatalog
     }
@@ -31,7 +33,7 @@ final class CatalogCache: Sendable {
         var wholeReads = 0
     }
 
-    private static let tailLength = 64
+    private static let tailLength = 4096
     private let state = Mutex(State())
 
     var wholeReads: Int { state.withLock(\.wholeReads) }
@@ -58,7 +60,7 @@ final class CatalogCache: Sendable {
                     kept.catalog.settle()
                     kept.catalog.events += events
                     kept.offset += read
-                    if read > 0 { kept.tail = Array((kept.tail + tail).suffix(Self.tailLength)) }
+                    if read > 0 { kept.tail = tail }
                     state.entry = kept
                     return kept.catalog
                 }
@@ -75,7 +77,7 @@ final class CatalogCache: Sendable {
     }
 
     /// The events of the complete lines of bytes `from..<to`, how many bytes they take, and
-    /// their last ``tailLength`` bytes; nil when the file cannot be read.
+    /// their last line (its last ``tailLength`` bytes); nil when the file cannot be read.
     private static func lines(_ fd: Int32, path: String, from: UInt64, to: UInt64) -> ([KeeperEvent], UInt64, [UInt8])? {
         guard let bytes = try? Sys.pread(fd, count: Int(to - from), at: from, path: path) else { return nil }
         guard let end = bytes.lastIndex(of: UInt8(ascii: "\n")) else { return ([], 0, []) }
@@ -83,6 +85,7 @@ final class CatalogCache: Sendable {
         let events = complete.split(separator: 0x0A, omittingEmptySubsequences: true).compactMap { line in
             KeeperEvent(line: Substring(decoding: line, as: UTF8.self))
         }
-        return (events, UInt64(complete.count), Array(complete.suffix(tailLength)))
+        let lastLine = complete.dropLast().lastIndex(of: UInt8(ascii: "\n")).map { complete.index(after: $0) } ?? complete.startIndex
+        return (events, UInt64(complete.count), Array(complete[lastLine...].suffix(tailLength)))
     }
 }

@@ -38,9 +38,9 @@ public enum CompanionConflicts {
         // `Report 2.json` is a copy of `Report.json` only if the document id inside says so;
         // it is read only when no document is named `Report 2` and `Report` is there.
         for index in files.indices where files[index].kind == .addressExtraction && !files[index].isConflictCopy {
-            guard let key = files[index].key, !documents.isFileName(key) else { continue }
+            guard let key = files[index].key else { continue }
             let name = ConflictName(fileName: key + ".json")
-            guard !name.marks.isEmpty else { continue }
+            guard !name.marks.isEmpty, !documents.isFileName(key) else { continue }
             let folder = (files[index].path as NSString).deletingLastPathComponent
             let candidates = Set([name.original, name.withoutSyncMarks]).filter { $0 != key + ".json" }
             guard candidates.contains(where: { plainPaths.contains((folder as NSString).appendingPathComponent($0)) || documents.isFileName(String($0.dropLast(5))) }) else { continue }
