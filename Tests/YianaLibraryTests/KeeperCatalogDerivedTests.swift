@@ -54,7 +54,7 @@ struct KeeperCatalogDerivedTests {
         }
         result.moved = catalog.movedAway()
         result.absent = catalog.derived.absent
-        result.holding = catalog.derived.holding
+        result.holding = catalog.holding
         result.keptStates = catalog.derived.keptStates
         result.keptDocuments = catalog.derived.keptDocuments.count
         return result

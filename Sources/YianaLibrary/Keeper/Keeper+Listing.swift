@@ -239,11 +239,10 @@ extension Keeper {
         return counts
     }
 
-    /// Counts `catalog` (the journal as it is now) and saves the numbers.
+    /// Counts `catalog` (the journal as it is now, as ``catalog()`` gives it: settled) and
+    /// saves the numbers.
     @discardableResult
     func saveCounts(_ catalog: KeeperCatalog) -> Counts {
-        var catalog = catalog
-        catalog.settle()  // (a copy only when bytes were dropped since it was counted)
         var counts = Counts(journal: journalStamp())
         for path in catalog.derived.absent where catalog.lastDocumentState(of: path).map(catalog.isKept) == true {
             switch catalog.paths[path] {

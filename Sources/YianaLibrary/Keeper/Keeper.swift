@@ -100,7 +100,12 @@ public struct Keeper: Sendable {
         } else {
             entries = Self.entries(scan.items, library: library)
             let seen = Set(entries.map(\.path))
-            gone = { catalog in catalog.paths.compactMap { path, _ in !seen.contains(path) && catalog.holdsSomething(at: path) ? path : nil } }
+            gone = { catalog in
+                catalog.paths.compactMap { path, state in
+                    if case .gone = state { return nil }
+                    return seen.contains(path) ? nil : path
+                }
+            }
         }
         // Nothing changed since the last look: no journal read.
         if scan.changes?.paths.isEmpty ?? snapshot.matches(entries) {

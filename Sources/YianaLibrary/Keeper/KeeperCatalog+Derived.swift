@@ -15,8 +15,6 @@ extension KeeperCatalog {
         /// The paths holding a document now, counted by its bytes and by its id.
         var presentContent: [String: Int] = [:]
         var presentIDs: [String: Int] = [:]
-        /// How many paths hold a document now.
-        var holding = 0
         /// The paths gone, or holding bytes that are not a document.
         var absent: Set<String> = []
         /// Where each id was first seen, path by path.
@@ -35,7 +33,6 @@ extension KeeperCatalog {
         switch paths.updateValue(new, forKey: path) {
         case .document(let index)?:
             let old = states[index]
-            derived.holding -= 1
             Self.decrement(&derived.presentContent, old.sha256)
             if let id = old.documentID { Self.decrement(&derived.presentIDs, id) }
         case nil:
@@ -45,7 +42,6 @@ extension KeeperCatalog {
         }
         if case .document(let index) = new {
             let state = states[index]
-            derived.holding += 1
             derived.presentContent[state.sha256, default: 0] += 1
             if let id = state.documentID { derived.presentIDs[id, default: 0] += 1 }
         } else {
@@ -87,6 +83,9 @@ extension KeeperCatalog {
             derived.keptDocuments.insert(state.documentID ?? state.path)
         }
     }
+
+    /// How many paths hold a document now (every other path is ``Derived/absent``).
+    var holding: Int { paths.count - derived.absent.count }
 
     /// True when `path` held something (a document or other bytes) at the last look.
     func holdsSomething(at path: String) -> Bool {

@@ -122,7 +122,6 @@ struct KeeperCatalog: Sendable {
         }
     }
 
-
     /// The newest document state seen at `path`.
     func lastDocumentState(of path: String) -> KeptState? {
         lastDocument[path].map { states[$0] }

@@ -68,7 +68,7 @@ extension Keeper {
     func updateAlarm(_ catalog: KeeperCatalog, rule: MassLossRule = MassLossRule(), now: Date) -> MassLossAlarm? {
         let horizon = now.addingTimeInterval(-rule.window)
         var lost: [(path: String, at: Date)] = []
-        let holding = catalog.derived.holding
+        let holding = catalog.holding
         for path in catalog.derived.absent {
             switch catalog.paths[path] {
             case .gone(let at, _)? where at >= horizon && !catalog.heldElsewhere(lastStateOf: path):
