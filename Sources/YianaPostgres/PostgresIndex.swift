@@ -77,10 +77,20 @@ public struct PostgresIndex: IndexStore {
     /// The documents this machine has indexed, with its copies' stamps: one another machine
     /// wrote and this one never saw is new here (its pages reused by content, if the same).
     public func known() async throws -> [String: StoredDocument] {
+        try await known(nil)
+    }
+
+    public func known(paths: Set<String>) async throws -> [String: StoredDocument] {
+        paths.isEmpty ? [:] : try await known(Array(paths))
+    }
+
+    /// This machine's rows of the documents at `paths` (of every document when nil).
+    private func known(_ paths: [String]?) async throws -> [String: StoredDocument] {
         try await refreshIdentity()
         return try await rows("""
             SELECT d.id, d.path, s.file_size, s.file_modified, s.file_inode, d.content_key, d.status
-            FROM yiana_document d JOIN yiana_seen s ON s.document = d.id AND s.machine = \(machine) WHERE d.library = \(library)
+            FROM yiana_document d JOIN yiana_seen s ON s.document = d.id AND s.machine = \(machine)
+            WHERE d.library = \(library) AND (\(paths == nil) OR d.path = ANY(\(paths ?? [])))
             """, as: (Int64, String, Int64, Int64, Int64, String?, String).self)
             .reduce(into: [:]) { result, row in
                 result[row.1] = StoredDocument(id: row.0, file: FileStamp(size: row.2, modified: row.3, inode: row.4),
@@ -101,10 +111,27 @@ public struct PostgresIndex: IndexStore {
             """, as: String.self))
     }
 
+    public func indexedContent(among keys: Set<String>) async throws -> Set<String> {
+        guard !keys.isEmpty else { return [] }
+        return Set(try await rows("""
+            SELECT DISTINCT content_key FROM yiana_document
+            WHERE library = \(library) AND status = 'ok' AND content_key = ANY(\(Array(keys)))
+            """, as: String.self))
+    }
+
     public func statuses(onlyProblems: Bool) async throws -> [IndexReport.Document] {
+        try await statuses(onlyProblems: onlyProblems, paths: nil)
+    }
+
+    public func statuses(paths: Set<String>) async throws -> [IndexReport.Document] {
+        paths.isEmpty ? [] : try await statuses(onlyProblems: false, paths: Array(paths))
+    }
+
+    private func statuses(onlyProblems: Bool, paths: [String]?) async throws -> [IndexReport.Document] {
         try await rows("""
             SELECT path, status, reason, page_count, text_pages, ocr_pages FROM yiana_document
-            WHERE library = \(library) AND (NOT \(onlyProblems) OR status <> 'ok') ORDER BY path COLLATE "C"
+            WHERE library = \(library) AND (NOT \(onlyProblems) OR status <> 'ok') AND (\(paths == nil) OR path = ANY(\(paths ?? [])))
+            ORDER BY path COLLATE "C"
             """, as: (String, String, String?, Int, Int, Int).self)
             .map { IndexReport.Document(path: $0.0, status: IndexStatus(rawValue: $0.1) ?? .failed, reason: $0.2, pages: $0.3, textPages: $0.4, ocrPages: $0.5) }
     }
@@ -225,21 +252,21 @@ public struct PostgresIndex: IndexStore {
         }
     }
 
-    public func remove(_ paths: [String]) async throws -> Int {
-        guard !paths.isEmpty else { return 0 }
+    public func remove(_ paths: [String]) async throws -> [String] {
+        guard !paths.isEmpty else { return [] }
         let library = self.library
         return try await database.transaction(within: Self.writeTimeout) { connection in
-            var removed = 0
-            let rows = try await connection.query("DELETE FROM yiana_document WHERE library = \(library) AND path = ANY(\(paths)) RETURNING id",
+            var removed: [String] = []
+            let rows = try await connection.query("DELETE FROM yiana_document WHERE library = \(library) AND path = ANY(\(paths)) RETURNING path",
                                                   logger: PostgresDatabase.logger)
-            for try await _ in rows { removed += 1 }
+            for try await path in rows.decode(String.self) { removed.append(path) }
             return removed
         }
     }
 
     /// Removes the documents this machine indexed that are not in `paths` (one another machine
     /// added, which has not reached this one yet, is not this one's to remove).
-    public func removeAll(except paths: Set<String>) async throws -> Int {
+    public func removeAll(except paths: Set<String>) async throws -> [String] {
         let stale = try await known().keys.filter { !paths.contains($0) }
         return try await remove(stale.sorted())
     }

@@ -106,6 +106,15 @@ struct DocumentExtractor: Sendable {
         return pages
     }
 
+    /// The key ``extract(_:file:)`` will give `item`'s PDF (``ExtractedDocument/contentKey``),
+    /// from the archive's directory alone; nil for a placeholder, an archive that cannot be
+    /// opened, one without a PDF, and the legacy formats (whose CRC-32 is computed as they are read).
+    static func contentKey(of item: LibraryItem) -> String? {
+        guard item.kind != .placeholder, let reader = try? DocumentReader(path: item.url.path),
+              let entry = reader.pdf, let crc = entry.crc32 else { return nil }
+        return DocumentReader.pdfKey(crc32: crc, size: entry.size)
+    }
+
     func extract(_ item: LibraryItem, file: FileState) -> ExtractedDocument {
         var document = read(item, file: file)
         guard SearchIndex.keepsVocabulary else { return document }
@@ -156,7 +165,7 @@ struct DocumentExtractor: Sendable {
 
         do {
             let bytes = try reader.pdfBytes()  // CRC-checked
-            result.contentKey = String(format: "%08x-%llu", bytes.crc32, entry.size)
+            result.contentKey = DocumentReader.pdfKey(crc32: bytes.crc32, size: entry.size)
             if let key = result.contentKey, indexedContent.contains(key) {
                 result.pages = .reuse(contentKey: key)
                 return result

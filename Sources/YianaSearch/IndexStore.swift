@@ -14,9 +14,15 @@ public protocol IndexStore: Sendable {
     /// What the index holds of every document this copy of the library indexed, by path: to
     /// tell what changed here.
     func known() async throws -> [String: StoredDocument]
+    /// ``known()``'s answer for the documents at `paths` alone (those the index holds): a
+    /// watcher's pass, told what changed, reads their rows, not the library's.
+    func known(paths: Set<String>) async throws -> [String: StoredDocument]
     /// The content keys of the PDFs indexed whole (status ok), whose pages a document with the
     /// same bytes can copy: those of `known` (``known()``'s answer), and any others the index holds.
     func indexedContent(known: [String: StoredDocument]) async throws -> Set<String>
+    /// Those of `keys` whose PDFs the index holds whole (status ok), on any machine: the same
+    /// question as ``indexedContent(known:)``, asked of a few documents' keys.
+    func indexedContent(among keys: Set<String>) async throws -> Set<String>
     /// Empties the index (`index --full`).
     func clear() async throws
     /// Writes `documents`, each with its pages, so that a search never sees half of one;
@@ -24,12 +30,14 @@ public protocol IndexStore: Sendable {
     /// A document whose pages were to be copied (``ExtractedDocument/Pages/reuse(contentKey:)``)
     /// from one that no longer holds them is not written: it is returned, to be extracted.
     func write(_ documents: [ExtractedDocument]) async throws -> [ExtractedDocument]
-    /// Removes the documents at `paths`; returns how many the index held.
-    func remove(_ paths: [String]) async throws -> Int
-    /// Removes every document whose path is not in `paths`; returns how many.
-    func removeAll(except paths: Set<String>) async throws -> Int
+    /// Removes the documents at `paths`; returns the paths of those the index held.
+    func remove(_ paths: [String]) async throws -> [String]
+    /// Removes every document whose path is not in `paths`; returns their paths.
+    func removeAll(except paths: Set<String>) async throws -> [String]
     /// The status of every document (or only of those with a problem), by path.
     func statuses(onlyProblems: Bool) async throws -> [IndexReport.Document]
+    /// The status of the documents at `paths` that the index holds, by path.
+    func statuses(paths: Set<String>) async throws -> [IndexReport.Document]
     /// How many documents the index holds.
     func documentCount() async throws -> Int
     /// The stamps of the documents directly in `folder` ('' for the root), by path.

@@ -54,6 +54,8 @@ public struct IndexReport: Codable, Sendable {
     public var unchanged = 0
     /// Index entries removed because their document is gone.
     public var removed = 0
+    /// Their paths (not in the JSON).
+    public var removedPaths: [String] = []
     /// Documents whose people (from the app's address files) were indexed again.
     public var addresses = 0
     /// How many documents the index holds after the run.
@@ -73,6 +75,13 @@ public struct IndexReport: Codable, Sendable {
     /// What the keeper kept and found gone on this run's look at the library (nil when the
     /// keeper is off: `YIANA_KEEP=off`).
     public var keeper: KeeperReport?
+    /// The documents `documents` speaks for when the run was told what changed (a watcher's
+    /// pass, ``LibraryScan/changes``): it lists their statuses, and says nothing of the rest.
+    /// Nil when `documents` lists the whole index (or all its problems).
+    public var covered: Set<String>?
+    /// Documents this run wrote with a status that is tried again on the next run (`failed`,
+    /// `stillArriving`): a pass told what changed must name them again.
+    public var unsettled: [String] = []
 
     public var problems: [Document] { (documents + notIndexed).filter { $0.status.isProblem } }
 
@@ -108,12 +117,15 @@ public struct Indexer: Sendable {
     public func run(options: IndexOptions = IndexOptions(), scan: LibraryScan? = nil,
                     progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }) async throws -> IndexReport {
         let scan = try scan ?? LibraryScanner.scan(library)
-        let items = scan.items
+        // A scan that says what changed (a watcher's pass) costs those documents' rows, not the library's.
+        let changes = options.full ? nil : scan.changes
+        let items = changes?.items ?? scan.items
         let arrival = Arrival(scan: scan, window: options.settle)
         var report = IndexReport()
+        report.covered = changes?.paths
         // Every state seen is kept before anything else is done with it.
         if Keeper.isEnabled() { report.keeper = await Keeper(library: library).look(scan, arrival: arrival, jobs: options.jobs) }
-        let known = try await index.known()
+        let known = if let changes { try await index.known(paths: changes.paths) } else { try await index.known() }
         if options.full {
             // A rebuild starts from nothing: cheaper than replacing every page in place, and
             // a run killed halfway leaves the rest to the next run, as new documents.
@@ -139,19 +151,36 @@ public struct Indexer: Sendable {
         // Largest first: a long document starts early, so its pages (shared out among the
         // workers) and its commit overlap the small ones instead of running alone at the end.
         work.sort { $0.1.size > $1.1.size }
-        let indexedContent = options.full || work.isEmpty ? [] : try await index.indexedContent(known: known)
+        let indexedContent = options.full ? [] : try await reusableContent(work, known: known, partial: changes != nil)
         let extractor = DocumentExtractor(library: library, indexedContent: indexedContent, pageHelpers: PageHelpers(count: options.jobs - 1))
         if !work.isEmpty { PDFDocument.prepareForConcurrentUse() }  // poppler's start-up, only when there is work
 
         for path in try await extract(work, extractor: extractor, arrival: arrival, options: options, report: &report, progress: progress) {
             if seen.remove(path) != nil, known[path] != nil { knownSeen -= 1 }
         }
-        // Nothing can have gone when every path the index knows was seen: then no row is read again.
-        report.removed = options.full ? known.count - knownSeen : knownSeen == known.count ? 0 : try await index.removeAll(except: seen)
+        if let changes {
+            report.removedPaths = try await index.remove(changes.paths.filter { known[$0] != nil && !seen.contains($0) }.sorted())
+        } else if options.full {
+            report.removedPaths = known.keys.filter { !seen.contains($0) }.sorted()
+        } else if knownSeen != known.count {  // when every path the index knows was seen, nothing went: no row is read again
+            report.removedPaths = try await index.removeAll(except: seen).sorted()
+        }
+        report.removed = report.removedPaths.count
         try await finish(&report, scan: scan, options: options)
         // The folders' times from before they were listed: a change made during the run shows.
         try await index.setState([.folderTimes: IndexFreshness.encode(scan.folders), .lastRun: String(Date().timeIntervalSince1970)])
         return report
+    }
+
+    /// The content keys whose pages `work`'s documents can copy instead of being extracted:
+    /// every key the index holds whole, from `known`, on a run over the library; on a pass told
+    /// what changed (`partial`), whose `known` holds only those documents, the keys of the work's
+    /// own PDFs (from each archive's directory) that the index holds.
+    private func reusableContent(_ work: [(LibraryItem, FileState)], known: [String: StoredDocument], partial: Bool) async throws -> Set<String> {
+        guard !work.isEmpty else { return [] }
+        guard partial else { return try await index.indexedContent(known: known) }
+        let keys = Set(work.compactMap { DocumentExtractor.contentKey(of: $0.0) })
+        return keys.isEmpty ? [] : try await index.indexedContent(among: keys)
     }
 
     /// Extracts `work` (on `options.jobs` workers) and commits it in batches, one batch's write
@@ -190,6 +219,7 @@ public struct Indexer: Sendable {
                     if document.vanished {
                         vanished.append(document.path)
                     } else {
+                        if document.status == .failed || document.status == .stillArriving { report.unsettled.append(document.path) }
                         pending.append(document)
                         report.changed.append(document.path)
                     }
@@ -291,7 +321,8 @@ public struct Indexer: Sendable {
         if !work.isEmpty { PDFDocument.prepareForConcurrentUse() }
         gone += try await extract(work, extractor: extractor, arrival: Arrival(scan: scan, window: options.settle),
                                   options: options, report: &report, progress: { _ in })
-        report.removed = try await index.remove(gone.filter { known[$0] != nil })
+        report.removedPaths = try await index.remove(gone.filter { known[$0] != nil })
+        report.removed = report.removedPaths.count
         try await IndexFreshness.refresh(folders, library: library, index: index)
         return report
     }
@@ -305,7 +336,11 @@ public struct Indexer: Sendable {
     /// The people of the app's address files, then the index's state, into `report`.
     private func finish(_ report: inout IndexReport, scan: LibraryScan, options: IndexOptions) async throws {
         report.addresses = try await AddressIndex(library: library, index: index).update(scan, changed: report.changed)
-        report.documents = try await index.statuses(onlyProblems: !options.listEveryDocument)
+        if let covered = report.covered {
+            report.documents = try await index.statuses(paths: covered)
+        } else {
+            report.documents = try await index.statuses(onlyProblems: !options.listEveryDocument)
+        }
         report.documentCount = try await index.documentCount()
         report.notIndexed = scan.irregular.map { IndexReport.Document(path: $0.path, status: .failed, reason: $0.reason, pages: 0, textPages: 0, ocrPages: 0) }
     }

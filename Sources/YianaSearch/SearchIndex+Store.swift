@@ -13,21 +13,44 @@ extension SearchIndex: IndexStore {
     func readNow<T>(_ body: (Database) throws -> T) throws -> T { try pool.read(body) }
     private func writeNow<T>(_ body: (Database) throws -> T) throws -> T { try pool.write(body) }
 
+    private static let knownColumns = "SELECT id, path, fileSize, fileModified, fileInode, contentKey, status FROM document"
+
     public func known() async throws -> [String: StoredDocument] {
         try readNow { db in
             var result: [String: StoredDocument] = [:]
             result.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM document") ?? 0)
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, path, fileSize, fileModified, fileInode, contentKey, status FROM document")
-            while let row = try rows.next() {  // columns by position: this runs over every document on every run
-                result[row[1]] = StoredDocument(id: row[0], file: FileStamp(size: row[2], modified: row[3], inode: row[4]),
-                                                contentKey: row[5], status: IndexStatus(rawValue: row[6]) ?? .failed)
+            let rows = try Row.fetchCursor(db, sql: Self.knownColumns)
+            while let row = try rows.next() { result[row[1]] = Self.stored(row) }
+            return result
+        }
+    }
+
+    public func known(paths: Set<String>) async throws -> [String: StoredDocument] {
+        try readNow { db in
+            var result: [String: StoredDocument] = [:]
+            let statement = try db.cachedStatement(sql: Self.knownColumns + " WHERE path = ?")
+            for path in paths {
+                if let row = try Row.fetchOne(statement, arguments: [path]) { result[path] = Self.stored(row) }
             }
             return result
         }
     }
 
+    /// A row of ``knownColumns``, by position: this runs over every document of a whole run.
+    private static func stored(_ row: Row) -> StoredDocument {
+        StoredDocument(id: row[0], file: FileStamp(size: row[2], modified: row[3], inode: row[4]),
+                       contentKey: row[5], status: IndexStatus(rawValue: row[6]) ?? .failed)
+    }
+
     public func indexedContent(known: [String: StoredDocument]) async throws -> Set<String> {
         Set(known.values.filter { $0.status == .ok }.compactMap(\.contentKey))
+    }
+
+    public func indexedContent(among keys: Set<String>) async throws -> Set<String> {
+        try readNow { db in
+            let statement = try db.cachedStatement(sql: "SELECT 1 FROM document WHERE contentKey = ? AND status = 'ok' LIMIT 1")
+            return try keys.filter { try Bool.fetchOne(statement, arguments: [$0]) != nil }
+        }
     }
 
     public func clear() async throws {
@@ -159,21 +182,21 @@ extension SearchIndex: IndexStore {
         try db.execute(sql: "DELETE FROM document_addresses WHERE document = ?", arguments: [id])
     }
 
-    public func removeAll(except paths: Set<String>) async throws -> Int {
+    public func removeAll(except paths: Set<String>) async throws -> [String] {
         try writeNow { db in
             let stale = try Row.fetchAll(db, sql: "SELECT id, path FROM document").filter { !paths.contains($0["path"]) }
             for row in stale { try Self.delete(row["id"], db) }
-            return stale.count
+            return stale.map { $0["path"] }
         }
     }
 
-    public func remove(_ paths: [String]) async throws -> Int {
+    public func remove(_ paths: [String]) async throws -> [String] {
         try writeNow { db in
-            var removed = 0
+            var removed: [String] = []
             for path in paths {
                 guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM document WHERE path = ?", arguments: [path]) else { continue }
                 try Self.delete(id, db)
-                removed += 1
+                removed.append(path)
             }
             return removed
         }
@@ -185,18 +208,29 @@ extension SearchIndex: IndexStore {
         try db.execute(sql: "DELETE FROM document WHERE id = ?", arguments: [id])
     }
 
+    private static let statusColumns = "SELECT path, status, reason, pageCount, textPages, ocrPages FROM document"
+
     public func statuses(onlyProblems: Bool) async throws -> [IndexReport.Document] {
         try readNow { db in
-            // Columns by position: this runs over every document on every run.
             var documents: [IndexReport.Document] = []
             let filter = onlyProblems ? "WHERE status != '\(IndexStatus.ok.rawValue)'" : ""
-            let rows = try Row.fetchCursor(db, sql: "SELECT path, status, reason, pageCount, textPages, ocrPages FROM document \(filter) ORDER BY path")
-            while let row = try rows.next() {
-                documents.append(IndexReport.Document(path: row[0], status: IndexStatus(rawValue: row[1]) ?? .failed,
-                                                      reason: row[2], pages: row[3], textPages: row[4], ocrPages: row[5]))
-            }
+            let rows = try Row.fetchCursor(db, sql: "\(Self.statusColumns) \(filter) ORDER BY path")
+            while let row = try rows.next() { documents.append(Self.status(row)) }
             return documents
         }
+    }
+
+    public func statuses(paths: Set<String>) async throws -> [IndexReport.Document] {
+        try readNow { db in
+            let statement = try db.cachedStatement(sql: Self.statusColumns + " WHERE path = ?")
+            return try paths.sorted().compactMap { path in try Row.fetchOne(statement, arguments: [path]).map(Self.status) }
+        }
+    }
+
+    /// A row of ``statusColumns``, by position: this runs over every document of a whole run.
+    private static func status(_ row: Row) -> IndexReport.Document {
+        IndexReport.Document(path: row[0], status: IndexStatus(rawValue: row[1]) ?? .failed,
+                             reason: row[2], pages: row[3], textPages: row[4], ocrPages: row[5])
     }
 
     public func documentCount() async throws -> Int {

@@ -7,9 +7,10 @@ extension LibraryWatcher {
     /// `--extract`: the people of the documents this pass indexed (every document on the
     /// first pass; those whose text and address file did not change are not read again) and
     /// of those OCR just recognised, written to their address files and read into the index.
-    func extractPeople(_ report: IndexReport, recognised: [String]) async {
+    /// - Throws: when the index cannot be read.
+    func extractPeople(_ report: IndexReport, everyListed: Bool, recognised: [String]) async throws {
         let paths = Set(health.passes == 1 ? report.documents.map(\.path) : report.changed).union(recognised)
-        let statuses = Dictionary(report.documents.map { ($0.path, $0.status) }, uniquingKeysWith: { first, _ in first })
+        let statuses = try await statuses(of: paths, in: report, everyListed: everyListed).mapValues(\.status)
         let items = paths.sorted().filter { statuses[$0] == .ok || recognised.contains($0) }.map { path in
             let url = library.root.appendingPathComponent(path)
             return LibraryItem(kind: .document, url: url, documentURL: url)

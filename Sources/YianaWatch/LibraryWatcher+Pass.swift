@@ -41,12 +41,15 @@ extension LibraryWatcher {
             walkWhole = false
             var indexOptions = IndexOptions(jobs: options.jobs)
             indexOptions.settle = options.settle
+            // Every document's status only where the first pass's OCR or extraction looks at every document.
+            indexOptions.listEveryDocument = health.passes == 1 && (options.ocr != nil || options.extract)
             let report: IndexReport
             do { report = try await Indexer(library: library, index: index).run(options: indexOptions, scan: scan) } catch {
                 throw IndexUnusable(error: error)
             }
-            unsettled = Set(report.keeper?.unsettled ?? [])
-            next = indexed(report, problems: &problems)
+            unsettled = Set((report.keeper?.unsettled ?? []) + report.unsettled)
+            let statuses = try await statuses(of: Set(report.changed), in: report, everyListed: indexOptions.listEveryDocument)
+            next = indexed(report, statuses: statuses, problems: &problems)
             let (held, resolved) = try await conflicts(scan, &problems)
             // What resolving changed, seen now (its events come again with the next pass's).
             if !resolved.isEmpty { scan = try scanCache.scan(changed: Set(resolved.map { library.root.appendingPathComponent($0).path })) }
@@ -57,11 +60,11 @@ extension LibraryWatcher {
             problems += companionProblems(scan)
             var recognised: [String] = []
             if let ocr = options.ocr {
-                let (retry, done) = try recognise(report, options: ocr, holding: held, problems: &problems)
+                let (retry, done) = try await recognise(report, everyListed: indexOptions.listEveryDocument, options: ocr, holding: held, problems: &problems)
                 next = [next, retry].compactMap { $0 }.min()
                 recognised = done
             }
-            if options.extract { await extractPeople(report, recognised: recognised) }
+            if options.extract { try await extractPeople(report, everyListed: indexOptions.listEveryDocument, recognised: recognised) }
         } catch {
             record(.error, detail: "\(error)")
             walkWhole = true
@@ -76,12 +79,27 @@ extension LibraryWatcher {
         return next
     }
 
-    /// Logs what the index run changed and collects the documents' problems.
-    private func indexed(_ report: IndexReport, problems: inout [Problem]) -> Date? {
-        let documents = Dictionary(report.documents.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        let present = Set(documents.keys)
-        for path in (known ?? present).subtracting(present).sorted() { record(.removed, path: path) }
-        known = present
+    /// The index's statuses of `paths` (those it holds): from the report where it lists them,
+    /// else read (a whole pass's report lists only the problems, unless `everyListed`).
+    func statuses(of paths: Set<String>, in report: IndexReport, everyListed: Bool) async throws -> [String: IndexReport.Document] {
+        var statuses: [String: IndexReport.Document] = [:]
+        for document in report.documents where paths.contains(document.path) { statuses[document.path] = document }
+        let unlisted: Set<String> = everyListed ? [] : paths.filter { statuses[$0] == nil && report.covered?.contains($0) != true }
+        for document in unlisted.isEmpty ? [] : try await index.statuses(paths: unlisted) { statuses[document.path] = document }
+        return statuses
+    }
+
+    /// Logs what the index run changed (`statuses`: those of the documents it wrote) and
+    /// collects the documents' problems.
+    private func indexed(_ report: IndexReport, statuses documents: [String: IndexReport.Document], problems: inout [Problem]) -> Date? {
+        for path in report.removedPaths { record(.removed, path: path) }
+        if let covered = report.covered {
+            for path in covered { notable[path] = nil }
+        } else {
+            notable.removeAll()
+        }
+        for path in report.removedPaths { notable[path] = nil }
+        for document in report.documents where document.status != .ok { notable[document.path] = document }
         if let keeper = report.keeper { kept(keeper, problems: &problems) }
         for path in report.changed {
             let document = documents[path]
@@ -89,7 +107,7 @@ extension LibraryWatcher {
             record(.indexed, path: path, code: document?.status.rawValue, detail: document.map { "\($0.pages) pages, \($0.textPages) with text; \(how)" })
         }
         var next: Date?
-        for document in report.documents + report.notIndexed {
+        for document in notable.values.sorted(by: { $0.path < $1.path }) + report.notIndexed {
             switch document.status {
             case .stillArriving:
                 next = Date().addingTimeInterval(max(options.settle, 0.5))
@@ -249,8 +267,8 @@ extension LibraryWatcher {
 
     /// OCR of the documents this pass indexed (every document on the first pass), and of
     /// those whose back-off has ended. Returns when the next back-off ends, and what it recognised.
-    private func recognise(_ report: IndexReport, options ocr: OCROptions, holding held: Set<String>,
-                           problems: inout [Problem]) throws -> (retry: Date?, recognised: [String]) {
+    private func recognise(_ report: IndexReport, everyListed: Bool, options ocr: OCROptions, holding held: Set<String>,
+                           problems: inout [Problem]) async throws -> (retry: Date?, recognised: [String]) {
         let firstPass = health.passes == 1
         let now = Date()
         var paths = Set(firstPass ? report.documents.map(\.path) : report.changed)
@@ -264,7 +282,7 @@ extension LibraryWatcher {
             problems.append(Problem(code: "ocr-held", path: path,
                                     detail: "not recognised yet: a copy beside it is identical or could not be read, and recognising it now would make that copy differ (tried again on the next pass)"))
         }
-        let statuses = Dictionary(report.documents.map { ($0.path, $0.status) }, uniquingKeysWith: { first, _ in first })
+        let statuses = try await statuses(of: paths, in: report, everyListed: everyListed).mapValues(\.status)
         let items = paths.sorted().filter { [.ok, .noTextLayer].contains(statuses[$0]) }.map { path in
             let url = library.root.appendingPathComponent(path)
             return LibraryItem(kind: .document, url: url, documentURL: url)

@@ -62,8 +62,9 @@ public final class LibraryWatcher {
     var health: WatchHealth
     /// Problems reported and still present: key (`code path`) → what was said.
     var reported: [String: String] = [:]
-    /// The documents in the index after the last pass.
-    var known: Set<String>?
+    /// The documents in the index whose status is not ok, as the passes found them: a pass
+    /// told what changed reads only those documents' statuses.
+    var notable: [String: IndexReport.Document] = [:]
     /// The keeper's mass-loss alarm as the last pass found it.
     var alarm: MassLossAlarm?
     /// Documents whose OCR backs off, and when to try them again.
@@ -78,8 +79,8 @@ public final class LibraryWatcher {
     let scanCache: LibraryScanCache
     /// What the next pass must walk whole: at start, after a rescan, an overflow or a failed pass.
     var walkWhole = true
-    /// Documents the keeper could not record as they are (still arriving, failed): the next
-    /// pass looks at them again whatever inotify says.
+    /// Documents the keeper could not record as they are, and those the index run wrote as still
+    /// arriving or failed: the next pass looks at them again whatever inotify says.
     var unsettled: Set<String> = []
 
     /// Held while this watcher lives: one watcher per library on this machine.

@@ -68,7 +68,7 @@ struct PostgresIndexTests {
         #expect(try await IndexLocation.server(location).openExisting(try Library(root: stranger.url)) == nil)
         #expect(LibraryIdentity.ids(in: try Library(root: stranger.url)).isEmpty)
         // Removed: its pages go with it.
-        #expect(try await index.remove(["Bank/Reminder.yianazip"]) == 1)
+        #expect(try await index.remove(["Bank/Reminder.yianazip", "Bank/Never.yianazip"]) == ["Bank/Reminder.yianazip"])
         #expect(try await index.search("statement").isEmpty)
         #expect(try await other.search("statement").count == 1)
     }
