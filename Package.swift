@@ -212,3 +212,26 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// One build of the dependencies per test run, not two (Scripts/test.sh, docs/DEVELOPMENT.md):
+// the suite is built for release, and the package's build reuses every dependency it compiled.
+// Both switches below leave the dependencies' compilation exactly as a release build's.
+
+/// `YIANA_TESTABLE=1`: this package's own modules compiled with `-enable-testing`, for the
+/// suite's `@testable` imports in a release build (`swift test -c release`).
+if ProcessInfo.processInfo.environment["YIANA_TESTABLE"] == "1" {
+    for target in package.targets where target.type != .system && target.type != .plugin {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-enable-testing"])]
+    }
+}
+
+/// `YIANA_STATIC_RUNTIME=1` (Scripts/package.sh): `yiana` linked with Swift's runtime and
+/// Foundation inside it, as `--static-swift-stdlib` links it, asked of the link alone: that
+/// option also changes how every module is compiled. Linked so, the program also needs the
+/// static Foundation's own libraries, which its modules name only when compiled with the
+/// option (`swift-autolink-extract` on an object compiled each way). Scripts/package.sh checks
+/// that the program needs no Swift library, and the tests run it in a fresh Debian root.
+if ProcessInfo.processInfo.environment["YIANA_STATIC_RUNTIME"] == "1", let yiana = package.targets.first(where: { $0.name == "yiana" }) {
+    let foundationStatic = ["-l_FoundationICU", "-lCoreFoundation", "-l_FoundationCShims", "-l_FoundationCollections"]
+    yiana.linkerSettings = (yiana.linkerSettings ?? []) + [.unsafeFlags(["-static-stdlib"] + foundationStatic, .when(platforms: [.linux]))]
+}

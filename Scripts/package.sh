@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the Debian package yiana-tools_<version>_<arch>.deb (into .build/deb/, its path printed
-# last): the release binary with the Swift runtime linked in (--static-swift-stdlib), so that
+# last): the release binary with the Swift runtime linked in (as --static-swift-stdlib does), so that
 # installing it needs no Swift; Depends: the Debian libraries it loads, those it links (from
 # dpkg-shlibdeps) and those it opens on first use (each Sources/C*/shim.h's YIANA_LAZY_LIBRARY,
 # through the shlibs file of the package that holds it), and tesseract's English data; a man
@@ -8,6 +8,9 @@
 # the systemd user units of `watch` and `serve`, the README and the manual, a changelog and a copyright file
 # naming every component compiled in (Scripts/package/copyright.py). The version is
 # Scripts/version.sh's (from git), the one compiled into the program and shown in its man pages.
+# The runtime is linked in by the link alone (YIANA_STATIC_RUNTIME=1, Package.swift), so that
+# the dependencies are compiled as in any release build: after Scripts/test.sh's release build of
+# the suite, only the toolkit's own modules are compiled again (without -enable-testing).
 # Usage: Scripts/package.sh   (then: apt install ./.build/deb/yiana-tools_*.deb)
 # YIANA_PACKAGE_SCRATCH=DIR builds in DIR instead of .build (Scripts/test.sh builds the package
 # there while the tests' debug build runs in .build: SwiftPM builds one at a time in a folder).
@@ -17,14 +20,16 @@ Scripts/setup.sh dpkg-dev binutils patchelf >/dev/null
 
 scratch=(--scratch-path "${YIANA_PACKAGE_SCRATCH:-.build}")
 bin="$(swift build "${scratch[@]}" -c release --show-bin-path)"
-# Linked again every time: a release build without --static-swift-stdlib (a plugin's, say)
-# leaves a program of the same name that needs the toolchain's libraries.
+# Linked again every time: another release build (the suite's, a plugin's) leaves a program of
+# the same name that needs the toolchain's libraries.
 rm -f "$bin/yiana"
-swift build "${scratch[@]}" -c release --static-swift-stdlib --product yiana >/dev/null
-swift build "${scratch[@]}" -c release --product generate-manual >/dev/null
-if ldd "$bin/yiana" | grep 'libswift\|not found' >/dev/null; then  # not -q: an early exit would SIGPIPE ldd and, under pipefail, hide a match
+build() { env -u YIANA_TESTABLE YIANA_STATIC_RUNTIME=1 swift build "${scratch[@]}" -c release "$@" >/dev/null; }
+build --product yiana
+build --product generate-manual
+toolchain='libswift\|libFoundation\|lib_Foundation\|libCoreFoundation\|libdispatch\|libBlocksRuntime\|not found'
+if ldd "$bin/yiana" | grep "$toolchain" >/dev/null; then  # not -q: an early exit would SIGPIPE ldd and, under pipefail, hide a match
     echo "package: $bin/yiana needs libraries Debian does not have:" >&2
-    ldd "$bin/yiana" | grep 'libswift\|not found' >&2
+    ldd "$bin/yiana" | grep "$toolchain" >&2
     exit 1
 fi
 arch="$(dpkg --print-architecture)"

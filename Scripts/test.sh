@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs what is missing, then builds and runs every check: the swift-testing suite, yiana
 # serve in a real browser, the API fuzzed, the HTTPS example, and the Debian package installed
-# into a fresh Debian root. Work that waits on the network or a browser runs beside the work that
-# needs both cores, and each phase's time is printed at the end (docs/DEVELOPMENT.md says where
-# the time goes):
-#   beside the debug build: the fresh Debian root (debootstrap) and the Python environments of
+# into a fresh Debian root. The dependencies are compiled once: the suite is built for release
+# (the toolkit's own modules with -enable-testing, YIANA_TESTABLE=1), and the package's build
+# reuses them, compiling only the toolkit's modules again. Work that waits on the network or a
+# browser runs beside the work that needs both cores, and each phase's time is printed at the
+# end (docs/DEVELOPMENT.md says where the time goes):
+#   beside the suite's build: the fresh Debian root (debootstrap) and the Python environments of
 #     the browser and API checks;
 #   the suite, alone on the machine (some of its tests time real sync programs);
-#   the package's release build beside the browser test and the API fuzzing and HTTPS example;
+#   the package's build beside the browser test and the API fuzzing and HTTPS example;
 #   lintian, and the package installed and used in the fresh root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,7 +55,7 @@ finish() {
 }
 trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 
-# Beside the debug build: network and disk, little CPU.
+# Beside the suite's build: network and disk, little CPU.
 background root Scripts/package/chroot-test.sh --prepare "$PWD/.build/deb-root-prepared"
 venvs() {
     # The browser test: Debian's python3-selenium (it belongs to /usr/bin/python3) and PyPI's
@@ -67,21 +69,22 @@ venvs() {
 }
 background venvs venvs
 t=$SECONDS
-swift build --build-tests
-phase "the suite's debug build (beside it: the fresh root, the Python environments)" "$t"
-yiana="$(swift build --show-bin-path)/yiana"
+YIANA_TESTABLE=1 swift build -c release --build-tests
+phase "the suite's release build (beside it: the fresh root, the Python environments)" "$t"
+# The program the browser and API checks serve, kept apart: the package's build links its own
+# (without -enable-testing, the runtime linked in) in the same place meanwhile.
+install -D -m 755 "$(swift build -c release --show-bin-path)/yiana" .build/checks-bin/yiana
+yiana="$PWD/.build/checks-bin/yiana"
 
 t=$SECONDS
-swift test --skip-build
+YIANA_TESTABLE=1 swift test -c release --skip-build
 phase "swift test: the suite, alone on the machine" "$t"
 
-# The package's release build (Scripts/package.sh; both cores, at a lower priority) beside the
-# browser test, which mostly waits on the browser, and the API fuzzing (schemathesis on the
-# SQLite index, then on a PostgreSQL one) and the HTTPS example of docs/BROWSER.md (nginx in
-# front, on loopback), on the debug build; screenshots in .build/browser-test/. (The two builds
-# side by side gained nothing: the last ended after 1,944 s, where the debug build alone takes
-# 743 s here; the browser test leaves the cores to the release build most of its time.)
-finish venvs "Python environments (beside the debug build)"
+# The package's build (Scripts/package.sh: the toolkit's own modules again, both cores, at a
+# lower priority) beside the browser test, which mostly waits on the browser, and the API
+# fuzzing (schemathesis on the SQLite index, then on a PostgreSQL one) and the HTTPS example of
+# docs/BROWSER.md (nginx in front, on loopback); screenshots in .build/browser-test/.
+finish venvs "Python environments (beside the suite's build)"
 background package nice -n 10 Scripts/package.sh
 background browser .build/axe-venv/bin/python Scripts/checks/browser.py "$yiana" .build/browser-test
 api() {
@@ -100,7 +103,7 @@ deb="$(tail -1 "$logs/package.log")"
 # The Debian package: lintian-clean, then installed with apt into the fresh Debian 12 root and used there.
 t=$SECONDS
 lintian --fail-on error,warning --tag-display-limit 0 "$deb"
-finish root "the fresh Debian root (beside the debug build)"
+finish root "the fresh Debian root (beside the suite's build)"
 Scripts/package/chroot-test.sh --root "$PWD/.build/deb-root-prepared" "$deb"
 phase "lintian, the package installed and used in the fresh root" "$t"
 
