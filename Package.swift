@@ -232,6 +232,6 @@ if ProcessInfo.processInfo.environment["YIANA_TESTABLE"] == "1" {
 /// option (`swift-autolink-extract` on an object compiled each way). Scripts/package.sh checks
 /// that the program needs no Swift library, and the tests run it in a fresh Debian root.
 if ProcessInfo.processInfo.environment["YIANA_STATIC_RUNTIME"] == "1", let yiana = package.targets.first(where: { $0.name == "yiana" }) {
-    let foundationStatic = ["-l_FoundationICU", "-lCoreFoundation", "-l_FoundationCShims", "-l_FoundationCollections"]
+    let foundationStatic = ["-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections"]  // each before what it needs
     yiana.linkerSettings = (yiana.linkerSettings ?? []) + [.unsafeFlags(["-static-stdlib"] + foundationStatic, .when(platforms: [.linux]))]
 }

@@ -108,6 +108,17 @@ def loaded(element):
 def listed():
     return [e.text for e in driver.find_elements(By.CSS_SELECTOR, "ol.documents h3 a")]
 
+def click(by, value):
+    """Clicks what `by` and `value` find, found again when the page drew it anew in between: the
+    start page draws its list and outline again when the index changes (its event stream)."""
+    def clicked(d):
+        try:
+            d.find_element(by, value).click()
+            return True
+        except StaleElementReferenceException:
+            return False
+    wait.until(clicked)
+
 def images_settled():
     """Every image of a document's page loaded before it is renamed or deleted from there: a page
     image still loading (lazily, as a scroll brought it into view) when the document goes from
@@ -123,12 +134,12 @@ try:
     states = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "ol.documents .status")]
     check("a conflict copy says so in the list", "in conflict" in states)
     driver.save_screenshot(os.path.join(out, "browse.png"))
-    driver.find_element(By.LINK_TEXT, "Letters").click()
+    click(By.LINK_TEXT, "Letters")
     wait.until(lambda d: "folder=Letters" in d.current_url)
     check("a folder of the tree narrows the list to it", listed() == ["Eye clinic appointment (scan)"])
-    driver.find_element(By.LINK_TEXT, "All documents").click()
+    click(By.LINK_TEXT, "All documents")
     wait.until(lambda d: "folder=" not in d.current_url)
-    driver.find_element(By.CSS_SELECTOR, "nav.outline a.tag").click()
+    click(By.CSS_SELECTOR, "nav.outline a.tag")
     wait.until(lambda d: "tag=clinic" in d.current_url)
     check("a tag narrows the list to what carries it", listed() == ["Clinic letter (scan)"])
     driver.get(base + "?sort=title")
