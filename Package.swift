@@ -225,13 +225,20 @@ if ProcessInfo.processInfo.environment["YIANA_TESTABLE"] == "1" {
     }
 }
 
-/// `YIANA_STATIC_RUNTIME=1` (Scripts/package.sh): `yiana` linked with Swift's runtime and
-/// Foundation inside it, as `--static-swift-stdlib` links it, asked of the link alone: that
-/// option also changes how every module is compiled. Linked so, the program also needs the
-/// static Foundation's own libraries, which its modules name only when compiled with the
-/// option (`swift-autolink-extract` on an object compiled each way). Scripts/package.sh checks
-/// that the program needs no Swift library, and the tests run it in a fresh Debian root.
-if ProcessInfo.processInfo.environment["YIANA_STATIC_RUNTIME"] == "1", let yiana = package.targets.first(where: { $0.name == "yiana" }) {
-    let foundationStatic = ["-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections"]  // each before what it needs
-    yiana.linkerSettings = (yiana.linkerSettings ?? []) + [.unsafeFlags(["-static-stdlib"] + foundationStatic, .when(platforms: [.linux]))]
+/// `YIANA_STATIC_RUNTIME=1` (Scripts/package.sh, install.sh, the benchmarks and soaks): the
+/// programs linked with Swift's runtime and Foundation inside them, as `--static-swift-stdlib`
+/// links them, asked of the link alone: that option also changes how every module is compiled.
+/// Linked so, a program also needs the static Foundation's own libraries, which its modules
+/// name only when compiled with the option (`swift-autolink-extract` on an object compiled each
+/// way). Scripts/package.sh checks that `yiana` needs no Swift library, and the tests run it in
+/// a fresh Debian root.
+if ProcessInfo.processInfo.environment["YIANA_STATIC_RUNTIME"] == "1" {
+    // Each before what it needs. FoundationNetworking's only for the tools (yiana-realsync asks
+    // Syncthing's API over HTTP): `yiana` would otherwise be linked with libcurl it never uses.
+    let foundationStatic = ["-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections"]
+    let networkingStatic = ["-l_CFURLSessionInterface", "-lcurl"]
+    for program in package.targets where program.type == .executable {
+        let libraries = (program.name == "yiana" ? [] : networkingStatic) + foundationStatic
+        program.linkerSettings = (program.linkerSettings ?? []) + [.unsafeFlags(["-static-stdlib"] + libraries, .when(platforms: [.linux]))]
+    }
 }

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix="${1:-$HOME/.local}"
 Scripts/setup.sh
-swift build -c release --static-swift-stdlib --product yiana
+YIANA_STATIC_RUNTIME=1 swift build -c release --product yiana
 bin="$(swift build -c release --show-bin-path)"
 
 mkdir -p "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" \

@@ -6,7 +6,7 @@ median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 # release_binary PRODUCT: builds PRODUCT for release, with the Swift runtime linked in as
 # users get it (Scripts/install.sh, Scripts/package.sh), and prints its path.
 release_binary() {
-    swift build -c release --static-swift-stdlib --product "$1" >/dev/null
+    YIANA_STATIC_RUNTIME=1 swift build -c release --product "$1" >/dev/null
     echo "$(swift build -c release --show-bin-path)/$1"
 }
 # start_serve WORK YIANA SERVE-ARGUMENTS...: starts `yiana serve ARGUMENTS --listen 127.0.0.1:0`

@@ -6,7 +6,7 @@ The Swift packages compiled in are found from the link list of the release build
 whose objects the binary was linked from), each traced to its package by the source paths its
 build records (a Swift module's output-file-map.json, a C module's dependency files); each
 package's licence text is copied from its own LICENSE file. The Swift runtime and Foundation
-(linked in by --static-swift-stdlib) and the postcode table follow.
+(linked in statically, as --static-swift-stdlib links them) and the postcode table follow.
 
 Usage: Scripts/package/copyright.py LINK_FILE_LIST CHECKOUTS_FOLDER > copyright
 """
@@ -111,7 +111,7 @@ print("Copyright: Apple Inc. and the Swift project authors")
 print("License: Apache-2.0 with Runtime Library Exception")
 print("Comment: The Swift standard library, Foundation, Dispatch and the ICU data Foundation")
 print(" carries (swift-foundation-icu, under the Unicode licence: https://www.unicode.org/license.txt),")
-print(" linked in by --static-swift-stdlib.")
+print(" linked in statically.")
 if os.path.isfile(swift):
     exception = open(swift).read().split("## Runtime Library Exception to the Apache 2.0 License: ##", 1)[-1]
     print(body("The Apache License 2.0 (/usr/share/common-licenses/Apache-2.0), with this exception:\n" + exception))

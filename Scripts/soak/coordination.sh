@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 writers="${1:-4}"; readers="${2:-4}"; iterations="${3:-500}"
 Scripts/setup.sh
-swift build -c release --static-swift-stdlib --product yiana-stress >/dev/null
+YIANA_STATIC_RUNTIME=1 swift build -c release --product yiana-stress >/dev/null
 stress="$(swift build -c release --show-bin-path)/yiana-stress"
 work="$(mktemp -d /tmp/yiana-soak-XXXXXX)"
 trap 'rm -rf "$work"' EXIT

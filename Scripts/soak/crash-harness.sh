@@ -9,6 +9,6 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 Scripts/setup.sh >/dev/null
 # The harness compiles its LD_PRELOAD shim (Tools/FaultShim) beside itself when it needs it.
-for product in yiana yiana-harness; do swift build -c release --static-swift-stdlib --product "$product" >/dev/null; done
+for product in yiana yiana-harness; do YIANA_STATIC_RUNTIME=1 swift build -c release --product "$product" >/dev/null; done
 bin="$(swift build -c release --show-bin-path)"
 "$bin/yiana-harness" --kills "${1:-64}" --faults "${2:-64}" --rounds "${3:-10}" --seed "${4:-1}" --samples SampleDocs

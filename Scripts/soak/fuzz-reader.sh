@@ -10,8 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 Scripts/setup.sh time >/dev/null
-swift build -c release --static-swift-stdlib --product yiana-bench >/dev/null
-swift build -c release --static-swift-stdlib --product yiana >/dev/null
+YIANA_STATIC_RUNTIME=1 swift build -c release --product yiana-bench >/dev/null
+YIANA_STATIC_RUNTIME=1 swift build -c release --product yiana >/dev/null
 bin="$(swift build -c release --show-bin-path)"
 seconds="${1:-600}"; seed="${2:-$(date +%s)}"
 work="$(mktemp -d /tmp/yiana-fuzz-XXXXXX)"

@@ -13,8 +13,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds=${1:-5}
 Scripts/setup.sh syncthing unison apprise
-swift build -c release --static-swift-stdlib --product yiana >/dev/null
-swift build -c release --static-swift-stdlib --product yiana-realsync >/dev/null  # the same flags: one build, not two
+YIANA_STATIC_RUNTIME=1 swift build -c release --product yiana >/dev/null
+YIANA_STATIC_RUNTIME=1 swift build -c release --product yiana-realsync >/dev/null  # the same flags: one build, not two
 bin=$(swift build -c release --show-bin-path)
 failed=0 runs=0
 for scenario in edit ocr companions inject keeper extract letter organize notify; do

@@ -7,6 +7,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 Scripts/setup.sh python3 >/dev/null
-swift build -c release --static-swift-stdlib --product yiana >/dev/null
+YIANA_STATIC_RUNTIME=1 swift build -c release --product yiana >/dev/null
 bin="$(swift build -c release --show-bin-path)"
 python3 Scripts/soak/watch.py "$bin/yiana" "${1:-600}" "${2:-3}" "${3:-2000}" "${4:-1}"

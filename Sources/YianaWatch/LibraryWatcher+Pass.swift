@@ -107,7 +107,7 @@ extension LibraryWatcher {
             record(.indexed, path: path, code: document?.status.rawValue, detail: document.map { "\($0.pages) pages, \($0.textPages) with text; \(how)" })
         }
         var next: Date?
-        for document in notable.values.sorted(by: { $0.path < $1.path }) + report.notIndexed {
+        for document in Array(notable.values) + report.notIndexed {  // in any order: settle(_:) sorts what it tells
             switch document.status {
             case .stillArriving:
                 next = Date().addingTimeInterval(max(options.settle, 0.5))
