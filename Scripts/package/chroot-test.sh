@@ -49,7 +49,9 @@ echo "package: $deb ($(du -h "$deb" | cut -f1)) in $((SECONDS - started)) s"
 
 root="${prepared:-$(mktemp -d "$PWD/.build/deb-root-XXXXXX")}"
 chmod 755 "$root"  # its / for every user in it
+server=""
 cleanup() {
+    [ -z "$server" ] || kill "$server" 2>/dev/null || true
     for mount in dev/pts dev proc; do umount -l "$root/$mount" 2>/dev/null || true; done
     # Never remove through a mount still in place (the host's /dev is bound into the root).
     for mount in dev/pts dev proc; do
@@ -102,12 +104,16 @@ check "yiana index" as_reader 'yiana index --library ~/Yiana >/dev/null'
 check "yiana search finds a word only in a scan" as_reader 'yiana search --library ~/Yiana masking | grep -q "Hardware receipt (scan)"'
 check "yiana verify" as_reader 'yiana verify --library ~/Yiana >/dev/null'
 check "yiana extract finds the people (the postcode table installed)" as_reader 'yiana extract --library ~/Yiana --all >/dev/null && ls ~/Yiana/.addresses/*.json >/dev/null'
-as_reader 'yiana serve --library ~/Yiana --listen 127.0.0.1:0 > /tmp/serve.out 2>/tmp/serve.err & echo $! > /tmp/serve.pid'
+# The server's own pid, from the shell it replaces: $! names a shell between them, and killing
+# that one left the server running after the test.
+as_reader 'echo $$ > /tmp/serve.pid; exec yiana serve --library ~/Yiana --listen 127.0.0.1:0 > /tmp/serve.out 2>/tmp/serve.err' &
 for _ in $(seq 100); do grep -q http "$root/tmp/serve.out" 2>/dev/null && break; sleep 0.1; done
+server="$(cat "$root/tmp/serve.pid")"
 url="$(grep -o 'http://127.0.0.1:[0-9]*/' "$root/tmp/serve.out" | sed -n 1p)"
 check "yiana serve answers its search page" bash -c "curl -sf '${url}?q=masking' | grep -q 'Hardware receipt (scan)'"
 check "/api/health says the package's version" bash -c "[ \"\$(curl -sf '${url}api/health' | python3 -c 'import json, sys; print(json.load(sys.stdin)[\"version\"])')\" = '$packaged' ]"
-kill "$(cat "$root/tmp/serve.pid")" 2>/dev/null || true
+kill "$server" 2>/dev/null || true
+for _ in $(seq 50); do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
 echo "the job as an ordinary user: $((SECONDS - step)) s"
 
 # Removed: no file of the package left.
