@@ -88,6 +88,7 @@ let package = Package(
             dependencies: [
                 "YianaSystem", "YianaArchive", "YianaPDF",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .target(
@@ -199,7 +200,7 @@ let package = Package(
             dependencies: ["YianaArchive", "YianaTestSupport", "yiana-stress", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(name: "YianaPDFTests", dependencies: ["YianaPDF"]),
-        .testTarget(name: "YianaLibraryTests", dependencies: ["YianaLibrary", "YianaArchive", "YianaTestSupport"]),
+        .testTarget(name: "YianaLibraryTests", dependencies: ["YianaLibrary", "YianaArchive", "YianaTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "YianaSearchTests", dependencies: ["YianaSearch", "YianaPostgres", "YianaLibrary", "YianaArchive", "YianaTestSupport",
                                                                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio")]),
         .testTarget(name: "YianaOCRTests", dependencies: ["YianaOCR", "YianaLibrary", "YianaSync", "YianaArchive", "YianaPDF", "YianaSearch", "YianaTestSupport", .product(name: "Crypto", package: "swift-crypto")]),

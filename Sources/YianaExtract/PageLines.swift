@@ -24,7 +24,11 @@ struct PageLines: Sendable {
             if let lastBreak = prefix.lastIndex(of: "\n") { prefix = String(prefix[..<lastBreak]) }
             text = prefix
         }
-        let needsCleaning = text.utf8.contains { $0 < 0x20 && $0 != 0x0A && $0 != 0x09 || $0 == 0x7F }
+        // Typed apart: as one closure of literals the type checker gave up on it on a slow machine.
+        let needsCleaning = text.utf8.contains { (byte: UInt8) -> Bool in
+            let control: Bool = byte < 0x20 && byte != 0x0A && byte != 0x09
+            return control || byte == 0x7F
+        }
         if needsCleaning {
             text = text.replacingOccurrences(of: "\r\n", with: "\n")
             text = String(String.UnicodeScalarView(text.unicodeScalars.map { scalar -> Unicode.Scalar in

@@ -1,74 +1,109 @@
 import Foundation
 import Testing
 import YianaSystem
+import YianaTestSupport
 @testable import YianaLibrary
 
-/// What the catalog keeps up event by event (bytes and ids held now, paths gone, where ids
-/// were first seen, kept states) is what counting from the whole history gives.
-@Suite("keeper: the catalog's counts kept up event by event")
+/// What the catalog answers (what each path is, bytes and ids held now, paths gone, moves,
+/// kept states and documents, the documents lost) is what replaying the whole history in
+/// memory gives, both caught up event batch by event batch and rebuilt whole.
+@Suite("keeper: the catalog's answers against the history replayed")
 struct KeeperCatalogDerivedTests {
-    /// Counted from the whole catalog, as the keeper did before it kept them up.
-    struct Counted: Equatable {
+    struct Answers: Equatable {
         var held: [String: Bool] = [:]
         var moved: Set<String> = []
         var absent: Set<String> = []
         var holding = 0
         var keptStates = 0
         var keptDocuments = 0
+        var lost = 0
+        var lastDocument: [String: String] = [:]
     }
 
-    func counted(_ catalog: KeeperCatalog) -> Counted {
-        var hashes = Set<String>(), ids = Set<String>(), result = Counted()
-        for (_, state) in catalog.paths {
-            guard case .document(let index) = state else { continue }
-            hashes.insert(catalog.states[index].sha256)
-            if let id = catalog.states[index].documentID { ids.insert(id) }
-            result.holding += 1
+    enum Path { case document(KeptState), notDocument(FileStamp, Date), gone(Date, Date) }
+
+    /// The history replayed in memory, as the keeper's catalog was once kept.
+    static func replayed(_ events: [KeeperEvent]) -> Answers {
+        var paths: [String: Path] = [:], lastDocument: [String: KeptState] = [:], objects = Set<String>(), states: [KeptState] = []
+        for event in events {
+            switch event {
+            case .state(let state):
+                if state.placed != nil { objects.insert(state.sha256) }
+                states.append(state)
+                guard state.isDocument else { continue }
+                paths[state.path] = .document(state)
+                lastDocument[state.path] = state
+            case .notDocument(let at, let stamp, let path):
+                if case .notDocument(stamp, let since)? = paths[path] { paths[path] = .notDocument(stamp, since) } else { paths[path] = .notDocument(stamp, at) }
+            case .gone(let at, let lastSeen, let path):
+                if case .gone? = paths[path] { continue }
+                paths[path] = .gone(at, lastSeen)
+            case .dropped(_, let sha, _):
+                objects.remove(sha)
+            }
+        }
+        var hashes = Set<String>(), ids = Set<String>(), answers = Answers()
+        for case .document(let state) in paths.values {
+            hashes.insert(state.sha256)
+            if let id = state.documentID { ids.insert(id) }
+            answers.holding += 1
         }
         var firstSeen: [String: [String: Date]] = [:]
-        for state in catalog.states where state.isDocument {
+        for state in states {
             guard let id = state.documentID else { continue }
             firstSeen[id, default: [:]][state.path] = min(firstSeen[id]?[state.path] ?? .distantFuture, state.seenAt)
         }
-        for (path, state) in catalog.paths {
-            if let last = catalog.lastDocumentState(of: path) {
-                result.held[path] = hashes.contains(last.sha256) || last.documentID.map(ids.contains) == true
+        for (path, state) in paths {
+            let last = lastDocument[path]
+            if let last {
+                answers.held[path] = hashes.contains(last.sha256) || last.documentID.map(ids.contains) == true
+                answers.lastDocument[path] = last.sha256
             }
             if case .document = state { continue }
-            result.absent.insert(path)
-            if case .gone(_, let lastSeen) = state, let id = catalog.lastDocumentState(of: path)?.documentID,
+            answers.absent.insert(path)
+            var moved = false
+            if case .gone(_, let lastSeen) = state, let id = last?.documentID,
                firstSeen[id]?.contains(where: { $0.key != path && $0.value >= lastSeen }) == true {
-                result.moved.insert(path)
+                answers.moved.insert(path)
+                moved = true
             }
+            guard let last, objects.contains(last.sha256) else { continue }
+            if case .notDocument = state { answers.lost += 1 } else if !moved, answers.held[path] == false { answers.lost += 1 }
         }
-        let kept = catalog.states.filter { catalog.isKept($0) && $0.isDocument }
-        result.keptStates = kept.count
-        result.keptDocuments = Set(kept.map { $0.documentID ?? $0.path }).count
-        return result
+        let kept = states.filter { objects.contains($0.sha256) && $0.isDocument }
+        answers.keptStates = kept.count
+        answers.keptDocuments = Set(kept.compactMap(\.documentID)).count
+        return answers
     }
 
-    func derived(_ catalog: KeeperCatalog) -> Counted {
-        var result = Counted()
-        for path in catalog.paths.keys where catalog.lastDocumentState(of: path) != nil {
-            result.held[path] = catalog.heldElsewhere(lastStateOf: path)
+    static func answers(_ catalog: KeeperCatalog) -> Answers {
+        var answers = Answers()
+        let paths = Set(catalog.holdingPaths()).union(catalog.absent().map(\.path))
+        for (path, record) in catalog.records(of: paths) {
+            if let last = record.lastDocument {
+                answers.held[path] = catalog.heldElsewhere(lastStateOf: path)
+                answers.lastDocument[path] = last.sha256
+            }
+            if case .document = record.state { continue }
+            answers.absent.insert(path)
+            if catalog.movedAway(path) { answers.moved.insert(path) }
         }
-        result.moved = catalog.movedAway()
-        result.absent = catalog.derived.absent
-        result.holding = catalog.holding
-        result.keptStates = catalog.derived.keptStates
-        result.keptDocuments = catalog.derived.keptDocuments.count
-        return result
+        answers.holding = catalog.holding
+        (answers.keptStates, answers.keptDocuments, answers.lost) = catalog.counts()
+        return answers
     }
 
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
-    func keptUpAsCountedFromTheWholeHistory(seed: UInt64) {
+    func answersAsTheHistoryReplayed(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
+        let folder = try TemporaryFolder()
+        let journal = KeeperJournal(url: folder.url.appendingPathComponent("journal.tsv"))
         let paths = (0..<12).map { "Folder \($0 % 3)/Doc \($0).yianazip" }
         let ids = (0..<8).map { "ID-\($0)" }
-        let contents = (0..<10).map { "sha-\($0)" }
-        var events: [KeeperEvent] = []
+        let contents = (0..<10).map { String(repeating: String($0), count: 64) }
+        var events: [KeeperEvent] = [], batch: [KeeperEvent] = []
         var clock = Date(timeIntervalSince1970: 1_800_000_000)
-        var incremental = KeeperCatalog([])
+        let incremental = KeeperCatalog(journal: journal)
         for step in 0..<400 {
             clock = clock.addingTimeInterval(Double(Int.random(in: 1...600, using: &random)))
             let path = paths.randomElement(using: &random)!
@@ -88,16 +123,21 @@ struct KeeperCatalogDerivedTests {
                 event = .dropped(at: clock, sha256: sha, why: KeeperCatalog.changedInPlace)
             }
             events.append(event)
-            incremental.apply(event)
+            batch.append(event)
             if step % 37 == 0 {
-                incremental.settle()
-                #expect(derived(incremental) == counted(incremental), "seed \(seed), step \(step)")
+                try journal.append(batch)
+                batch = []
+                incremental.refresh()
+                #expect(Self.answers(incremental) == Self.replayed(events), "seed \(seed), step \(step)")
             }
         }
-        incremental.settle()
-        let replayed = KeeperCatalog(events)
-        #expect(derived(incremental) == counted(replayed))
-        #expect(derived(replayed) == counted(replayed))
-        #expect(incremental.derived == replayed.derived)
+        try journal.append(batch)
+        incremental.refresh()
+        #expect(incremental.wholeReads == 1)
+        #expect(Self.answers(incremental) == Self.replayed(events))
+        let whole = KeeperCatalog(journal: journal, inMemory: true)
+        whole.refresh()
+        #expect(Self.answers(whole) == Self.replayed(events))
+        #expect(KeeperCatalogTests.dump(whole) == KeeperCatalogTests.dump(incremental))
     }
 }

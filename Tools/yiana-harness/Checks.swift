@@ -127,7 +127,8 @@ enum Checks {
             }
             // The keeper's store: every state it lists has its bytes (checked before the
             // verify below, which looks at the library and so writes to the store).
-            findings.other += Keeper(library: library).integrityProblems().map { "keeper of \(relative(libraryURL, to: root)): \($0)" }
+            let keeper = Keeper(library: library)
+            findings.other += (keeper.integrityProblems() + keeper.catalogProblems()).map { "keeper of \(relative(libraryURL, to: root)): \($0)" }
             let report = await Verifier(library: library).verify(jobs: 2)
             var reportedTemps = Set<String>()
             for file in report.files {

@@ -57,20 +57,19 @@ extension Keeper {
     }
 
     private func lost(since: Date?, only: String?) -> [LostDocument] {
-        var catalog = catalog()
-        // Only what is still there holds a document's content: since the last look a command
-        // may have renamed a document, then deleted it.
+        let catalog = catalog()
         let root = library.root
-        let present = PresentContent(catalog) { FileKind.at(root.appendingPathComponent($0).path) == .regular }
-        let moved = catalog.movedAway()
         var found: [LostDocument] = []
-        let paths = only.map { path in catalog.paths[path].map { [(path, $0)] } ?? [] } ?? catalog.paths.map { ($0.key, $0.value) }
-        for (path, state) in paths {
-            let how: LostDocument.How, goneAt: Date
-            switch state {
+        let records = only.map { path in catalog.record(of: path).map { [$0] } ?? [] } ?? catalog.absent(since: since)
+        for record in records {
+            let path = record.path, how: LostDocument.How, goneAt: Date
+            guard let last = record.lastDocument else { continue }
+            switch record.state {
             case .gone(let at, _):
-                guard !moved.contains(path), !present.holds(lastStateOf: path, in: catalog),
-                      FileKind.at(library.root.appendingPathComponent(path).path) == .missing else { continue }
+                // Only what is still there holds a document's content: since the last look a
+                // command may have renamed a document, then deleted it.
+                guard !catalog.movedAway(record), !catalog.holders(of: last).contains(where: { FileKind.at(root.appendingPathComponent($0).path) == .regular }),
+                      FileKind.at(root.appendingPathComponent(path).path) == .missing else { continue }
                 (how, goneAt) = (.deleted, at)
             case .notDocument(let stamp, let at):
                 // A document is there again (restored, or the other device's next save) when
@@ -83,10 +82,9 @@ extension Keeper {
                 continue
             }
             if let since, goneAt < since { continue }
-            guard let last = catalog.lastDocumentState(of: path) else { continue }
-            let versions = verifiedRecords(catalog.states(path: path, documentID: nil), catalog: &catalog)
+            let versions = verifiedRecords(catalog.states(path: path, documentID: nil), catalog: catalog)
             guard !versions.isEmpty else { continue }
-            let lastSeen: Date = if case .gone(_, let seen) = state { seen } else { catalog.lastSeen[path] ?? last.seenAt }
+            let lastSeen: Date = if case .gone(_, let seen) = record.state { seen } else { record.lastSeen ?? last.seenAt }
             found.append(LostDocument(path: path, how: how, lastSeen: lastSeen, goneAt: goneAt,
                                       documentID: last.documentID, title: last.title, versions: versions))
         }
@@ -96,8 +94,8 @@ extension Keeper {
     /// The states kept of the document at `path` (and of `documentID` wherever it was), newest
     /// first, as version records; each checked against its SHA-256 (one that fails is dropped).
     public func records(path: String?, documentID: String?) -> [VersionRecord] {
-        var catalog = catalog()
-        return verifiedRecords(catalog.states(path: path, documentID: documentID), catalog: &catalog)
+        let catalog = catalog()
+        return verifiedRecords(catalog.states(path: path, documentID: documentID), catalog: catalog)
     }
 
     /// What is wrong with the store, for the crash harness: a state the journal lists whose
@@ -105,7 +103,7 @@ extension Keeper {
     /// without its bytes). Bytes a program changed in place through a link are another matter:
     /// the keeper finds them on its next look or before it offers them.
     public func integrityProblems() -> [String] {
-        catalog().objects.keys.filter { FileKind.at(objectURL($0).path) != .regular }
+        catalog().objectHashes().filter { FileKind.at(objectURL($0).path) != .regular }
             .map { "\($0.prefix(12)): listed, but its bytes are not in the store" }.sorted()
     }
 
@@ -119,24 +117,23 @@ extension Keeper {
     /// this very file (same inode, size and time); else hashed.
     public func currentSHA256(of url: URL) -> String? {
         guard let path = library.relativePath(of: url), let stamp = FileStamp(path: url.path) else { return nil }
-        let catalog = catalog()
-        if case .document(let index) = catalog.paths[path], catalog.states[index].stamp == stamp { return catalog.states[index].sha256 }
+        if case .document(let state)? = catalog().record(of: path)?.state, state.stamp == stamp { return state.sha256 }
         return try? FileHash.sha256(of: url)
     }
 
     /// `states` as records, newest first, one per distinct bytes and path, less those whose
     /// bytes no longer match their name (dropped as they are found).
-    private func verifiedRecords(_ states: [KeptState], catalog: inout KeeperCatalog) -> [VersionRecord] {
+    private func verifiedRecords(_ states: [KeptState], catalog: KeeperCatalog) -> [VersionRecord] {
         var seen = Set<String>()
         var records: [VersionRecord] = []
         for state in states.reversed() where seen.insert(state.sha256 + "\t" + state.path).inserted {
-            guard intact(state.sha256, catalog: &catalog) else { continue }
-            records.append(record(state, catalog: catalog))
+            guard intact(state.sha256, catalog: catalog) else { continue }
+            records.append(record(state))
         }
         return records
     }
 
-    func record(_ state: KeptState, catalog: KeeperCatalog) -> VersionRecord {
+    func record(_ state: KeptState) -> VersionRecord {
         var record = VersionRecord(sha256: state.sha256, size: state.size, keptAt: state.seenAt,
                                    reason: state.reason == Self.seenHere ? "seen here" : state.reason,
                                    originalPath: state.path, documentID: state.documentID, title: state.title)
@@ -147,8 +144,8 @@ extension Keeper {
     /// True when the bytes named `sha256` are in the store and still hash to that name; bytes
     /// changed in place (a linked document rewritten by a program that writes in place) are
     /// dropped and never offered again.
-    func intact(_ sha256: String, catalog: inout KeeperCatalog, now: Date = Date()) -> Bool {
-        guard catalog.objects[sha256] != nil else { return false }
+    func intact(_ sha256: String, catalog: KeeperCatalog, now: Date = Date()) -> Bool {
+        guard catalog.object(sha256) != nil else { return false }
         let url = objectURL(sha256)
         // Hashed once while the file stays as it was (inode, size, times, links): a server
         // listing lost documents again, or drawing their pages, reads no byte twice.
@@ -160,7 +157,7 @@ extension Keeper {
         } catch {
             // Not offered while it cannot be read; dropped only when it is surely gone (an I/O
             // error is not damage).
-            if FileKind.at(url.path) == .missing { drop(sha256, why: "missing from the store", catalog: &catalog, now: now) }
+            if FileKind.at(url.path) == .missing { drop(sha256, why: "missing from the store", catalog: catalog, now: now) }
             return false
         }
         if hash == sha256 {
@@ -168,7 +165,7 @@ extension Keeper {
             return true
         }
         // Changed in place: the drop is recorded first, and the bytes go only once it is.
-        if drop(sha256, why: KeeperCatalog.changedInPlace, catalog: &catalog, now: now) {
+        if drop(sha256, why: KeeperCatalog.changedInPlace, catalog: catalog, now: now) {
             Sys.removeIfPresent(url.path)
             markRewrittenInPlace("a kept state (\(sha256.prefix(12))) no longer matched its SHA-256", now: now)
         }
@@ -177,18 +174,16 @@ extension Keeper {
 
     /// Records that the bytes `sha256` are no longer offered; false when it could not be recorded.
     @discardableResult
-    private func drop(_ sha256: String, why: String, catalog: inout KeeperCatalog, now: Date) -> Bool {
-        let event = KeeperEvent.dropped(at: now, sha256: sha256, why: why)
-        guard (try? journal.append([event])) != nil else { return false }
-        catalog.apply(event)
+    private func drop(_ sha256: String, why: String, catalog: KeeperCatalog, now: Date) -> Bool {
+        guard (try? journal.append([KeeperEvent.dropped(at: now, sha256: sha256, why: why)])) != nil else { return false }
+        catalog.refresh()
         return true
     }
 
     /// The bytes of a kept state, checked against its SHA-256 first.
     /// - Throws: ``VersionStoreError/missingObject(_:)`` when they are gone or no longer match.
     public func verifiedObject(_ record: VersionRecord) throws -> URL {
-        var catalog = catalog()
-        guard intact(record.sha256, catalog: &catalog) else { throw VersionStoreError.damagedObject(record.shortID) }
+        guard intact(record.sha256, catalog: catalog()) else { throw VersionStoreError.damagedObject(record.shortID) }
         return objectURL(record.sha256)
     }
 }
@@ -212,49 +207,9 @@ public struct KeeperSummary: Codable, Sendable, Equatable {
 extension Keeper {
     /// The keeper in a few numbers.
     public func summary() -> KeeperSummary {
-        let counts = savedCounts() ?? saveCounts(catalog())
+        let counts = catalog().counts()
         return KeeperSummary(folder: place.folder.path, mode: place.mode, reason: place.reason, states: counts.states,
                              documents: counts.documents, lastLook: readLastLook(), lost: counts.lost, alarm: alarm())
-    }
-
-    /// The summary's numbers, with the journal they were counted from (its whole identity,
-    /// ctime included): `yiana status` and the health page read them without reading the journal.
-    struct Counts: Codable {
-        var journal: String
-        var states = 0
-        var documents = 0
-        var lost = 0
-    }
-
-    var countsFile: URL { place.folder.appendingPathComponent("counts.json") }
-
-    private func journalStamp() -> String {
-        FileIdentity(path: journal.url.path)?.fingerprint ?? "none"
-    }
-
-    /// The numbers saved for the journal as it is now, if any.
-    func savedCounts() -> Counts? {
-        guard let data = FileManager.default.contents(atPath: countsFile.path),
-              let counts = try? JSONDecoder().decode(Counts.self, from: data), counts.journal == journalStamp() else { return nil }
-        return counts
-    }
-
-    /// Counts `catalog` (the journal as it is now, as ``catalog()`` gives it: settled) and
-    /// saves the numbers.
-    @discardableResult
-    func saveCounts(_ catalog: KeeperCatalog) -> Counts {
-        var counts = Counts(journal: journalStamp())
-        for path in catalog.derived.absent where catalog.lastDocumentState(of: path).map(catalog.isKept) == true {
-            switch catalog.paths[path] {
-            case .gone?: if !catalog.movedAway(path), !catalog.heldElsewhere(lastStateOf: path) { counts.lost += 1 }
-            case .notDocument?: counts.lost += 1
-            default: break
-            }
-        }
-        counts.states = catalog.derived.keptStates
-        counts.documents = catalog.derived.keptDocuments.count
-        if let data = try? JSONEncoder().encode(counts) { try? TemporaryFile.replace(countsFile.path, with: data, mode: 0o600) }
-        return counts
     }
 }
 

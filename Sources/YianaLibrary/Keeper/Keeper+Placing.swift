@@ -16,7 +16,7 @@ extension Keeper {
     /// Keeps the file at `url` (a document unless `anyBytes`): hashes it, and places its bytes
     /// as `objects/<sha256>` unless they are there already, by `mode` (falling from link to
     /// reflink to copy where the file system refuses; `mode` keeps the step that worked).
-    func keepOne(url: URL, path: String, reason: String, anyBytes: Bool, known: [String: KeeperCatalog.Object],
+    func keepOne(url: URL, path: String, reason: String, anyBytes: Bool, known: KeeperCatalog,
                  mode: inout KeeperMode, now: Date) -> KeepOutcome {
         let fd: Int32
         do { fd = try RegularFile.openForReading(url.path) } catch {
@@ -48,7 +48,7 @@ extension Keeper {
         var state = KeptState(sha256: sha256, size: stamp.size > 0 ? UInt64(stamp.size) : 0, stamp: stamp, path: path, seenAt: now,
                               documentID: documentID, title: title, reason: reason)
         let final = objectURL(sha256)
-        if known[sha256] != nil, FileKind.at(final.path) == .regular { return .kept(state, copied: 0) }
+        if known.object(sha256) != nil, FileKind.at(final.path) == .regular { return .kept(state, copied: 0) }
         do {
             let (how, copied) = try place(fd: fd, source: url.path, inode: stamp.inode, sha256: sha256, at: final, mode: &mode)
             guard let placed = FileStamp(path: final.path) else { return .failed("\(final.path) vanished from the store") }

@@ -67,7 +67,7 @@ extension Keeper {
 
     /// What the store takes beyond the library: bytes of objects that are not also a
     /// document's file (a linked state whose document is still there costs nothing).
-    func cost(of sha256: String, catalog: KeeperCatalog) -> UInt64 {
+    func cost(of sha256: String) -> UInt64 {
         guard let st = try? Sys.lstat(objectURL(sha256).path) else { return 0 }
         return st.links > 1 ? 0 : st.size
     }
@@ -81,7 +81,7 @@ extension Keeper {
 
     private func pruneLocked(_ retention: KeeperRetention, dryRun: Bool, now: Date) throws -> KeeperPruneReport {
         if !dryRun { try journal.checkWritable() }
-        let catalog = catalog()
+        let catalog = Weighed(catalog())
         var report = KeeperPruneReport(dryRun: dryRun)
         let thinning = thinned(catalog, retention, now: now)
         var drop = thinning.drop
@@ -91,7 +91,7 @@ extension Keeper {
             Set(catalog.states.indices.filter { !dropped.contains($0) && catalog.isKept(catalog.states[$0]) }.map { catalog.states[$0].sha256 })
         }
         var costs: [String: UInt64] = [:]
-        for sha256 in referenced([]) { costs[sha256] = cost(of: sha256, catalog: catalog) }
+        for sha256 in referenced([]) { costs[sha256] = cost(of: sha256) }
         report.costBefore = costs.values.reduce(0, +)
         // Free space unknown: no budget is enforced (never drop what cannot be weighed).
         report.budget = retention.budget ?? (try? Sys.freeBytes(place.folder.path)).map { ($0 + report.costBefore) / 10 } ?? .max
@@ -115,15 +115,15 @@ extension Keeper {
         }
         let live = referenced(drop)
         report.costAfter = live.reduce(0) { $0 + (costs[$1] ?? 0) }
-        report.dropped = drop.sorted().map { record(catalog.states[$0], catalog: catalog) }
+        report.dropped = drop.sorted().map { record(catalog.states[$0]) }
         report.kept = catalog.states.indices.filter { catalog.isKept(catalog.states[$0]) }.count - drop.count
         let doomed = Set(catalog.objects.keys).subtracting(live)
         report.deletedObjects = doomed.count
-        report.freedBytes = doomed.reduce(0) { $0 + (costs[$1] ?? self.cost(of: $1, catalog: catalog)) }
+        report.freedBytes = doomed.reduce(0) { $0 + (costs[$1] ?? self.cost(of: $1)) }
         guard !dryRun else { return report }
         if !drop.isEmpty || !doomed.isEmpty {
             // The journal first (no line names bytes about to go), then the bytes.
-            try journal.rewriteLocked(compacted(catalog, dropping: drop, live: live))
+            try journal.rewriteLocked(try compacted(catalog, dropping: drop, live: live))
             for sha256 in doomed { Sys.removeIfPresent(objectURL(sha256).path) }
         }
         try? TemporaryFile.replace(lastPruneFile.path, with: Array(String(Int64(now.timeIntervalSince1970)).utf8), mode: 0o600)
@@ -144,24 +144,24 @@ extension Keeper {
     /// longer ago than kept for, and those the thinning table leaves out; with the states
     /// `protected` (the last of a recently lost document) and `pinned` (a living document's
     /// current bytes), by index into the catalog's states.
-    private func thinned(_ catalog: KeeperCatalog, _ retention: KeeperRetention, now: Date)
+    private func thinned(_ catalog: Weighed, _ retention: KeeperRetention, now: Date)
         -> (drop: Set<Int>, protected: Set<Int>, pinned: Set<Int>) {
         var byPath: [String: [Int]] = [:]
         for (index, state) in catalog.states.enumerated() where catalog.isKept(state) {
             byPath[state.path, default: []].append(index)
         }
         var drop = Set<Int>(), protected = Set<Int>(), pinned = Set<Int>()
+        let records = catalog.catalog.records(of: byPath.keys)
         for (path, indexes) in byPath {
             let newestFirst = indexes.sorted { catalog.states[$0].seenAt > catalog.states[$1].seenAt }
             var lostAt: Date?
-            switch catalog.paths[path] {
-            case .document(let current):
+            switch records[path]?.state {
+            case .document(let current)?:
                 // Every line of the current bytes at this path is the current state.
-                pinned.insert(current)
-                for index in indexes where catalog.states[index].sha256 == catalog.states[current].sha256 { pinned.insert(index) }
-            case .gone(let at, _) where !catalog.heldElsewhere(lastStateOf: path):
+                for index in indexes where catalog.states[index].sha256 == current.sha256 { pinned.insert(index) }
+            case .gone(let at, _)? where !(records[path]?.lastDocument.map(catalog.catalog.held) ?? false):
                 lostAt = at
-            case .notDocument(_, let at):
+            case .notDocument(_, let at)?:
                 lostAt = at
             default:
                 break
@@ -184,7 +184,7 @@ extension Keeper {
 
     /// The journal less the dropped states, the objects no state needs and what is known of
     /// paths no state is left of, in its order.
-    private func compacted(_ catalog: KeeperCatalog, dropping drop: Set<Int>, live: Set<String>) -> [KeeperEvent] {
+    private func compacted(_ catalog: Weighed, dropping drop: Set<Int>, live: Set<String>) throws -> [KeeperEvent] {
         var stateIndex = 0
         var events: [KeeperEvent] = []
         var remainingPaths = Set<String>()
@@ -192,11 +192,11 @@ extension Keeper {
             remainingPaths.insert(state.path)
         }
         var placed = Set<String>()
-        for event in catalog.events {
+        try journal.forEachEvent { event in
             switch event {
             case .state(var state):
                 defer { stateIndex += 1 }
-                guard !drop.contains(stateIndex), live.contains(state.sha256) else { continue }
+                guard !drop.contains(stateIndex), live.contains(state.sha256) else { return }
                 // The first line left of each kept bytes says how they were placed.
                 if placed.insert(state.sha256).inserted, let object = catalog.objects[state.sha256] {
                     state.placed = KeptState.Placement(how: object.how, modified: object.modified)
@@ -221,4 +221,20 @@ extension Keeper {
            now.timeIntervalSince1970 - last < 86_400 { return }
         _ = try? prune(dryRun: false, now: now)
     }
+}
+
+/// The catalog as a prune weighs it, in memory once a day: every state (by its place in the
+/// journal's order), the objects kept, and the catalog for what each path is.
+private struct Weighed {
+    let catalog: KeeperCatalog
+    let states: [KeptState]
+    let objects: [String: KeeperCatalog.Object]
+
+    init(_ catalog: KeeperCatalog) {
+        self.catalog = catalog
+        states = catalog.allStates()
+        objects = catalog.allObjects()
+    }
+
+    func isKept(_ state: KeptState) -> Bool { objects[state.sha256] != nil }
 }

@@ -73,10 +73,11 @@ public struct Keeper: Sendable {
     var lastLookFile: URL { place.folder.appendingPathComponent("last-look") }
     var snapshot: KeeperSnapshot { KeeperSnapshot(url: place.folder.appendingPathComponent("snapshot")) }
 
-    /// The journal replayed: read whole once per process, then only what was appended since
-    /// (``CatalogCache``): a watcher's pass or a server's page pays for the lines that are new.
+    /// The journal's catalog, brought up to date: it reads only the lines appended since any
+    /// process last did (``KeeperCatalog``), so a watcher's pass, a server's page or a command
+    /// pays for the lines that are new and for what it asks, never for the history.
     func catalog() -> KeeperCatalog {
-        CatalogCache.shared.catalog(of: journal)
+        KeeperCatalog.of(journal)
     }
 
     // MARK: Looking
@@ -100,12 +101,7 @@ public struct Keeper: Sendable {
         } else {
             entries = Self.entries(scan.items, library: library)
             let seen = Set(entries.map(\.path))
-            gone = { catalog in
-                catalog.paths.compactMap { path, state in
-                    if case .gone = state { return nil }
-                    return seen.contains(path) ? nil : path
-                }
-            }
+            gone = { catalog in catalog.holdingPaths().filter { !seen.contains($0) } }
         }
         // Nothing changed since the last look: no journal read.
         if scan.changes?.paths.isEmpty ?? snapshot.matches(entries) {
@@ -124,12 +120,12 @@ public struct Keeper: Sendable {
         }.sorted()
         writeLastLook(now)
         if scan.changes == nil {
-            snapshot.write(entries) { index in entries[index].placeholder || catalog.stamp(of: entries[index].path) == entries[index].stamp }
+            let stamps = catalog.stamps(of: entries.map(\.path))
+            snapshot.write(entries) { index in entries[index].placeholder || stamps[entries[index].path] == entries[index].stamp }
         } else {
             // What the last whole look recorded is no longer what is here.
             Sys.removeIfPresent(snapshot.url.path)
         }
-        saveCounts(catalog)
         report.alarm = updateAlarm(catalog, now: now)
         pruneIfDue(now: now)
         return report
@@ -150,13 +146,14 @@ public struct Keeper: Sendable {
                           jobs: Int, now: Date, report: inout KeeperReport) async -> [KeeperEvent] {
         let catalog = catalog()
         let previousLook = readLastLook()
+        let stamps = catalog.stamps(of: entries.lazy.filter { !$0.placeholder }.map(\.path))
         let work = entries.compactMap { entry -> (url: URL, path: String, stamp: FileStamp)? in
-            guard !entry.placeholder, let stamp = entry.stamp, catalog.stamp(of: entry.path) != stamp else { return nil }
+            guard !entry.placeholder, let stamp = entry.stamp, stamps[entry.path] != stamp else { return nil }
             return (entry.url, entry.path, stamp)
         }
         var events = await keep(work, catalog: catalog, arrival: arrival, reason: reason, jobs: jobs, now: now, report: &report)
         for path in gone(catalog) {
-            let lastSeen = max(catalog.lastSeen[path] ?? now, min(previousLook ?? now, now))
+            let lastSeen = max(catalog.record(of: path)?.lastSeen ?? now, min(previousLook ?? now, now))
             events.append(KeeperEvent.gone(at: now, lastSeen: lastSeen, path: path))
         }
         return events
@@ -172,7 +169,7 @@ public struct Keeper: Sendable {
             return (url, path, false, FileStamp(path: url.path))
         }
         let events = await recorded(entries, gone: { _ in [] }, arrival: nil, reason: reason, jobs: 1, now: now, report: &report)
-        if !events.isEmpty, write(events, report: &report) { saveCounts(catalog()) }
+        if !events.isEmpty { write(events, report: &report) }
         return report
     }
 
@@ -197,15 +194,12 @@ public struct Keeper: Sendable {
     public func keepAnyBytes(at url: URL, reason: String, now: Date = Date()) throws -> VersionRecord? {
         guard let path = library.relativePath(of: url), FileStamp(path: url.path) != nil else { return nil }
         try prepare()
-        var catalog = catalog()
         var mode = place.mode
-        switch keepOne(url: url, path: path, reason: reason, anyBytes: true, known: catalog.objects, mode: &mode, now: now) {
+        switch keepOne(url: url, path: path, reason: reason, anyBytes: true, known: catalog(), mode: &mode, now: now) {
         case .kept(let state, _):
-            let event = KeeperEvent.state(state)
             try fsyncObjects()
-            try journal.append([event])
-            catalog.apply(event)
-            return record(state, catalog: catalog)
+            try journal.append([KeeperEvent.state(state)])
+            return record(state)
         case .failed(let why):
             throw VersionStoreError.unwritable(objectsFolder.path, why)
         case .notDocument, .vanished:
@@ -220,9 +214,9 @@ public struct Keeper: Sendable {
     /// as deleted (`versions list --deleted`, "Recently deleted") before the next look.
     /// - Throws: ``VersionStoreError`` when the journal cannot be written.
     public func recordDeleted(_ path: String, now: Date = Date()) throws {
-        let catalog = catalog()
+        let lastSeen = catalog().record(of: path)?.lastSeen
         try prepare()
-        try journal.append([KeeperEvent.gone(at: now, lastSeen: catalog.lastSeen[path] ?? now, path: path)])
+        try journal.append([KeeperEvent.gone(at: now, lastSeen: lastSeen ?? now, path: path)])
     }
 
     /// Makes the names of the objects placed durable (once for a batch of links) before the
@@ -251,14 +245,13 @@ public struct Keeper: Sendable {
                       reason: String, jobs: Int, now: Date, report: inout KeeperReport) async -> [KeeperEvent] {
         guard !work.isEmpty else { return [] }
         var events: [KeeperEvent] = []
-        var known = catalog.objects
         // A linked state whose document was rewritten in place shares that document's file:
         // its bytes are gone. Such states are dropped first, and links stop for this library.
         var mode = place.mode
+        let records = catalog.records(of: work.map(\.path))
         for (_, path, stamp) in work {
-            guard case .document(let index) = catalog.paths[path] else { continue }
-            let old = catalog.states[index]
-            guard old.stamp.inode == stamp.inode, old.stamp != stamp, catalog.objects[old.sha256]?.how == .link,
+            guard case .document(let old)? = records[path]?.state else { continue }
+            guard old.stamp.inode == stamp.inode, old.stamp != stamp, catalog.object(old.sha256)?.how == .link,
                   FileStamp(path: objectURL(old.sha256).path)?.inode == stamp.inode else { continue }
             events.append(KeeperEvent.dropped(at: now, sha256: old.sha256, why: KeeperCatalog.changedInPlace))
             report.damaged.append(path)
@@ -269,15 +262,13 @@ public struct Keeper: Sendable {
             // Recorded before anything else is written, so the damaged states are never offered;
             // their names in the store go only once that is done.
             if (try? journal.append(events)) != nil {
-                for case .dropped(_, let sha256, _) in events {
-                    known[sha256] = nil
-                    Sys.removeIfPresent(objectURL(sha256).path)
-                }
+                catalog.refresh()
+                for case .dropped(_, let sha256, _) in events { Sys.removeIfPresent(objectURL(sha256).path) }
             }
             events.removeAll()
         }
         try? prepare()
-        let startMode = mode, objects = known
+        let startMode = mode
         let outcomes: [(Int, KeepOutcome)] = await withTaskGroup(of: (Int, KeepOutcome).self) { group in
             var next = 0
             var results: [(Int, KeepOutcome)] = []
@@ -287,7 +278,7 @@ public struct Keeper: Sendable {
                 next += 1
                 group.addTask {
                     var mode = startMode
-                    return (index, self.keepOne(url: item.url, path: item.path, reason: reason, anyBytes: false, known: objects, mode: &mode, now: now))
+                    return (index, self.keepOne(url: item.url, path: item.path, reason: reason, anyBytes: false, known: catalog, mode: &mode, now: now))
                 }
             }
             for _ in 0..<max(1, min(jobs, work.count)) { addNext() }
@@ -302,7 +293,7 @@ public struct Keeper: Sendable {
             let item = work[index]
             switch outcome {
             case .kept(var state, let copied):
-                if state.placed != nil, known[state.sha256] == nil, placed.insert(state.sha256).inserted {
+                if state.placed != nil, placed.insert(state.sha256).inserted, catalog.object(state.sha256) == nil {
                     report.newObjects += 1
                     report.bytesCopied += copied
                 } else {
@@ -340,28 +331,5 @@ public struct Keeper: Sendable {
         try? Sys.closeAfter(try Sys.open(lastLookFile.path, [.writeOnly, .create, .truncate], mode: 0o600)) { fd throws(SystemError) in
             try Sys.writeAll(fd, Array(text.utf8), path: lastLookFile.path)
         }
-    }
-}
-
-/// The documents present at the last look, by id and by content: a path that is gone while
-/// its document (or its bytes) is elsewhere was moved, not deleted.
-struct PresentContent {
-    var ids = Set<String>()
-    var hashes = Set<String>()
-
-    /// `present`: whether a path the catalog last saw holding a document still holds a file
-    /// (for a listing between two looks: a command may have moved one since).
-    init(_ catalog: KeeperCatalog, present: (String) -> Bool = { _ in true }) {
-        for (path, state) in catalog.paths {
-            guard case .document(let index) = state, present(path) else { continue }
-            hashes.insert(catalog.states[index].sha256)
-            if let id = catalog.states[index].documentID { ids.insert(id) }
-        }
-    }
-
-    /// True when the last document state seen at `path` is present elsewhere (moved, renamed).
-    func holds(lastStateOf path: String, in catalog: KeeperCatalog) -> Bool {
-        guard let state = catalog.lastDocumentState(of: path) else { return false }
-        return hashes.contains(state.sha256) || state.documentID.map(ids.contains) == true
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import GRDB
+import Synchronization
 import YianaSystem
 
 /// How the keeper holds a state's bytes.
@@ -43,100 +45,255 @@ public struct KeptState: Sendable, Equatable {
 
 /// What a path of the library was when the keeper last looked.
 enum KeeperPathState: Sendable, Equatable {
-    /// A document, whose bytes are the state at this index of ``KeeperCatalog/states``.
-    case document(Int)
+    /// A document, with these bytes.
+    case document(KeptState)
     /// Bytes that are not a document (garbage, zero length, truncated), since `at`.
     case notDocument(FileStamp, at: Date)
     /// Nothing, since `at`; last seen at `lastSeen`.
     case gone(at: Date, lastSeen: Date)
 }
 
-/// The keeper's journal replayed: every object, every state seen, and what each path was
-/// at the last look.
-struct KeeperCatalog: Sendable {
+/// The keeper's journal replayed into SQLite (`catalog.sqlite` beside it): every object, every
+/// state seen, and what each path was at the last look, so that what a look, a listing or a
+/// count asks costs what it asks about, never a read of the whole history, and no process
+/// holds the history in memory.
+///
+/// The journal stays the truth; the catalog is a checkpoint of it. It records the journal it
+/// was built from (device, inode), the bytes read (all complete lines) and the last line read,
+/// and each refresh reads only the lines appended since, applied in one transaction with the
+/// new offset: a crash leaves it as of one offset or the next, never between. It is trusted
+/// only while the journal is that same file, no shorter, and still holds that last line where
+/// it was read; anything else (a prune's rewrite, a journal copied over this one, a truncation,
+/// a catalog of another format, one SQLite cannot read) rebuilds it from the whole journal.
+/// Where no catalog can be written beside the journal, it is built in memory.
+final class KeeperCatalog: Sendable {
     struct Object: Sendable, Equatable {
         let modified: Int64
         let how: KeeperMode
     }
 
-    var objects: [String: Object] = [:]
-    var states: [KeptState] = []
-    /// Each path's latest state, bad bytes or absence.
-    var paths: [String: KeeperPathState] = [:]
-    /// The newest document state seen at each path (an index into ``states``).
-    var lastDocument: [String: Int] = [:]
-    /// The last time each path was seen holding something (a document or not).
-    var lastSeen: [String: Date] = [:]
-    /// The journal as read.
-    var events: [KeeperEvent] = []
-    /// Kept up as events are applied, so that what a look, a count or the alarm asks costs
-    /// what changed, not the history (``KeeperCatalog+Derived.swift``).
-    var derived = Derived()
-
-    init(_ events: [KeeperEvent]) {
-        self.events = events
-        for event in events { apply(event) }
-        settle()
-    }
-
-    /// Applies `event`; what ``settle()`` recounts may then be stale until it is called.
-    mutating func apply(_ event: KeeperEvent) {
-        switch event {
-        case .state(let state):
-            if let placed = state.placed {
-                if derived.dropped.contains(state.sha256) { derived.recount = true }  // bytes dropped once are back
-                objects[state.sha256] = Object(modified: placed.modified, how: placed.how)
-            }
-            states.append(state)
-            // Bytes kept that are not a document (what a restore replaced) are listed, never current.
-            guard state.isDocument else { return }
-            counted(state)
-            set(state.path, .document(states.count - 1))
-            lastDocument[state.path] = states.count - 1
-            lastSeen[state.path] = max(lastSeen[state.path] ?? .distantPast, state.seenAt)
-        case .notDocument(let at, let stamp, let path):
-            if case .notDocument(let old, let since) = paths[path], old == stamp {
-                set(path, .notDocument(stamp, at: since))
-            } else {
-                set(path, .notDocument(stamp, at: at))
-            }
-            lastSeen[path] = max(lastSeen[path] ?? .distantPast, at)
-        case .gone(let at, let lastSeen, let path):
-            if case .gone = paths[path] { return }
-            set(path, .gone(at: at, lastSeen: lastSeen))
-        case .dropped(_, let sha256, _):
-            objects[sha256] = nil
-            derived.dropped.insert(sha256)
-            derived.recount = true
-        }
-    }
+    let journal: KeeperJournal
+    let queue: DatabaseQueue
+    /// True when the catalog is a file beside the journal (not built in memory).
+    let onDisk: Bool
+    /// False for one built in memory because there was no folder for its file (yet).
+    let settled: Bool
+    var folder: String { journal.url.deletingLastPathComponent().path }
+    /// How many times this catalog was built from the whole journal (for the tests).
+    private let rebuilds = Atomic(0)
+    var wholeReads: Int { rebuilds.load(ordering: .relaxed) }
 
     static let changedInPlace = "changed in place"
+    /// The catalog's own format: another is rebuilt.
+    static let format = 1
+    static let fileName = "catalog.sqlite"
 
-    /// The file each present path was last seen as (a document or not), to tell what changed.
-    func stamp(of path: String) -> FileStamp? {
-        switch paths[path] {
-        case .document(let index): states[index].stamp
-        case .notDocument(let stamp, _): stamp
-        default: nil
+    /// One per journal per process, opened once.
+    private static let open = Mutex<[String: KeeperCatalog]>([:])
+
+    /// The catalog of `journal`, brought up to date.
+    static func of(_ journal: KeeperJournal) -> KeeperCatalog {
+        let catalog = open.withLock { open in
+            // One in memory for want of a folder is opened again as a file once there is one.
+            if let catalog = open[journal.url.path], catalog.settled || FileKind.at(catalog.folder) != .folder { return catalog }
+            let catalog = KeeperCatalog(journal: journal)
+            open[journal.url.path] = catalog
+            return catalog
+        }
+        catalog.refresh()
+        return catalog
+    }
+
+    /// Opens (or makes) the catalog file beside `journal`; in memory when there is no folder
+    /// to hold it, it cannot be written, or it is `inMemory`.
+    init(journal: KeeperJournal, inMemory: Bool = false) {
+        self.journal = journal
+        let path = journal.url.deletingLastPathComponent().appendingPathComponent(Self.fileName).path
+        settled = inMemory || FileKind.at(journal.url.deletingLastPathComponent().path) == .folder
+        if !inMemory, settled, let queue = Self.openFile(path) {
+            self.queue = queue
+            onDisk = true
+        } else {
+            // An empty in-memory database cannot fail to open.
+            self.queue = try! DatabaseQueue()
+            try? Self.makeSchema(queue)
+            onDisk = false
         }
     }
 
-    /// The newest document state seen at `path`.
-    func lastDocumentState(of path: String) -> KeptState? {
-        lastDocument[path].map { states[$0] }
-    }
-
-    /// True when a state's bytes are still in the store (not dropped, not found damaged).
-    func isKept(_ state: KeptState) -> Bool {
-        objects[state.sha256] != nil
-    }
-
-    /// The states kept of `path` (and, with `documentID`, of that document wherever it
-    /// was), oldest first.
-    func states(path: String?, documentID: String?) -> [KeptState] {
-        states.filter { state in
-            isKept(state) && ((path != nil && state.path == path) || (documentID != nil && state.documentID == documentID))
+    /// The catalog file at `path` with its schema, remade once when it cannot be read or is of
+    /// another format; nil when it cannot be made.
+    private static func openFile(_ path: String) -> DatabaseQueue? {
+        for attempt in 0..<2 {
+            if attempt == 1 { for suffix in ["", "-wal", "-shm", "-journal"] { Sys.removeIfPresent(path + suffix) } }
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -4000")
+            }
+            guard let queue = try? DatabaseQueue(path: path, configuration: configuration) else { continue }
+            do {
+                let format = try queue.read { db in
+                    try db.tableExists("meta") ? try Int.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'format'") : nil
+                }
+                if format == Self.format { return queue }
+                if format == nil, try queue.read({ db in try db.tableExists("meta") }) == false {
+                    try makeSchema(queue)
+                    return queue
+                }
+            } catch {}
         }
+        return nil
+    }
+
+    private static func makeSchema(_ queue: DatabaseQueue) throws {
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+                CREATE TABLE state(id INTEGER PRIMARY KEY, sha TEXT NOT NULL, size INTEGER NOT NULL, inode INTEGER NOT NULL,
+                    modified INTEGER NOT NULL, path TEXT NOT NULL, seen INTEGER NOT NULL, docid TEXT, title TEXT, reason TEXT NOT NULL,
+                    how TEXT, placedModified INTEGER);
+                CREATE INDEX state_path ON state(path);
+                CREATE INDEX state_docid ON state(docid, path, seen) WHERE docid IS NOT NULL;
+                CREATE INDEX state_sha ON state(sha);
+                CREATE TABLE object(sha TEXT PRIMARY KEY, modified INTEGER NOT NULL, how TEXT NOT NULL) WITHOUT ROWID;
+                CREATE TABLE dropped(sha TEXT PRIMARY KEY) WITHOUT ROWID;
+                CREATE TABLE path(path TEXT PRIMARY KEY, kind INTEGER NOT NULL, sha TEXT, docid TEXT, size INTEGER, inode INTEGER,
+                    modified INTEGER, at INTEGER, goneLastSeen INTEGER, lastSeen INTEGER, lastDocument INTEGER) WITHOUT ROWID;
+                CREATE INDEX path_sha ON path(sha) WHERE kind = 0;
+                CREATE INDEX path_docid ON path(docid) WHERE kind = 0;
+                CREATE INDEX path_absent ON path(kind, at) WHERE kind != 0;
+                CREATE TABLE keptdoc(docid TEXT PRIMARY KEY) WITHOUT ROWID;
+                """)
+            try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('format', ?)", arguments: [format])
+        }
+    }
+
+    // MARK: Keeping up with the journal
+
+    /// Where the catalog's reading of the journal stopped.
+    struct Position: Equatable {
+        var device: Int64 = 0
+        var inode: Int64 = 0
+        /// The bytes read, all complete lines.
+        var offset: Int64 = 0
+        /// The last line read whole (up to ``tailLength`` bytes): a journal copied over this one
+        /// in place that ends alike (the same document seen again) still differs there, in the
+        /// time each line begins with.
+        var tail: [UInt8] = []
+        /// States applied (each state's id is its place among the journal's state lines).
+        var states: Int64 = 0
+        var keptStates: Int64 = 0
+        var keptDocuments: Int64 = 0
+    }
+
+    static let tailLength = 4096
+
+    static func position(_ db: Database) throws -> Position {
+        var position = Position()
+        for row in try Row.fetchAll(db, sql: "SELECT key, value FROM meta") {
+            let key: String = row[0]
+            switch key {
+            case "device": position.device = row[1]
+            case "inode": position.inode = row[1]
+            case "offset": position.offset = row[1]
+            case "tail": position.tail = Array((row[1] as Data?) ?? Data())
+            case "states": position.states = row[1]
+            case "keptStates": position.keptStates = row[1]
+            case "keptDocuments": position.keptDocuments = row[1]
+            default: break
+            }
+        }
+        return position
+    }
+
+    private static func save(_ position: Position, _ db: Database) throws {
+        let values: [(String, any DatabaseValueConvertible)] = [
+            ("device", position.device), ("inode", position.inode), ("offset", position.offset), ("tail", Data(position.tail)),
+            ("states", position.states), ("keptStates", position.keptStates), ("keptDocuments", position.keptDocuments),
+        ]
+        let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
+        for (key, value) in values { try statement.execute(arguments: [key, value]) }
+    }
+
+    /// Reads what was appended to the journal since the last refresh (or, when the journal is
+    /// not the one read, all of it). A catalog that cannot be brought up to date answers as
+    /// it last was; the next refresh tries again.
+    func refresh() {
+        let path = journal.url.path
+        let fd = try? Sys.open(path, [.readOnly])
+        defer { if let fd { Sys.close(fd) } }
+        let found = fd.flatMap { try? Sys.fstat($0, path: path) }
+        func current(_ position: Position) -> Bool? {
+            guard let fd, let found else { return position.offset == 0 && position.states == 0 && position.inode == 0 }
+            guard position.device == Int64(found.st_dev), position.inode == Int64(found.st_ino), found.size >= position.offset,
+                  (try? Sys.pread(fd, count: position.tail.count, at: UInt64(position.offset) - UInt64(position.tail.count), path: path)) == position.tail
+            else { return false }
+            return found.size == position.offset ? true : nil
+        }
+        // Nothing appended: no write, no lock.
+        if let position = try? queue.read(Self.position), current(position) == true { return }
+        try? queue.writeWithoutTransaction { db in
+            try db.inTransaction(.immediate) {
+                var position = try Self.position(db)
+                switch current(position) {
+                case true?:
+                    return .commit  // another process caught up meanwhile
+                case false?:
+                    try Self.clear(db)
+                    rebuilds.add(1, ordering: .relaxed)
+                    position = Position(device: found.map { Int64($0.st_dev) } ?? 0, inode: found.map { Int64($0.st_ino) } ?? 0)
+                case nil:
+                    break
+                }
+                if let fd, let found, found.size > position.offset {
+                    var applier = try Applier(db, position)
+                    try JournalLines.read(fd, path: path, from: UInt64(position.offset), to: UInt64(found.size)) { line in
+                        if let event = KeeperEvent(line: line) { try applier.apply(event) }
+                    } ended: { read, tail in
+                        applier.position.offset += Int64(read)
+                        if !tail.isEmpty { applier.position.tail = tail }
+                    }
+                    try applier.settle()
+                    position = applier.position
+                }
+                try Self.save(position, db)
+                return .commit
+            }
+        }
+    }
+
+    private static func clear(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM state; DELETE FROM object; DELETE FROM dropped; DELETE FROM path; DELETE FROM keptdoc; DELETE FROM meta WHERE key != 'format'")
+    }
+}
+
+/// The complete lines of a journal's bytes, read a piece at a time (a year's journal is never
+/// in memory whole).
+enum JournalLines {
+    static let chunk = 1 << 22
+
+    /// Calls `line` with each complete line of bytes `from..<to`, then `ended` with the bytes
+    /// those lines take and the last one's last ``KeeperCatalog/tailLength`` bytes (empty when
+    /// there was no complete line). A line still being written is left for the next read.
+    static func read(_ fd: Int32, path: String, from: UInt64, to: UInt64, line: (Substring) throws -> Void,
+                     ended: (UInt64, [UInt8]) -> Void) throws {
+        var offset = from, carried: [UInt8] = [], read: UInt64 = 0, lastLine: [UInt8] = []
+        while offset < to {
+            let bytes = try Sys.pread(fd, count: Int(min(UInt64(chunk), to - offset)), at: offset, path: path)
+            guard !bytes.isEmpty else { break }
+            offset += UInt64(bytes.count)
+            carried += bytes
+            guard let end = carried.lastIndex(of: UInt8(ascii: "\n")) else { continue }
+            let complete = carried[...end]
+            for piece in complete.split(separator: 0x0A, omittingEmptySubsequences: true) {
+                try line(Substring(decoding: piece, as: UTF8.self))
+            }
+            let start = complete.dropLast().lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? complete.startIndex
+            lastLine = Array(complete[start...].suffix(KeeperCatalog.tailLength))
+            read += UInt64(complete.count)
+            carried = Array(carried[(end + 1)...])
+        }
+        ended(read, lastLine)
     }
 }

@@ -93,9 +93,20 @@ struct KeeperJournal: Sendable {
     static let header = "# yiana keeper journal \(format)"
 
     func read() -> [KeeperEvent] {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return [] }
-        let text = String(decoding: data, as: UTF8.self)
-        return text.utf8.split(separator: 0x0A, omittingEmptySubsequences: true).compactMap { KeeperEvent(line: Substring($0)) }
+        var events: [KeeperEvent] = []
+        try? forEachEvent { events.append($0) }
+        return events
+    }
+
+    /// Calls `body` with each event of the journal's complete lines, in order, a piece of the
+    /// file at a time; nothing when there is no journal.
+    func forEachEvent(_ body: (KeeperEvent) throws -> Void) throws {
+        guard let fd = try? Sys.open(url.path, [.readOnly]) else { return }
+        defer { Sys.close(fd) }
+        let size = try Sys.fstat(fd, path: url.path).size
+        try JournalLines.read(fd, path: url.path, from: 0, to: UInt64(max(0, size))) { line in
+            if let event = KeeperEvent(line: line) { try body(event) }
+        } ended: { _, _ in }
     }
 
     /// Appends `events`, with one `fsync`.

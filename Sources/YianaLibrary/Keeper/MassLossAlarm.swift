@@ -69,14 +69,12 @@ extension Keeper {
         let horizon = now.addingTimeInterval(-rule.window)
         var lost: [(path: String, at: Date)] = []
         let holding = catalog.holding
-        for path in catalog.derived.absent {
-            switch catalog.paths[path] {
-            case .gone(let at, _)? where at >= horizon && !catalog.heldElsewhere(lastStateOf: path):
-                if catalog.lastDocumentState(of: path) != nil { lost.append((path, at)) }
-            case .notDocument(_, let at)? where at >= horizon:
-                if catalog.lastDocumentState(of: path) != nil { lost.append((path, at)) }
-            default:
-                break
+        for record in catalog.absent(since: horizon) {
+            guard let last = record.lastDocument else { continue }
+            switch record.state {
+            case .gone(let at, _) where !catalog.held(last): lost.append((record.path, at))
+            case .notDocument(_, let at): lost.append((record.path, at))
+            default: break
             }
         }
         let existing = alarm()
@@ -92,7 +90,7 @@ extension Keeper {
         guard let existing else { return nil }
         // Lowered once every document it named is a document again.
         let back = existing.paths.allSatisfy { path in
-            if case .document = catalog.paths[path] { return true }
+            if case .document? = catalog.record(of: path)?.state { return true }
             return catalog.heldElsewhere(lastStateOf: path)
         }
         if back { Sys.removeIfPresent(alarmFile.url.path) }

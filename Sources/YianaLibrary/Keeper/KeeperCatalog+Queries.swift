@@ -1,0 +1,271 @@
+import Foundation
+import GRDB
+import YianaSystem
+
+/// What the keeper's looks, listings, counts and alarm ask of the catalog: each a query of
+/// what it is about (a path, a document's states, the paths gone), answered by an index. A
+/// catalog that cannot be read answers "nothing known", never a crash; the next refresh
+/// rebuilds it.
+extension KeeperCatalog {
+    /// What the catalog knows of one path.
+    struct PathRecord: Sendable, Equatable {
+        let path: String
+        let state: KeeperPathState
+        /// The last time it was seen holding something (a document or not).
+        let lastSeen: Date?
+        /// The newest document state seen there.
+        let lastDocument: KeptState?
+    }
+
+    static let stateColumns = "s.id, s.sha, s.size, s.inode, s.modified, s.path, s.seen, s.docid, s.title, s.reason, s.how, s.placedModified"
+
+    /// A state from ``stateColumns`` starting at column `at`.
+    static func state(_ row: Row, at i: Int = 0) -> KeptState? {
+        guard let sha: String = row[i + 1] else { return nil }
+        let size: Int64 = row[i + 2], modified: Int64 = row[i + 4]
+        var placed: KeptState.Placement?
+        if let how = (row[i + 10] as String?).flatMap(KeeperMode.init(rawValue:)) {
+            placed = KeptState.Placement(how: how, modified: row[i + 11] ?? modified)
+        }
+        return KeptState(sha256: sha, size: UInt64(max(0, size)), stamp: FileStamp(size: size, modified: modified, inode: row[i + 3]),
+                         path: row[i + 5], seenAt: date(row[i + 6]), documentID: row[i + 7], title: row[i + 8], reason: row[i + 9], placed: placed)
+    }
+
+    private static let pathQuery = """
+        SELECT p.path, p.kind, p.size, p.inode, p.modified, p.at, p.goneLastSeen, p.lastSeen, \(stateColumns)
+        FROM path p LEFT JOIN state s ON s.id = p.lastDocument
+        """
+
+    private static func pathRecord(_ row: Row) -> PathRecord? {
+        let lastDocument = state(row, at: 8)
+        let state: KeeperPathState
+        switch Kind(rawValue: row[1]) {
+        case .document?:
+            guard let lastDocument else { return nil }
+            state = .document(lastDocument)
+        case .notDocument?:
+            state = .notDocument(FileStamp(size: row[2], modified: row[4], inode: row[3]), at: date(row[5]))
+        case .gone?:
+            state = .gone(at: date(row[5]), lastSeen: date(row[6]))
+        case nil:
+            return nil
+        }
+        return PathRecord(path: row[0], state: state, lastSeen: (row[7] as Int64?).map(date), lastDocument: lastDocument)
+    }
+
+    func read<T>(_ fallback: T, _ body: (Database) throws -> T) -> T {
+        (try? queue.read(body)) ?? fallback
+    }
+
+    /// What the catalog knows of `path`.
+    func record(of path: String) -> PathRecord? {
+        read(nil) { db in try Row.fetchOne(db.cachedStatement(sql: Self.pathQuery + " WHERE p.path = ?"), arguments: [path]).flatMap(Self.pathRecord) }
+    }
+
+    /// What the catalog knows of each of `paths` (those it knows).
+    func records(of paths: some Sequence<String>) -> [String: PathRecord] {
+        read([:]) { db in
+            let statement = try db.cachedStatement(sql: Self.pathQuery + " WHERE p.path = ?")
+            var found: [String: PathRecord] = [:]
+            for path in paths {
+                if let record = try Row.fetchOne(statement, arguments: [path]).flatMap(Self.pathRecord) { found[path] = record }
+            }
+            return found
+        }
+    }
+
+    /// The paths gone or holding bytes that are not a document (lost since `since`, when given).
+    func absent(since: Date? = nil) -> [PathRecord] {
+        read([]) { db in
+            try Row.fetchAll(db, sql: Self.pathQuery + " WHERE p.kind != 0 AND p.at >= ?", arguments: [since.map(Self.ms) ?? Int64.min])
+                .compactMap(Self.pathRecord)
+        }
+    }
+
+    /// Every path that held something (a document or not) at the last look.
+    func holdingPaths() -> [String] {
+        read([]) { db in try String.fetchAll(db, sql: "SELECT path FROM path WHERE kind != 2") }
+    }
+
+    /// How many paths hold a document now.
+    var holding: Int {
+        read(0) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM path WHERE kind = 0") ?? 0 }
+    }
+
+    /// The file `path` was last seen as (a document or not), to tell what changed.
+    func stamp(of path: String) -> FileStamp? {
+        switch record(of: path)?.state {
+        case .document(let state)?: state.stamp
+        case .notDocument(let stamp, _)?: stamp
+        default: nil
+        }
+    }
+
+    /// The file each of `paths` was last seen as (a document or not), to tell what changed:
+    /// one read for a whole look.
+    func stamps(of paths: some Sequence<String>) -> [String: FileStamp] {
+        read([:]) { db in
+            let statement = try db.cachedStatement(sql: "SELECT size, inode, modified FROM path WHERE path = ? AND kind != 2")
+            var found: [String: FileStamp] = [:]
+            for path in paths {
+                if let row = try Row.fetchOne(statement, arguments: [path]) { found[path] = FileStamp(size: row[0], modified: row[2], inode: row[1]) }
+            }
+            return found
+        }
+    }
+
+    /// The newest document state seen at `path`.
+    func lastDocumentState(of path: String) -> KeptState? {
+        record(of: path)?.lastDocument
+    }
+
+    /// How the bytes `sha256` are kept, when they are.
+    func object(_ sha256: String) -> Object? {
+        read(nil) { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT modified, how FROM object WHERE sha = ?"), arguments: [sha256]).flatMap { row in
+                KeeperMode(rawValue: row[1]).map { Object(modified: row[0], how: $0) }
+            }
+        }
+    }
+
+    /// True when a state's bytes are still in the store (not dropped, not found damaged).
+    func isKept(_ state: KeptState) -> Bool {
+        object(state.sha256) != nil
+    }
+
+    /// Every object's bytes named by the catalog.
+    func objectHashes() -> [String] {
+        read([]) { db in try String.fetchAll(db, sql: "SELECT sha FROM object") }
+    }
+
+    /// The states kept of `path` (and, with `documentID`, of that document wherever it
+    /// was), oldest first.
+    func states(path: String?, documentID: String?) -> [KeptState] {
+        read([]) { db in
+            try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT \(Self.stateColumns) FROM state s WHERE (s.path = ?1 OR s.docid = ?2)
+                AND EXISTS (SELECT 1 FROM object o WHERE o.sha = s.sha) ORDER BY s.id
+                """), arguments: [path, documentID]).compactMap { Self.state($0) }
+        }
+    }
+
+    /// True when `path` held something (a document or other bytes) at the last look.
+    func holdsSomething(at path: String) -> Bool {
+        switch record(of: path)?.state {
+        case .document?, .notDocument?: true
+        case .gone?, nil: false
+        }
+    }
+
+    /// The paths holding a document now whose bytes or id are `state`'s.
+    func holders(of state: KeptState) -> [String] {
+        read([]) { db in
+            try String.fetchAll(db.cachedStatement(sql: """
+                SELECT path FROM path WHERE kind = 0 AND sha = ?1 UNION SELECT path FROM path WHERE kind = 0 AND docid = ?2
+                """), arguments: [state.sha256, state.documentID])
+        }
+    }
+
+    /// True when the last document state seen at `path` is held by a path now, by its bytes
+    /// or its id (it was moved or renamed).
+    func heldElsewhere(lastStateOf path: String) -> Bool {
+        guard let state = lastDocumentState(of: path) else { return false }
+        return held(state)
+    }
+
+    func held(_ state: KeptState) -> Bool {
+        read(false) { db in
+            try Bool.fetchOne(db.cachedStatement(sql: """
+                SELECT EXISTS (SELECT 1 FROM path WHERE kind = 0 AND sha = ?1) OR EXISTS (SELECT 1 FROM path WHERE kind = 0 AND docid = ?2)
+                """), arguments: [state.sha256, state.documentID]) ?? false
+        }
+    }
+
+    /// True when `path` is gone because its document left it for another (a move or a
+    /// rename, by a command of this machine's or by sync): its id was first seen at another
+    /// path no earlier than it was last seen at this one. A document moved, then deleted, is
+    /// lost once, at its last path; a copy made while the original was still there does not
+    /// hide the original.
+    func movedAway(_ path: String) -> Bool {
+        guard let record = record(of: path) else { return false }
+        return movedAway(record)
+    }
+
+    func movedAway(_ record: PathRecord) -> Bool {
+        guard case .gone(_, let lastSeen) = record.state, let id = record.lastDocument?.documentID else { return false }
+        return read(false) { db in
+            try Bool.fetchOne(db.cachedStatement(sql: """
+                SELECT 1 FROM state WHERE docid = ?1 AND path != ?2 GROUP BY path HAVING min(seen) >= ?3 LIMIT 1
+                """), arguments: [id, record.path, Self.ms(lastSeen)]) != nil
+        }
+    }
+
+    /// The kept states and the documents they are of, and the documents lost (gone, not moved
+    /// and not held elsewhere, or overwritten) of which a state is kept.
+    func counts() -> (states: Int, documents: Int, lost: Int) {
+        let position = (try? queue.read(Self.position)) ?? Position()
+        let lost = read(0) { db in
+            try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM path p JOIN state s ON s.id = p.lastDocument
+                WHERE p.kind != 0 AND EXISTS (SELECT 1 FROM object o WHERE o.sha = s.sha) AND (p.kind = 1 OR (
+                    NOT EXISTS (SELECT 1 FROM path q WHERE q.kind = 0 AND q.sha = s.sha)
+                    AND NOT EXISTS (SELECT 1 FROM path q WHERE q.kind = 0 AND q.docid = s.docid)
+                    AND NOT EXISTS (SELECT 1 FROM state t WHERE t.docid = s.docid AND t.path != p.path GROUP BY t.path HAVING min(t.seen) >= p.goneLastSeen)))
+                """) ?? 0
+        }
+        return (Int(position.keptStates), Int(position.keptDocuments), lost)
+    }
+
+    /// Every object kept (for a prune).
+    func allObjects() -> [String: Object] {
+        read([:]) { db in
+            var objects: [String: Object] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT sha, modified, how FROM object") {
+                if let how = KeeperMode(rawValue: row[2]) { objects[row[0]] = Object(modified: row[1], how: how) }
+            }
+            return objects
+        }
+    }
+
+    /// Every state, in the journal's order (for a prune).
+    func allStates() -> [KeptState] {
+        read([]) { db in try Row.fetchAll(db, sql: "SELECT \(Self.stateColumns) FROM state s ORDER BY s.id").compactMap { Self.state($0) } }
+    }
+}
+
+extension KeeperCatalog {
+    /// Everything the catalog answers, to compare it with the whole journal replayed.
+    struct Contents: Equatable {
+        var states: [KeptState]
+        var objects: [String: Object]
+        var paths: [String: PathRecord]
+        var holding: Int
+        var counts: [Int]
+    }
+
+    func contents() -> Contents {
+        let paths = Set(holdingPaths()).union(absent().map(\.path))
+        let counts = counts()
+        return Contents(states: allStates(), objects: allObjects(), paths: records(of: paths), holding: holding,
+                        counts: [counts.states, counts.documents, counts.lost])
+    }
+}
+
+extension Keeper {
+    /// What is wrong with the catalog beside the journal, for the crash harness: anything it
+    /// answers that the whole journal, replayed in memory, does not.
+    public func catalogProblems() -> [String] {
+        let file = catalog().contents()
+        let whole = KeeperCatalog(journal: journal, inMemory: true)
+        whole.refresh()
+        let replayed = whole.contents()
+        var problems: [String] = []
+        if file.states != replayed.states { problems.append("catalog: \(file.states.count) states, the journal \(replayed.states.count) (or others)") }
+        if file.objects != replayed.objects { problems.append("catalog: \(file.objects.count) objects, the journal \(replayed.objects.count) (or others)") }
+        for path in Set(file.paths.keys).union(replayed.paths.keys).sorted() where file.paths[path] != replayed.paths[path] {
+            problems.append("catalog: \(path) is not what the journal says")
+        }
+        if file.counts != replayed.counts || file.holding != replayed.holding { problems.append("catalog: counts \(file.counts), the journal \(replayed.counts)") }
+        return problems
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import GRDB
+import Testing
+import YianaArchive
+import YianaSystem
+import YianaTestSupport
+@testable import YianaLibrary
+
+/// The keeper's catalog (SQLite beside the journal) reads only what was appended since any
+/// process last read the journal; anything but an append (a rewrite, a journal copied over it
+/// in place, a torn line) and any catalog that cannot be trusted (unreadable, of another
+/// journal) is rebuilt from the whole journal, and always says what the whole journal says.
+@Suite("keeper: the catalog beside the journal, read from where it stopped")
+struct KeeperCatalogTests {
+    static func dump(_ catalog: KeeperCatalog) -> KeeperCatalog.Contents { catalog.contents() }
+
+    /// The catalog of the whole journal as it is now, built in memory.
+    static func whole(_ journal: KeeperJournal) -> KeeperCatalog.Contents {
+        let catalog = KeeperCatalog(journal: journal, inMemory: true)
+        catalog.refresh()
+        #expect(catalog.wholeReads <= 1)
+        return dump(catalog)
+    }
+
+    func add(_ folder: TemporaryFolder, _ name: String) throws -> URL {
+        let url = folder.url.appendingPathComponent("\(name).yianazip")
+        try CoordinatedDocument.replace(at: url.path, metadata: DocumentMetadata(title: name, pageCount: 1), pdf: .data(simplePDF([name])))
+        return url
+    }
+
+    @Test func appendedLinesAreReadAloneAndAnythingElseWhole() async throws {
+        let folder = try TemporaryFolder(), store = try TemporaryFolder()
+        let keeper = Keeper(library: try Library(root: folder.url),
+                            place: KeeperPlace(folder: store.url.appendingPathComponent("k"), mode: .copy, reason: "test"))
+        let journal = keeper.journal
+        #expect(keeper.catalog().allStates().isEmpty)
+        await keeper.observe(try (0..<5).map { try add(folder, "Letter \($0)") })
+        let catalog = keeper.catalog()
+        #expect(Self.dump(catalog) == Self.whole(journal))
+        #expect(catalog.wholeReads == 1)
+
+        // Appended: only the new lines are read.
+        await keeper.observe([try add(folder, "Letter 5"), try add(folder, "Letter 0")])
+        #expect(Self.dump(keeper.catalog()) == Self.whole(journal))
+        #expect(keeper.catalog().allStates().count == 7)
+        #expect(catalog.wholeReads == 1)
+
+        // Another process (another connection to the same file) reads nothing whole either.
+        let other = KeeperCatalog(journal: journal)
+        other.refresh()
+        #expect(other.wholeReads == 0)
+        #expect(Self.dump(other) == Self.whole(journal))
+
+        // A line torn by a crash: not read until it is ended, and then skipped as a whole read skips it.
+        let torn = try Sys.open(journal.url.path, [.writeOnly, .append])
+        try Sys.writeAll(torn, Array("S\t1764300000000\tabc".utf8), path: journal.url.path)
+        Sys.close(torn)
+        #expect(keeper.catalog().allStates().count == 7)
+        await keeper.observe([try add(folder, "Letter 6")])
+        #expect(Self.dump(keeper.catalog()) == Self.whole(journal))
+        #expect(keeper.catalog().allStates().count == 8)
+        #expect(catalog.wholeReads == 1)
+
+        // Rewritten (a prune: another file): read whole.
+        try journal.withLock { try journal.rewriteLocked(Array(journal.read().prefix(3))) }
+        #expect(Self.dump(keeper.catalog()) == Self.whole(journal))
+        #expect(keeper.catalog().allStates().count == 3)
+        #expect(catalog.wholeReads == 2)
+
+        // Another journal written over this one in place (the same file, other bytes): read whole.
+        let replacement = Array((KeeperJournal.header + "\n" + journal.read().suffix(2).map { $0.line + "\n" }.joined()).utf8)
+        let fd = try Sys.open(journal.url.path, [.writeOnly, .truncate])
+        try Sys.writeAll(fd, replacement + Array(repeating: UInt8(ascii: "\n"), count: 4096), path: journal.url.path)
+        Sys.close(fd)
+        #expect(Self.dump(keeper.catalog()) == Self.whole(journal))
+        #expect(keeper.catalog().allStates().count == 2)
+        #expect(catalog.wholeReads == 3)
+
+        // Copied over in place by a journal that ends alike (the same document seen again, at
+        // another time: the crash harness puts a library back this way): read whole.
+        await keeper.observe([try add(folder, "Letter 7")])
+        _ = keeper.catalog()
+        let bytes = try Data(contentsOf: journal.url)
+        let lastLine = bytes.dropLast().lastIndex(of: UInt8(ascii: "\n"))! + 1
+        var alike = Array(bytes)
+        alike[lastLine + 2] = alike[lastLine + 2] == UInt8(ascii: "1") ? UInt8(ascii: "2") : UInt8(ascii: "1")  // its time, first digit
+        let again = try Sys.open(journal.url.path, [.writeOnly, .truncate])
+        try Sys.writeAll(again, alike, path: journal.url.path)
+        Sys.close(again)
+        let reads = catalog.wholeReads
+        await keeper.observe([try add(folder, "Letter 8")])
+        #expect(Self.dump(keeper.catalog()) == Self.whole(journal))
+        #expect(catalog.wholeReads == reads + 1)
+
+        // Gone: nothing.
+        try FileManager.default.removeItem(at: journal.url)
+        #expect(keeper.catalog().allStates().isEmpty)
+        #expect(keeper.catalog().counts() == (0, 0, 0))
+    }
+
+    /// A catalog file that is not what it should be: garbage where the database was, a
+    /// catalog of another format, one left behind by an earlier offset, one of another
+    /// journal. Each is rebuilt or caught up, never trusted as it is.
+    @Test func aCatalogThatCannotBeTrustedIsRebuilt() async throws {
+        let folder = try TemporaryFolder(), store = try TemporaryFolder()
+        let keeper = Keeper(library: try Library(root: folder.url),
+                            place: KeeperPlace(folder: store.url.appendingPathComponent("k"), mode: .copy, reason: "test"))
+        let journal = keeper.journal
+        await keeper.observe(try (0..<4).map { try add(folder, "Scan \($0)") })
+        _ = keeper.catalog()
+        let file = store.url.appendingPathComponent("k/\(KeeperCatalog.fileName)")
+        func fresh() -> KeeperCatalog {
+            let catalog = KeeperCatalog(journal: journal)
+            catalog.refresh()
+            return catalog
+        }
+        // Behind the journal (lines appended by a process that did not read them): caught up
+        // from where it stopped, not read whole.
+        #expect(fresh().allStates().count == 4)
+        try journal.append(Array(journal.read().suffix(2)))
+        let behind = fresh()
+        #expect(behind.wholeReads == 0)
+        #expect(Self.dump(behind) == Self.whole(journal))
+        #expect(behind.allStates().count == 6)
+
+        // Garbage where the database was (a torn copy, a disk error): made anew.
+        for suffix in ["-wal", "-shm"] { Sys.removeIfPresent(file.path + suffix) }
+        try Data(repeating: 0x5A, count: 8192).write(to: file)
+        let remade = fresh()
+        #expect(remade.wholeReads == 1)
+        #expect(Self.dump(remade) == Self.whole(journal))
+
+        // Of another format: made anew.
+        try await remade.queue.write { try $0.execute(sql: "UPDATE meta SET value = 99 WHERE key = 'format'") }
+        let reformatted = fresh()
+        #expect(reformatted.wholeReads == 1)
+        #expect(Self.dump(reformatted) == Self.whole(journal))
+
+        // Of another journal (this one replaced by a copy: another file, the first kept so
+        // that its inode is not given to the copy): read whole.
+        try FileManager.default.moveItem(at: journal.url, to: journal.url.appendingPathExtension("old"))
+        try FileManager.default.copyItem(at: journal.url.appendingPathExtension("old"), to: journal.url)
+        let other = fresh()
+        #expect(other.wholeReads == 1)
+        #expect(Self.dump(other) == Self.whole(journal))
+    }
+}
