@@ -144,4 +144,24 @@ struct KeeperCatalogTests {
         #expect(other.wholeReads == 1)
         #expect(Self.dump(other) == Self.whole(journal))
     }
+
+    /// A look at more documents than a batch writes them a batch at a time: the same bytes in
+    /// two batches are placed once, and the catalog is what the journal says.
+    @Test func aLookKeepsABatchAtATime() async throws {
+        let folder = try TemporaryFolder(), store = try TemporaryFolder()
+        var keeper = Keeper(library: try Library(root: folder.url),
+                            place: KeeperPlace(folder: store.url.appendingPathComponent("k"), mode: .copy, reason: "test"))
+        keeper.batch = 3
+        let urls = try (0..<8).map { try add(folder, "Batch \($0)") }
+        try FileManager.default.copyItem(at: urls[0], to: folder.url.appendingPathComponent("Batch 9, a copy of 0.yianazip"))  // in the last batch
+        let report = await keeper.lookAtLibrary()
+        #expect(report?.kept == 9)
+        #expect(report?.newObjects == 8)
+        #expect(report?.failures.isEmpty == true)
+        #expect(keeper.catalogProblems().isEmpty)
+        #expect(keeper.catalog().counts().states == 9)
+        // The journal says what was kept, batch by batch: nine states, eight objects placed once each.
+        let placed = keeper.journal.read().filter { if case .state(let state) = $0 { state.placed != nil } else { false } }
+        #expect(placed.count == 8)
+    }
 }

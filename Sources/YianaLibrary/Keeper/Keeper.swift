@@ -47,6 +47,9 @@ public struct Keeper: Sendable {
     public let place: KeeperPlace
     let journal: KeeperJournal
     let objectsFolder: URL
+    /// Documents kept, and their lines written, a batch at a time: a first look at 100,000
+    /// documents holds one batch's states in memory, and what it did is in the journal as it goes.
+    var batch = 1000
 
     /// The keeper of `library`, in its place (``KeeperPlace/choose(for:environment:)``).
     public init(library: Library, environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -110,14 +113,10 @@ public struct Keeper: Sendable {
             pruneIfDue(now: now)
             return report
         }
-        let events = await recorded(entries, gone: gone, arrival: arrival, jobs: jobs, now: now, report: &report)
-        guard write(events, report: &report) else { return report }
-        // Read again: the catalog extended by what was just written, in place.
+        guard let gonePaths = await record(entries, gone: gone, arrival: arrival, jobs: jobs, now: now, report: &report) else { return report }
+        // Read again: the catalog extended by what was just written.
         let catalog = catalog()
-        report.gone = events.compactMap { event in
-            guard case .gone(_, _, let path) = event, !catalog.heldElsewhere(lastStateOf: path) else { return nil }
-            return path
-        }.sorted()
+        report.gone = gonePaths.filter { !catalog.heldElsewhere(lastStateOf: $0) }.sorted()
         writeLastLook(now)
         if scan.changes == nil {
             let stamps = catalog.stamps(of: entries.map(\.path))
@@ -140,10 +139,14 @@ public struct Keeper: Sendable {
         }
     }
 
-    /// The events a look writes: the states of `entries` whose files changed since the catalog
-    /// last saw them (kept), and the paths `gone` names; with what is unsettled in `report`.
-    private func recorded(_ entries: [Entry], gone: (KeeperCatalog) -> [String], arrival: Arrival?, reason: String = Keeper.seenHere,
-                          jobs: Int, now: Date, report: inout KeeperReport) async -> [KeeperEvent] {
+
+    /// Writes what a look records: the states of `entries` whose files changed since the
+    /// catalog last saw them (kept), a batch at a time, then the paths `gone` names (as the
+    /// catalog was before the look); with what is unsettled in `report`. Returns the paths
+    /// recorded gone, nil when the journal could not be written (the failure is the report's).
+    /// `always`: the store's folders are made even when there is nothing to write.
+    private func record(_ entries: [Entry], gone: (KeeperCatalog) -> [String], arrival: Arrival?, reason: String = Keeper.seenHere,
+                        jobs: Int, now: Date, always: Bool = true, report: inout KeeperReport) async -> [String]? {
         let catalog = catalog()
         let previousLook = readLastLook()
         let stamps = catalog.stamps(of: entries.lazy.filter { !$0.placeholder }.map(\.path))
@@ -151,12 +154,18 @@ public struct Keeper: Sendable {
             guard !entry.placeholder, let stamp = entry.stamp, stamps[entry.path] != stamp else { return nil }
             return (entry.url, entry.path, stamp)
         }
-        var events = await keep(work, catalog: catalog, arrival: arrival, reason: reason, jobs: jobs, now: now, report: &report)
-        for path in gone(catalog) {
-            let lastSeen = max(catalog.record(of: path)?.lastSeen ?? now, min(previousLook ?? now, now))
-            events.append(KeeperEvent.gone(at: now, lastSeen: lastSeen, path: path))
+        let gonePaths = gone(catalog)
+        let goneEvents = gonePaths.map { path in
+            KeeperEvent.gone(at: now, lastSeen: max(catalog.record(of: path)?.lastSeen ?? now, min(previousLook ?? now, now)), path: path)
         }
-        return events
+        for start in stride(from: 0, to: work.count, by: batch) {
+            let events = await keep(Array(work[start..<min(start + batch, work.count)]), catalog: catalog, arrival: arrival,
+                                    reason: reason, jobs: jobs, now: now, report: &report)
+            guard events.isEmpty || write(events, report: &report) else { return nil }
+            if start + batch < work.count { catalog.refresh() }  // the bytes this batch placed are known to the next
+        }
+        guard goneEvents.isEmpty && !always || write(goneEvents, report: &report) else { return nil }
+        return gonePaths
     }
 
     /// Keeps the documents at `urls` (a command just read or wrote them): a partial look,
@@ -168,8 +177,7 @@ public struct Keeper: Sendable {
             guard let path = library.relativePath(of: url), FileKind.at(url.path) == .regular else { return nil }
             return (url, path, false, FileStamp(path: url.path))
         }
-        let events = await recorded(entries, gone: { _ in [] }, arrival: nil, reason: reason, jobs: 1, now: now, report: &report)
-        if !events.isEmpty { write(events, report: &report) }
+        _ = await record(entries, gone: { _ in [] }, arrival: nil, reason: reason, jobs: 1, now: now, always: false, report: &report)
         return report
     }
 
