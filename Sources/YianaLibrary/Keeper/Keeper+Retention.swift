@@ -151,15 +151,16 @@ extension Keeper {
             byPath[state.path, default: []].append(index)
         }
         var drop = Set<Int>(), protected = Set<Int>(), pinned = Set<Int>()
-        let records = catalog.catalog.records(of: byPath.keys)
         for (path, indexes) in byPath {
+            // Asked path by path: a prune never holds every path's record at once.
+            let record = catalog.catalog.record(of: path)
             let newestFirst = indexes.sorted { catalog.states[$0].seenAt > catalog.states[$1].seenAt }
             var lostAt: Date?
-            switch records[path]?.state {
+            switch record?.state {
             case .document(let current)?:
                 // Every line of the current bytes at this path is the current state.
                 for index in indexes where catalog.states[index].sha256 == current.sha256 { pinned.insert(index) }
-            case .gone(let at, _)? where !(records[path]?.lastDocument.map(catalog.catalog.held) ?? false):
+            case .gone(let at, _)? where !(record?.lastDocument.map(catalog.catalog.held) ?? false):
                 lostAt = at
             case .notDocument(_, let at)?:
                 lostAt = at

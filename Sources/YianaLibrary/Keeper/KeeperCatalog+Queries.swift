@@ -220,7 +220,8 @@ extension KeeperCatalog {
     func allObjects() -> [String: Object] {
         read([:]) { db in
             var objects: [String: Object] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT sha, modified, how FROM object") {
+            let rows = try Row.fetchCursor(db, sql: "SELECT sha, modified, how FROM object")
+            while let row = try rows.next() {
                 if let how = KeeperMode(rawValue: row[2]) { objects[row[0]] = Object(modified: row[1], how: how) }
             }
             return objects
@@ -229,7 +230,13 @@ extension KeeperCatalog {
 
     /// Every state, in the journal's order (for a prune).
     func allStates() -> [KeptState] {
-        read([]) { db in try Row.fetchAll(db, sql: "SELECT \(Self.stateColumns) FROM state s ORDER BY s.id").compactMap { Self.state($0) } }
+        read([]) { db in
+            // By a cursor: no row of a year's states is held beside the states themselves.
+            var states: [KeptState] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.stateColumns) FROM state s ORDER BY s.id")
+            while let row = try rows.next() { if let state = Self.state(row) { states.append(state) } }
+            return states
+        }
     }
 }
 
