@@ -54,4 +54,50 @@ struct KeeperPartialLookTests {
         #expect(whole.kept == 0 && whole.gone.isEmpty && whole.notDocuments.isEmpty)
         #expect(FileStamp(path: keeper.journal.url.path)?.size == size)
     }
+
+    /// A whole look after another (`yiana index` run again) asks the catalog only about what
+    /// the last one did not record as it is now, and counts rather than lists what is held:
+    /// it still finds every change, and a document a command added since and deleted again.
+    @Test func aWholeLookAfterAnotherFindsEveryChangeFromTheSnapshot() async throws {
+        let folder = try TemporaryFolder(), store = try TemporaryFolder()
+        let root = folder.url
+        for index in 0..<12 { try document(root, "Folder \(index % 3)/Doc \(index).yianazip", title: "Doc \(index)") }
+        let library = try Library(root: root)
+        let keeper = Keeper(library: library, place: KeeperPlace(folder: store.url.appendingPathComponent("k"), mode: .link, reason: "test"))
+        func look() async throws -> KeeperReport {
+            let scan = try LibraryScanner.scan(library)
+            return await keeper.look(scan, arrival: Arrival(scan: scan, window: 0))
+        }
+        #expect(try await look().kept == 12)
+
+        // Only one changed: nothing gone, the count of what is held agrees.
+        try document(root, "Folder 0/Doc 3.yianazip", title: "Doc 3, second version")
+        let one = try await look()
+        #expect(one.kept == 1 && one.gone.isEmpty && one.notDocuments.isEmpty)
+
+        // A document a command wrote (and the keeper observed) since that look, deleted again
+        // before the next: the snapshot never saw it, the catalog holds it.
+        try document(root, "Folder 1/Imported.yianazip", title: "Imported")
+        await keeper.observe([root.appendingPathComponent("Folder 1/Imported.yianazip")])
+        try FileManager.default.removeItem(at: root.appendingPathComponent("Folder 1/Imported.yianazip"))
+        // Deleted, moved, written over with bytes that are not a document, changed, and new.
+        try FileManager.default.removeItem(at: root.appendingPathComponent("Folder 0/Doc 0.yianazip"))
+        try FileManager.default.moveItem(at: root.appendingPathComponent("Folder 1/Doc 1.yianazip"), to: root.appendingPathComponent("Folder 2/Moved.yianazip"))
+        try Data("not a zip".utf8).write(to: root.appendingPathComponent("Folder 2/Doc 2.yianazip.new"))
+        _ = rename(root.appendingPathComponent("Folder 2/Doc 2.yianazip.new").path, root.appendingPathComponent("Folder 2/Doc 2.yianazip").path)
+        try document(root, "Folder 0/Doc 6.yianazip", title: "Doc 6, second version")
+        try document(root, "Folder 1/New.yianazip", title: "New")
+        let report = try await look()
+        #expect(report.gone == ["Folder 0/Doc 0.yianazip", "Folder 1/Imported.yianazip"])  // the moved one is not lost
+        #expect(report.notDocuments == ["Folder 2/Doc 2.yianazip"])
+        #expect(report.kept == 3)  // the moved one, the changed one and the new one
+        #expect(keeper.catalogProblems().isEmpty)
+        #expect(Set(keeper.lost().map(\.path)) == ["Folder 0/Doc 0.yianazip", "Folder 1/Imported.yianazip", "Folder 2/Doc 2.yianazip"])
+
+        // And again: nothing left for a look.
+        let size = FileStamp(path: keeper.journal.url.path)?.size
+        let again = try await look()
+        #expect(again.kept == 0 && again.gone.isEmpty && again.notDocuments.isEmpty)
+        #expect(FileStamp(path: keeper.journal.url.path)?.size == size)
+    }
 }

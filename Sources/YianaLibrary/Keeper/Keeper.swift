@@ -96,15 +96,16 @@ public struct Keeper: Sendable {
     public func look(_ scan: LibraryScan, arrival: Arrival, jobs: Int = 2, now: Date = Date()) async -> KeeperReport {
         var report = KeeperReport()
         let entries: [Entry]
-        let gone: (KeeperCatalog) -> [String]
+        var gone: (KeeperCatalog) -> [String]
+        /// Per entry: true when the last whole look recorded it as it is now.
+        var unchanged: [Bool]?
         if let changes = scan.changes {
             entries = Self.entries(changes.items, library: library)
             let here = Set(entries.map(\.path))
             gone = { catalog in changes.paths.filter { !here.contains($0) && catalog.holdsSomething(at: $0) } }
         } else {
             entries = Self.entries(scan.items, library: library)
-            let seen = Set(entries.map(\.path))
-            gone = { catalog in catalog.holdingPaths().filter { !seen.contains($0) } }
+            gone = { _ in [] }
         }
         // Nothing changed since the last look: no journal read.
         if scan.changes?.paths.isEmpty ?? snapshot.matches(entries) {
@@ -113,14 +114,22 @@ public struct Keeper: Sendable {
             pruneIfDue(now: now)
             return report
         }
-        guard let gonePaths = await record(entries, gone: gone, arrival: arrival, jobs: jobs, now: now, report: &report) else { return report }
+        if scan.changes == nil {
+            unchanged = snapshot.recorded(entries)
+            gone = { [unchanged] catalog in Self.gone(entries, unchanged: unchanged, catalog: catalog) }
+        }
+        guard let gonePaths = await record(entries, unchanged: unchanged, gone: gone, arrival: arrival, jobs: jobs, now: now, report: &report)
+        else { return report }
         // Read again: the catalog extended by what was just written.
         let catalog = catalog()
         report.gone = gonePaths.filter { !catalog.heldElsewhere(lastStateOf: $0) }.sorted()
         writeLastLook(now)
         if scan.changes == nil {
-            let stamps = catalog.stamps(of: entries.map(\.path))
-            snapshot.write(entries) { index in entries[index].placeholder || stamps[entries[index].path] == entries[index].stamp }
+            // Only what was not recorded as it is now is asked of the catalog.
+            let stamps = catalog.stamps(of: entries.indices.lazy.filter { unchanged?[$0] != true }.map { entries[$0].path })
+            snapshot.write(entries) { index in
+                entries[index].placeholder || unchanged?[index] == true || stamps[entries[index].path] == entries[index].stamp
+            }
         } else {
             // What the last whole look recorded is no longer what is here.
             Sys.removeIfPresent(snapshot.url.path)
@@ -131,6 +140,19 @@ public struct Keeper: Sendable {
     }
 
     typealias Entry = (url: URL, path: String, placeholder: Bool, stamp: FileStamp?)
+
+    /// The paths the catalog holds that a whole look's `entries` no longer have. When as many
+    /// distinct paths here are held as the catalog holds, none is gone: counted, with only
+    /// the entries the last whole look did not record as they are (`unchanged`) asked about,
+    /// not the catalog's every path listed.
+    static func gone(_ entries: [Entry], unchanged: [Bool]?, catalog: KeeperCatalog) -> [String] {
+        var seen = Set<String>(), asked: [String] = [], held = 0
+        for (index, entry) in entries.enumerated() where seen.insert(entry.path).inserted {
+            if unchanged?[index] == true && !entry.placeholder { held += 1 } else { asked.append(entry.path) }
+        }
+        if unchanged != nil, held + catalog.stamps(of: asked).count == catalog.holdingCount { return [] }
+        return catalog.holdingPaths().filter { !seen.contains($0) }
+    }
 
     static func entries(_ items: [LibraryItem], library: Library) -> [Entry] {
         items.compactMap { item in
@@ -145,13 +167,16 @@ public struct Keeper: Sendable {
     /// catalog was before the look); with what is unsettled in `report`. Returns the paths
     /// recorded gone, nil when the journal could not be written (the failure is the report's).
     /// `always`: the store's folders are made even when there is nothing to write.
-    private func record(_ entries: [Entry], gone: (KeeperCatalog) -> [String], arrival: Arrival?, reason: String = Keeper.seenHere,
-                        jobs: Int, now: Date, always: Bool = true, report: inout KeeperReport) async -> [String]? {
+    private func record(_ entries: [Entry], unchanged: [Bool]? = nil, gone: (KeeperCatalog) -> [String], arrival: Arrival?,
+                        reason: String = Keeper.seenHere, jobs: Int, now: Date, always: Bool = true, report: inout KeeperReport) async -> [String]? {
         let catalog = catalog()
         let previousLook = readLastLook()
-        let stamps = catalog.stamps(of: entries.lazy.filter { !$0.placeholder }.map(\.path))
-        let work = entries.compactMap { entry -> (url: URL, path: String, stamp: FileStamp)? in
-            guard !entry.placeholder, let stamp = entry.stamp, stamps[entry.path] != stamp else { return nil }
+        // What the last whole look recorded as it is now is what the catalog holds: not asked.
+        let asked = entries.indices.filter { !entries[$0].placeholder && unchanged?[$0] != true }
+        let stamps = catalog.stamps(of: asked.lazy.map { entries[$0].path })
+        let work = asked.compactMap { index -> (url: URL, path: String, stamp: FileStamp)? in
+            let entry = entries[index]
+            guard let stamp = entry.stamp, stamps[entry.path] != stamp else { return nil }
             return (entry.url, entry.path, stamp)
         }
         let gonePaths = gone(catalog)

@@ -87,6 +87,11 @@ extension KeeperCatalog {
         read([]) { db in try String.fetchAll(db, sql: "SELECT path FROM path WHERE kind != 2") }
     }
 
+    /// How many paths hold something now (a document or not).
+    var holdingCount: Int {
+        read(0) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM path WHERE kind != 2") ?? 0 }
+    }
+
     /// How many paths hold a document now.
     var holding: Int {
         read(0) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM path WHERE kind = 0") ?? 0 }

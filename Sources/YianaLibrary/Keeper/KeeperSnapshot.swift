@@ -34,6 +34,28 @@ struct KeeperSnapshot {
         }
     }
 
+    /// Per item of `items`: true when the last look recorded it as it is now (wherever it was
+    /// in that look's order); nil when there is no snapshot to tell.
+    func recorded(_ items: [Keeper.Entry]) -> [Bool]? {
+        guard let data = FileManager.default.contents(atPath: url.path), data.count >= 16, (data.count - 16) % 32 == 0 else { return nil }
+        return data.withUnsafeBytes { raw -> [Bool]? in
+            guard raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self) == Self.magic,
+                  raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == UInt64((data.count - 16) / 32) else { return nil }
+            var recorded: [UInt64: (inode: Int64, size: Int64, modified: Int64)] = [:]
+            recorded.reserveCapacity((data.count - 16) / 32)
+            for offset in stride(from: 16, to: data.count, by: 32) {
+                let inode = raw.loadUnaligned(fromByteOffset: offset + 8, as: Int64.self)
+                guard inode != -1 else { continue }
+                recorded[raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)] =
+                    (inode, raw.loadUnaligned(fromByteOffset: offset + 16, as: Int64.self), raw.loadUnaligned(fromByteOffset: offset + 24, as: Int64.self))
+            }
+            return items.map { item in
+                guard let stamp = item.stamp, let seen = recorded[Self.hash(item.path, placeholder: item.placeholder)] else { return false }
+                return seen.inode == stamp.inode && seen.size == stamp.size && seen.modified == stamp.modified
+            }
+        }
+    }
+
     /// Records `items`; those for which `held` is false are written never to match.
     func write(_ items: [Keeper.Entry], held: (Int) -> Bool) {
         var data = Data(capacity: 16 + 32 * items.count)
