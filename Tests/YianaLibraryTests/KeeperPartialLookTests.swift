@@ -15,12 +15,16 @@ struct KeeperPartialLookTests {
         try CoordinatedDocument.replace(at: url.path, metadata: DocumentMetadata(title: title, pageCount: 1), pdf: .data(simplePDF([title])))
     }
 
+    /// Twelve documents in three folders, and a keeper that links, in `store`.
+    func twelveDocuments(_ folder: TemporaryFolder, _ store: TemporaryFolder) throws -> (URL, Library, Keeper) {
+        for index in 0..<12 { try document(folder.url, "Folder \(index % 3)/Doc \(index).yianazip", title: "Doc \(index)") }
+        let library = try Library(root: folder.url)
+        return (folder.url, library, Keeper(library: library, place: KeeperPlace(folder: store.url.appendingPathComponent("k"), mode: .link, reason: "test")))
+    }
+
     @Test func recordsWhatAWholeLookWouldAndLeavesNothingForOne() async throws {
-        let folder = try TemporaryFolder(), store = try TemporaryFolder()
-        let root = folder.url
-        for index in 0..<12 { try document(root, "Folder \(index % 3)/Doc \(index).yianazip", title: "Doc \(index)") }
-        let library = try Library(root: root)
-        let keeper = Keeper(library: library, place: KeeperPlace(folder: store.url.appendingPathComponent("k"), mode: .link, reason: "test"))
+        let (folder, store) = (try TemporaryFolder(), try TemporaryFolder())
+        let (root, library, keeper) = try twelveDocuments(folder, store)
         let cache = LibraryScanCache(library: library)
         func look(_ changed: [String]?) async throws -> KeeperReport {
             let scan = try cache.scan(changed: changed.map { Set($0.map { root.appendingPathComponent($0).path }) })
@@ -59,11 +63,8 @@ struct KeeperPartialLookTests {
     /// the last one did not record as it is now, and counts rather than lists what is held:
     /// it still finds every change, and a document a command added since and deleted again.
     @Test func aWholeLookAfterAnotherFindsEveryChangeFromTheSnapshot() async throws {
-        let folder = try TemporaryFolder(), store = try TemporaryFolder()
-        let root = folder.url
-        for index in 0..<12 { try document(root, "Folder \(index % 3)/Doc \(index).yianazip", title: "Doc \(index)") }
-        let library = try Library(root: root)
-        let keeper = Keeper(library: library, place: KeeperPlace(folder: store.url.appendingPathComponent("k"), mode: .link, reason: "test"))
+        let (folder, store) = (try TemporaryFolder(), try TemporaryFolder())
+        let (root, library, keeper) = try twelveDocuments(folder, store)
         func look() async throws -> KeeperReport {
             let scan = try LibraryScanner.scan(library)
             return await keeper.look(scan, arrival: Arrival(scan: scan, window: 0))
