@@ -176,7 +176,7 @@ extension Keeper {
     @discardableResult
     private func drop(_ sha256: String, why: String, catalog: KeeperCatalog, now: Date) -> Bool {
         guard (try? journal.append([KeeperEvent.dropped(at: now, sha256: sha256, why: why)])) != nil else { return false }
-        catalog.refresh()
+        try? catalog.refresh()
         return true
     }
 

@@ -187,7 +187,7 @@ public struct Keeper: Sendable {
             let events = await keep(Array(work[start..<min(start + batch, work.count)]), catalog: catalog, arrival: arrival,
                                     reason: reason, jobs: jobs, now: now, report: &report)
             guard events.isEmpty || write(events, report: &report) else { return nil }
-            if start + batch < work.count { catalog.refresh() }  // the bytes this batch placed are known to the next
+            if start + batch < work.count { try? catalog.refresh() }  // the bytes this batch placed are known to the next
         }
         guard goneEvents.isEmpty && !always || write(goneEvents, report: &report) else { return nil }
         return gonePaths
@@ -295,7 +295,7 @@ public struct Keeper: Sendable {
             // Recorded before anything else is written, so the damaged states are never offered;
             // their names in the store go only once that is done.
             if (try? journal.append(events)) != nil {
-                catalog.refresh()
+                try? catalog.refresh()
                 for case .dropped(_, let sha256, _) in events { Sys.removeIfPresent(objectURL(sha256).path) }
             }
             events.removeAll()

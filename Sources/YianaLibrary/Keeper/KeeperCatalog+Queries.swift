@@ -269,7 +269,7 @@ extension Keeper {
     public func catalogProblems() -> [String] {
         let file = catalog().contents()
         let whole = KeeperCatalog(journal: journal, inMemory: true)
-        whole.refresh()
+        try? whole.refresh()
         let replayed = whole.contents()
         var problems: [String] = []
         if file.states != replayed.states { problems.append("catalog: \(file.states.count) states, the journal \(replayed.states.count) (or others)") }

@@ -100,8 +100,21 @@ final class KeeperCatalog: Sendable {
             open[journal.url.path] = catalog
             return catalog
         }
-        catalog.refresh()
-        return catalog
+        do {
+            try catalog.refresh()
+            return catalog
+        } catch {
+            // A catalog file that cannot be brought up to date (unwritable, damaged, locked
+            // too long) is never answered from: this process builds one in memory instead,
+            // and a damaged file is removed, to be rebuilt by the next process.
+            if catalog.onDisk, let code = (error as? DatabaseError)?.resultCode, code == .SQLITE_CORRUPT || code == .SQLITE_NOTADB {
+                for suffix in ["", "-wal", "-shm"] { Sys.removeIfPresent(catalog.folder + "/" + fileName + suffix) }
+            }
+            let memory = KeeperCatalog(journal: journal, inMemory: true)
+            try? memory.refresh()
+            open.withLock { $0[journal.url.path] = memory }
+            return memory
+        }
     }
 
     /// Opens (or makes) the catalog file beside `journal`; in memory when there is no folder
@@ -217,9 +230,10 @@ final class KeeperCatalog: Sendable {
     }
 
     /// Reads what was appended to the journal since the last refresh (or, when the journal is
-    /// not the one read, all of it). A catalog that cannot be brought up to date answers as
-    /// it last was; the next refresh tries again.
-    func refresh() {
+    /// not the one read, all of it), in one transaction with the new position.
+    /// - Throws: the database's error when it cannot be read or written (``of(_:)`` then
+    ///   answers from a catalog built in memory).
+    func refresh() throws {
         let path = journal.url.path
         let fd = try? Sys.open(path, [.readOnly])
         defer { if let fd { Sys.close(fd) } }
@@ -233,7 +247,7 @@ final class KeeperCatalog: Sendable {
         }
         // Nothing appended: no write, no lock.
         if let position = try? queue.read(Self.position), current(position) == true { return }
-        try? queue.writeWithoutTransaction { db in
+        try queue.writeWithoutTransaction { db in
             try db.inTransaction(.immediate) {
                 var position = try Self.position(db)
                 switch current(position) {
