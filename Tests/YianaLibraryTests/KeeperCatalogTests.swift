@@ -38,6 +38,11 @@ struct KeeperCatalogTests {
         let catalog = keeper.catalog()
         #expect(Self.dump(catalog) == (try Self.whole(journal)))
         #expect(catalog.wholeReads == 1)
+        // Private, as the journal is: the file and the write-ahead log beside it.
+        for suffix in ["", "-wal"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: store.url.appendingPathComponent("k/\(KeeperCatalog.fileName)\(suffix)").path)
+            #expect((attributes[.posixPermissions] as? Int).map { $0 & 0o777 } == 0o600, "\(suffix)")
+        }
 
         // Appended: only the new lines are read.
         await keeper.observe([try add(folder, "Letter 5"), try add(folder, "Letter 0")])

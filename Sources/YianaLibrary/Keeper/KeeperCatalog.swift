@@ -142,8 +142,12 @@ final class KeeperCatalog: Sendable {
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
             configuration.prepareDatabase { db in
-                try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -4000")
+                // The write-ahead log cut back to 4 MB once checkpointed: a first look's or a
+                // rebuild's one large transaction leaves no log of its size behind.
+                try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -4000; PRAGMA journal_size_limit = 4194304")
             }
+            // Made first, private as the journal is (SQLite's own files take its mode).
+            if FileKind.at(path) == .missing, let fd = try? Sys.open(path, [.writeOnly, .create], mode: 0o600) { Sys.close(fd) }
             guard let queue = try? DatabaseQueue(path: path, configuration: configuration) else { continue }
             do {
                 let format = try queue.read { db in
@@ -168,7 +172,6 @@ final class KeeperCatalog: Sendable {
                     how TEXT, placedModified INTEGER);
                 CREATE INDEX state_path ON state(path);
                 CREATE INDEX state_docid ON state(docid, path, seen) WHERE docid IS NOT NULL;
-                CREATE INDEX state_sha ON state(sha);
                 CREATE TABLE object(sha TEXT PRIMARY KEY, modified INTEGER NOT NULL, how TEXT NOT NULL) WITHOUT ROWID;
                 CREATE TABLE dropped(sha TEXT PRIMARY KEY) WITHOUT ROWID;
                 CREATE TABLE path(path TEXT PRIMARY KEY, kind INTEGER NOT NULL, sha TEXT, docid TEXT, size INTEGER, inode INTEGER,
