@@ -251,6 +251,7 @@ final class KeeperCatalog: Sendable {
         // Nothing appended: no write, no lock.
         if let position = try? queue.read(Self.position), current(position) == true { return }
         try queue.writeWithoutTransaction { db in
+            var applied: Int64 = 0
             try db.inTransaction(.immediate) {
                 var position = try Self.position(db)
                 switch current(position) {
@@ -272,13 +273,20 @@ final class KeeperCatalog: Sendable {
                         if !tail.isEmpty { applier.position.tail = tail }
                     }
                     try applier.settle()
+                    applied = applier.position.offset - position.offset
                     position = applier.position
                 }
                 try Self.save(position, db)
                 return .commit
             }
+            // A large catch-up (a first look, a rebuild) folded into the file at once, and its
+            // log cut back: it would otherwise stay on disk at the size of that transaction.
+            if applied > Self.largeCatchUp { _ = try? db.checkpoint(.truncate) }
         }
     }
+
+    /// Journal bytes past which a catch-up is checkpointed at once.
+    static let largeCatchUp: Int64 = 4 << 20
 
     private static func clear(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM state; DELETE FROM object; DELETE FROM dropped; DELETE FROM path; DELETE FROM keptdoc; DELETE FROM meta WHERE key != 'format'")
