@@ -163,26 +163,28 @@ final class KeeperCatalog: Sendable {
         return nil
     }
 
+    /// Idempotent: two processes making the file at once both find it made.
     private static func makeSchema(_ queue: DatabaseQueue) throws {
-        try queue.write { db in
+        try queue.writeWithoutTransaction { db in try db.inTransaction(.immediate) {
             try db.execute(sql: """
-                CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
-                CREATE TABLE state(id INTEGER PRIMARY KEY, sha TEXT NOT NULL, size INTEGER NOT NULL, inode INTEGER NOT NULL,
+                CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS state(id INTEGER PRIMARY KEY, sha TEXT NOT NULL, size INTEGER NOT NULL, inode INTEGER NOT NULL,
                     modified INTEGER NOT NULL, path TEXT NOT NULL, seen INTEGER NOT NULL, docid TEXT, title TEXT, reason TEXT NOT NULL,
                     how TEXT, placedModified INTEGER);
-                CREATE INDEX state_path ON state(path);
-                CREATE INDEX state_docid ON state(docid, path, seen) WHERE docid IS NOT NULL;
-                CREATE TABLE object(sha TEXT PRIMARY KEY, modified INTEGER NOT NULL, how TEXT NOT NULL) WITHOUT ROWID;
-                CREATE TABLE dropped(sha TEXT PRIMARY KEY) WITHOUT ROWID;
-                CREATE TABLE path(path TEXT PRIMARY KEY, kind INTEGER NOT NULL, sha TEXT, docid TEXT, size INTEGER, inode INTEGER,
+                CREATE INDEX IF NOT EXISTS state_path ON state(path);
+                CREATE INDEX IF NOT EXISTS state_docid ON state(docid, path, seen) WHERE docid IS NOT NULL;
+                CREATE TABLE IF NOT EXISTS object(sha TEXT PRIMARY KEY, modified INTEGER NOT NULL, how TEXT NOT NULL) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS dropped(sha TEXT PRIMARY KEY) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS path(path TEXT PRIMARY KEY, kind INTEGER NOT NULL, sha TEXT, docid TEXT, size INTEGER, inode INTEGER,
                     modified INTEGER, at INTEGER, goneLastSeen INTEGER, lastSeen INTEGER, lastDocument INTEGER) WITHOUT ROWID;
-                CREATE INDEX path_sha ON path(sha) WHERE kind = 0;
-                CREATE INDEX path_docid ON path(docid) WHERE kind = 0;
-                CREATE INDEX path_absent ON path(kind, at) WHERE kind != 0;
-                CREATE TABLE keptdoc(docid TEXT PRIMARY KEY) WITHOUT ROWID;
+                CREATE INDEX IF NOT EXISTS path_sha ON path(sha) WHERE kind = 0;
+                CREATE INDEX IF NOT EXISTS path_docid ON path(docid) WHERE kind = 0;
+                CREATE INDEX IF NOT EXISTS path_absent ON path(kind, at) WHERE kind != 0;
+                CREATE TABLE IF NOT EXISTS keptdoc(docid TEXT PRIMARY KEY) WITHOUT ROWID;
                 """)
-            try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('format', ?)", arguments: [format])
-        }
+            try db.execute(sql: "INSERT OR IGNORE INTO meta(key, value) VALUES ('format', ?)", arguments: [format])
+            return .commit
+        } }
     }
 
     // MARK: Keeping up with the journal
