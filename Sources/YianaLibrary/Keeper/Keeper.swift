@@ -161,7 +161,6 @@ public struct Keeper: Sendable {
         }
     }
 
-
     /// Writes what a look records: the states of `entries` whose files changed since the
     /// catalog last saw them (kept), a batch at a time, then the paths `gone` names (as the
     /// catalog was before the look); with what is unsettled in `report`. Returns the paths
