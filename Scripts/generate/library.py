@@ -84,7 +84,10 @@ def main():
             lines.append(" ".join("".join(rng.choice("abcdefghiklmnoprstuvw") for _ in range(rng.randint(4, 9))) for _ in range(3)))
         title = "%s %s %d" % (rng.choice(WORDS).capitalize(), rng.choice(WORDS), n)
         meta = {"id": str(uuid.UUID(int=rng.getrandbits(128))).upper(), "title": title,
-                "created": 700_000_000 + n * 3600, "modified": 700_000_000 + n * 3600,
+                # Seconds since 2001 (as the app writes them), ten minutes apart from March 2023:
+                # always in the past. An hour apart put every document past the 32,000th in the
+                # future, a clock that conflict detection questions on every pass.
+                "created": 700_000_000 + n * 600, "modified": 700_000_000 + n * 600,
                 "pageCount": 1, "tags": [rng.choice(["tax", "home", "work", "health"])], "ocrCompleted": False}
         with zipfile.ZipFile(os.path.join(folder, title + ".yianazip"), "w", zipfile.ZIP_STORED) as z:
             z.writestr("metadata.json", json.dumps(meta, separators=(",", ":")))
