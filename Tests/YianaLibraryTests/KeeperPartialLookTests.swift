@@ -22,6 +22,17 @@ struct KeeperPartialLookTests {
         return (folder.url, library, Keeper(library: library, place: KeeperPlace(folder: store.url.appendingPathComponent("k"), mode: .link, reason: "test")))
     }
 
+    /// Doc 0 deleted, Doc 1 moved, Doc 2 written over with bytes that are not a document, Doc
+    /// `changing` changed, and a new document.
+    func fiveChanges(_ root: URL, changing: Int) throws {
+        try FileManager.default.removeItem(at: root.appendingPathComponent("Folder 0/Doc 0.yianazip"))
+        try FileManager.default.moveItem(at: root.appendingPathComponent("Folder 1/Doc 1.yianazip"), to: root.appendingPathComponent("Folder 2/Moved.yianazip"))
+        try Data("not a zip".utf8).write(to: root.appendingPathComponent("Folder 2/Doc 2.yianazip.new"))
+        _ = rename(root.appendingPathComponent("Folder 2/Doc 2.yianazip.new").path, root.appendingPathComponent("Folder 2/Doc 2.yianazip").path)
+        try document(root, "Folder 0/Doc \(changing).yianazip", title: "Doc \(changing), second version")
+        try document(root, "Folder 1/New.yianazip", title: "New")
+    }
+
     @Test func recordsWhatAWholeLookWouldAndLeavesNothingForOne() async throws {
         let (folder, store) = (try TemporaryFolder(), try TemporaryFolder())
         let (root, library, keeper) = try twelveDocuments(folder, store)
@@ -34,12 +45,7 @@ struct KeeperPartialLookTests {
 
         // Deleted, moved, written over with bytes that are not a document, changed, and new:
         // each named as inotify would name it.
-        try FileManager.default.removeItem(at: root.appendingPathComponent("Folder 0/Doc 0.yianazip"))
-        try FileManager.default.moveItem(at: root.appendingPathComponent("Folder 1/Doc 1.yianazip"), to: root.appendingPathComponent("Folder 2/Moved.yianazip"))
-        try Data("not a zip".utf8).write(to: root.appendingPathComponent("Folder 2/Doc 2.yianazip.new"))
-        _ = rename(root.appendingPathComponent("Folder 2/Doc 2.yianazip.new").path, root.appendingPathComponent("Folder 2/Doc 2.yianazip").path)
-        try document(root, "Folder 0/Doc 3.yianazip", title: "Doc 3, second version")
-        try document(root, "Folder 1/New.yianazip", title: "New")
+        try fiveChanges(root, changing: 3)
         let report = try await look(["Folder 0/Doc 0.yianazip", "Folder 1/Doc 1.yianazip", "Folder 2/Moved.yianazip", "Folder 2/Doc 2.yianazip",
                                      "Folder 2/Doc 2.yianazip.new", "Folder 0/Doc 3.yianazip", "Folder 1/New.yianazip"])
         #expect(report.gone == ["Folder 0/Doc 0.yianazip"])  // the moved one is not lost
@@ -82,12 +88,7 @@ struct KeeperPartialLookTests {
         await keeper.observe([root.appendingPathComponent("Folder 1/Imported.yianazip")])
         try FileManager.default.removeItem(at: root.appendingPathComponent("Folder 1/Imported.yianazip"))
         // Deleted, moved, written over with bytes that are not a document, changed, and new.
-        try FileManager.default.removeItem(at: root.appendingPathComponent("Folder 0/Doc 0.yianazip"))
-        try FileManager.default.moveItem(at: root.appendingPathComponent("Folder 1/Doc 1.yianazip"), to: root.appendingPathComponent("Folder 2/Moved.yianazip"))
-        try Data("not a zip".utf8).write(to: root.appendingPathComponent("Folder 2/Doc 2.yianazip.new"))
-        _ = rename(root.appendingPathComponent("Folder 2/Doc 2.yianazip.new").path, root.appendingPathComponent("Folder 2/Doc 2.yianazip").path)
-        try document(root, "Folder 0/Doc 6.yianazip", title: "Doc 6, second version")
-        try document(root, "Folder 1/New.yianazip", title: "New")
+        try fiveChanges(root, changing: 6)
         let report = try await look()
         #expect(report.gone == ["Folder 0/Doc 0.yianazip", "Folder 1/Imported.yianazip"])  // the moved one is not lost
         #expect(report.notDocuments == ["Folder 2/Doc 2.yianazip"])
