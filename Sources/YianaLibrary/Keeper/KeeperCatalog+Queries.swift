@@ -59,7 +59,7 @@ extension KeeperCatalog {
 
     /// What the catalog knows of `path`.
     func record(of path: String) -> PathRecord? {
-        read(nil) { db in try Row.fetchOne(db.cachedStatement(sql: Self.pathQuery + " WHERE p.path = ?"), arguments: [path]).flatMap(Self.pathRecord) }
+        records(of: [path])[path]
     }
 
     /// What the catalog knows of each of `paths` (those it knows).
@@ -97,15 +97,6 @@ extension KeeperCatalog {
         read(0) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM path WHERE kind = 0") ?? 0 }
     }
 
-    /// The file `path` was last seen as (a document or not), to tell what changed.
-    func stamp(of path: String) -> FileStamp? {
-        switch record(of: path)?.state {
-        case .document(let state)?: state.stamp
-        case .notDocument(let stamp, _)?: stamp
-        default: nil
-        }
-    }
-
     /// The file each of `paths` was last seen as (a document or not), to tell what changed:
     /// one read for a whole look.
     func stamps(of paths: some Sequence<String>) -> [String: FileStamp] {
@@ -131,11 +122,6 @@ extension KeeperCatalog {
                 KeeperMode(rawValue: row[1]).map { Object(modified: row[0], how: $0) }
             }
         }
-    }
-
-    /// True when a state's bytes are still in the store (not dropped, not found damaged).
-    func isKept(_ state: KeptState) -> Bool {
-        object(state.sha256) != nil
     }
 
     /// Every object's bytes named by the catalog.
