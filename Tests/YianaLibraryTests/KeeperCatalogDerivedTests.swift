@@ -14,6 +14,7 @@ struct KeeperCatalogDerivedTests {
         var moved: Set<String> = []
         var absent: Set<String> = []
         var holding = 0
+        var holdingAnything = 0
         var keptStates = 0
         var keptDocuments = 0
         var lost = 0
@@ -48,6 +49,7 @@ struct KeeperCatalogDerivedTests {
             if let id = state.documentID { ids.insert(id) }
             answers.holding += 1
         }
+        answers.holdingAnything = paths.values.count { if case .gone = $0 { false } else { true } }
         var firstSeen: [String: [String: Date]] = [:]
         for state in states {
             guard let id = state.documentID else { continue }
@@ -89,6 +91,7 @@ struct KeeperCatalogDerivedTests {
             if catalog.movedAway(path) { answers.moved.insert(path) }
         }
         answers.holding = catalog.holding
+        answers.holdingAnything = catalog.holdingCount
         (answers.keptStates, answers.keptDocuments, answers.lost) = catalog.counts()
         return answers
     }

@@ -89,12 +89,12 @@ extension KeeperCatalog {
 
     /// How many paths hold something now (a document or not).
     var holdingCount: Int {
-        read(0) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM path WHERE kind != 2") ?? 0 }
+        read(0) { db in try Int.fetchOne(db, sql: "SELECT sum(n) FROM kinds WHERE kind != 2") ?? 0 }
     }
 
     /// How many paths hold a document now.
     var holding: Int {
-        read(0) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM path WHERE kind = 0") ?? 0 }
+        read(0) { db in try Int.fetchOne(db, sql: "SELECT n FROM kinds WHERE kind = 0") ?? 0 }
     }
 
     /// The file each of `paths` was last seen as (a document or not), to tell what changed:
@@ -264,6 +264,9 @@ extension Keeper {
             problems.append("catalog: \(path) is not what the journal says")
         }
         if file.counts != replayed.counts || file.holding != replayed.holding { problems.append("catalog: counts \(file.counts), the journal \(replayed.counts)") }
+        // The kept count of the paths holding a document against the paths counted.
+        let documents = file.paths.values.count { if case .document = $0.state { true } else { false } }
+        if file.holding != documents { problems.append("catalog: \(file.holding) paths counted holding a document, \(documents) listed") }
         return problems
     }
 }
