@@ -30,8 +30,9 @@ public struct LibraryScan: Sendable {
     public init() {}
 
     /// Adds what `other` found after what this scan found.
-    public mutating func append(_ other: LibraryScan) {
-        items += other.items
+    /// `items`: false to leave `other`'s items out (the caller puts them in).
+    public mutating func append(_ other: LibraryScan, items withItems: Bool = true) {
+        if withItems { items += other.items }
         leftoverTemps += other.leftoverTemps
         foreign += other.foreign
         shadowed.formUnion(other.shadowed)

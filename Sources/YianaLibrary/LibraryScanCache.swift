@@ -20,6 +20,10 @@ public final class LibraryScanCache {
     /// What the call under way found changed, and the paths it was asked to look at again.
     private var changes = ScanChanges()
     private var recheck: Set<String> = []
+    /// The folders (absolute) the call under way listed again, walked new or forgot.
+    private var touched: Set<String> = []
+    /// The documents evicted the macOS 14 way when the last scan was put together.
+    private var dataless: Set<String> = []
 
     public init(library: Library) {
         self.library = library
@@ -35,8 +39,9 @@ public final class LibraryScanCache {
     public func scan(changed: Set<String>?, recheck: Set<String> = []) throws -> LibraryScan {
         listed = 0
         changes = ScanChanges()
+        touched = []
         self.recheck = recheck
-        guard let changed, let previous = last else {
+        guard let changed, var previous = last else {
             last = nil
             pieces = [:]
             try walk([root])
@@ -66,7 +71,7 @@ public final class LibraryScanCache {
         for folder in folders.sorted(by: { $0.count < $1.count }) where pieces[folder] != nil || folder == root {
             try relist(folder)
         }
-        var scan = assemble()
+        var scan = assemble(patching: &previous)
         changes.items = LibraryScanner.evicted(changes.items, library: library)
         scan.changes = changes
         return scan
@@ -79,12 +84,14 @@ public final class LibraryScanCache {
         let piece = try Self.list(folder, library: library)
         listed += 1
         pieces[folder] = piece
+        touched.insert(folder)
         note(before?.items ?? [], piece.items)
         let now = (piece.unwalked ?? []).map(\.path)
         for gone in old.subtracting(now) {
             for key in pieces.keys where key == gone || key.hasPrefix(gone + "/") {
                 note(pieces[key]?.items ?? [], [])
                 pieces[key] = nil
+                touched.insert(key)
             }
         }
         try walk(now.filter { pieces[$0] == nil }, noting: true)
@@ -122,6 +129,7 @@ public final class LibraryScanCache {
             for (folder, result) in zip(level, found) {
                 let piece = try result.get()
                 pieces[folder] = piece
+                touched.insert(folder)
                 if noting { note([], piece.items) }
                 next += (piece.unwalked ?? []).map(\.path)
             }
@@ -144,10 +152,34 @@ public final class LibraryScanCache {
         }
     }
 
+    /// The scan of the whole library from the pieces. With the `previous` scan, its items
+    /// are patched where a folder was touched rather than gathered again: a pass after one
+    /// change costs that folder, not a copy and a sort of every document's item.
+    private func assemble(patching previous: inout LibraryScan) -> LibraryScan {
+        let evicted = DatalessFiles.paths(in: library)
+        guard evicted == dataless else { return assemble() }  // the record of evicted documents changed: every item again
+        var scan = LibraryScan()
+        for key in pieces.keys.sorted() { scan.append(pieces[key]!, items: false) }
+        swap(&scan.items, &previous.items)  // not copied: the previous scan is not used again
+        for folder in touched.sorted() {
+            let prefix = folder + "/"
+            let start = LibraryScanner.firstItem(from: prefix, of: scan.items)
+            var end = start
+            while end < scan.items.count, scan.items[end].path.hasPrefix(prefix) { end += 1 }
+            // What the folder holds itself replaced; what its sub-folders hold stays.
+            let deeper = scan.items[start..<end].filter { $0.path.utf8.dropFirst(prefix.utf8.count).contains(UInt8(ascii: "/")) }
+            let fresh = LibraryScanner.evicted(pieces[folder]?.items ?? [], dataless: evicted, library: library).sorted { $0.path < $1.path }
+            scan.items.replaceSubrange(start..<end, with: deeper.merged(with: fresh) { $0.path < $1.path })
+        }
+        last = scan
+        return scan
+    }
+
     private func assemble() -> LibraryScan {
         var scan = LibraryScan()
         for key in pieces.keys.sorted() { scan.append(pieces[key]!) }
-        LibraryScanner.finish(&scan, library: library)
+        dataless = DatalessFiles.paths(in: library)
+        LibraryScanner.finish(&scan, dataless: dataless, library: library)
         last = scan
         return scan
     }
@@ -168,17 +200,33 @@ extension LibraryScanner {
         return scan
     }
 
+    /// The first of `items` (sorted by path) whose path does not sort before `path`: with a
+    /// folder's path and "/", where its files begin.
+    public static func firstItem(from path: String, of items: [LibraryItem]) -> Int {
+        var low = 0, high = items.count
+        while low < high {
+            let middle = (low + high) / 2
+            if items[middle].path < path { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
     /// Turns documents the macOS 14 way evicted (``DatalessFiles``) into placeholders and
     /// sorts the items: the last step of every walk.
-    static func finish(_ scan: inout LibraryScan, library: Library) {
-        scan.items = evicted(scan.items, library: library)
+    /// `dataless`: the record of such documents, when read already.
+    static func finish(_ scan: inout LibraryScan, dataless: Set<String>? = nil, library: Library) {
+        scan.items = evicted(scan.items, dataless: dataless ?? DatalessFiles.paths(in: library), library: library)
         scan.items.sort { $0.path < $1.path }
     }
 
     /// `items`, with the documents evicted the macOS 14 way as placeholders: such files keep
     /// their names, and this device's record (``DatalessFiles``) tells them.
     static func evicted(_ items: [LibraryItem], library: Library) -> [LibraryItem] {
-        let dataless = DatalessFiles.paths(in: library)
+        evicted(items, dataless: DatalessFiles.paths(in: library), library: library)
+    }
+
+    /// `items`, with the documents `dataless` names (relative paths) as placeholders.
+    static func evicted(_ items: [LibraryItem], dataless: Set<String>, library: Library) -> [LibraryItem] {
         guard !dataless.isEmpty else { return items }
         return items.map { item in
             item.kind == .document && dataless.contains(library.relativePath(of: item.url) ?? "")

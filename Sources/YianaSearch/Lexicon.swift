@@ -1,3 +1,5 @@
+import YianaSystem
+
 /// An index's vocabulary held in memory, for a process that searches many times (`yiana
 /// serve`): its words as a trie, walked against the rule's distance
 /// (``Approximate/distance(_:_:limit:)``), so that a word's approximate words cost a walk of
@@ -59,18 +61,7 @@ public struct Lexicon: Sendable {
 
     /// Two lists of words in byte order (SQLite's and PostgreSQL's `COLLATE "C"`) as one.
     static func merged(_ a: [String], _ b: [String]) -> [String] {
-        var merged: [String] = [], i = 0, j = 0
-        merged.reserveCapacity(a.count + b.count)
-        while i < a.count || j < b.count {
-            if j == b.count || (i < a.count && a[i].utf8.lexicographicallyPrecedes(b[j].utf8)) {
-                merged.append(a[i])
-                i += 1
-            } else {
-                merged.append(b[j])
-                j += 1
-            }
-        }
-        return merged
+        a.merged(with: b) { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// The words within `edits` of `word` (folded) but `word` itself, nearest first (then A to
