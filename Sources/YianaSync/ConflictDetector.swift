@@ -84,25 +84,40 @@ public struct ConflictDetector: Sendable {
         // In runs of files: a task for each file would cost about what reading it does.
         func read(_ items: [LibraryItem]) async -> [DocumentFacts] {
             let runs = stride(from: 0, to: items.count, by: 64).map { Array(items[$0..<min($0 + 64, items.count)]) }
-            return await boundedMap(runs, width: jobs) { run in
-                run.map { item in cache?.facts(of: item) ?? DocumentFacts.read(item, in: library) }
-            }.flatMap { $0 }
+            return await boundedMap(runs, width: jobs) { run in run.map { DocumentFacts.read($0, in: library) } }.flatMap { $0 }
         }
         let facts: [DocumentFacts]
         var report: ConflictReport
-        if let cache, cache.whole, let changes = scan.changes {
+        if let cache {
             // A watcher's pass: the files that changed (and those unreadable last time) read,
-            // and only the files that can be in a group classified.
-            let unreadable = Set(cache.unreadable())
-            let items = changes.items + (unreadable.isEmpty ? [] : scan.items.filter { unreadable.contains($0.path) && !changes.paths.contains($0.documentPath ?? "") })
-            cache.update(removing: changes.paths, root: root, await read(items), of: items)
-            let (candidates, count) = cache.candidates(also: cache.markedWithoutID().flatMap { Self.files(in: $0, of: scan) })
-            facts = candidates
+            // and only the files that can be in a group classified. After a whole walk, what
+            // changed since the cache last saw it is read.
+            let items: [LibraryItem]
+            if cache.whole, let changes = scan.changes {
+                let unreadable = Set(cache.unreadable())
+                items = changes.items + (unreadable.isEmpty ? [] : scan.items.filter { unreadable.contains($0.path) && !changes.paths.contains($0.documentPath ?? "") })
+                cache.forget(changes.paths, root: root)
+            } else {
+                items = cache.keepOnly(scan.items)
+            }
+            // A block at a time: a first pass never holds every document's facts at once.
+            for start in stride(from: 0, to: items.count, by: 4096) {
+                let block = Array(items[start..<min(start + 4096, items.count)])
+                cache.put(await read(block), of: block)
+            }
+            let also = cache.markedWithoutID().flatMap { folder, names in
+                Self.files(in: folder, of: scan).filter { names.contains(ConflictName(fileName: ($0 as NSString).lastPathComponent).original) }
+            }
+            let (kept, unread, count) = cache.candidates(also: also)
+            // Files whose id has come to be shared since they were read: read again, and kept.
+            let more = unread.compactMap { Self.item(at: $0, of: scan) }
+            let moreFacts = await read(more)
+            cache.fill(moreFacts, of: more)
+            facts = (kept + moreFacts).sorted { $0.path < $1.path }
             report = Self.classify(facts, now: now, holds: { cache.holds($0, root: root) })
             report.documentsScanned = count
         } else {
             facts = await read(scan.items)
-            cache?.replace(facts, of: scan.items)
             report = Self.classify(facts, now: now)
         }
         let arrival = Arrival(scan: scan, now: now, window: settle)
@@ -122,17 +137,19 @@ public struct ConflictDetector: Sendable {
     /// The files of `scan` in `folder` itself (absolute), found by their sorted paths.
     static func files(in folder: String, of scan: LibraryScan) -> [String] {
         let prefix = folder + "/"
-        var low = 0, high = scan.items.count
-        while low < high {
-            let middle = (low + high) / 2
-            if scan.items[middle].path < prefix { low = middle + 1 } else { high = middle }
-        }
+        var low = LibraryScanner.firstItem(from: prefix, of: scan.items)
         var files: [String] = []
         while low < scan.items.count, scan.items[low].path.hasPrefix(prefix) {
             if !scan.items[low].path.dropFirst(prefix.count).contains("/") { files.append(scan.items[low].path) }
             low += 1
         }
         return files
+    }
+
+    /// The item of `scan` whose file is `path` (absolute).
+    static func item(at path: String, of scan: LibraryScan) -> LibraryItem? {
+        let index = LibraryScanner.firstItem(from: path, of: scan.items)
+        return index < scan.items.count && scan.items[index].path == path ? scan.items[index] : nil
     }
 
     /// Which file of a group is the original, from what the names say (never from how the

@@ -8,10 +8,18 @@ import YianaSystem
 /// in a group or be a stray whatever their id (no id: evicted or damaged; a sync service's
 /// name; a clock to question). A pass told what changed classifies only those files, the
 /// files of their ids, and the documents a file without an id stands beside.
+///
+/// Only the files that can be in a group keep their facts (those special files, and the
+/// files of an id more than one file has): every other document is its stamp and id, a
+/// few hundred bytes, not a kilobyte and more. A file whose id comes to be shared is read
+/// again when it is first classified (``candidates(also:)`` names it).
 public final class FactsCache: @unchecked Sendable {
     // @unchecked: everything is touched only under `lock`.
     private let lock = NSLock()
-    private var entries: [String: (stamp: FileStamp?, facts: DocumentFacts)] = [:]
+    /// Every file (absolute path): the stamp it was read at, its id.
+    private var entries: [String: Entry] = [:]
+    /// The facts of the files that can be in a group.
+    private var facts: [String: DocumentFacts] = [:]
     /// Each id's files (paths as walked).
     private var byID: [String: Files] = [:]
     /// Ids with more than one file.
@@ -20,6 +28,20 @@ public final class FactsCache: @unchecked Sendable {
     private var special: Set<String> = []
     /// True once the cache holds every file of a whole scan (and has followed every change since).
     private(set) var whole = false
+    /// How many files' facts are kept (for the tests).
+    var factsKept: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return facts.count
+    }
+
+    private struct Entry {
+        let stamp: FileStamp?
+        let id: String?
+        /// Read well (a document or a placeholder): a file that could not be read is read
+        /// again next time, for an I/O error passes and a damaged file stays rare.
+        let reusable: Bool
+    }
 
     private enum Files {
         case one(String)
@@ -28,44 +50,52 @@ public final class FactsCache: @unchecked Sendable {
 
     public init() {}
 
-    /// The facts read for `item` at its stamp, if any.
-    func facts(of item: LibraryItem) -> DocumentFacts? {
-        guard let stamp = item.stamp else { return nil }
+    /// Follows a whole walk: the files it no longer has forgotten. Returns its items to be
+    /// read (``put(_:of:)``): those not read before, changed since, or unreadable last time.
+    func keepOnly(_ items: [LibraryItem]) -> [LibraryItem] {
         lock.lock()
         defer { lock.unlock() }
-        guard let entry = entries[item.path], entry.stamp == stamp, entry.facts.url == item.url, Self.reusable(entry.facts) else { return nil }
-        return entry.facts
-    }
-
-    /// A file that could not be read is read again next time: an I/O error passes, and a
-    /// damaged file stays rare.
-    private static func reusable(_ facts: DocumentFacts) -> Bool {
-        facts.state == .document || facts.state == .notDownloaded
-    }
-
-    /// Holds exactly `facts` of `items` (a whole scan's).
-    func replace(_ facts: [DocumentFacts], of items: [LibraryItem]) {
-        lock.lock()
-        defer { lock.unlock() }
-        entries = [:]
-        byID = [:]
-        shared = []
-        special = []
-        for (item, fact) in zip(items, facts) { insert(fact, at: item.path, stamp: item.stamp) }
+        let here = Set(items.lazy.map(\.path))
+        for file in entries.keys where !here.contains(file) { remove(file) }
         whole = true
+        return items.filter { item in
+            guard let entry = entries[item.path], let stamp = item.stamp else { return true }
+            return entry.stamp != stamp || !entry.reusable
+        }
     }
 
-    /// Follows a scan's changes: the files of documents `gone` (relative paths, whatever
-    /// their file: a document or its placeholder) forgotten, `facts` of `items` put in.
-    func update(removing gone: Set<String>, root: String, _ facts: [DocumentFacts], of items: [LibraryItem]) {
+    /// Forgets the files of documents `gone` (relative paths, whatever their file: a
+    /// document or its placeholder).
+    func forget(_ gone: Set<String>, root: String) {
         lock.lock()
         defer { lock.unlock() }
         for path in gone {
             for file in Self.files(of: path, root: root) { remove(file) }
         }
+    }
+
+    /// Puts in `facts` of `items`, in place of what was known of those files.
+    func put(_ facts: [DocumentFacts], of items: [LibraryItem]) {
+        lock.lock()
+        defer { lock.unlock() }
         for (item, fact) in zip(items, facts) {
             remove(item.path)
             insert(fact, at: item.path, stamp: item.stamp)
+        }
+    }
+
+    /// Keeps `facts` of files ``candidates(also:)`` named unread: as they are, where the id
+    /// read is the one known (what else a file holds now is the next pass's change).
+    func fill(_ facts: [DocumentFacts], of items: [LibraryItem]) {
+        lock.lock()
+        defer { lock.unlock() }
+        for (item, fact) in zip(items, facts) {
+            if let entry = entries[item.path], entry.id == fact.documentID {
+                self.facts[item.path] = fact
+            } else {
+                remove(item.path)
+                insert(fact, at: item.path, stamp: item.stamp)
+            }
         }
     }
 
@@ -73,32 +103,40 @@ public final class FactsCache: @unchecked Sendable {
     func unreadable() -> [String] {
         lock.lock()
         defer { lock.unlock() }
-        return special.filter { entries[$0].map { !Self.reusable($0.facts) } ?? false }
+        return special.filter { entries[$0]?.reusable == false }
     }
 
-    /// The folders (absolute) of the files without an id whose names carry marks: such a file
-    /// joins the group of any document of its folder whose name without marks is the same.
-    func markedWithoutID() -> Set<String> {
+    /// The folders (absolute) of the files without an id whose names carry marks, with the
+    /// names they stand for: such a file joins the group of a document of its folder whose
+    /// name without marks is the same.
+    func markedWithoutID() -> [String: Set<String>] {
         lock.lock()
         defer { lock.unlock() }
-        return Set(special.compactMap { file in
-            guard let fact = entries[file]?.facts, fact.documentID == nil, !fact.name.marks.isEmpty else { return nil }
-            return (file as NSString).deletingLastPathComponent
-        })
+        var folders: [String: Set<String>] = [:]
+        for file in special {
+            guard let fact = facts[file], fact.documentID == nil, !fact.name.marks.isEmpty else { continue }
+            folders[(file as NSString).deletingLastPathComponent, default: []].insert(fact.name.original)
+        }
+        return folders
     }
 
     /// The facts a classification needs: the special files, every file of an id more than
-    /// one file has, `also` (the files of the folders ``markedWithoutID()`` names), and every
-    /// other file of the ids these have; with how many files there are.
-    func candidates(also: [String]) -> (facts: [DocumentFacts], count: Int) {
+    /// one file has, `also` (files beside ``markedWithoutID()``'s), and every other file of
+    /// the ids these have; with the files among them whose facts are not kept (to be read,
+    /// then ``put(_:of:)``), and how many files there are.
+    func candidates(also: [String]) -> (facts: [DocumentFacts], unread: [String], count: Int) {
         lock.lock()
         defer { lock.unlock() }
         var files = special.union(also)
         for id in shared { files.formUnion(paths(of: id)) }
         for file in Array(files) {
-            if let id = entries[file]?.facts.documentID { files.formUnion(paths(of: id)) }
+            if let id = entries[file]?.id { files.formUnion(paths(of: id)) }
         }
-        return (files.compactMap { entries[$0]?.facts }.sorted { $0.path < $1.path }, entries.count)
+        var found: [DocumentFacts] = [], unread: [String] = []
+        for file in files where entries[file] != nil {
+            if let fact = facts[file] { found.append(fact) } else { unread.append(file) }
+        }
+        return (found, unread.sorted(), entries.count)
     }
 
     /// True when a file stands for the document at `path` (relative).
@@ -124,34 +162,46 @@ public final class FactsCache: @unchecked Sendable {
     }
 
     private func insert(_ fact: DocumentFacts, at file: String, stamp: FileStamp?) {
-        entries[file] = (stamp, fact)
+        entries[file] = Entry(stamp: stamp, id: fact.documentID, reusable: fact.state == .document || fact.state == .notDownloaded)
+        var keep = false
         if let id = fact.documentID {
             switch byID.removeValue(forKey: id) {
             case nil: byID[id] = .one(file)
             case .one(let other)?:
                 byID[id] = other == file ? .one(file) : .many([other, file])
-                if other != file { shared.insert(id) }
+                if other != file {
+                    shared.insert(id)
+                    keep = true
+                }
             case .many(var files)?:
                 files.insert(file)
                 byID[id] = .many(files)
+                keep = true
             }
         }
         // A clock to question: modified in the future (it may stop being so), or before it was created.
         let skewed = fact.modified.map { modified in modified > Date().addingTimeInterval(300) || fact.created.map { modified < $0.addingTimeInterval(-1) } == true } == true
-        if fact.documentID == nil || fact.name.isSyncConflict || skewed { special.insert(file) }
+        if fact.documentID == nil || fact.name.isSyncConflict || skewed {
+            special.insert(file)
+            keep = true
+        }
+        if keep { facts[file] = fact }
     }
 
     private func remove(_ file: String) {
         guard let old = entries.removeValue(forKey: file) else { return }
         special.remove(file)
-        guard let id = old.facts.documentID else { return }
+        facts[file] = nil
+        guard let id = old.id else { return }
         switch byID.removeValue(forKey: id) {
         case .one(let other)? where other != file: byID[id] = .one(other)
         case .many(var files)?:
             files.remove(file)
-            if files.count == 1 {
-                byID[id] = .one(files.first!)
+            if files.count == 1, let last = files.first {
+                byID[id] = .one(last)
                 shared.remove(id)
+                // Alone again: its facts are not needed unless it can be in a group by itself.
+                if !special.contains(last) { facts[last] = nil }
             } else {
                 byID[id] = .many(files)
             }

@@ -70,6 +70,28 @@ struct ConflictDetectorTests {
         #expect(again.groups.first?.files.map(\.role) == [.original, .identicalCopy])
     }
 
+    /// A watcher's cache holds the facts only of the files that can be in a group: a
+    /// library's other documents are their stamps and ids. A document whose id comes to be
+    /// shared is read again, and its group found.
+    @Test func aCacheKeepsTheFactsOnlyOfFilesThatCanBeInAGroup() async throws {
+        let folder = try TemporaryFolder()
+        let library = try Library(root: folder.url)
+        for index in 0..<6 { try write(folder, "Doc \(index).yianazip", id: UUID(), title: "Doc \(index)", text: "doc \(index)") }
+        try write(folder, "Scan.yianazip", id: a, title: "Scan", text: "mine")
+        try write(folder, "Scan 2.yianazip", id: a, title: "Scan", text: "theirs")
+        let cache = FactsCache()
+        let first = try await ConflictDetector(library: library).detect(cache: cache)
+        #expect(first.groups.map { $0.files.map(\.path) } == [["Scan.yianazip", "Scan 2.yianazip"]])
+        #expect(first.documentsScanned == 8)
+        #expect(cache.factsKept == 2)
+        // Doc 0 takes Doc 5's id: Doc 5, read when it was alone, is read again.
+        let doc5 = try DocumentReader(path: folder.path("Doc 5.yianazip")).metadata().id
+        try write(folder, "Doc 0.yianazip", id: doc5, title: "Doc 0", text: "doc 0")
+        let after = try await ConflictDetector(library: library).detect(cache: cache)
+        #expect(after.groups.map { Set($0.files.map(\.path)) } == [["Doc 0.yianazip", "Doc 5.yianazip"], ["Scan.yianazip", "Scan 2.yianazip"]])
+        #expect(cache.factsKept == 4)
+    }
+
     /// With a cache (as `yiana watch` keeps one): the same report, and a file replaced since
     /// is read again.
     @Test func aCacheGivesTheSameAnswersAndReadsWhatChanged() async throws {
