@@ -183,6 +183,10 @@ struct KeeperCatalogTests {
         let urls = try (0..<8).map { try add(folder, "Batch \($0)") }
         try FileManager.default.copyItem(at: urls[0], to: folder.url.appendingPathComponent("Batch 9, a copy of 0.yianazip"))  // in the last batch
         let report = await keeper.lookAtLibrary()
+        // A first look: the catalog was its file from the start, caught up batch by batch, not
+        // one built in memory (the library's size) and then read again whole.
+        #expect(keeper.catalog().onDisk)
+        #expect(KeeperCatalog.madeInMemory(for: keeper.journal) == 0)
         #expect(report?.kept == 9)
         #expect(report?.newObjects == 8)
         #expect(report?.failures.isEmpty == true)

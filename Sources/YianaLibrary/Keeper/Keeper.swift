@@ -168,6 +168,9 @@ public struct Keeper: Sendable {
     /// `always`: the store's folders are made even when there is nothing to write.
     private func record(_ entries: [Entry], unchanged: [Bool]? = nil, gone: (KeeperCatalog) -> [String], arrival: Arrival?,
                         reason: String = Keeper.seenHere, jobs: Int, now: Date, always: Bool = true, report: inout KeeperReport) async -> [String]? {
+        // The store's folder made first, so that the catalog is its file from the start: a
+        // first look, which keeps every document, never builds one in memory the library's size.
+        if always || !entries.isEmpty { try? prepare() }
         let catalog = catalog()
         let previousLook = readLastLook()
         // What the last whole look recorded as it is now is what the catalog holds: not asked.

@@ -90,6 +90,9 @@ final class KeeperCatalog: Sendable {
 
     /// One per journal per process, opened once.
     private static let open = Mutex<[String: KeeperCatalog]>([:])
+    /// Per journal, how many catalogs were made in memory for want of a folder (for the tests).
+    private static let unsettled = Mutex<[String: Int]>([:])
+    static func madeInMemory(for journal: KeeperJournal) -> Int { unsettled.withLock { $0[journal.url.path] ?? 0 } }
 
     /// The catalog of `journal`, brought up to date.
     static func of(_ journal: KeeperJournal) -> KeeperCatalog {
@@ -98,6 +101,7 @@ final class KeeperCatalog: Sendable {
             if let catalog = open[journal.url.path], catalog.settled || FileKind.at(catalog.folder) != .folder { return catalog }
             let catalog = KeeperCatalog(journal: journal)
             open[journal.url.path] = catalog
+            if !catalog.settled { unsettled.withLock { $0[journal.url.path, default: 0] += 1 } }
             return catalog
         }
         do {
