@@ -81,49 +81,67 @@ extension Keeper {
 
     private func pruneLocked(_ retention: KeeperRetention, dryRun: Bool, now: Date) throws -> KeeperPruneReport {
         if !dryRun { try journal.checkWritable() }
-        let catalog = Weighed(catalog())
+        let catalog = catalog()
         var report = KeeperPruneReport(dryRun: dryRun)
-        let thinning = thinned(catalog, retention, now: now)
-        var drop = thinning.drop
-        let protected = thinning.protected, pinned = thinning.pinned
-        // What is referenced after thinning, and what that costs.
-        func referenced(_ dropped: Set<Int>) -> Set<String> {
-            Set(catalog.states.indices.filter { !dropped.contains($0) && catalog.isKept(catalog.states[$0]) }.map { catalog.states[$0].sha256 })
-        }
+        var (drop, protected, pinned) = try thinned(catalog, retention, now: now)
+        // What the kept bytes cost beyond the library (most cost nothing: a linked state whose
+        // document is still there); only what costs something is held.
         var costs: [String: UInt64] = [:]
-        for sha256 in referenced([]) { costs[sha256] = cost(of: sha256) }
+        try catalog.forEachKeptObject { sha256 in
+            let bytes = self.cost(of: sha256)
+            if bytes > 0 { costs[sha256] = bytes }
+        }
         report.costBefore = costs.values.reduce(0, +)
         // Free space unknown: no budget is enforced (never drop what cannot be weighed).
         report.budget = retention.budget ?? (try? Sys.freeBytes(place.folder.path)).map { ($0 + report.costBefore) / 10 } ?? .max
+        // How many states left after thinning use each of the bytes that cost something.
         var users: [String: Int] = [:]
-        for index in catalog.states.indices where !drop.contains(index) && catalog.isKept(catalog.states[index]) {
-            users[catalog.states[index].sha256, default: 0] += 1
+        if !costs.isEmpty {
+            try catalog.forEachKeptState { state in
+                if costs[state.sha256] != nil, !drop.contains(state.id) { users[state.sha256, default: 0] += 1 }
+                return true
+            }
         }
         var cost = users.keys.reduce(0) { $0 + (costs[$1] ?? 0) }
         if cost > report.budget {
             // Oldest first: everything not pinned or protected, then the protected last states.
-            let byAge = catalog.states.indices.filter { catalog.isKept(catalog.states[$0]) && !drop.contains($0) && !pinned.contains($0) }
-                .sorted { (protected.contains($0) ? 1 : 0, catalog.states[$0].seenAt) < (protected.contains($1) ? 1 : 0, catalog.states[$1].seenAt) }
-            for index in byAge where cost > report.budget {
-                drop.insert(index)
-                if protected.contains(index) { report.forcedOut.append(catalog.states[index].path) }
-                let sha256 = catalog.states[index].sha256
-                users[sha256, default: 1] -= 1
+            func take(_ state: KeeperCatalog.Weight) {
+                drop.insert(state.id)
+                if protected.contains(state.id) { report.forcedOut.append(state.path) }
+                guard let bytes = costs[state.sha256] else { return }
+                users[state.sha256, default: 1] -= 1
                 // Bytes another state still needs stay, and cost as before.
-                if users[sha256] == 0 { cost -= costs[sha256] ?? 0 }
+                if users[state.sha256] == 0 { cost -= bytes }
+            }
+            var last: [KeeperCatalog.Weight] = []
+            try catalog.forEachKeptState { state in
+                guard cost > report.budget else { return false }
+                if drop.contains(state.id) || pinned.contains(state.id) { return true }
+                if protected.contains(state.id) { last.append(state) } else { take(state) }
+                return true
+            }
+            for state in last where cost > report.budget { take(state) }
+        }
+        pinned = []
+        // The bytes no state left needs: those only dropped states named, and those no state names.
+        let dropped = try catalog.states(ids: drop)
+        var doomed = Set(dropped.values.map(\.sha256))
+        if !doomed.isEmpty {
+            try catalog.forEachKeptState { state in
+                if !drop.contains(state.id) { doomed.remove(state.sha256) }
+                return !doomed.isEmpty
             }
         }
-        let live = referenced(drop)
-        report.costAfter = live.reduce(0) { $0 + (costs[$1] ?? 0) }
-        report.dropped = drop.sorted().map { record(catalog.states[$0]) }
-        report.kept = catalog.states.indices.filter { catalog.isKept(catalog.states[$0]) }.count - drop.count
-        let doomed = Set(catalog.objects.keys).subtracting(live)
+        doomed.formUnion(try catalog.unnamedObjects())
+        report.costAfter = costs.filter { !doomed.contains($0.key) }.values.reduce(0, +)
+        report.dropped = drop.sorted().compactMap { dropped[$0].map(record) }
+        report.kept = try catalog.keptStateCount() - drop.count
         report.deletedObjects = doomed.count
         report.freedBytes = doomed.reduce(0) { $0 + (costs[$1] ?? self.cost(of: $1)) }
         guard !dryRun else { return report }
         if !drop.isEmpty || !doomed.isEmpty {
             // The journal first (no line names bytes about to go), then the bytes.
-            try journal.rewriteLocked(try compacted(catalog, dropping: drop, live: live))
+            try compact(catalog, dropping: drop)
             for sha256 in doomed { Sys.removeIfPresent(objectURL(sha256).path) }
         }
         try? TemporaryFile.replace(lastPruneFile.path, with: Array(String(Int64(now.timeIntervalSince1970)).utf8), mode: 0o600)
@@ -143,24 +161,17 @@ extension Keeper {
     /// What the retention drops before the budget is counted: the states of documents lost
     /// longer ago than kept for, and those the thinning table leaves out; with the states
     /// `protected` (the last of a recently lost document) and `pinned` (a living document's
-    /// current bytes), by index into the catalog's states.
-    private func thinned(_ catalog: Weighed, _ retention: KeeperRetention, now: Date)
-        -> (drop: Set<Int>, protected: Set<Int>, pinned: Set<Int>) {
-        var byPath: [String: [Int]] = [:]
-        for (index, state) in catalog.states.enumerated() where catalog.isKept(state) {
-            byPath[state.path, default: []].append(index)
-        }
-        var drop = Set<Int>(), protected = Set<Int>(), pinned = Set<Int>()
-        for (path, indexes) in byPath {
-            // Asked path by path: a prune never holds every path's record at once.
-            let record = catalog.catalog.record(of: path)
-            let newestFirst = indexes.sorted { catalog.states[$0].seenAt > catalog.states[$1].seenAt }
+    /// current bytes), by state id. Read path by path.
+    private func thinned(_ catalog: KeeperCatalog, _ retention: KeeperRetention, now: Date)
+        throws -> (drop: Set<Int64>, protected: Set<Int64>, pinned: Set<Int64>) {
+        var drop = Set<Int64>(), protected = Set<Int64>(), pinned = Set<Int64>()
+        try catalog.forEachKeptPath { _, newestFirst, record, lastHeld in
             var lostAt: Date?
             switch record?.state {
             case .document(let current)?:
                 // Every line of the current bytes at this path is the current state.
-                for index in indexes where catalog.states[index].sha256 == current.sha256 { pinned.insert(index) }
-            case .gone(let at, _)? where !(record?.lastDocument.map(catalog.catalog.held) ?? false):
+                for state in newestFirst where state.sha256 == current.sha256 { pinned.insert(state.id) }
+            case .gone(let at, _)? where !lastHeld:
                 lostAt = at
             case .notDocument(_, let at)?:
                 lostAt = at
@@ -168,50 +179,51 @@ extension Keeper {
                 break
             }
             if let lostAt, now.timeIntervalSince(lostAt) >= Double(retention.deletedDays) * 86_400 {
-                drop.formUnion(newestFirst)  // lost longer ago than kept for
-                continue
+                drop.formUnion(newestFirst.map(\.id))  // lost longer ago than kept for
+                return
             }
-            if lostAt != nil, let last = newestFirst.first { protected.insert(last) }
+            if lostAt != nil, let last = newestFirst.first { protected.insert(last.id) }
             var buckets = Set<String>()
-            for index in newestFirst where !pinned.contains(index) && !protected.contains(index) {
-                let age = max(0, now.timeIntervalSince(catalog.states[index].seenAt))
+            for state in newestFirst where !pinned.contains(state.id) && !protected.contains(state.id) {
+                let age = max(0, now.timeIntervalSince(state.seen))
                 guard let rule = KeeperRetention.thinning.first(where: { age < $0.upTo }), rule.step > 0 else { continue }
                 // One per step: the newest state of each step-long bucket of age.
-                if !buckets.insert("\(rule.step)/\(Int(age / rule.step))").inserted { drop.insert(index) }
+                if !buckets.insert("\(rule.step)/\(Int(age / rule.step))").inserted { drop.insert(state.id) }
             }
         }
         return (drop, protected, pinned)
     }
 
-    /// The journal less the dropped states, the objects no state needs and what is known of
-    /// paths no state is left of, in its order.
-    private func compacted(_ catalog: Weighed, dropping drop: Set<Int>, live: Set<String>) throws -> [KeeperEvent] {
-        var stateIndex = 0
-        var events: [KeeperEvent] = []
-        var remainingPaths = Set<String>()
-        for (index, state) in catalog.states.enumerated() where !drop.contains(index) && live.contains(state.sha256) {
-            remainingPaths.insert(state.path)
-        }
-        var placed = Set<String>()
-        try journal.forEachEvent { event in
-            switch event {
-            case .state(var state):
-                defer { stateIndex += 1 }
-                guard !drop.contains(stateIndex), live.contains(state.sha256) else { return }
-                // The first line left of each kept bytes says how they were placed.
-                if placed.insert(state.sha256).inserted, let object = catalog.objects[state.sha256] {
-                    state.placed = KeptState.Placement(how: object.how, modified: object.modified)
-                } else {
-                    state.placed = nil
+    /// Rewrites the journal less the dropped states, the states whose bytes are not kept and
+    /// what is known of paths no state is left of, in its order: read and written a piece at
+    /// a time, never the whole journal in memory.
+    private func compact(_ catalog: KeeperCatalog, dropping drop: Set<Int64>) throws {
+        let unkept = try catalog.unkeptStateIDs()
+        func left(_ id: Int64) -> Bool { !drop.contains(id) && !unkept.contains(id) }
+        var remains: [String: Bool] = [:]  // asked only of the paths of lines that are not states
+        try journal.rewriteLocked { emit in
+            var stateID: Int64 = 0
+            var placed = Set<String>()
+            try journal.forEachEvent { event in
+                switch event {
+                case .state(var state):
+                    stateID += 1
+                    guard left(stateID) else { return }
+                    // The first line left of each kept bytes says how they were placed.
+                    if placed.insert(state.sha256).inserted, let object = catalog.object(state.sha256) {
+                        state.placed = KeptState.Placement(how: object.how, modified: object.modified)
+                    } else {
+                        state.placed = nil
+                    }
+                    try emit(.state(state))
+                case .notDocument(_, _, let path), .gone(_, _, let path):
+                    if remains[path] == nil { remains[path] = try catalog.stateIDs(path: path).contains(where: left) }
+                    if remains[path] == true { try emit(event) }
+                case .dropped:
+                    break
                 }
-                events.append(.state(state))
-            case .notDocument(_, _, let path), .gone(_, _, let path):
-                if remainingPaths.contains(path) { events.append(event) }
-            case .dropped:
-                break
             }
         }
-        return events
     }
 
     /// Prunes when the last prune is a day old (at the end of a look), never while the
@@ -222,20 +234,4 @@ extension Keeper {
            now.timeIntervalSince1970 - last < 86_400 { return }
         _ = try? prune(dryRun: false, now: now)
     }
-}
-
-/// The catalog as a prune weighs it, in memory once a day: every state (by its place in the
-/// journal's order), the objects kept, and the catalog for what each path is.
-private struct Weighed {
-    let catalog: KeeperCatalog
-    let states: [KeptState]
-    let objects: [String: KeeperCatalog.Object]
-
-    init(_ catalog: KeeperCatalog) {
-        self.catalog = catalog
-        states = catalog.allStates()
-        objects = catalog.allObjects()
-    }
-
-    func isKept(_ state: KeptState) -> Bool { objects[state.sha256] != nil }
 }

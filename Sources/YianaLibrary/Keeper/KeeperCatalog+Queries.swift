@@ -31,12 +31,12 @@ extension KeeperCatalog {
                          path: row[i + 5], seenAt: date(row[i + 6]), documentID: row[i + 7], title: row[i + 8], reason: row[i + 9], placed: placed)
     }
 
-    private static let pathQuery = """
+    static let pathQuery = """
         SELECT p.path, p.kind, p.size, p.inode, p.modified, p.at, p.goneLastSeen, p.lastSeen, \(stateColumns)
         FROM path p LEFT JOIN state s ON s.id = p.lastDocument
         """
 
-    private static func pathRecord(_ row: Row) -> PathRecord? {
+    static func pathRecord(_ row: Row) -> PathRecord? {
         let lastDocument = state(row, at: 8)
         let state: KeeperPathState
         switch Kind(rawValue: row[1]) {

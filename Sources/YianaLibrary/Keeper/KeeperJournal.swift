@@ -154,15 +154,36 @@ struct KeeperJournal: Sendable {
     /// ``withLock(_:)``.
     /// Throws when the journal is of a later format than this version writes.
     func checkWritable() throws {
-        if let head = FileManager.default.contents(atPath: url.path)?.prefix(64), let format = Self.format(of: Array(head)), format > Self.format {
+        // Its first line only: not the whole journal read to learn its format.
+        let head = (try? Sys.closeAfter(try Sys.open(url.path, [.readOnly])) { fd throws(SystemError) in try Sys.pread(fd, count: 64, at: 0, path: url.path) }) ?? []
+        if let format = Self.format(of: head), format > Self.format {
             throw Self.newerFormat(url, format)
         }
     }
 
     func rewriteLocked(_ events: [KeeperEvent]) throws {
+        try rewriteLocked { emit in for event in events { try emit(event) } }
+    }
+
+    /// Replaces the journal by the events `produce` hands over, written as they come (a
+    /// megabyte at a time, never the whole journal in memory) to a temporary file that takes
+    /// the journal's name once it is on disk.
+    func rewriteLocked(_ produce: (_ emit: (KeeperEvent) throws -> Void) throws -> Void) throws {
         try checkWritable()
-        let text = Self.header + "\n" + events.map { $0.line + "\n" }.joined()
-        do { try TemporaryFile.replace(url.path, with: Array(text.utf8), mode: 0o600) } catch {
+        do {
+            let temp = try TemporaryFile(beside: url.path, mode: 0o600)
+            var buffer = Array((Self.header + "\n").utf8)
+            try produce { event in
+                buffer += (event.line + "\n").utf8
+                if buffer.count >= 1 << 20 {
+                    try temp.write(buffer)
+                    buffer.removeAll(keepingCapacity: true)
+                }
+            }
+            try temp.write(buffer)
+            try temp.sync()
+            _ = try temp.place(at: url.path, .replacing)
+        } catch let error as SystemError {
             throw VersionStoreError.unwritable(url.path, error.code.description)
         }
     }
