@@ -34,10 +34,10 @@ extension Keeper {
     }
 
     /// The documents lost since `since`, as ``lost(since:)`` lists them, after a look at the
-    /// library (``lookAtLibrary(now:)``): a document deleted since the last pass, while no
-    /// watcher ran, is listed at once, gone since now.
+    /// folders changed since the last look (``lookAtChangedFolders(now:)``): a document
+    /// deleted since the last pass, while no watcher ran, is listed at once, gone since now.
     public func lostNow(since: Date? = nil, now: Date = Date()) async -> [LostDocument] {
-        if Keeper.isEnabled() { await lookAtLibrary(now: now) }  // YIANA_KEEP=off: what was kept before, as it is
+        if Keeper.isEnabled() { await lookAtChangedFolders(now: now) }  // YIANA_KEEP=off: what was kept before, as it is
         return lost(since: since)
     }
 

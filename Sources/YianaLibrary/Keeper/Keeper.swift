@@ -75,6 +75,7 @@ public struct Keeper: Sendable {
 
     var lastLookFile: URL { place.folder.appendingPathComponent("last-look") }
     var snapshot: KeeperSnapshot { KeeperSnapshot(url: place.folder.appendingPathComponent("snapshot")) }
+    var folderRecord: KeeperFolders { KeeperFolders(url: place.folder.appendingPathComponent("folders")) }
 
     /// The journal's catalog, brought up to date: it reads only the lines appended since any
     /// process last did (``KeeperCatalog``), so a watcher's pass, a server's page or a command
@@ -110,6 +111,7 @@ public struct Keeper: Sendable {
         // Nothing changed since the last look: no journal read.
         if scan.changes?.paths.isEmpty ?? snapshot.matches(entries) {
             writeLastLook(now)
+            folderRecord.write(scan.folders, unsettled: [], now: now)
             report.alarm = alarm()
             pruneIfDue(now: now)
             return report
@@ -118,8 +120,11 @@ public struct Keeper: Sendable {
             unchanged = snapshot.recorded(entries)
             gone = { [unchanged] catalog in Self.gone(entries, unchanged: unchanged, catalog: catalog) }
         }
-        guard let gonePaths = await record(entries, unchanged: unchanged, gone: gone, arrival: arrival, jobs: jobs, now: now, report: &report)
-        else { return report }
+        guard let gonePaths = await record(entries, unchanged: unchanged, gone: gone, arrival: arrival, jobs: jobs, now: now, report: &report) else {
+            folderRecord.remove()  // what the catalog holds may not be what the folders hold
+            return report
+        }
+        folderRecord.write(scan.folders, unsettled: Set(report.unsettled.map { ($0 as NSString).deletingLastPathComponent }), now: now)
         // Read again: the catalog extended by what was just written.
         let catalog = catalog()
         report.gone = gonePaths.filter { !catalog.heldElsewhere(lastStateOf: $0) }.sorted()

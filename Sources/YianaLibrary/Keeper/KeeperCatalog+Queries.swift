@@ -87,6 +87,18 @@ extension KeeperCatalog {
         read([]) { db in try String.fetchAll(db, sql: "SELECT path FROM path WHERE kind != 2") }
     }
 
+    /// The paths holding something in `folder` (relative, "" for the library's own): the
+    /// documents there itself, or with `below` also those in every folder below it.
+    func holdingPaths(in folder: String, below: Bool) -> [String] {
+        let prefix = folder.isEmpty ? "" : folder + "/"
+        let paths = read([]) { db in
+            folder.isEmpty ? try String.fetchAll(db, sql: "SELECT path FROM path WHERE kind != 2")
+                // '0' is the byte after '/': every path that starts with the folder's.
+                : try String.fetchAll(db, sql: "SELECT path FROM path WHERE kind != 2 AND path >= ? AND path < ?", arguments: [prefix, folder + "0"])
+        }
+        return below ? paths : paths.filter { !$0.utf8.dropFirst(prefix.utf8.count).contains(UInt8(ascii: "/")) }
+    }
+
     /// How many paths hold something now (a document or not).
     var holdingCount: Int {
         read(0) { db in try Int.fetchOne(db, sql: "SELECT sum(n) FROM kinds WHERE kind != 2") ?? 0 }

@@ -1,0 +1,56 @@
+import Foundation
+import YianaSystem
+
+extension Keeper {
+    /// A look at the folders changed since the last look (``KeeperFolders``): those listed
+    /// again, with the folders new below them walked, and whatever the catalog holds in them
+    /// looked at; every other folder taken as the last look left it. A command that asks what
+    /// went since (`versions list --deleted`, the server's deleted documents) pays for what
+    /// changed, not for the library. Without a record of the folders, a whole look
+    /// (``lookAtLibrary(now:)``). A document rewritten in place in a folder whose names did
+    /// not change is not looked at here: the next whole look or watcher pass keeps it.
+    @discardableResult
+    public func lookAtChangedFolders(now: Date = Date()) async -> KeeperReport? {
+        guard let record = folderRecord.read() else { return await lookAtLibrary(now: now) }
+        let root = library.root
+        let changed = folderRecord.changed(in: record, root: root)
+        guard !changed.isEmpty else { return KeeperReport() }
+        var scan = LibraryScan(), folders = record.folders
+        var paths = Set<String>()
+        let catalog = catalog()
+        // Parents first: a folder new below a changed one is walked whole, once.
+        for folder in changed.sorted(by: { $0.count < $1.count }) {
+            let url = folder.isEmpty ? root : root.appendingPathComponent(folder)
+            guard FileKind.at(url.path) == .folder else {
+                // Gone, with all below it: whatever the catalog holds there is looked at.
+                folders = folders.filter { $0.key != folder && !$0.key.hasPrefix(folder + "/") }
+                paths.formUnion(catalog.holdingPaths(in: folder, below: true))
+                continue
+            }
+            paths.formUnion(catalog.holdingPaths(in: folder, below: false))
+            // One that cannot be listed holds nothing, as in a walk, and is tried again next time.
+            guard let piece = try? LibraryScanner.scan(library, only: url) else {
+                folders[folder] = -1
+                continue
+            }
+            scan.append(piece)
+            folders[folder] = piece.folders[folder] ?? -1
+            for (sub, time) in piece.folders where time == -1 && record.folders[sub] == nil {
+                guard let below = try? LibraryScanner.scan(library, below: [root.appendingPathComponent(sub)]) else {
+                    folders[sub] = -1
+                    continue
+                }
+                scan.append(below)
+                folders.merge(below.folders) { _, new in new }
+                paths.formUnion(catalog.holdingPaths(in: sub, below: true))
+            }
+        }
+        scan.folders = folders
+        scan.items = LibraryScanner.evicted(scan.items, library: library)
+        var changes = ScanChanges()
+        changes.items = scan.items
+        changes.paths = paths.union(scan.items.compactMap { $0.documentPath ?? library.relativePath(of: $0.documentURL) })
+        scan.changes = changes
+        return await look(scan, arrival: Arrival(scan: scan, now: now), now: now)
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import YianaArchive
+import YianaSystem
+import YianaTestSupport
+@testable import YianaLibrary
+
+/// `versions list --deleted` in a fresh process lists again only the folders whose times
+/// changed since the last look, and lists what a look at the whole library would.
+@Suite("keeper: a look at the folders changed since the last look")
+struct KeeperFoldersTests {
+    func document(_ root: URL, _ name: String) throws -> URL {
+        let url = root.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try CoordinatedDocument.replace(at: url.path, metadata: DocumentMetadata(id: UUID(), title: name, pageCount: 1), pdf: .data(simplePDF([name])))
+        return url
+    }
+
+    @Test func listsWhatAWholeLookWould() async throws {
+        let folder = try TemporaryFolder(), store = try TemporaryFolder()
+        let root = folder.url
+        let place = KeeperPlace(folder: store.url.appendingPathComponent("k"), mode: .copy, reason: "test")
+        let keeper = Keeper(library: try Library(root: root), place: place)
+        for name in ["Top.yianazip", "A/One.yianazip", "A/Two.yianazip", "A/Deep/Three.yianazip", "B/Four.yianazip", "B/Five.yianazip",
+                     "C/Six.yianazip", "D/Seven.yianazip", "D/Eight.yianazip"] {
+            _ = try document(root, name)
+        }
+        // No record of the folders yet: the whole library is looked at, and recorded.
+        #expect(keeper.folderRecord.read() == nil)
+        #expect(await keeper.lostNow().isEmpty)
+        #expect(keeper.folderRecord.read()?.folders.keys.sorted() == ["", "A", "A/Deep", "B", "C", "D"])
+        let fm = FileManager.default
+        let steps: [(String, () throws -> Void, [String])] = [
+            ("a document deleted in a folder below another", { try fm.removeItem(at: root.appendingPathComponent("A/Deep/Three.yianazip")) },
+             ["A/Deep/Three.yianazip"]),
+            ("a document renamed", { try fm.moveItem(at: root.appendingPathComponent("A/One.yianazip"), to: root.appendingPathComponent("A/Uno.yianazip")) },
+             ["A/Deep/Three.yianazip"]),
+            ("a document moved to another folder", {
+                try fm.moveItem(at: root.appendingPathComponent("B/Four.yianazip"), to: root.appendingPathComponent("C/Four.yianazip"))
+            }, ["A/Deep/Three.yianazip"]),
+            ("a folder renamed", { try fm.moveItem(at: root.appendingPathComponent("C"), to: root.appendingPathComponent("See")) },
+             ["A/Deep/Three.yianazip"]),
+            ("a document moved into a new folder", {
+                try fm.createDirectory(at: root.appendingPathComponent("New/Inner"), withIntermediateDirectories: true)
+                try fm.moveItem(at: root.appendingPathComponent("B/Five.yianazip"), to: root.appendingPathComponent("New/Inner/Five.yianazip"))
+            }, ["A/Deep/Three.yianazip"]),
+            ("a folder deleted with its documents", { try fm.removeItem(at: root.appendingPathComponent("D")) },
+             ["A/Deep/Three.yianazip", "D/Seven.yianazip", "D/Eight.yianazip"]),
+            ("a document at the top deleted", { try fm.removeItem(at: root.appendingPathComponent("Top.yianazip")) },
+             ["A/Deep/Three.yianazip", "D/Seven.yianazip", "D/Eight.yianazip", "Top.yianazip"]),
+            ("a document deleted from the folder made new", { try fm.removeItem(at: root.appendingPathComponent("New/Inner/Five.yianazip")) },
+             ["A/Deep/Three.yianazip", "D/Seven.yianazip", "D/Eight.yianazip", "Top.yianazip", "New/Inner/Five.yianazip"]),
+        ]
+        for (what, change, deleted) in steps {
+            try change()
+            // Another process: nothing of this one's is reused but the files it wrote.
+            let fresh = Keeper(library: try Library(root: root), place: place)
+            #expect(Set(await fresh.lostNow().map(\.path)) == Set(deleted), "\(what)")
+            // The record names the folders there are now, no folder changed since it.
+            let record = try #require(fresh.folderRecord.read(), "\(what)")
+            let walked = try LibraryScanner.scan(fresh.library).folders
+            #expect(Set(record.folders.keys) == Set(walked.keys), "\(what)")
+            #expect(record.folders.allSatisfy { walked[$0.key] == $0.value }, "\(what)")
+        }
+        // And a whole look at the library agrees.
+        await keeper.lookAtLibrary()
+        #expect(Set(keeper.lost().map(\.path)) == Set(steps.last!.2))
+    }
+
+    /// Nothing changed since the record, and no folder's time too near it to trust: no
+    /// folder is listed, and nothing is read but the folders' times.
+    @Test func nothingChangedListsNothing() async throws {
+        let folder = try TemporaryFolder(), store = try TemporaryFolder()
+        let place = KeeperPlace(folder: store.url.appendingPathComponent("k"), mode: .copy, reason: "test")
+        let keeper = Keeper(library: try Library(root: folder.url), place: place)
+        _ = try document(folder.url, "A/One.yianazip")
+        await keeper.lookAtLibrary()
+        var record = try #require(keeper.folderRecord.read())
+        #expect(keeper.folderRecord.changed(in: record, root: folder.url).sorted() == ["", "A"], "changed just now: not trusted")
+        record.at += 10 * KeeperFolders.racy
+        #expect(keeper.folderRecord.changed(in: record, root: folder.url).isEmpty)
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("A/One.yianazip"))
+        #expect(keeper.folderRecord.changed(in: record, root: folder.url) == ["A"])
+    }
+}
