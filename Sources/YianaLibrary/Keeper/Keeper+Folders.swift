@@ -16,7 +16,7 @@ extension Keeper {
         let changed = folderRecord.changed(in: record, root: root)
         guard !changed.isEmpty else { return KeeperReport() }
         var scan = LibraryScan(), folders = record.folders
-        var paths = Set<String>()
+        var held: [String: FileStamp] = [:]  // what the catalog holds where folders changed
         let catalog = catalog()
         // Parents first: a folder new below a changed one is walked whole, once.
         for folder in changed.sorted(by: { $0.count < $1.count }) {
@@ -24,10 +24,10 @@ extension Keeper {
             guard FileKind.at(url.path) == .folder else {
                 // Gone, with all below it: whatever the catalog holds there is looked at.
                 folders = folders.filter { $0.key != folder && !$0.key.hasPrefix(folder + "/") }
-                paths.formUnion(catalog.holdingPaths(in: folder, below: true))
+                held.merge(catalog.holdingStamps(in: folder, below: true)) { old, _ in old }
                 continue
             }
-            paths.formUnion(catalog.holdingPaths(in: folder, below: false))
+            held.merge(catalog.holdingStamps(in: folder, below: false)) { old, _ in old }
             // One that cannot be listed holds nothing, as in a walk, and is tried again next time.
             guard let piece = try? LibraryScanner.scan(library, only: url) else {
                 folders[folder] = -1
@@ -42,14 +42,22 @@ extension Keeper {
                 }
                 scan.append(below)
                 folders.merge(below.folders) { _, new in new }
-                paths.formUnion(catalog.holdingPaths(in: sub, below: true))
+                held.merge(catalog.holdingStamps(in: sub, below: true)) { old, _ in old }
             }
         }
         scan.folders = folders
         scan.items = LibraryScanner.evicted(scan.items, library: library)
+        // What differs from what the catalog holds there: new, changed, or gone.
         var changes = ScanChanges()
-        changes.items = scan.items
-        changes.paths = paths.union(scan.items.compactMap { $0.documentPath ?? library.relativePath(of: $0.documentURL) })
+        for item in scan.items {
+            guard let path = item.documentPath ?? library.relativePath(of: item.documentURL) else { continue }
+            let was = held.removeValue(forKey: path)
+            // An evicted document is not a deleted one, nor a state: never looked at here.
+            guard item.kind == .document, was == nil || was != (item.stamp ?? FileStamp(path: item.path)) else { continue }
+            changes.items.append(item)
+            changes.paths.insert(path)
+        }
+        changes.paths.formUnion(held.keys)
         scan.changes = changes
         return await look(scan, arrival: Arrival(scan: scan, now: now), now: now)
     }

@@ -87,16 +87,25 @@ extension KeeperCatalog {
         read([]) { db in try String.fetchAll(db, sql: "SELECT path FROM path WHERE kind != 2") }
     }
 
-    /// The paths holding something in `folder` (relative, "" for the library's own): the
-    /// documents there itself, or with `below` also those in every folder below it.
-    func holdingPaths(in folder: String, below: Bool) -> [String] {
+    /// The paths holding something in `folder` (relative, "" for the library's own), with the
+    /// file each was last seen as: the documents there itself, or with `below` also those in
+    /// every folder below it. One read of a range of the paths' index.
+    func holdingStamps(in folder: String, below: Bool) -> [String: FileStamp] {
         let prefix = folder.isEmpty ? "" : folder + "/"
-        let paths = read([]) { db in
-            folder.isEmpty ? try String.fetchAll(db, sql: "SELECT path FROM path WHERE kind != 2")
-                // '0' is the byte after '/': every path that starts with the folder's.
-                : try String.fetchAll(db, sql: "SELECT path FROM path WHERE kind != 2 AND path >= ? AND path < ?", arguments: [prefix, folder + "0"])
+        return read([:]) { db in
+            let select = "SELECT path, size, inode, modified FROM path WHERE kind != 2"
+            // '0' is the byte after '/': every path that starts with the folder's.
+            let rows = folder.isEmpty ? try Row.fetchCursor(db, sql: select)
+                : try Row.fetchCursor(db, sql: select + " AND path >= ? AND path < ?", arguments: [prefix, folder + "0"])
+            var found: [String: FileStamp] = [:]
+            while let row = try rows.next() {
+                let path: String = row[0]
+                if below || !path.utf8.dropFirst(prefix.utf8.count).contains(UInt8(ascii: "/")) {
+                    found[path] = FileStamp(size: row[1], modified: row[3], inode: row[2])
+                }
+            }
+            return found
         }
-        return below ? paths : paths.filter { !$0.utf8.dropFirst(prefix.utf8.count).contains(UInt8(ascii: "/")) }
     }
 
     /// How many paths hold something now (a document or not).
