@@ -172,11 +172,15 @@ public struct PostgresIndex: IndexStore {
         }
     }
 
-    public func addressRecords(paths: Set<String>?) async throws -> [AddressRecord] {
+    public func addressRecords(paths: Set<String>?, named names: Set<String>?) async throws -> [AddressRecord] {
+        // The names as AddressRecord.matches(_:) takes them: a title, or the file name less
+        // every ".yianazip" in it.
         try await rows("""
             SELECT d.id, d.path, d.title, a.fingerprint FROM yiana_document d
             LEFT JOIN yiana_document_addresses a ON a.document = d.id AND a.machine = \(machine)
             WHERE d.library = \(library) AND (\(paths == nil) OR d.path = ANY(\(paths.map { Array($0) } ?? [])))
+              AND (\(paths != nil || names == nil) OR a.fingerprint IS NOT NULL OR d.title = ANY(\(Array(names ?? [])))
+                   OR replace(regexp_replace(d.path, '^.*/', ''), \("." + Library.documentExtension), '') = ANY(\(Array(names ?? []))))
             """, as: (Int64, String, String, String?).self)
             .map { AddressRecord(id: $0.0, path: $0.1, title: $0.2, fingerprint: $0.3) }
     }

@@ -63,9 +63,9 @@ struct AddressIndex {
             }
         }
         var changed: [(id: Int64, fingerprint: String, paths: (extraction: String?, corrections: String?))] = []
-        for record in try await index.addressRecords(paths: paths) {
-            let stem = (record.path as NSString).lastPathComponent.replacingOccurrences(of: ".\(Library.documentExtension)", with: "")
-            let paths = files[record.title] ?? files[stem] ?? (nil, nil)
+        // A look at every document asks only for those that have or had address files.
+        for record in try await index.addressRecords(paths: paths, named: paths == nil ? Set(files.keys) : nil) {
+            let paths = files[record.title] ?? files[AddressRecord.stem(of: record.path)] ?? (nil, nil)
             let fingerprint: String = [paths.extraction, paths.corrections].map { path -> String in
                 guard let path, let stamp = FileStamp(path: self.library.root.appendingPathComponent(path).path) else { return "-" }
                 return "\(path)|\(stamp.size)|\(stamp.modified)|\(stamp.inode)"

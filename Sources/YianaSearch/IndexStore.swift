@@ -1,4 +1,5 @@
 import Foundation
+import YianaLibrary
 import YianaSystem
 
 /// Where an index keeps a library's documents and pages: the SQLite file on this machine
@@ -49,7 +50,10 @@ public protocol IndexStore: Sendable {
     /// The people records of the documents at `paths` (of every document when nil): each
     /// one's id, path, title and the fingerprint of the address files it was made from (nil
     /// when none was made). A run that wrote a few documents reads a few rows, not the library's.
-    func addressRecords(paths: Set<String>?) async throws -> [AddressRecord]
+    /// `named`, with `paths` nil: only the documents with a record made from address files and
+    /// those whose title or ``AddressRecord/stem(of:)`` is among these names (the address
+    /// files' keys): what a look at every document's address files can find changed.
+    func addressRecords(paths: Set<String>?, named: Set<String>?) async throws -> [AddressRecord]
     /// Puts each document's people (its text, empty for none) in place, with the fingerprint.
     func writeAddresses(_ rows: [(id: Int64, text: String, fingerprint: String)]) async throws
     /// Documents matching `query`, best first, each with its matching pages, best first.
@@ -104,6 +108,24 @@ public struct AddressRecord: Sendable {
         self.path = path
         self.title = title
         self.fingerprint = fingerprint
+    }
+
+    /// A document's file name without the documents' extension: the other name the app gives
+    /// its address files.
+    public static func stem(of path: String) -> String {
+        (path as NSString).lastPathComponent.replacingOccurrences(of: ".\(Library.documentExtension)", with: "")
+    }
+
+    /// True when address files of one of `names` can be this document's, or some once were.
+    func matches(_ names: Set<String>) -> Bool {
+        fingerprint != nil || names.contains(title) || names.contains(Self.stem(of: path))
+    }
+}
+
+extension IndexStore {
+    /// The people records of the documents at `paths` (of every document when nil).
+    public func addressRecords(paths: Set<String>?) async throws -> [AddressRecord] {
+        try await addressRecords(paths: paths, named: nil)
     }
 }
 

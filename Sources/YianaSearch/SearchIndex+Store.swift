@@ -262,18 +262,23 @@ extension SearchIndex: IndexStore {
         }
     }
 
-    public func addressRecords(paths: Set<String>?) async throws -> [AddressRecord] {
+    public func addressRecords(paths: Set<String>?, named names: Set<String>?) async throws -> [AddressRecord] {
         try readNow { db in
             let select = "SELECT d.id, d.path, d.title, a.fingerprint FROM document d LEFT JOIN document_addresses a ON a.document = d.id"
-            let rows: [Row]
+            func record(_ row: Row) -> AddressRecord { AddressRecord(id: row[0], path: row[1], title: row[2], fingerprint: row[3]) }
             if let paths {
                 // By the path's unique index, one lookup per path (a few hundred at most per batch).
                 let statement = try db.cachedStatement(sql: select + " WHERE d.path = ?")
-                rows = try paths.sorted().flatMap { try Row.fetchAll(statement, arguments: [$0]) }
-            } else {
-                rows = try Row.fetchAll(db, sql: select)
+                return try paths.sorted().flatMap { try Row.fetchAll(statement, arguments: [$0]).map(record) }
             }
-            return rows.map { AddressRecord(id: $0[0], path: $0[1], title: $0[2], fingerprint: $0[3]) }
+            // By a cursor: of a library's documents only the records asked for are held.
+            var records: [AddressRecord] = []
+            let rows = try Row.fetchCursor(db, sql: select)
+            while let row = try rows.next() {
+                let found = record(row)
+                if names.map(found.matches) ?? true { records.append(found) }
+            }
+            return records
         }
     }
 

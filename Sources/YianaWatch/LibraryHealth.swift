@@ -73,15 +73,16 @@ public struct LibraryHealth: Codable, Sendable {
         health.documents = scan.items.count
         let notifications = Notifier.status(of: library)
         if !notifications.isEmpty { health.notifications = notifications }
+        // The app's address files there are, by their names (a document's title or file name).
+        let extracted = Set(scan.companions.filter { $0.kind == .addressExtraction && !$0.isTemp && !$0.isConflictCopy }.compactMap(\.key))
         var indexed: [String: IndexFreshness.Entry]?
         var titles: [String: String] = [:]
         if let index, let entries = try? await IndexFreshness.entries(index) {
             indexed = entries.documents
             health.index = IndexInfo(path: index.location, documents: entries.documents.count, lastRun: entries.lastRun)
-            titles = Dictionary(((try? await index.addressRecords(paths: nil)) ?? []).map { ($0.path, $0.title) }, uniquingKeysWith: { first, _ in first })
+            // The titles that can name an address file, not every document's.
+            titles = Dictionary(((try? await index.addressRecords(paths: nil, named: extracted)) ?? []).map { ($0.path, $0.title) }, uniquingKeysWith: { first, _ in first })
         }
-        // The app's address files there are, by their names (a document's title or file name).
-        let extracted = Set(scan.companions.filter { $0.kind == .addressExtraction && !$0.isTemp && !$0.isConflictCopy }.compactMap(\.key))
 
         var buckets: [String: [String]] = [:]
         var all: [String] = []

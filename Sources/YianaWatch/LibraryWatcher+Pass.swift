@@ -48,8 +48,8 @@ extension LibraryWatcher {
                 throw IndexUnusable(error: error)
             }
             unsettled = Set((report.keeper?.unsettled ?? []) + report.unsettled)
-            let statuses = try await statuses(of: Set(report.changed), in: report, everyListed: indexOptions.listEveryDocument)
-            next = indexed(report, statuses: statuses, problems: &problems)
+            next = indexed(report, problems: &problems)
+            try await logIndexed(report, everyListed: indexOptions.listEveryDocument)
             let (held, resolved) = try await conflicts(scan, &problems)
             // What resolving changed, seen now (its events come again with the next pass's).
             if !resolved.isEmpty { scan = try scanCache.scan(changed: Set(resolved.map { library.root.appendingPathComponent($0).path })) }
@@ -81,6 +81,20 @@ extension LibraryWatcher {
 
     /// The index's statuses of `paths` (those it holds): from the report where it lists them,
     /// else read (a whole pass's report lists only the problems, unless `everyListed`).
+    /// Logs each document the index run wrote, with its status: asked of the index a few
+    /// thousand at a time (a first pass writes every document of the library).
+    private func logIndexed(_ report: IndexReport, everyListed: Bool) async throws {
+        for start in stride(from: 0, to: report.changed.count, by: 2000) {
+            let paths = report.changed[start..<min(start + 2000, report.changed.count)]
+            let documents = try await statuses(of: Set(paths), in: report, everyListed: everyListed)
+            for path in paths {
+                let document = documents[path]
+                let how = report.reusedPaths.contains(path) ? "reused the pages of the same PDF (moved, renamed or only its metadata changed)" : "extracted"
+                record(.indexed, path: path, code: document?.status.rawValue, detail: document.map { "\($0.pages) pages, \($0.textPages) with text; \(how)" })
+            }
+        }
+    }
+
     func statuses(of paths: Set<String>, in report: IndexReport, everyListed: Bool) async throws -> [String: IndexReport.Document] {
         var statuses: [String: IndexReport.Document] = [:]
         for document in report.documents where paths.contains(document.path) { statuses[document.path] = document }
@@ -89,9 +103,9 @@ extension LibraryWatcher {
         return statuses
     }
 
-    /// Logs what the index run changed (`statuses`: those of the documents it wrote) and
-    /// collects the documents' problems.
-    private func indexed(_ report: IndexReport, statuses documents: [String: IndexReport.Document], problems: inout [Problem]) -> Date? {
+    /// Logs what the index run removed and what the keeper found, and collects the
+    /// documents' problems.
+    private func indexed(_ report: IndexReport, problems: inout [Problem]) -> Date? {
         for path in report.removedPaths { record(.removed, path: path) }
         if let covered = report.covered {
             for path in covered { notable[path] = nil }
@@ -101,11 +115,6 @@ extension LibraryWatcher {
         for path in report.removedPaths { notable[path] = nil }
         for document in report.documents where document.status != .ok { notable[document.path] = document }
         if let keeper = report.keeper { kept(keeper, problems: &problems) }
-        for path in report.changed {
-            let document = documents[path]
-            let how = report.reusedPaths.contains(path) ? "reused the pages of the same PDF (moved, renamed or only its metadata changed)" : "extracted"
-            record(.indexed, path: path, code: document?.status.rawValue, detail: document.map { "\($0.pages) pages, \($0.textPages) with text; \(how)" })
-        }
         var next: Date?
         for document in Array(notable.values) + report.notIndexed {  // in any order: settle(_:) sorts what it tells
             switch document.status {

@@ -113,5 +113,15 @@ struct AddressSearchTests {
         #expect(records.first { $0.path == "Clinic letter.yianazip" }?.fingerprint != nil)
         #expect(try await index.addressRecords(paths: []).isEmpty)
         #expect(try await index.addressRecords(paths: nil).count == 3)
+
+        // A look at every document's address files asks only for the documents with a record
+        // made from such files, and those a file's name could be: by title or by file name.
+        try document(folder, "Scan 7.yianazip", title: "Referral", words: ["Nothing here"])
+        _ = try await run()
+        #expect(Set(try await index.addressRecords(paths: nil, named: []).map(\.path)) == ["Clinic letter.yianazip"])
+        #expect(Set(try await index.addressRecords(paths: nil, named: ["Other", "Scan 7", "Nobody"]).map(\.path))
+                == ["Clinic letter.yianazip", "Other.yianazip", "Scan 7.yianazip"])
+        #expect(Set(try await index.addressRecords(paths: nil, named: ["Referral"]).map(\.path)) == ["Clinic letter.yianazip", "Scan 7.yianazip"])
+        #expect(try await index.addressRecords(paths: nil).count == 4)
     }
 }
