@@ -15,13 +15,25 @@ public struct StateFile<Value: Codable & Sendable>: Sendable {
         self.legacy = legacy
     }
 
-    /// The stored value, or nil if there is none yet.
+    /// The stored value, or nil if there is none yet (or it cannot be read now).
     public func load() -> Value? {
-        guard let data = FileManager.default.contents(atPath: url.path) ?? legacy.flatMap({ FileManager.default.contents(atPath: $0.path) })
-        else { return nil }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .internetTime
-        return try? decoder.decode(Value.self, from: data)
+        (try? read()) ?? nil
+    }
+
+    /// The stored value, or nil if there is none yet (or what is there is not one).
+    /// - Throws: when a file is there but cannot be read (an I/O error, no memory): never
+    ///   taken for no file, which an update would then overwrite with the other records lost.
+    private func read() throws -> Value? {
+        for candidate in [url] + (legacy.map { [$0] } ?? []) where FileKind.at(candidate.path) != .missing {
+            let data: Data
+            do { data = try Data(contentsOf: candidate) } catch {
+                throw VersionStoreError.unreadable(candidate.path, "\(error.localizedDescription); nothing was changed")
+            }
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .internetTime
+            return try? decoder.decode(Value.self, from: data)
+        }
+        return nil
     }
 
     /// Reads the value (or `initial`), lets `change` edit it, and writes it back, all under
@@ -31,7 +43,7 @@ public struct StateFile<Value: Codable & Sendable>: Sendable {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let lock = try DocumentLock(document: url.path, mode: .exclusive, timeout: CoordinatedDocument.defaultLockTimeout)
         defer { lock.release() }
-        var value = load() ?? initial
+        var value = try read() ?? initial
         try change(&value)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
