@@ -44,6 +44,13 @@ public struct Eviction: Sendable {
             if let cloudSHA, cloudSHA != synced { throw CloudError.needsSync(path) }
             try cloud.upload(url, as: path, device: attachment.device)
         }
+        /// The cloud's copy is this document's, and no local file stands for it.
+        func recordSynced() throws {
+            try SyncState.file(library).update(initial: SyncState()) {
+                $0.synced[path] = local
+                $0.files[path] = nil
+            }
+        }
         let size = UInt64(stat?.size ?? 0)
         if dataless {
             try CoordinatedDocument.replaceWithDataless(at: url.path, size: size, expecting: identity)
@@ -59,14 +66,18 @@ public struct Eviction: Sendable {
             do {
                 try CoordinatedDocument.remove(at: url.path, expecting: identity)
             } catch {
-                Sys.removeIfPresent(stubPath)  // the document stays: no stub may claim it is in the cloud only
+                // The document stays: no stub may claim it is in the cloud only. Gone all the
+                // same (the failure came after the name went: the folder's sync), the stub
+                // stays, the only thing here that says where the document is.
+                if FileKind.at(url.path) != .missing {
+                    Sys.removeIfPresent(stubPath)
+                    throw error
+                }
+                try? recordSynced()
                 throw error
             }
         }
-        try SyncState.file(library).update(initial: SyncState()) {
-            $0.synced[path] = local
-            $0.files[path] = nil
-        }
+        try recordSynced()
     }
 }
 
