@@ -52,9 +52,9 @@ extension Yiana.Versions {
                 --deleted lists the documents gone from the library (deleted here or on another \
                 device, or overwritten by bytes that are not a document) of which states are \
                 kept: when this machine last saw each, when it found it gone, and its states. \
-                A moved or renamed document is not gone. It looks at the library first (its \
-                folders against what the last look saw, as `yiana status` does), so a document \
-                deleted while no watcher ran is listed at once, found gone now.
+                A moved or renamed document is not gone. It first lists again the folders whose \
+                times changed since the last look (the whole library, the first time), so a \
+                document deleted while no watcher ran is listed at once, found gone now.
 
                 Examples:
                   yiana versions list "Letters/Bank statement"
