@@ -21,9 +21,9 @@ public final class FactsCache: @unchecked Sendable {
     /// The facts of the files that can be in a group.
     private var facts: [String: DocumentFacts] = [:]
     /// Each id's files (paths as walked).
-    private var byID: [String: Files] = [:]
+    private var byID: [UUID: Files] = [:]
     /// Ids with more than one file.
-    private var shared: Set<String> = []
+    private var shared: Set<UUID> = []
     /// Files that can be in a group or be a stray whatever their id.
     private var special: Set<String> = []
     /// True once the cache holds every file of a whole scan (and has followed every change since).
@@ -35,9 +35,12 @@ public final class FactsCache: @unchecked Sendable {
         return facts.count
     }
 
+    /// Ids as 16 bytes held in place, not as strings on the heap: a first pass reads every
+    /// document's facts and frees most of them, and 100,000 small strings kept among them
+    /// would keep their pages.
     private struct Entry {
         let stamp: FileStamp?
-        let id: String?
+        let id: UUID?
         /// Read well (a document or a placeholder): a file that could not be read is read
         /// again next time, for an I/O error passes and a damaged file stays rare.
         let reusable: Bool
@@ -90,7 +93,7 @@ public final class FactsCache: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         for (item, fact) in zip(items, facts) {
-            if let entry = entries[item.path], entry.id == fact.documentID {
+            if let entry = entries[item.path], entry.id == Self.id(fact) {
                 self.facts[item.path] = fact
             } else {
                 remove(item.path)
@@ -153,7 +156,11 @@ public final class FactsCache: @unchecked Sendable {
         return [file] + PlaceholderName.stubNames(for: (file as NSString).lastPathComponent).map { folder + "/" + $0 }
     }
 
-    private func paths(of id: String) -> Set<String> {
+    private static func id(_ fact: DocumentFacts) -> UUID? {
+        fact.documentID.flatMap(UUID.init(uuidString:))
+    }
+
+    private func paths(of id: UUID) -> Set<String> {
         switch byID[id] {
         case .one(let file)?: [file]
         case .many(let files)?: files
@@ -162,9 +169,10 @@ public final class FactsCache: @unchecked Sendable {
     }
 
     private func insert(_ fact: DocumentFacts, at file: String, stamp: FileStamp?) {
-        entries[file] = Entry(stamp: stamp, id: fact.documentID, reusable: fact.state == .document || fact.state == .notDownloaded)
+        let id = Self.id(fact)
+        entries[file] = Entry(stamp: stamp, id: id, reusable: fact.state == .document || fact.state == .notDownloaded)
         var keep = false
-        if let id = fact.documentID {
+        if let id {
             switch byID.removeValue(forKey: id) {
             case nil: byID[id] = .one(file)
             case .one(let other)?:
@@ -181,7 +189,7 @@ public final class FactsCache: @unchecked Sendable {
         }
         // A clock to question: modified in the future (it may stop being so), or before it was created.
         let skewed = fact.modified.map { modified in modified > Date().addingTimeInterval(300) || fact.created.map { modified < $0.addingTimeInterval(-1) } == true } == true
-        if fact.documentID == nil || fact.name.isSyncConflict || skewed {
+        if id == nil || fact.name.isSyncConflict || skewed {
             special.insert(file)
             keep = true
         }
