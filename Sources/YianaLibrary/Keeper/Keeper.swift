@@ -111,7 +111,7 @@ public struct Keeper: Sendable {
         // Nothing changed since the last look: no journal read.
         if scan.changes?.paths.isEmpty ?? snapshot.matches(entries) {
             writeLastLook(now)
-            folderRecord.write(scan.folders, unsettled: [], now: now)
+            folderRecord.write(scan.folders, unsettled: [])
             report.alarm = alarm()
             pruneIfDue(now: now)
             return report
@@ -124,7 +124,7 @@ public struct Keeper: Sendable {
             folderRecord.remove()  // what the catalog holds may not be what the folders hold
             return report
         }
-        folderRecord.write(scan.folders, unsettled: Set(report.unsettled.map { ($0 as NSString).deletingLastPathComponent }), now: now)
+        folderRecord.write(scan.folders, unsettled: Set(report.unsettled.map { ($0 as NSString).deletingLastPathComponent }))
         // Read again: the catalog extended by what was just written.
         let catalog = catalog()
         report.gone = gonePaths.filter { !catalog.heldElsewhere(lastStateOf: $0) }.sorted()

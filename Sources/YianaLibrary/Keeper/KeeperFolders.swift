@@ -38,16 +38,17 @@ struct KeeperFolders: Sendable {
         return Record(at: at, folders: folders)
     }
 
-    /// Records `folders` (scan.folders: relative path → time) as of `now`, with those named in
-    /// `unsettled` set never to match; unless it says that already.
-    func write(_ folders: [String: Int64], unsettled: Set<String>, now: Date) {
+    /// Records `folders` (scan.folders: relative path → time), with those named in `unsettled`
+    /// set never to match; unless it says that already. The record's time is the clock's now,
+    /// whatever time a look was told it is: what it guards against is the file system's clock.
+    func write(_ folders: [String: Int64], unsettled: Set<String>) {
         var record = folders
         for folder in unsettled { record[folder] = -1 }
         // A name that cannot be written on a line: no record, and a whole look next time.
         guard !record.keys.contains(where: { $0.contains("\n") }) else { return remove() }
         // The same folders, none of them too new to trust: the record stands as it is.
         if let old = read(), old.folders == record, !record.values.contains(where: { $0 >= old.at - Self.racy }) { return }
-        let text = Self.header + " \(Int64(now.timeIntervalSince1970 * 1e9))\n" + record.map { "\($0.value)\t\($0.key)\n" }.sorted().joined()
+        let text = Self.header + " \(Int64(Date().timeIntervalSince1970 * 1e9))\n" + record.map { "\($0.value)\t\($0.key)\n" }.sorted().joined()
         try? TemporaryFile.replace(url.path, with: Array(text.utf8), mode: 0o600)
     }
 
