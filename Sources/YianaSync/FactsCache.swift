@@ -59,7 +59,7 @@ public final class FactsCache: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let here = Set(items.lazy.map(\.path))
-        for file in entries.keys where !here.contains(file) { remove(file) }
+        for file in entries.keys.filter({ !here.contains($0) }) { remove(file) }
         whole = true
         return items.filter { item in
             guard let entry = entries[item.path], let stamp = item.stamp else { return true }

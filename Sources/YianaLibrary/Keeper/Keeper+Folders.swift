@@ -12,9 +12,19 @@ extension Keeper {
     @discardableResult
     public func lookAtChangedFolders(now: Date = Date()) async -> KeeperReport? {
         guard let record = folderRecord.read() else { return await lookAtLibrary(now: now) }
+        // A catalog that cannot be read now cannot say what went: the library is looked at whole.
+        let scan: LibraryScan?
+        do { scan = try changedFolders(record) } catch { return await lookAtLibrary(now: now) }
+        guard let scan else { return KeeperReport() }  // no folder changed
+        return await look(scan, arrival: Arrival(scan: scan, now: now), now: now)
+    }
+
+    /// What a look at the folders changed since `record` sees, as a scan that says what
+    /// changed; nil when no folder changed.
+    private func changedFolders(_ record: KeeperFolders.Record) throws -> LibraryScan? {
         let root = library.root
         let changed = folderRecord.changed(in: record, root: root)
-        guard !changed.isEmpty else { return KeeperReport() }
+        guard !changed.isEmpty else { return nil }
         var scan = LibraryScan(), folders = record.folders
         var held: [String: FileStamp] = [:]  // what the catalog holds where folders changed
         let catalog = catalog()
@@ -24,10 +34,10 @@ extension Keeper {
             guard FileKind.at(url.path) == .folder else {
                 // Gone, with all below it: whatever the catalog holds there is looked at.
                 folders = folders.filter { $0.key != folder && !$0.key.hasPrefix(folder + "/") }
-                held.merge(catalog.holdingStamps(in: folder, below: true)) { old, _ in old }
+                held.merge(try catalog.holdingStamps(in: folder, below: true)) { old, _ in old }
                 continue
             }
-            held.merge(catalog.holdingStamps(in: folder, below: false)) { old, _ in old }
+            held.merge(try catalog.holdingStamps(in: folder, below: false)) { old, _ in old }
             // One that cannot be listed holds nothing, as in a walk, and is tried again next time.
             guard let piece = try? LibraryScanner.scan(library, only: url) else {
                 folders[folder] = -1
@@ -42,7 +52,7 @@ extension Keeper {
                 }
                 scan.append(below)
                 folders.merge(below.folders) { _, new in new }
-                held.merge(catalog.holdingStamps(in: sub, below: true)) { old, _ in old }
+                held.merge(try catalog.holdingStamps(in: sub, below: true)) { old, _ in old }
             }
         }
         scan.folders = folders
@@ -59,6 +69,6 @@ extension Keeper {
         }
         changes.paths.formUnion(held.keys)
         scan.changes = changes
-        return await look(scan, arrival: Arrival(scan: scan, now: now), now: now)
+        return scan
     }
 }

@@ -210,7 +210,7 @@ extension Keeper {
                     stateID += 1
                     guard left(stateID) else { return }
                     // The first line left of each kept bytes says how they were placed.
-                    if placed.insert(state.sha256).inserted, let object = catalog.object(state.sha256) {
+                    if placed.insert(state.sha256).inserted, let object = try catalog.keptObject(state.sha256) {
                         state.placed = KeptState.Placement(how: object.how, modified: object.modified)
                     } else {
                         state.placed = nil

@@ -91,6 +91,15 @@ extension KeeperCatalog {
         }
     }
 
+    /// How the bytes `sha256` are kept, when they are.
+    func keptObject(_ sha256: String) throws -> Object? {
+        try queue.read { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT modified, how FROM object WHERE sha = ?"), arguments: [sha256]).flatMap { row in
+                KeeperMode(rawValue: row[1]).map { Object(modified: row[0], how: $0) }
+            }
+        }
+    }
+
     /// The ids of the states at `path`.
     func stateIDs(path: String) throws -> [Int64] {
         try queue.read { db in try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM state WHERE path = ?"), arguments: [path]) }

@@ -90,9 +90,11 @@ extension KeeperCatalog {
     /// The paths holding something in `folder` (relative, "" for the library's own), with the
     /// file each was last seen as: the documents there itself, or with `below` also those in
     /// every folder below it. One read of a range of the paths' index.
-    func holdingStamps(in folder: String, below: Bool) -> [String: FileStamp] {
+    /// - Throws: when the catalog cannot be read (never an empty answer for a folder that
+    ///   holds documents).
+    func holdingStamps(in folder: String, below: Bool) throws -> [String: FileStamp] {
         let prefix = folder.isEmpty ? "" : folder + "/"
-        return read([:]) { db in
+        return try queue.read { db in
             let select = "SELECT path, size, inode, modified FROM path WHERE kind != 2"
             // '0' is the byte after '/': every path that starts with the folder's.
             let rows = folder.isEmpty ? try Row.fetchCursor(db, sql: select)
@@ -138,11 +140,7 @@ extension KeeperCatalog {
 
     /// How the bytes `sha256` are kept, when they are.
     func object(_ sha256: String) -> Object? {
-        read(nil) { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT modified, how FROM object WHERE sha = ?"), arguments: [sha256]).flatMap { row in
-                KeeperMode(rawValue: row[1]).map { Object(modified: row[0], how: $0) }
-            }
-        }
+        (try? keptObject(sha256)) ?? nil
     }
 
     /// Every object's bytes named by the catalog.
