@@ -97,6 +97,15 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def first_pass_done(yiana, root, env):
+    out = subprocess.run([yiana, "status", "--json", "--library", root], env=env, capture_output=True, text=True).stdout
+    try:
+        health = (json.loads(out).get("watcher") or {}).get("health") or {}
+    except ValueError:
+        return False
+    return health.get("passes", 0) >= 1 and bool(health.get("lastPass"))
+
+
 def rows(index):
     db = sqlite3.connect(index)
     return sorted(db.execute("SELECT path, status, pageCount FROM document").fetchall())
@@ -124,8 +133,11 @@ def main():
             with lock:
                 events.append(event)
     threading.Thread(target=read, daemon=True).start()
-    while not any(e["kind"] == "indexed" for e in list(events)) and time.time() - os.path.getctime(root) < 120:
-        time.sleep(0.2)
+    # The soak starts when the first pass is over (the health record counts a pass): at
+    # 100,000 documents that pass takes minutes, and RSS measured during it is not the start's.
+    first_pass_ends = time.time() + max(120, documents / 100)
+    while not first_pass_done(yiana, root, env) and time.time() < first_pass_ends:
+        time.sleep(0.5)
     time.sleep(2)
     rss = [(0.0, rss_kb(watcher.pid))]
     started = time.time()
@@ -189,6 +201,9 @@ def main():
           % (pct(latencies, 0.5), pct(latencies, 0.99), latencies[-1] if latencies else float("nan"), len(latencies)))
     print("watcher RSS: %d MB at start, %d MB at the end (max %d MB); idle CPU after the soak: %.2f%% of a core"
           % (rss[0][1] // 1024, rss[-1][1] // 1024, max(k for _, k in rss) // 1024, idle_cpu * 100))
+    # The trace, about ten samples over the soak: flat, or where it climbed.
+    step = max(1, len(rss) // 10)
+    print("watcher RSS over the soak: " + ", ".join("%.0f min %d MB" % (t / 60, k // 1024) for t, k in rss[::step] + [rss[-1]]))
     for problem in problems:
         print("FAILED:", problem)
     if problems:

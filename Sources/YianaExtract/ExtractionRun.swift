@@ -88,7 +88,7 @@ public struct ExtractionRun: Sendable {
         // What is decided without reading the document, in order, on this thread.
         var pending: [(index: Int, url: URL, path: String)] = []
         var results = items.enumerated().map { index, item -> ExtractionResult in
-            let path = item.documentPath ?? library.relativePath(of: item.documentURL) ?? item.documentURL.path
+            let path = library.documentPath(of: item) ?? item.documentFilePath
             if item.kind == .placeholder {
                 return ExtractionResult(path: path, status: .notDownloaded,
                                         error: "not downloaded (an evicted placeholder): download it first (`yiana download \"\(path)\"`)")

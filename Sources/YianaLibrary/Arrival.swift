@@ -46,21 +46,31 @@ public struct Arrival: Sendable {
 
     /// Why the file at `url` may still be arriving, or nil when it has settled.
     public func stillArriving(_ url: URL) -> Reason? {
+        stillArriving(file: url.path)
+    }
+
+    /// ``stillArriving(_:)`` of the file at `path` (absolute).
+    public func stillArriving(file path: String) -> Reason? {
         guard window > 0 else { return nil }
-        if shadowed.contains(url.path) { return .shadowed }
-        guard let st = try? Sys.lstat(url.path) else { return nil }
+        if shadowed.contains(path) { return .shadowed }
+        guard let st = try? Sys.lstat(path) else { return nil }
         let changed = max(st.modifiedSeconds, st.changedSeconds)
         let age = now.timeIntervalSince1970 - changed
         // What this machine's own writer put there, untouched since, is not arriving.
-        return age < window && !OwnWrites.wrote(url.path) ? .changed(max(0, age)) : nil
+        return age < window && !OwnWrites.wrote(path) ? .changed(max(0, age)) : nil
     }
 
     /// Why a file that reads `whole` (or not) is still arriving: one that does not read
     /// whole and changed just now, or any beside which a sync program's temporary file stands.
     public func stillArriving(_ url: URL, whole: Bool) -> Reason? {
+        stillArriving(file: url.path, whole: whole)
+    }
+
+    /// ``stillArriving(_:whole:)`` of the file at `path` (absolute).
+    public func stillArriving(file path: String, whole: Bool) -> Reason? {
         // A whole file is arriving only when shadowed: no need to look at its times.
-        if whole { return window > 0 && shadowed.contains(url.path) ? .shadowed : nil }
-        guard let reason = stillArriving(url) else { return nil }
+        if whole { return window > 0 && shadowed.contains(path) ? .shadowed : nil }
+        guard let reason = stillArriving(file: path) else { return nil }
         return !whole || reason == .shadowed ? reason : nil
     }
 

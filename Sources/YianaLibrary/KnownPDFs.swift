@@ -20,9 +20,9 @@ struct KnownPDFs {
         var known = KnownPDFs()
         let items = (try? LibraryScanner.scan(library.root)) ?? []
         for item in items where item.kind == .document {
-            guard let reader = try? DocumentReader(path: item.url.path, checks: .layout), let pdf = reader.pdf else { continue }
+            guard let reader = try? DocumentReader(path: item.path, checks: .layout), let pdf = reader.pdf else { continue }
             known.sizes.insert(pdf.size)
-            let relative = library.relativePath(of: item.url) ?? item.url.path
+            let relative = library.relativePath(ofFile: item.path) ?? item.path
             if let hash = (try? reader.metadata())?.pdfHash, hash.count == 64 {
                 known.holders[hash] = known.holders[hash] ?? relative
             } else if sizesOfInterest.contains(pdf.size),

@@ -44,9 +44,19 @@ public struct Library: Sendable {
 
     /// The path of `url` relative to the root, or nil if it lies outside the library.
     public func relativePath(of url: URL) -> String? {
+        relativePath(ofFile: url.path)
+    }
+
+    /// Where `item`'s document is, relative to the root, or nil if it lies outside the library.
+    public func documentPath(of item: LibraryItem) -> String? {
+        item.documentPath ?? relativePath(ofFile: item.documentFilePath)
+    }
+
+    /// The path of the file at `path` (absolute) relative to the root, or nil if it lies
+    /// outside the library.
+    public func relativePath(ofFile path: String) -> String? {
         // The common case, a plain path below the root, by its characters; anything with
         // `.`, `..` or doubled slashes is standardized first.
-        let path = url.path
         if path.hasPrefix(rootPath), Self.isPlain(path) {
             if path.count == rootPath.count { return "" }
             let rest = path.dropFirst(rootPath.count)
@@ -54,7 +64,7 @@ public struct Library: Sendable {
             if rest.first == "/" { return String(rest.dropFirst()) }
         }
         let rootComponents = root.pathComponents
-        let components = url.standardizedFileURL.pathComponents
+        let components = URL(fileURLWithPath: path).standardizedFileURL.pathComponents
         guard components.count >= rootComponents.count, Array(components.prefix(rootComponents.count)) == rootComponents else {
             return nil
         }

@@ -99,7 +99,7 @@ public final class LibraryScanCache {
 
     /// Notes the documents whose items differ between `old` and `new` (or are to be looked at again).
     private func note(_ old: [LibraryItem], _ new: [LibraryItem]) {
-        func key(_ item: LibraryItem) -> String { item.documentPath ?? library.relativePath(of: item.documentURL) ?? item.path }
+        func key(_ item: LibraryItem) -> String { library.documentPath(of: item) ?? item.path }
         var before = Dictionary(old.map { (key($0), $0) }, uniquingKeysWith: { _, last in last })
         for item in new {
             let path = key(item)
@@ -229,8 +229,8 @@ extension LibraryScanner {
     static func evicted(_ items: [LibraryItem], dataless: Set<String>, library: Library) -> [LibraryItem] {
         guard !dataless.isEmpty else { return items }
         return items.map { item in
-            item.kind == .document && dataless.contains(library.relativePath(of: item.url) ?? "")
-                ? LibraryItem(kind: .placeholder, url: item.url, documentURL: item.documentURL, stamp: item.stamp, documentPath: item.documentPath)
+            item.kind == .document && dataless.contains(library.relativePath(ofFile: item.path) ?? "")
+                ? LibraryItem(kind: .placeholder, path: item.path, stamp: item.stamp, documentPath: item.documentPath)
                 : item
         }
     }

@@ -2,42 +2,6 @@ import Foundation
 import YianaArchive
 import YianaSystem
 
-/// Something in a library that stands for a document.
-public struct LibraryItem: Sendable, Equatable {
-    public static func == (a: LibraryItem, b: LibraryItem) -> Bool {
-        a.kind == b.kind && a.url == b.url && a.documentURL == b.documentURL  // the same file, whenever it was looked at
-    }
-
-    public enum Kind: Sendable, Equatable {
-        /// A `.yianazip` file (also under a name a sync service mangled, `X.yianazip..path1`).
-        case document
-        /// An evicted iCloud stub (`.Name.yianazip.icloud`); the document is in the cloud.
-        case placeholder
-    }
-
-    public let kind: Kind
-    /// The file on disk (the stub, for a placeholder).
-    public let url: URL
-    /// Where the document lives or will live once downloaded: `Folder/Name.yianazip`.
-    public let documentURL: URL
-    /// The file's size, time and inode as the walk found them (nil when not known).
-    public let stamp: FileStamp?
-    /// `documentURL` relative to the library, as the walk built it (nil when not known:
-    /// ``Library/relativePath(of:)`` tells).
-    public let documentPath: String?
-    /// `url.path`, kept: walks sort and compare by it.
-    public let path: String
-
-    public init(kind: Kind, url: URL, documentURL: URL, stamp: FileStamp? = nil, documentPath: String? = nil, path: String? = nil) {
-        self.kind = kind
-        self.url = url
-        self.stamp = stamp
-        self.documentPath = documentPath
-        self.path = path ?? url.path
-        self.documentURL = documentURL
-    }
-}
-
 /// What keeps files in a library that are not its documents: the toolkit, the app, and
 /// each sync program. Nothing inside such a folder is ever taken for a document.
 public enum ForeignKind: String, Codable, Sendable, CaseIterable {
@@ -288,23 +252,22 @@ public enum LibraryScanner {
         // file to learn whether it is a folder, once per entry of the walk.
         let folderPath = folder.path
         func childPath(_ name: String) -> String { (folderPath == "/" ? "" : folderPath) + "/" + name }
-        func child(_ name: String, isFolder: Bool = false) -> URL { URL(fileURLWithPath: childPath(name), isDirectory: isFolder) }
         let path = childPath(name)
-        let url = URL(fileURLWithPath: path, isDirectory: type == .folder)
+        var url: URL { URL(fileURLWithPath: path, isDirectory: type == .folder) }
         func relative(_ name: String) -> String? { relativeFolder.map { $0.isEmpty ? name : $0 + "/" + name } }
         // Nearly every entry of a library: a plain document, which nothing below would take
         // for anything else (a stub, a temporary or foreign file all start with "." or end
         // otherwise). Tested first, by its bytes: walks of 100,000 documents stay fast.
         if type == .regular, name.utf8.first != UInt8(ascii: "."), Library.endsInDocumentExtension(name) {
-            scan.items.append(LibraryItem(kind: .document, url: url, documentURL: url, stamp: stamp, documentPath: relative(name), path: path))
+            scan.items.append(LibraryItem(kind: .document, path: path, stamp: stamp, documentPath: relative(name)))
             return
         }
         if let original = PlaceholderName.documentName(forStub: name) {
-            scan.items.append(LibraryItem(kind: .placeholder, url: url, documentURL: child(original), stamp: stamp, documentPath: relative(original)))
+            scan.items.append(LibraryItem(kind: .placeholder, path: path, documentFile: childPath(original), stamp: stamp, documentPath: relative(original)))
             return
         }
         if type == .missing {
-            if !descend { scan.items.append(LibraryItem(kind: .document, url: url, documentURL: url)) }  // named, reported as not found
+            if !descend { scan.items.append(LibraryItem(kind: .document, path: path)) }  // named, reported as not found
             return
         }
         // The app's own files at the root: `.addresses/`, `.letters/`, the work lists, their
@@ -330,14 +293,14 @@ public enum LibraryScanner {
                 entry.documents = countDocuments(in: url)
             }
             scan.foreign.append(entry)
-            if let shadows { scan.shadowed.insert(child(shadows).path) }
+            if let shadows { scan.shadowed.insert(childPath(shadows)) }
             return
         }
         var display: String { library.relativePath(of: url) ?? url.path }
         let named = documentName(of: name) != nil || !descend  // a path named on the command line is checked whatever its name
         switch type {
         case .regular where named:
-            scan.items.append(LibraryItem(kind: .document, url: url, documentURL: url, stamp: stamp, documentPath: relative(name)))
+            scan.items.append(LibraryItem(kind: .document, path: path, stamp: stamp, documentPath: relative(name)))
         case .folder where descend:
             if named { scan.irregular.append(IrregularEntry(path: display, code: .notARegularFile, reason: FileKind.folder.refusal!)) }
             if scan.unwalked != nil {

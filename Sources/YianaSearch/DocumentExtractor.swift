@@ -110,7 +110,7 @@ struct DocumentExtractor: Sendable {
     /// from the archive's directory alone; nil for a placeholder, an archive that cannot be
     /// opened, one without a PDF, and the legacy formats (whose CRC-32 is computed as they are read).
     static func contentKey(of item: LibraryItem) -> String? {
-        guard item.kind != .placeholder, let reader = try? DocumentReader(path: item.url.path),
+        guard item.kind != .placeholder, let reader = try? DocumentReader(path: item.path),
               let entry = reader.pdf, let crc = entry.crc32 else { return nil }
         return DocumentReader.pdfKey(crc32: crc, size: entry.size)
     }
@@ -123,9 +123,11 @@ struct DocumentExtractor: Sendable {
     }
 
     private func read(_ item: LibraryItem, file: FileState) -> ExtractedDocument {
-        let path = library.relativePath(of: item.documentURL) ?? item.documentURL.path
+        // The walk's own string where it has one: a report of 100,000 documents holds their
+        // paths, shared with the walk's, not copies.
+        let path = library.documentPath(of: item) ?? item.documentFilePath
         let folder = (path as NSString).deletingLastPathComponent
-        let name = item.documentURL.deletingPathExtension().lastPathComponent
+        let name = (item.documentName as NSString).deletingPathExtension
         var result = ExtractedDocument(path: path, folder: folder, file: file, title: name, status: .ok)
 
         if item.kind == .placeholder {
@@ -138,12 +140,12 @@ struct DocumentExtractor: Sendable {
         let reader: DocumentReader
         let metadata: DocumentMetadata
         do {
-            reader = try DocumentReader(path: item.url.path)
+            reader = try DocumentReader(path: item.path)
             metadata = try reader.metadata()
         } catch {
             result.status = Self.status(for: error)
             result.reason = "\(error)"
-            result.vanished = !FileManager.default.fileExists(atPath: item.url.path)
+            result.vanished = !FileManager.default.fileExists(atPath: item.path)
             return result
         }
         result.documentID = metadata.id.uuidString
@@ -192,7 +194,7 @@ struct DocumentExtractor: Sendable {
             result.reason = "\(error)"
         }
         if result.status == .failed || result.status == .damaged {
-            result.vanished = !FileManager.default.fileExists(atPath: item.url.path)
+            result.vanished = !FileManager.default.fileExists(atPath: item.path)
         }
         return result
     }

@@ -104,9 +104,9 @@ public enum IndexFreshness {
         var staleness = Staleness()
         var here = Set<String>()
         for item in scan.items {
-            guard let path = item.documentPath ?? library.relativePath(of: item.documentURL) else { continue }
+            guard let path = library.documentPath(of: item) else { continue }
             here.insert(path)
-            let stamp = item.stamp ?? FileStamp(path: item.url.path)
+            let stamp = item.stamp ?? FileStamp(path: item.path)
             if rows[path] != stamp { staleness.documents += 1 }
         }
         staleness.documents += rows.keys.filter { !here.contains($0) }.count

@@ -136,8 +136,8 @@ public struct Indexer: Sendable {
         var seen = Set<String>()
         var knownSeen = 0  // paths the index knows that are still here: all of them means none went away
         for item in items {
-            guard let path = item.documentPath ?? library.relativePath(of: item.documentURL),
-                  let file = item.stamp ?? FileState(path: item.url.path) else { continue }
+            guard let path = library.documentPath(of: item),
+                  let file = item.stamp ?? FileState(path: item.path) else { continue }
             if seen.insert(path).inserted, known[path] != nil { knownSeen += 1 }
             // Unchanged files are skipped, except those whose reading failed last time
             // (an I/O error, a lock): they are tried again.
@@ -315,7 +315,7 @@ public struct Indexer: Sendable {
         var report = IndexReport()
         if Keeper.isEnabled() { report.keeper = await Keeper(library: library).observe(scan.items.filter { $0.kind == .document }.map(\.url)) }
         let known = try await index.known()
-        let work = scan.items.compactMap { item in (item.stamp ?? FileState(path: item.url.path)).map { (item, $0) } }
+        let work = scan.items.compactMap { item in (item.stamp ?? FileState(path: item.path)).map { (item, $0) } }
         let indexedContent = work.isEmpty ? [] : try await index.indexedContent(known: known)
         let extractor = DocumentExtractor(library: library, indexedContent: indexedContent, pageHelpers: PageHelpers(count: options.jobs - 1))
         if !work.isEmpty { PDFDocument.prepareForConcurrentUse() }

@@ -109,7 +109,7 @@ struct ImportRoutes {
     static func folders(_ scan: LibraryScan, library: Library) -> [String] {
         var folders: Set<String> = [""]
         for item in scan.items {
-            guard let path = item.documentPath ?? library.relativePath(of: item.documentURL) else { continue }
+            guard let path = library.documentPath(of: item) else { continue }
             var parts = path.split(separator: "/").dropLast()
             while !parts.isEmpty {
                 folders.insert(parts.joined(separator: "/"))

@@ -80,7 +80,7 @@ final class Live: @unchecked Sendable {
     }
 
     private func recount(version: String) -> Int {
-        let count = ((try? LibraryScanner.scan(library))?.items ?? []).filter { ConflictName(fileName: $0.url.lastPathComponent).isSyncConflict }.count
+        let count = ((try? LibraryScanner.scan(library))?.items ?? []).filter { ConflictName(fileName: $0.name).isSyncConflict }.count
         lock.withLock { conflicts = (count, ProcessInfo.processInfo.systemUptime, version) }
         return count
     }

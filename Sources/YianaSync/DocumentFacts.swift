@@ -29,14 +29,14 @@ public struct DocumentFacts: Sendable {
 
     /// Reads the facts of `item`; never throws (an unreadable file is `.damaged`).
     public static func read(_ item: LibraryItem, in library: Library) -> DocumentFacts {
-        let path = item.documentPath ?? library.relativePath(of: item.documentURL) ?? item.documentURL.path
-        let name = ConflictName(fileName: item.documentURL.lastPathComponent)
+        let path = library.documentPath(of: item) ?? item.documentFilePath
+        let name = ConflictName(fileName: item.documentName)
         guard item.kind == .document else {
             return DocumentFacts(url: item.url, path: path, state: .notDownloaded, documentID: nil, title: nil,
                                  created: nil, modified: nil, contentKey: nil, name: name)
         }
         do {
-            let reader = try DocumentReader(path: item.url.path, checks: .layout)
+            let reader = try DocumentReader(path: item.path, checks: .layout)
             let metadata = try reader.metadata()
             return DocumentFacts(url: item.url, path: path, state: .document, documentID: metadata.id.uuidString,
                                  title: metadata.title, created: metadata.created, modified: metadata.modified,

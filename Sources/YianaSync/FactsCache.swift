@@ -58,9 +58,16 @@ public final class FactsCache: @unchecked Sendable {
     func keepOnly(_ items: [LibraryItem]) -> [LibraryItem] {
         lock.lock()
         defer { lock.unlock() }
+        whole = true
+        // A first walk: every item is to be read, handed back as it is (not copied), and the
+        // tables made their size at once (not grown by doubling, the old and new both held).
+        guard !entries.isEmpty else {
+            entries.reserveCapacity(items.count)
+            byID.reserveCapacity(items.count)
+            return items
+        }
         let here = Set(items.lazy.map(\.path))
         for file in entries.keys.filter({ !here.contains($0) }) { remove(file) }
-        whole = true
         return items.filter { item in
             guard let entry = entries[item.path], let stamp = item.stamp else { return true }
             return entry.stamp != stamp || !entry.reusable

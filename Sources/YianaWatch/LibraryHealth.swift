@@ -87,16 +87,16 @@ public struct LibraryHealth: Codable, Sendable {
         var buckets: [String: [String]] = [:]
         var all: [String] = []
         for item in scan.items {
-            let relative = item.documentPath ?? library.relativePath(of: item.documentURL) ?? item.url.path
+            let relative = library.documentPath(of: item) ?? item.path
             all.append(relative)
             if item.kind == .placeholder { buckets["not-downloaded", default: []].append(relative) }
-            if arrival.stillArriving(item.url) != nil { buckets["arriving", default: []].append(relative) }
-            if ConflictName(fileName: item.url.lastPathComponent).isSyncConflict { buckets["in-conflict", default: []].append(relative) }
+            if arrival.stillArriving(file: item.path) != nil { buckets["arriving", default: []].append(relative) }
+            if ConflictName(fileName: item.name).isSyncConflict { buckets["in-conflict", default: []].append(relative) }
             guard let indexed else {
                 buckets["not-indexed", default: []].append(relative)
                 continue
             }
-            guard let entry = indexed[relative], entry.stamp == (item.stamp ?? FileStamp(path: item.url.path)) else {
+            guard let entry = indexed[relative], entry.stamp == (item.stamp ?? FileStamp(path: item.path)) else {
                 buckets["not-indexed", default: []].append(relative)
                 continue
             }

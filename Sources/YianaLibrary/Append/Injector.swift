@@ -133,12 +133,12 @@ public struct Injector: Sendable {
         if resumed == nil, let why = arrival.stillArriving(url, whole: whole) {
             return result(.waiting, "still arriving (\(why)); taken on a later run")
         }
-        let candidates = scan.items.filter { ($0.documentURL.lastPathComponent as NSString).deletingPathExtension == parsed.target }
+        let candidates = scan.items.filter { ($0.documentName as NSString).deletingPathExtension == parsed.target }
         guard !candidates.isEmpty else {
             return unmatched(letter, url: url, reason: "no document named \(parsed.target).\(Library.documentExtension) in the library", options: options,
                              originalName: name)
         }
-        let paths = candidates.map { $0.documentPath ?? library.relativePath(of: $0.documentURL) ?? $0.path }
+        let paths = candidates.map { library.documentPath(of: $0) ?? $0.path }
         guard candidates.count == 1, let target = candidates.first else {
             return result(.ambiguous, "\(candidates.count) documents are named \(parsed.target): \(paths.joined(separator: ", ")); rename one (or move the letter into the document with `yiana append`); left where it is")
         }

@@ -13,7 +13,7 @@ public final class DocumentKeys {
 
     /// Made on the first question: most passes ask none.
     private lazy var byFileName: [String: String] = Dictionary(
-        items.map { (($0.documentURL.lastPathComponent as NSString).deletingPathExtension, $0.documentPath ?? $0.path) },
+        items.map { (($0.documentName as NSString).deletingPathExtension, $0.documentPath ?? $0.path) },
         uniquingKeysWith: { first, _ in first })
 
     /// True when a document's file name (without `.yianazip`) is `key`: no file is read.
@@ -27,7 +27,7 @@ public final class DocumentKeys {
     private lazy var byTitleAndID: [String: String] = {
         var keys: [String: String] = [:]
         for item in items where item.kind == .document {
-            guard let metadata = try? DocumentReader(path: item.url.path).metadata() else { continue }
+            guard let metadata = try? DocumentReader(path: item.path).metadata() else { continue }
             keys[metadata.title] = keys[metadata.title] ?? item.documentPath ?? item.path
             keys[metadata.id.uuidString] = item.documentPath ?? item.path
         }

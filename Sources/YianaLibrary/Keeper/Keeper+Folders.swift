@@ -60,7 +60,7 @@ extension Keeper {
         // What differs from what the catalog holds there: new, changed, or gone.
         var changes = ScanChanges()
         for item in scan.items {
-            guard let path = item.documentPath ?? library.relativePath(of: item.documentURL) else { continue }
+            guard let path = library.documentPath(of: item) else { continue }
             let was = held.removeValue(forKey: path)
             // An evicted document is not a deleted one, nor a state: never looked at here.
             guard item.kind == .document, was == nil || was != (item.stamp ?? FileStamp(path: item.path)) else { continue }

@@ -144,7 +144,9 @@ public struct Keeper: Sendable {
         return report
     }
 
-    typealias Entry = (url: URL, path: String, placeholder: Bool, stamp: FileStamp?)
+    /// A document as a look sees it: its file (absolute), where it is (relative), whether it is
+    /// a placeholder, its stamp.
+    typealias Entry = (file: String, path: String, placeholder: Bool, stamp: FileStamp?)
 
     /// The paths the catalog holds that a whole look's `entries` no longer have. When as many
     /// distinct paths here are held as the catalog holds, none is gone: counted, with only
@@ -161,8 +163,8 @@ public struct Keeper: Sendable {
 
     static func entries(_ items: [LibraryItem], library: Library) -> [Entry] {
         items.compactMap { item in
-            guard let path = item.documentPath ?? library.relativePath(of: item.documentURL) else { return nil }
-            return (item.url, path, item.kind == .placeholder, item.stamp ?? FileStamp(path: item.url.path))
+            guard let path = library.documentPath(of: item) else { return nil }
+            return (item.path, path, item.kind == .placeholder, item.stamp ?? FileStamp(path: item.path))
         }
     }
 
@@ -181,10 +183,10 @@ public struct Keeper: Sendable {
         // What the last whole look recorded as it is now is what the catalog holds: not asked.
         let asked = entries.indices.filter { !entries[$0].placeholder && unchanged?[$0] != true }
         let stamps = catalog.stamps(of: asked.lazy.map { entries[$0].path })
-        let work = asked.compactMap { index -> (url: URL, path: String, stamp: FileStamp)? in
+        let work = asked.compactMap { index -> (file: String, path: String, stamp: FileStamp)? in
             let entry = entries[index]
             guard let stamp = entry.stamp, stamps[entry.path] != stamp else { return nil }
-            return (entry.url, entry.path, stamp)
+            return (entry.file, entry.path, stamp)
         }
         let gonePaths = gone(catalog)
         let goneEvents = gonePaths.map { path in
@@ -207,7 +209,7 @@ public struct Keeper: Sendable {
         var report = KeeperReport()
         let entries = urls.compactMap { url -> Entry? in
             guard let path = library.relativePath(of: url), FileKind.at(url.path) == .regular else { return nil }
-            return (url, path, false, FileStamp(path: url.path))
+            return (url.path, path, false, FileStamp(path: url.path))
         }
         _ = await record(entries, gone: { _ in [] }, arrival: nil, reason: reason, jobs: 1, now: now, always: false, report: &report)
         return report
@@ -281,7 +283,7 @@ public struct Keeper: Sendable {
 
     /// Keeps each of `work` (on `jobs` workers), returning the journal's events for them (not
     /// applied to `catalog`); what is not recorded is in the report's `unsettled`.
-    private func keep(_ work: [(url: URL, path: String, stamp: FileStamp)], catalog: KeeperCatalog, arrival: Arrival?,
+    private func keep(_ work: [(file: String, path: String, stamp: FileStamp)], catalog: KeeperCatalog, arrival: Arrival?,
                       reason: String, jobs: Int, now: Date, report: inout KeeperReport) async -> [KeeperEvent] {
         guard !work.isEmpty else { return [] }
         var events: [KeeperEvent] = []
@@ -318,7 +320,7 @@ public struct Keeper: Sendable {
                 next += 1
                 group.addTask {
                     var mode = startMode
-                    return (index, self.keepOne(url: item.url, path: item.path, reason: reason, anyBytes: false, known: catalog, mode: &mode, now: now))
+                    return (index, self.keepOne(url: URL(fileURLWithPath: item.file, isDirectory: false), path: item.path, reason: reason, anyBytes: false, known: catalog, mode: &mode, now: now))
                 }
             }
             for _ in 0..<max(1, min(jobs, work.count)) { addNext() }
@@ -343,7 +345,7 @@ public struct Keeper: Sendable {
                 report.kept += 1
             case .notDocument(let stamp):
                 // A file still arriving is looked at again; only a settled one is recorded.
-                if let arrival, arrival.stillArriving(item.url, whole: false) != nil {
+                if let arrival, arrival.stillArriving(file: item.file, whole: false) != nil {
                     report.unsettled.append(item.path)
                     continue
                 }

@@ -47,7 +47,7 @@ extension CloudStore {
         let conflicts = Set(try await ConflictDetector(library: library).detect().groups.filter(\.needsResolving).flatMap { $0.files.map(\.path) })
         var documents: [DocumentStatus] = []
         for item in try LibraryScanner.scan(library.root) {
-            guard let path = library.relativePath(of: item.documentURL) else { continue }
+            guard let path = library.relativePath(ofFile: item.documentFilePath) else { continue }
             guard paths.isEmpty || paths.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) else { continue }
             let download = downloads[path]
             let cloudSHA = latest[path]?.sha256

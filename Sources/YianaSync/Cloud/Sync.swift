@@ -41,7 +41,7 @@ public struct Sync: Sendable {
         let items = try LibraryScanner.scan(library.root)
         var local: [String: LibraryItem] = [:]
         for item in items {
-            if let path = library.relativePath(of: item.documentURL) { local[path] = item }
+            if let path = library.relativePath(ofFile: item.documentFilePath) { local[path] = item }
         }
 
         for path in Set(local.keys).union(latest.keys).union(state.synced.keys).sorted() {
@@ -84,13 +84,13 @@ public struct Sync: Sendable {
     /// An evicted document deleted on another device: its stub goes; a data-less file (at
     /// the document's own name) goes through the coordinated writer, as a document would.
     private func removePlaceholder(_ item: LibraryItem, path: String, state: inout SyncState, report: inout SyncReport) throws {
-        if item.url == item.documentURL {
-            try CoordinatedDocument.remove(at: item.url.path, expecting: FileIdentity.current(at: item.url.path))
+        if item.path == item.documentFilePath {
+            try CoordinatedDocument.remove(at: item.path, expecting: FileIdentity.current(at: item.path))
         } else {
-            do { try Sys.unlink(item.url.path) } catch {
-                if !error.isNotFound { throw ArchiveError(.system(error), path: item.url.path) }
+            do { try Sys.unlink(item.path) } catch {
+                if !error.isNotFound { throw ArchiveError(.system(error), path: item.path) }
             }
-            OwnWrites.noteRemoved(item.documentURL.path)
+            OwnWrites.noteRemoved(item.documentFilePath)
         }
         try DatalessFiles.file(library).update(initial: DatalessFiles()) { $0.sizes[path] = nil }
         state.synced[path] = nil
@@ -113,7 +113,7 @@ public struct Sync: Sendable {
 
         // The version of the file the decisions below are made on: a pull never writes over,
         // nor a deletion removes, a version another process wrote after it.
-        let identity = FileIdentity.current(at: item.url.path)
+        let identity = FileIdentity.current(at: item.path)
         let localSHA = try currentSHA(item.url, path: path, state: state)
         let base = synced.map { [$0] } ?? []  // what this version was made from
         guard let cloudRecord else {
