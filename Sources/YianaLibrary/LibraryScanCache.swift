@@ -12,9 +12,12 @@ import YianaSystem
 public final class LibraryScanCache {
     public let library: Library
     private let root: String
-    /// Folder (absolute path) → what it holds itself, with its sub-folders in `unwalked`.
+    /// Folder (absolute path) → what it holds itself, with its sub-folders in `unwalked`. Its
+    /// documents are in `last` only, once put together: a library's items held once, not twice.
     private var pieces: [String: LibraryScan] = [:]
     private var last: LibraryScan?
+    /// The items of the last scan, while a call lists folders again (what they held is there).
+    private var before: [LibraryItem] = []
     /// Folders listed by the last call.
     public private(set) var listed = 0
     /// What the call under way found changed, and the paths it was asked to look at again.
@@ -49,6 +52,8 @@ public final class LibraryScanCache {
         }
         // Not trusted again until this call ends well (a root that cannot be listed throws).
         last = nil
+        // The record of evicted documents changed: every folder's items again, a whole walk.
+        guard DatalessFiles.paths(in: library) == dataless else { return try scan(changed: nil) }
         // The folders whose listing holds a changed entry (the nearest one kept, for an entry
         // of a folder not kept: a folder named like a document, walked by its parent), and a
         // changed folder itself (its permissions, say).
@@ -67,11 +72,15 @@ public final class LibraryScanCache {
             same.changes = ScanChanges()
             return same
         }
+        // What the folders listed again held is in the last scan's items (not copied: that
+        // scan is not used again).
+        swap(&before, &previous.items)
+        defer { before = [] }
         // Parents first: a folder a parent's new listing dropped is not listed.
         for folder in folders.sorted(by: { $0.count < $1.count }) where pieces[folder] != nil || folder == root {
             try relist(folder)
         }
-        var scan = assemble(patching: &previous)
+        var scan = assemblePatched()
         changes.items = LibraryScanner.evicted(changes.items, library: library)
         scan.changes = changes
         return scan
@@ -79,22 +88,40 @@ public final class LibraryScanCache {
 
     /// Lists `folder` again: sub-folders gone are forgotten with all below them, new ones walked.
     private func relist(_ folder: String) throws {
-        let before = pieces[folder]
-        let old = Set((before?.unwalked ?? []).map(\.path))
+        let old = Set((pieces[folder]?.unwalked ?? []).map(\.path))
         let piece = try Self.list(folder, library: library)
         listed += 1
         pieces[folder] = piece
         touched.insert(folder)
-        note(before?.items ?? [], piece.items)
+        note(items(of: folder, below: false), LibraryScanner.evicted(piece.items, dataless: dataless, library: library))
         let now = (piece.unwalked ?? []).map(\.path)
         for gone in old.subtracting(now) {
+            note(items(of: gone, below: true), [])
             for key in pieces.keys where key == gone || key.hasPrefix(gone + "/") {
-                note(pieces[key]?.items ?? [], [])
                 pieces[key] = nil
                 touched.insert(key)
             }
         }
         try walk(now.filter { pieces[$0] == nil }, noting: true)
+    }
+
+    /// What the last scan held in `folder` (absolute): itself, or with all below it.
+    private func items(of folder: String, below: Bool) -> [LibraryItem] {
+        let prefix = folder + "/"
+        let range = Self.range(of: prefix, in: before)
+        return below ? Array(before[range]) : before[range].filter { !Self.isDeeper($0, than: prefix) }
+    }
+
+    /// Where the items below `prefix` (a folder's path and "/") are in `items`, sorted by path.
+    private static func range(of prefix: String, in items: [LibraryItem]) -> Range<Int> {
+        let start = LibraryScanner.firstItem(from: prefix, of: items)
+        var end = start
+        while end < items.count, items[end].path.hasPrefix(prefix) { end += 1 }
+        return start..<end
+    }
+
+    private static func isDeeper(_ item: LibraryItem, than prefix: String) -> Bool {
+        item.path.utf8.dropFirst(prefix.utf8.count).contains(UInt8(ascii: "/"))
     }
 
     /// Notes the documents whose items differ between `old` and `new` (or are to be looked at again).
@@ -152,24 +179,21 @@ public final class LibraryScanCache {
         }
     }
 
-    /// The scan of the whole library from the pieces. With the `previous` scan, its items
-    /// are patched where a folder was touched rather than gathered again: a pass after one
+    /// The scan of the whole library from the pieces, the last scan's items (in `before`)
+    /// patched where a folder was touched rather than gathered again: a pass after one
     /// change costs that folder, not a copy and a sort of every document's item.
-    private func assemble(patching previous: inout LibraryScan) -> LibraryScan {
-        let evicted = DatalessFiles.paths(in: library)
-        guard evicted == dataless else { return assemble() }  // the record of evicted documents changed: every item again
+    private func assemblePatched() -> LibraryScan {
         var scan = LibraryScan()
         for key in pieces.keys.sorted() { scan.append(pieces[key]!, items: false) }
-        swap(&scan.items, &previous.items)  // not copied: the previous scan is not used again
+        swap(&scan.items, &before)
         for folder in touched.sorted() {
             let prefix = folder + "/"
-            let start = LibraryScanner.firstItem(from: prefix, of: scan.items)
-            var end = start
-            while end < scan.items.count, scan.items[end].path.hasPrefix(prefix) { end += 1 }
+            let range = Self.range(of: prefix, in: scan.items)
             // What the folder holds itself replaced; what its sub-folders hold stays.
-            let deeper = scan.items[start..<end].filter { $0.path.utf8.dropFirst(prefix.utf8.count).contains(UInt8(ascii: "/")) }
-            let fresh = LibraryScanner.evicted(pieces[folder]?.items ?? [], dataless: evicted, library: library).sorted { $0.path < $1.path }
-            scan.items.replaceSubrange(start..<end, with: deeper.merged(with: fresh) { $0.path < $1.path })
+            let deeper = scan.items[range].filter { Self.isDeeper($0, than: prefix) }
+            let fresh = LibraryScanner.evicted(pieces[folder]?.items ?? [], dataless: dataless, library: library).sorted { $0.path < $1.path }
+            scan.items.replaceSubrange(range, with: deeper.merged(with: fresh) { $0.path < $1.path })
+            pieces[folder]?.items = []
         }
         last = scan
         return scan
@@ -177,7 +201,10 @@ public final class LibraryScanCache {
 
     private func assemble() -> LibraryScan {
         var scan = LibraryScan()
-        for key in pieces.keys.sorted() { scan.append(pieces[key]!) }
+        for key in pieces.keys.sorted() {
+            scan.append(pieces[key]!)
+            pieces[key]!.items = []
+        }
         dataless = DatalessFiles.paths(in: library)
         LibraryScanner.finish(&scan, dataless: dataless, library: library)
         last = scan

@@ -101,6 +101,31 @@ struct LibraryScanCacheTests {
         #expect(try cache.scan(changed: nil).changes == nil)
     }
 
+    /// The items of a pass are the last scan's, patched: a document this device evicted the
+    /// macOS 14 way (its record, not the library, says so) stays a placeholder across passes,
+    /// and is a document again once the record drops it, though nothing in the library changed.
+    @Test func documentsEvictedTheMacOS14WayFollowTheRecordAcrossPasses() throws {
+        let folder = try TemporaryFolder()
+        let root = folder.url.path
+        try write(root + "/A.yianazip")
+        try write(root + "/Work/B.yianazip")
+        let library = try Library(root: folder.url)
+        let record = DatalessFiles.file(library)
+        defer { try? record.update(initial: DatalessFiles()) { $0.sizes = [:] } }
+        try record.update(initial: DatalessFiles()) { $0.sizes["Work/B.yianazip"] = 1 }
+        let cache = LibraryScanCache(library: library)
+        #expect(summary(try cache.scan(changed: nil)) == summary(try LibraryScanner.scan(library)))
+        try write(root + "/Work/C.yianazip")
+        let pass = try cache.scan(changed: [root + "/Work/C.yianazip"])
+        #expect(summary(pass) == summary(try LibraryScanner.scan(library)))
+        #expect(pass.items.first { $0.documentPath == "Work/B.yianazip" }?.kind == .placeholder)
+        #expect(pass.changes?.paths == ["Work/C.yianazip"])
+        try record.update(initial: DatalessFiles()) { $0.sizes = [:] }
+        let downloaded = try cache.scan(changed: [])
+        #expect(summary(downloaded) == summary(try LibraryScanner.scan(library)))
+        #expect(downloaded.items.first { $0.documentPath == "Work/B.yianazip" }?.kind == .document)
+    }
+
     @Test func aRootThatCannotBeListedThrowsAndTheNextCallWalksAgain() throws {
         let folder = try TemporaryFolder()
         let root = folder.url.path + "/lib"
