@@ -201,6 +201,8 @@ public final class LibraryScanCache {
 
     private func assemble() -> LibraryScan {
         var scan = LibraryScan()
+        // Made its size at once: grown by doubling, it would hold up to twice the room it needs.
+        scan.items.reserveCapacity(pieces.values.reduce(0) { $0 + $1.items.count })
         for key in pieces.keys.sorted() {
             scan.append(pieces[key]!)
             pieces[key]!.items = []

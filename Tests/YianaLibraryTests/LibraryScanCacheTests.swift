@@ -126,6 +126,12 @@ struct LibraryScanCacheTests {
         #expect(downloaded.items.first { $0.documentPath == "Work/B.yianazip" }?.kind == .document)
     }
 
+    /// A watcher holds an item per document: 80 bytes each in its array (and the two
+    /// strings), not the URLs it once held (docs/PERFORMANCE.md, memory at 100,000 documents).
+    @Test func anItemIsEightyBytes() {
+        #expect(MemoryLayout<LibraryItem>.stride == 80)
+    }
+
     @Test func aRootThatCannotBeListedThrowsAndTheNextCallWalksAgain() throws {
         let folder = try TemporaryFolder()
         let root = folder.url.path + "/lib"
