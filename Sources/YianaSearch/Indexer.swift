@@ -173,12 +173,13 @@ public struct Indexer: Sendable {
     }
 
     /// The content keys whose pages `work`'s documents can copy instead of being extracted:
-    /// every key the index holds whole, from `known`, on a run over the library; on a pass told
-    /// what changed (`partial`), whose `known` holds only those documents, the keys of the work's
-    /// own PDFs (from each archive's directory) that the index holds.
+    /// every key the index holds whole, from `known`, on a run over the library with much to
+    /// do; on a pass told what changed (`partial`, whose `known` holds only those documents) or
+    /// a run with a few documents to do, the keys of the work's own PDFs (from each archive's
+    /// directory) that the index holds, not a set of every key of 100,000 documents.
     private func reusableContent(_ work: [(LibraryItem, FileState)], known: [String: StoredDocument], partial: Bool) async throws -> Set<String> {
         guard !work.isEmpty else { return [] }
-        guard partial else { return try await index.indexedContent(known: known) }
+        guard partial || work.count * 16 < known.count else { return try await index.indexedContent(known: known) }
         let keys = Set(work.compactMap { DocumentExtractor.contentKey(of: $0.0) })
         return keys.isEmpty ? [] : try await index.indexedContent(among: keys)
     }

@@ -153,11 +153,15 @@ public struct Keeper: Sendable {
     /// the entries the last whole look did not record as they are (`unchanged`) asked about,
     /// not the catalog's every path listed.
     static func gone(_ entries: [Entry], unchanged: [Bool]?, catalog: KeeperCatalog) -> [String] {
+        // Each path counted once: a document and its placeholder stand for one. Without a
+        // placeholder every entry's path is its own, and no set of every path is made to count.
+        let placeholders = entries.contains { $0.placeholder }
         var seen = Set<String>(), asked: [String] = [], held = 0
-        for (index, entry) in entries.enumerated() where seen.insert(entry.path).inserted {
+        for (index, entry) in entries.enumerated() where !placeholders || seen.insert(entry.path).inserted {
             if unchanged?[index] == true && !entry.placeholder { held += 1 } else { asked.append(entry.path) }
         }
         if unchanged != nil, held + catalog.stamps(of: asked).count == catalog.holdingCount { return [] }
+        if !placeholders { seen = Set(entries.lazy.map(\.path)) }
         return catalog.holdingPaths().filter { !seen.contains($0) }
     }
 
