@@ -61,6 +61,10 @@ public struct FileIdentity: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "inode \(inode), \(size) bytes" }
 
+    /// When its inode last changed (its bytes, names or permissions), in seconds since 1970:
+    /// set by the kernel, never by a program.
+    package var changedSeconds: Double { Double(changed.tv_sec) + Double(changed.tv_nsec) / 1e9 }
+
     /// Every field, as one line of text (read back by ``matches(fingerprint:)``).
     package var fingerprint: String {
         "\(device) \(inode) \(size) \(modified.tv_sec).\(modified.tv_nsec) \(changed.tv_sec).\(changed.tv_nsec) \(links)"

@@ -38,7 +38,7 @@ extension Keeper {
     /// deleted since the last pass, while no watcher ran, is listed at once, gone since now.
     public func lostNow(since: Date? = nil, now: Date = Date()) async -> [LostDocument] {
         if Keeper.isEnabled() { await lookAtChangedFolders(now: now) }  // YIANA_KEEP=off: what was kept before, as it is
-        return lost(since: since)
+        return lost(since: since, only: nil, now: now)
     }
 
     /// A whole look (``look(_:arrival:jobs:now:)``) at the library as it is now: a walk of
@@ -56,7 +56,7 @@ extension Keeper {
         lost(since: nil, only: path).first
     }
 
-    private func lost(since: Date?, only: String?) -> [LostDocument] {
+    private func lost(since: Date?, only: String?, now: Date = Date()) -> [LostDocument] {
         let catalog = catalog()
         let root = library.root
         var found: [LostDocument] = []
@@ -82,7 +82,7 @@ extension Keeper {
                 continue
             }
             if let since, goneAt < since { continue }
-            let versions = verifiedRecords(catalog.states(path: path, documentID: nil), catalog: catalog)
+            let versions = verifiedRecords(catalog.states(path: path, documentID: nil), catalog: catalog, now: now)
             guard !versions.isEmpty else { continue }
             let lastSeen: Date = if case .gone(_, let seen) = record.state { seen } else { record.lastSeen ?? last.seenAt }
             found.append(LostDocument(path: path, how: how, lastSeen: lastSeen, goneAt: goneAt,
@@ -123,14 +123,16 @@ extension Keeper {
 
     /// `states` as records, newest first, one per distinct bytes and path, less those whose
     /// bytes no longer match their name (dropped as they are found).
-    private func verifiedRecords(_ states: [KeptState], catalog: KeeperCatalog) -> [VersionRecord] {
+    /// A fresh process trusts the catalog's record of the files found intact before, as
+    /// they were then (``KeeperCatalog/verifiedIdentities(of:)``): listing a document's history
+    /// reads the bytes of what changed since, not every state of it each time.
+    private func verifiedRecords(_ states: [KeptState], catalog: KeeperCatalog, now: Date = Date()) -> [VersionRecord] {
         var seen = Set<String>()
-        var records: [VersionRecord] = []
-        for state in states.reversed() where seen.insert(state.sha256 + "\t" + state.path).inserted {
-            guard intact(state.sha256, catalog: catalog) else { continue }
-            records.append(record(state))
-        }
-        return records
+        let wanted = states.reversed().filter { seen.insert($0.sha256 + "\t" + $0.path).inserted }
+        let recorded = catalog.verifiedIdentities(of: Set(wanted.map(\.sha256)))
+        var found: [String: String] = [:]
+        defer { catalog.noteVerified(found) }
+        return wanted.filter { intact($0.sha256, catalog: catalog, now: now, recorded: recorded[$0.sha256], found: &found) }.map(record)
     }
 
     func record(_ state: KeptState) -> VersionRecord {
@@ -145,12 +147,22 @@ extension Keeper {
     /// changed in place (a linked document rewritten by a program that writes in place) are
     /// dropped and never offered again.
     func intact(_ sha256: String, catalog: KeeperCatalog, now: Date = Date()) -> Bool {
+        var found: [String: String] = [:]
+        return intact(sha256, catalog: catalog, now: now, recorded: nil, found: &found)
+    }
+
+    /// ``intact(_:catalog:now:)``, trusting `recorded`, the identity its file had when it was
+    /// last found intact (``FileIdentity/fingerprint``: inode, size, times, links; its ctime set
+    /// by the kernel at any change), when the file is as it was; a file found intact now whose
+    /// last change is older than ``racy`` is noted in `found` (sha → identity) for the catalog.
+    func intact(_ sha256: String, catalog: KeeperCatalog, now: Date, recorded: String?, found: inout [String: String]) -> Bool {
         guard catalog.object(sha256) != nil else { return false }
         let url = objectURL(sha256)
         // Hashed once while the file stays as it was (inode, size, times, links): a server
         // listing lost documents again, or drawing their pages, reads no byte twice.
-        let identity = FileIdentity.current(at: url.path).fingerprint
-        if VerifiedObjects.shared.contains(url.path, identity) { return true }
+        let current = FileIdentity.current(at: url.path), identity = current.fingerprint
+        if VerifiedObjects.shared.contains(url.path, identity) || recorded == identity && current != .absent { return true }
+        catalog.hashed.add(1, ordering: .relaxed)
         let hash: String
         do {
             hash = try FileHash.sha256(of: url)
@@ -162,6 +174,9 @@ extension Keeper {
         }
         if hash == sha256 {
             VerifiedObjects.shared.insert(url.path, identity)
+            // A change within the same tick of the file system's clock would leave the
+            // identity as it is: only a file settled before it was hashed is recorded.
+            if current.changedSeconds < now.timeIntervalSince1970 - Self.racy { found[sha256] = identity }
             return true
         }
         // Changed in place: the drop is recorded first, and the bytes go only once it is.
@@ -214,6 +229,12 @@ extension Keeper {
 }
 
 /// The kept states this process has hashed, each with the file's identity when it was.
+extension Keeper {
+    /// Seconds before now within which a file's last change is too recent to record it as
+    /// found intact (the file system's clock ticks in up to 2 s, on FAT).
+    static let racy: TimeInterval = 2
+}
+
 final class VerifiedObjects: @unchecked Sendable {
     // @unchecked: `verified` is only touched while holding `lock`.
     static let shared = VerifiedObjects()
@@ -224,6 +245,13 @@ final class VerifiedObjects: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return verified[path] == identity
+    }
+
+    /// Forgets every object (for the tests: a process started afresh).
+    func removeAll() {
+        lock.lock()
+        defer { lock.unlock() }
+        verified.removeAll()
     }
 
     func insert(_ path: String, _ identity: String) {

@@ -81,11 +81,13 @@ final class KeeperCatalog: Sendable {
     var folder: String { journal.url.deletingLastPathComponent().path }
     /// How many times this catalog was built from the whole journal (for the tests).
     private let rebuilds = Atomic(0)
+    /// Objects of this catalog's store hashed to check them, in this process (for the tests).
+    let hashed = Atomic(0)
     var wholeReads: Int { rebuilds.load(ordering: .relaxed) }
 
     static let changedInPlace = "changed in place"
     /// The catalog's own format: another is rebuilt.
-    static let format = 2
+    static let format = 3
     static let fileName = "catalog.sqlite"
 
     /// One per journal per process, opened once.
@@ -185,6 +187,8 @@ final class KeeperCatalog: Sendable {
                 CREATE INDEX IF NOT EXISTS path_docid ON path(docid) WHERE kind = 0;
                 CREATE INDEX IF NOT EXISTS path_absent ON path(kind, at) WHERE kind != 0;
                 CREATE TABLE IF NOT EXISTS keptdoc(docid TEXT PRIMARY KEY) WITHOUT ROWID;
+                -- Objects found to hash to their names, with their files' identities then.
+                CREATE TABLE IF NOT EXISTS verified(sha TEXT PRIMARY KEY, identity TEXT NOT NULL) WITHOUT ROWID;
                 -- How many paths are of each kind, kept by the triggers as the rows change: the
                 -- counts a look asks for, read in O(1) rather than counted over every path.
                 CREATE TABLE IF NOT EXISTS kinds(kind INTEGER PRIMARY KEY, n INTEGER NOT NULL);
@@ -304,7 +308,7 @@ final class KeeperCatalog: Sendable {
     static let largeCatchUp: Int64 = 4 << 20
 
     private static func clear(_ db: Database) throws {
-        try db.execute(sql: "DELETE FROM state; DELETE FROM object; DELETE FROM dropped; DELETE FROM path; DELETE FROM keptdoc; DELETE FROM meta WHERE key != 'format'")
+        try db.execute(sql: "DELETE FROM state; DELETE FROM object; DELETE FROM dropped; DELETE FROM path; DELETE FROM keptdoc; DELETE FROM verified; DELETE FROM meta WHERE key != 'format'")
     }
 }
 
