@@ -7,7 +7,8 @@
 # each carried in by unison, indexed as the watcher does (`yiana index`, which keeps every
 # state it sees) and followed by the keeper's prune (`yiana versions prune`, as the watcher's
 # daily one): every document edited each round, 2% deleted and brought back the round after.
-# Ten rounds are a year of five-weekly edits: at least 10 states per document.
+# Ten rounds are a year of five-weekly edits: at least 10 states per document (an eleventh,
+# deleting nothing, brings the last deletions back).
 # The states' times are the run's own minutes, so retention's thinning by age drops none of
 # them: the history kept is the most a year can leave, not less. Prints each round's time,
 # the history the keeper holds at the end, both rows, and each aged figure over its young one
@@ -46,9 +47,11 @@ carry_in() {
     return 1
 }
 carry_in
-for round in $(seq "$rounds"); do
+# The rounds, then one more that deletes nothing: what the last round deleted comes back, and
+# the library lists as lost only what the measurement deletes, as it did young.
+for round in $(seq "$((rounds + 1))"); do
     start=$(now)
-    did=$(python3 Scripts/bench/ageing-churn.py "$work/device" "$work/attic" "$round")
+    did=$(python3 Scripts/bench/ageing-churn.py "$work/device" "$work/attic" "$round" "$([ "$round" -le "$rounds" ] && echo 0.02 || echo 0)")
     carry_in
     "$yiana" index --library "$lib" >/dev/null
     "$yiana" versions prune --library "$lib" >/dev/null

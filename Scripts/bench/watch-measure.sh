@@ -24,7 +24,8 @@ watch_header() {
 #     its first pass, each document of ARRIVE written beside its place under a sync
 #     program's temporary name and renamed in (as Syncthing does), timed until
 #     `yiana search` finds it (by the number its title ends with): median and p95;
-#   - as many documents removed, each timed until `yiana versions list --deleted` lists it;
+#   - as many documents removed, each timed until `yiana versions list --deleted` lists it
+#     (put back once the row is measured: a library measured twice lists only its own);
 #   - the watcher's peak RSS (VmHWM) over all of it;
 # then, the watcher stopped, each median of 3: a no-op `yiana index`, `index` after one
 # document changed, `yiana status`, `yiana versions list --deleted` and `versions list DOC`.
@@ -46,12 +47,14 @@ watch_measure() {
         echo "$(now) - $start" | bc -l >> "$work/arrived"
         count=$((count + 1))
     done
-    local victims victim
+    local victims victim aside="$work/victims-$label"
+    mkdir -p "$aside"
     mapfile -d '' -t victims < <(find "$lib" -name '*.yianazip' -print0 | sort -z | head -z -n "$count")
     for victim in "${victims[@]}"; do
         path=${victim#"$lib/"}
+        local away; away="$aside/$(echo "$path" | sed 's#/#%2F#g')"
         start=$(now)
-        rm "$victim"
+        mv "$victim" "$away"
         until "$yiana" versions list --deleted --library "$lib" --json > "$work/out" 2>/dev/null; grep -qF "\"${path}\"" "$work/out"; do sleep 0.05; done
         echo "$(now) - $start" | bc -l >> "$work/listed"
     done
@@ -70,6 +73,9 @@ watch_measure() {
     deleted=$(median3 "$yiana" versions list --deleted --library "$lib")
     some=$(find "$lib" -name '*.yianazip' | sort | sed -n 200p)
     listdoc=$(median3 "$yiana" versions list --library "$lib" "$some")
+    for victim in "$aside"/*.yianazip; do
+        mv "$victim" "$lib/$(basename "$victim" | sed 's#%2F#/#g')"
+    done
     printf '%-10s %-34s %-34s %-10s %-9s %-9s %-9s %-9s %s\n' "$label" "$(stats < "$work/arrived")" "$(stats < "$work/listed")" "$hwm MB" \
         "${noop} s" "${one} s" "${status} s" "${deleted} s" "${listdoc} s"
     # The same figures for a caller that compares two rows (the medians of the first two).
