@@ -10,7 +10,8 @@ import YianaSystem
 /// A folder changed within ``racy`` of the record may have changed again within the same
 /// tick of the file system's clock: it counts as changed. A folder whose documents were not
 /// all recorded (one still arriving) is written with a time nothing matches. The record is
-/// not `fsync`ed and never trusted past what it says: a lost or torn one means a whole look.
+/// replaced whole (a temporary file, `fsync`, rename) and never trusted past what it says: a
+/// lost or unreadable one means a whole look.
 struct KeeperFolders: Sendable {
     let url: URL
 
