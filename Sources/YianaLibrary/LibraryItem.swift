@@ -57,6 +57,27 @@ public struct LibraryItem: Sendable, Equatable {
         self.documentPath = documentPath
     }
 
+    /// `items`, each with the strings of the item of `earlier` at the same path where they
+    /// are the same bytes: a folder listed again holds its unchanged documents' paths once.
+    static func sharingStrings(_ items: [LibraryItem], with earlier: [LibraryItem]) -> [LibraryItem] {
+        guard !earlier.isEmpty else { return items }
+        let byPath = Dictionary(earlier.map { ($0.path, $0) }, uniquingKeysWith: { $1 })
+        func same(_ a: String?, _ b: String?) -> Bool {
+            switch (a, b) {
+            case (nil, nil): true
+            case let (a?, b?): a.utf8.elementsEqual(b.utf8)
+            default: false
+            }
+        }
+        return items.map { item in
+            guard let old = byPath[item.path], same(old.path, item.path) else { return item }
+            return LibraryItem(kind: item.kind, path: old.path,
+                               documentFile: same(old.otherDocumentFile, item.otherDocumentFile) ? old.otherDocumentFile : item.otherDocumentFile,
+                               stamp: item.stamp,
+                               documentPath: same(old.documentPath, item.documentPath) ? old.documentPath : item.documentPath)
+        }
+    }
+
     private static func lastComponent(of path: String) -> String {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
         return String(path[path.utf8.index(after: slash)...])

@@ -5,10 +5,13 @@ import YianaSystem
 /// again only when something in it changed. A pass after one change lists one folder, not
 /// the library.
 ///
-/// What changed is told by the caller (inotify's events). Where that cannot be trusted (the
-/// first pass, the periodic rescan, an overflowed queue, a pass that failed) the caller
-/// passes nil and the library is walked whole. Either way the scan is the one a walk of the
-/// library would give now (``LibraryScanner/scan(_:below:)``); the tests compare the two.
+/// What changed is told by the caller (inotify's events). Where events may have been missed
+/// (the periodic rescan, an overflowed queue) the caller names every folder (``folders``):
+/// each is listed again and the scan still says which documents changed since the last one,
+/// so that what comes after costs those. Where what came after the last scan is not known
+/// (the first pass, a pass that failed) the caller passes nil and the library is walked
+/// whole. Either way the scan is the one a walk of the library would give now
+/// (``LibraryScanner/scan(_:below:)``); the tests compare the two.
 public final class LibraryScanCache {
     public let library: Library
     private let root: String
@@ -20,6 +23,9 @@ public final class LibraryScanCache {
     private var before: [LibraryItem] = []
     /// Folders listed by the last call.
     public private(set) var listed = 0
+    /// Every folder the last scan listed (absolute paths): passed as `changed`, every folder is
+    /// listed again and the scan says what changed since the last one.
+    public var folders: Set<String> { Set(pieces.keys) }
     /// What the call under way found changed, and the paths it was asked to look at again.
     private var changes = ScanChanges()
     private var recheck: Set<String> = []
@@ -89,11 +95,15 @@ public final class LibraryScanCache {
     /// Lists `folder` again: sub-folders gone are forgotten with all below them, new ones walked.
     private func relist(_ folder: String) throws {
         let old = Set((pieces[folder]?.unwalked ?? []).map(\.path))
-        let piece = try Self.list(folder, library: library)
+        var piece = try Self.list(folder, library: library)
         listed += 1
+        let held = items(of: folder, below: false)
+        // The paths of what is still there held once, not once by each listing (a rescan
+        // lists every folder: the library's paths would be in memory twice until it ends).
+        piece.items = LibraryItem.sharingStrings(piece.items, with: held)
         pieces[folder] = piece
         touched.insert(folder)
-        note(items(of: folder, below: false), LibraryScanner.evicted(piece.items, dataless: dataless, library: library))
+        note(held, LibraryScanner.evicted(piece.items, dataless: dataless, library: library))
         let now = (piece.unwalked ?? []).map(\.path)
         for gone in old.subtracting(now) {
             note(items(of: gone, below: true), [])

@@ -77,7 +77,9 @@ public final class LibraryWatcher {
     let factsCache = FactsCache()
     /// The library's walk, each folder listed again only when inotify named something in it.
     let scanCache: LibraryScanCache
-    /// What the next pass must walk whole: at start, after a rescan, an overflow or a failed pass.
+    /// What the next pass must walk whole, what came after the last scan not being known: at
+    /// start and after a failed pass. (The periodic rescan and an overflowed queue list every
+    /// folder again instead: the pass then costs what changed, not the library.)
     var walkWhole = true
     /// Documents the keeper could not record as they are, and those the index run wrote as still
     /// arriving or failed: the next pass looks at them again whatever inotify says.
@@ -143,6 +145,7 @@ public final class LibraryWatcher {
         health.foldersWatched = inotify.count
         record(.started, detail: "\(inotify.count) folders watched" + unwatchedNote(inotify))
         var dirty = Set<String>()
+        var everyFolder = false  // events may have been missed: every folder listed again
         var firstDirty: Date?
         var due: Date? = Date()
         var nextRescan = Date().addingTimeInterval(options.rescanEvery)
@@ -159,7 +162,7 @@ public final class LibraryWatcher {
                 if batch.overflowed {
                     record(.rescan, detail: "the kernel's event queue overflowed; everything is scanned again")
                     inotify.watchTree(root)
-                    walkWhole = true
+                    everyFolder = true
                     due = Date()
                 }
                 if batch.foldersLost.contains(root) { record(.error, detail: "the library folder \(root) is gone") }
@@ -176,15 +179,16 @@ public final class LibraryWatcher {
             if Date() >= nextRescan {
                 record(.rescan, detail: "every \(Int(options.rescanEvery)) s")
                 inotify.watchTree(root)
-                walkWhole = true
+                everyFolder = true
                 due = Date()
                 nextRescan = Date().addingTimeInterval(options.rescanEvery)
             }
             if let when = due, Date() >= when {
                 health.queued = dirty.count
                 // Folders inotify could not watch (its limit reached) are listed every pass.
-                let changed = walkWhole ? nil : dirty.union(inotify.unwatched.keys)
+                let changed = walkWhole ? nil : dirty.union(inotify.unwatched.keys).union(everyFolder ? scanCache.folders : [])
                 dirty.removeAll()
+                everyFolder = false
                 firstDirty = nil
                 due = await pass(changed: changed)
                 health.foldersWatched = inotify.count

@@ -20,7 +20,9 @@ extension Yiana {
 
                 It watches each library with inotify (every folder, including those made later; \
                 never the toolkit's, the app's or a sync program's own), scans everything at \
-                start, every --rescan seconds and whenever the kernel's event queue overflows. \
+                start, and lists every folder again every --rescan seconds and whenever the \
+                kernel's event queue overflows (what changed meanwhile is then found and done, \
+                as if inotify had said it). \
                 Once events have been quiet for half a second (2 s at most while they keep \
                 coming), a pass does what `yiana index` \
                 does (added, changed, moved, renamed, deleted and evicted documents; moves are \
@@ -99,7 +101,7 @@ extension Yiana {
                                    discussion: "Default: $YIANA_SETTLE_SECONDS, else 5.", valueName: "seconds"))
         var settle: Double?
 
-        @Option(help: ArgumentHelp("Seconds between full scans, the safety net for events inotify cannot see.", valueName: "seconds"))
+        @Option(help: ArgumentHelp("Seconds between rescans (every folder listed again), the safety net for events inotify cannot see.", valueName: "seconds"))
         var rescan = 600.0
 
         @OptionGroup var jobsOption: JobsOption

@@ -111,7 +111,7 @@ struct LibraryScanCacheTests {
         try write(root + "/Work/B.yianazip")
         let library = try Library(root: folder.url)
         let record = DatalessFiles.file(library)
-        defer { try? record.update(initial: DatalessFiles()) { $0.sizes = [:] } }
+        defer { _ = try? record.update(initial: DatalessFiles()) { $0.sizes = [:] } }
         try record.update(initial: DatalessFiles()) { $0.sizes["Work/B.yianazip"] = 1 }
         let cache = LibraryScanCache(library: library)
         #expect(summary(try cache.scan(changed: nil)) == summary(try LibraryScanner.scan(library)))
@@ -124,6 +124,50 @@ struct LibraryScanCacheTests {
         let downloaded = try cache.scan(changed: [])
         #expect(summary(downloaded) == summary(try LibraryScanner.scan(library)))
         #expect(downloaded.items.first { $0.documentPath == "Work/B.yianazip" }?.kind == .document)
+    }
+
+    /// The periodic rescan and an overflowed queue name every folder: each is listed again, the
+    /// scan is a walk's, it says which documents changed though no event said so (what comes
+    /// after then costs those), and an unchanged document's paths are the last scan's strings,
+    /// not a second copy of every path of the library.
+    @Test func everyFolderListedAgainSaysWhatChangedAndHoldsUnchangedPathsOnce() throws {
+        let folder = try TemporaryFolder()
+        let root = folder.url.path
+        // Names long enough that their strings are on the heap (15 bytes and fewer are held inline).
+        for path in ["A.yianazip", "Work/Bravo letter.yianazip", "Work/Old/C.yianazip", "Home/E.yianazip", "Home/Foxtrot scan.yianazip"] {
+            try write(root + "/" + path)
+        }
+        let library = try Library(root: folder.url)
+        let cache = LibraryScanCache(library: library)
+        let first = try cache.scan(changed: nil)
+        #expect(cache.folders == [root, root + "/Work", root + "/Work/Old", root + "/Home"])
+        func storage(_ text: String?) -> UInt? {
+            guard let text, text.utf8.count > 15 else { return nil }
+            return text.utf8.withContiguousStorageIfAvailable { UInt(bitPattern: $0.baseAddress) } ?? nil
+        }
+        func strings(_ scan: LibraryScan, _ document: String) -> [UInt?] {
+            let item = scan.items.first { $0.documentPath == document }
+            return [storage(item?.path), storage(item?.documentPath)]
+        }
+        // Nothing told: a document added, one rewritten, one deleted, a folder made, one removed.
+        try write(root + "/Work/N.yianazip")
+        try write(root + "/Home/E.yianazip", "longer")
+        try FileManager.default.removeItem(atPath: root + "/A.yianazip")
+        try write(root + "/Work/New/P.yianazip")
+        try FileManager.default.removeItem(atPath: root + "/Work/Old")
+        let rescan = try cache.scan(changed: cache.folders)
+        #expect(summary(rescan) == summary(try LibraryScanner.scan(library)))
+        #expect(rescan.changes?.paths == ["Work/N.yianazip", "Home/E.yianazip", "A.yianazip", "Work/New/P.yianazip", "Work/Old/C.yianazip"])
+        #expect(cache.listed == 4)  // the root, Work, Home, and Work/New walked new
+        for unchanged in ["Work/Bravo letter.yianazip", "Home/Foxtrot scan.yianazip"] {
+            #expect(strings(rescan, unchanged) == strings(first, unchanged) && !strings(first, unchanged).contains(nil))
+        }
+        // Nothing changed: nothing said, every path the last scan's.
+        let again = try cache.scan(changed: cache.folders)
+        #expect(again.changes?.paths == [])
+        for item in rescan.items where item.path.utf8.count > 15 {
+            #expect(storage(again.items.first { $0.path == item.path }?.path) == storage(item.path))
+        }
     }
 
     /// A watcher holds an item per document: 80 bytes each in its array (and the two
