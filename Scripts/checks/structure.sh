@@ -42,6 +42,15 @@ def functions(path):
         m = re.match(r'^(\s*)(@\w+(\(.*?\))?\s+)*((public|private|fileprivate|internal|package|static|mutating|override|final|nonisolated|@discardableResult)\s+)*(func|init\??|deinit)\b', line)
         if not m or (line.rstrip().endswith('}') and line.count('{') == line.count('}')):
             continue
+        # A protocol's requirement has no body: the next line as far in as it comes before any '{'.
+        j, bodiless = i, False
+        while '{' not in lines[j]:
+            j += 1
+            if j >= len(lines) or (lines[j].strip() and len(lines[j]) - len(lines[j].lstrip()) <= len(m.group(1))):
+                bodiless = True
+                break
+        if bodiless:
+            continue
         for j in range(i + 1, len(lines)):
             if lines[j] == m.group(1) + '}':
                 yield i + 1, j - i + 1, line.strip()

@@ -18,7 +18,7 @@ struct PostgresBatchWriter {
     func write(_ documents: [ExtractedDocument]) async throws {
         guard !documents.isEmpty else { return }
         let ids = try await upsertDocuments(documents)
-        let idList = documents.map { ids[$0.path] ?? 0 }
+        let idList = documents.map { ids[Array($0.path.utf8)] ?? 0 }
         try await connection.query("DELETE FROM yiana_page WHERE document = ANY(\(idList))", logger: PostgresDatabase.logger)
         try await connection.query("DELETE FROM yiana_document_addresses WHERE document = ANY(\(idList))", logger: PostgresDatabase.logger)
         try await insertPages(documents, ids: idList)
@@ -32,8 +32,10 @@ struct PostgresBatchWriter {
             """, logger: PostgresDatabase.logger)
     }
 
-    /// The documents' rows, made or replaced whole; their ids by path.
-    private func upsertDocuments(_ documents: [ExtractedDocument]) async throws -> [String: Int64] {
+    /// The documents' rows, made or replaced whole; their ids by path, as bytes (as the table
+    /// keys them: two names that differ only in their Unicode normalization are two rows, which
+    /// String keys, equal by canonical equivalence, would give one id).
+    private func upsertDocuments(_ documents: [ExtractedDocument]) async throws -> [[UInt8]: Int64] {
         let counts = documents.map(\.pageCounts)
         let rows = try await connection.query("""
             INSERT INTO yiana_document (library, path, folder, document_id, title, tags, created, modified, file_size, file_modified,
@@ -59,8 +61,8 @@ struct PostgresBatchWriter {
                 ocr_pages = excluded.ocr_pages
             RETURNING id, path
             """, logger: PostgresDatabase.logger)
-        var ids: [String: Int64] = [:]
-        for try await (id, path) in rows.decode((Int64, String).self) { ids[path] = id }
+        var ids: [[UInt8]: Int64] = [:]
+        for try await (id, path) in rows.decode((Int64, String).self) { ids[Array(path.utf8)] = id }
         return ids
     }
 

@@ -84,17 +84,28 @@ public struct PostgresIndex: IndexStore {
         paths.isEmpty ? [:] : try await known(Array(paths))
     }
 
+    public func forEachKnown(_ body: (String, StoredDocument) throws -> Void) async throws {
+        for (path, stored) in try await rows(of: nil) { try body(path, stored) }
+    }
+
     /// This machine's rows of the documents at `paths` (of every document when nil).
     private func known(_ paths: [String]?) async throws -> [String: StoredDocument] {
+        Dictionary(try await rows(of: paths), uniquingKeysWith: { _, last in last })
+    }
+
+    /// This machine's rows of the documents at `paths` (of every document when nil), in the
+    /// order of their paths' bytes (``IndexStore/forEachKnown(_:)``'s).
+    private func rows(of paths: [String]?) async throws -> [(String, StoredDocument)] {
         try await refreshIdentity()
         return try await rows("""
             SELECT d.id, d.path, s.file_size, s.file_modified, s.file_inode, d.content_key, d.status
             FROM yiana_document d JOIN yiana_seen s ON s.document = d.id AND s.machine = \(machine)
             WHERE d.library = \(library) AND (\(paths == nil) OR d.path = ANY(\(paths ?? [])))
+            ORDER BY d.path COLLATE "C"
             """, as: (Int64, String, Int64, Int64, Int64, String?, String).self)
-            .reduce(into: [:]) { result, row in
-                result[row.1] = StoredDocument(id: row.0, file: FileStamp(size: row.2, modified: row.3, inode: row.4),
-                                               contentKey: row.5, status: IndexStatus(rawValue: row.6) ?? .failed)
+            .map { row in
+                (row.1, StoredDocument(id: row.0, file: FileStamp(size: row.2, modified: row.3, inode: row.4),
+                                       contentKey: row.5, status: IndexStatus(rawValue: row.6) ?? .failed))
             }
     }
 
@@ -270,11 +281,6 @@ public struct PostgresIndex: IndexStore {
 
     /// Removes the documents this machine indexed that are not in `paths` (one another machine
     /// added, which has not reached this one yet, is not this one's to remove).
-    public func removeAll(except paths: Set<String>) async throws -> [String] {
-        let stale = try await known().keys.filter { !paths.contains($0) }
-        return try await remove(stale.sorted())
-    }
-
     public func writeAddresses(_ rows: [(id: Int64, text: String, fingerprint: String)]) async throws {
         guard !rows.isEmpty else { return }
         let rows = rows.map { (id: $0.id, text: Self.storable($0.text), fingerprint: $0.fingerprint) }, machine = self.machine

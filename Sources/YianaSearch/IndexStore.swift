@@ -15,6 +15,9 @@ public protocol IndexStore: Sendable {
     /// What the index holds of every document this copy of the library indexed, by path: to
     /// tell what changed here.
     func known() async throws -> [String: StoredDocument]
+    /// ``known()``'s rows one at a time, in the order of their paths' UTF-8 bytes: a run over
+    /// the whole library compares it with them without holding them all.
+    func forEachKnown(_ body: (String, StoredDocument) throws -> Void) async throws
     /// ``known()``'s answer for the documents at `paths` alone (those the index holds): a
     /// watcher's pass, told what changed, reads their rows, not the library's.
     func known(paths: Set<String>) async throws -> [String: StoredDocument]
@@ -33,8 +36,6 @@ public protocol IndexStore: Sendable {
     func write(_ documents: [ExtractedDocument]) async throws -> [ExtractedDocument]
     /// Removes the documents at `paths`; returns the paths of those the index held.
     func remove(_ paths: [String]) async throws -> [String]
-    /// Removes every document whose path is not in `paths`; returns their paths.
-    func removeAll(except paths: Set<String>) async throws -> [String]
     /// The status of every document (or only of those with a problem), by path.
     func statuses(onlyProblems: Bool) async throws -> [IndexReport.Document]
     /// The status of the documents at `paths` that the index holds, by path.

@@ -125,46 +125,30 @@ public struct Indexer: Sendable {
         report.covered = changes?.paths
         // Every state seen is kept before anything else is done with it.
         if Keeper.isEnabled() { report.keeper = await Keeper(library: library).look(scan, arrival: arrival, jobs: options.jobs) }
-        let known = if let changes { try await index.known(paths: changes.paths) } else { try await index.known() }
+        var compared = if let changes {
+            try await compare(items, known: index.known(paths: changes.paths), told: changes.paths, full: options.full)
+        } else {
+            try await compareWhole(items, full: options.full)
+        }
         if options.full {
             // A rebuild starts from nothing: cheaper than replacing every page in place, and
             // a run killed halfway leaves the rest to the next run, as new documents.
             try await index.clear()
         }
-
-        var work: [(LibraryItem, FileState)] = []
-        var seen = Set<String>()
-        var knownSeen = 0  // paths the index knows that are still here: all of them means none went away
-        for item in items {
-            guard let path = library.documentPath(of: item),
-                  let file = item.stamp ?? FileState(path: item.path) else { continue }
-            if seen.insert(path).inserted, known[path] != nil { knownSeen += 1 }
-            // Unchanged files are skipped, except those whose reading failed last time
-            // (an I/O error, a lock): they are tried again.
-            if !options.full, let stored = known[path], stored.file == file, stored.isPlaceholder == (item.kind == .placeholder),
-               stored.status != .failed, stored.status != .stillArriving {
-                report.unchanged += 1
-                continue
-            }
-            work.append((item, file))
-        }
+        report.unchanged = compared.unchanged
+        var work = compared.work
         // Largest first: a long document starts early, so its pages (shared out among the
         // workers) and its commit overlap the small ones instead of running alone at the end.
         work.sort { $0.1.size > $1.1.size }
-        let indexedContent = options.full ? [] : try await reusableContent(work, known: known, partial: changes != nil)
+        let indexedContent = options.full ? [] : try await reusableContent(work, knownCount: compared.knownCount, partial: changes != nil)
         let extractor = DocumentExtractor(library: library, indexedContent: indexedContent, pageHelpers: PageHelpers(count: options.jobs - 1))
         if !work.isEmpty { PDFDocument.prepareForConcurrentUse() }  // poppler's start-up, only when there is work
 
-        for path in try await extract(work, extractor: extractor, arrival: arrival, options: options, report: &report, progress: progress) {
-            if seen.remove(path) != nil, known[path] != nil { knownSeen -= 1 }
-        }
-        if let changes {
-            report.removedPaths = try await index.remove(changes.paths.filter { known[$0] != nil && !seen.contains($0) }.sorted())
-        } else if options.full {
-            report.removedPaths = known.keys.filter { !seen.contains($0) }.sorted()
-        } else if knownSeen != known.count {  // when every path the index knows was seen, nothing went: no row is read again
-            report.removedPaths = try await index.removeAll(except: seen).sorted()
-        }
+        // A document the index held that vanished before it could be read is gone too.
+        let vanished = try await extract(work, extractor: extractor, arrival: arrival, options: options, report: &report, progress: progress)
+        compared.gone += vanished.filter { compared.knownWork.contains($0) }
+        compared.gone.sort()
+        report.removedPaths = options.full ? compared.gone : try await index.remove(compared.gone)
         report.removed = report.removedPaths.count
         try await finish(&report, scan: scan, options: options)
         // The folders' times from before they were listed: a change made during the run shows.
@@ -173,13 +157,13 @@ public struct Indexer: Sendable {
     }
 
     /// The content keys whose pages `work`'s documents can copy instead of being extracted:
-    /// every key the index holds whole, from `known`, on a run over the library with much to
-    /// do; on a pass told what changed (`partial`, whose `known` holds only those documents) or
-    /// a run with a few documents to do, the keys of the work's own PDFs (from each archive's
+    /// every key the index holds whole on a run over the library with much to do (of the
+    /// `knownCount` documents the index holds); on a pass told what changed (`partial`) or a
+    /// run with a few documents to do, the keys of the work's own PDFs (from each archive's
     /// directory) that the index holds, not a set of every key of 100,000 documents.
-    private func reusableContent(_ work: [(LibraryItem, FileState)], known: [String: StoredDocument], partial: Bool) async throws -> Set<String> {
+    private func reusableContent(_ work: [(LibraryItem, FileState)], knownCount: Int, partial: Bool) async throws -> Set<String> {
         guard !work.isEmpty else { return [] }
-        guard partial || work.count * 16 < known.count else { return try await index.indexedContent(known: known) }
+        guard partial || work.count * 16 < knownCount else { return try await index.indexedContent(known: index.known()) }
         let keys = Set(work.compactMap { DocumentExtractor.contentKey(of: $0.0) })
         return keys.isEmpty ? [] : try await index.indexedContent(among: keys)
     }

@@ -25,6 +25,14 @@ extension SearchIndex: IndexStore {
         }
     }
 
+    public func forEachKnown(_ body: (String, StoredDocument) throws -> Void) async throws {
+        try readNow { db in
+            // In the order of the path's unique index (BINARY: by bytes), not sorted.
+            let rows = try Row.fetchCursor(db, sql: Self.knownColumns + " ORDER BY path")
+            while let row = try rows.next() { try body(row[1], Self.stored(row)) }
+        }
+    }
+
     public func known(paths: Set<String>) async throws -> [String: StoredDocument] {
         try readNow { db in
             var result: [String: StoredDocument] = [:]
@@ -180,14 +188,6 @@ extension SearchIndex: IndexStore {
         let pages = pageRowids(of: id)
         try db.execute(sql: "DELETE FROM page WHERE rowid BETWEEN ? AND ?", arguments: [pages.lowerBound, pages.upperBound])
         try db.execute(sql: "DELETE FROM document_addresses WHERE document = ?", arguments: [id])
-    }
-
-    public func removeAll(except paths: Set<String>) async throws -> [String] {
-        try writeNow { db in
-            let stale = try Row.fetchAll(db, sql: "SELECT id, path FROM document").filter { !paths.contains($0["path"]) }
-            for row in stale { try Self.delete(row["id"], db) }
-            return stale.map { $0["path"] }
-        }
     }
 
     public func remove(_ paths: [String]) async throws -> [String] {

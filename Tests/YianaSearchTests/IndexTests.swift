@@ -96,6 +96,29 @@ struct IndexTests {
         #expect(again.unchanged == 8)
     }
 
+    /// Two names that differ only in their Unicode normalization (é as one code point, and as
+    /// e with a combining accent: on Linux both can be in one folder, as sync brings them from
+    /// different systems) are two documents, as they are two files and two rows: each indexed
+    /// once and unchanged after, and the one deleted is the one removed.
+    @Test(arguments: IndexBackend.allCases)
+    func namesThatDifferOnlyInNormalizationAreTwoDocuments(backend: IndexBackend) async throws {
+        let fixture = try await IndexFixture(backend)
+        let composed = "Caf\u{E9}.yianazip", decomposed = "Cafe\u{301}.yianazip"
+        for name in [composed, decomposed] {
+            try FileManager.default.copyItem(atPath: fixture.folder.path("Receipt with OCR.yianazip"), toPath: fixture.folder.path(name))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.folder.url.path).filter { $0.hasPrefix("Caf") }.count == 2)
+        let first = try await fixture.run()
+        #expect(first.changed.filter { $0.hasPrefix("Caf") }.count == 2)
+        let again = try await fixture.run()
+        #expect(again.extracted == 0 && again.reused == 0 && again.removed == 0)
+        #expect(again.unchanged == 10)
+        try FileManager.default.removeItem(atPath: fixture.folder.path(decomposed))
+        let after = try await fixture.run()
+        #expect(after.removedPaths.map { Array($0.unicodeScalars) } == [Array(decomposed.unicodeScalars)])
+        #expect(after.unchanged == 9 && after.extracted == 0)
+    }
+
     @Test(arguments: IndexBackend.allCases)
     func changesDeletionsMovesAndRenames(backend: IndexBackend) async throws {
         let fixture = try await IndexFixture(backend)
