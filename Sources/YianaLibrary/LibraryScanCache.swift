@@ -200,9 +200,17 @@ public final class LibraryScanCache {
             let prefix = folder + "/"
             let range = Self.range(of: prefix, in: scan.items)
             // What the folder holds itself replaced; what its sub-folders hold stays.
-            let deeper = scan.items[range].filter { Self.isDeeper($0, than: prefix) }
             let fresh = LibraryScanner.evicted(pieces[folder]?.items ?? [], dataless: dataless, library: library).sorted { $0.path < $1.path }
-            scan.items.replaceSubrange(range, with: deeper.merged(with: fresh) { $0.path < $1.path })
+            let own = range.filter { !Self.isDeeper(scan.items[$0], than: prefix) }
+            if own.count == fresh.count, zip(own, fresh).allSatisfy({ scan.items[$0].path == $1.path }) {
+                // The same files (a rescan's nearly every folder): each item in its place.
+                for (index, item) in zip(own, fresh) { scan.items[index] = item }
+            } else {
+                // In one pass and one array of the range's size (the root's range is the library's).
+                let patched = scan.items[range].lazy.filter { Self.isDeeper($0, than: prefix) }
+                    .merged(with: fresh, capacity: range.count + fresh.count) { $0.path < $1.path }
+                scan.items.replaceSubrange(range, with: patched)
+            }
             pieces[folder]?.items = []
         }
         last = scan

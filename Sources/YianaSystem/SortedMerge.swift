@@ -1,20 +1,20 @@
-extension Array {
-    /// This array and `other`, both sorted by `precedes`, as one sorted array: in one pass,
-    /// not a sort of both. Of two equal elements, `other`'s comes first.
-    package func merged(with other: [Element], by precedes: (Element, Element) -> Bool) -> [Element] {
-        guard !isEmpty else { return other }
-        guard !other.isEmpty else { return self }
-        var all: [Element] = [], i = 0, j = 0
-        all.reserveCapacity(count + other.count)
-        while i < count || j < other.count {
-            if j == other.count || (i < count && precedes(self[i], other[j])) {
-                all.append(self[i])
-                i += 1
-            } else {
-                all.append(other[j])
-                j += 1
+extension Sequence {
+    /// This sequence and `other`, both sorted by `precedes`, as one sorted array: in one pass,
+    /// not a sort of both. Of two equal elements, `other`'s comes first. `capacity`: the room
+    /// made at once (by default this sequence's underestimated count and `other`'s), for a
+    /// filtered sequence of 100,000 items grown by doubling would hold up to twice the room.
+    package func merged(with other: [Element], capacity: Int? = nil, by precedes: (Element, Element) -> Bool) -> [Element] {
+        var all: [Element] = []
+        all.reserveCapacity(capacity ?? underestimatedCount + other.count)
+        var next = 0
+        for element in self {
+            while next < other.count, !precedes(element, other[next]) {
+                all.append(other[next])
+                next += 1
             }
+            all.append(element)
         }
+        all.append(contentsOf: other[next...])
         return all
     }
 }
