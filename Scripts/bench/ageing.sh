@@ -65,5 +65,5 @@ watch_measure aged "$lib" "$work/arrive-aged"
 aged=("${measured[@]}")
 names=("arrival -> searchable" "deletion -> listed" "peak RSS" "no-op index" "index, 1 change" status "versions list --deleted" "versions list DOC")
 for i in "${!names[@]}"; do
-    printf '%-24s young %7.2f  aged %7.2f  %.2fx\n' "${names[$i]}" "${young[$i]}" "${aged[$i]}" "$(echo "${aged[$i]} / ${young[$i]}" | bc -l)"
+    printf '%-24s young %7.3f  aged %7.3f  %.2fx\n' "${names[$i]}" "${young[$i]}" "${aged[$i]}" "$(echo "${aged[$i]} / ${young[$i]}" | bc -l)"
 done

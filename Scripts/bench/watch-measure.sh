@@ -4,11 +4,13 @@
 # window (5 s by default) a user's sync program is given.
 
 now() { date +%s.%N; }
-stats() {  # median and p95 of the numbers on stdin, in seconds with two decimals
-    sort -g | awk '{v[NR] = $1} END {m = v[int((NR + 1) / 2)]; p = v[int(NR * 0.95 + 0.999)]; printf "median %.2f s, p95 %.2f s", m, p}'
+# Three decimals: the fresh processes' figures are 20-60 ms, where two decimals (a 10 ms
+# step) would make a ratio of one step a 1.5x.
+stats() {  # median and p95 of the numbers on stdin, in seconds with three decimals
+    sort -g | awk '{v[NR] = $1} END {m = v[int((NR + 1) / 2)]; p = v[int(NR * 0.95 + 0.999)]; printf "median %.3f s, p95 %.3f s", m, p}'
 }
-median3() {  # median3 COMMAND...: the median of three runs' seconds, two decimals
-    for _ in 1 2 3; do seconds "$@"; done | median | xargs printf '%.2f'
+median5() {  # median5 COMMAND...: the median of five runs' seconds, three decimals
+    for _ in 1 2 3 4 5; do seconds "$@"; done | median | xargs printf '%.3f'
 }
 watcher=""
 stop_watcher() { [ -n "$watcher" ] && kill "$watcher" 2>/dev/null; watcher=""; }
@@ -27,7 +29,7 @@ watch_header() {
 #   - as many documents removed, each timed until `yiana versions list --deleted` lists it
 #     (put back once the row is measured: a library measured twice lists only its own);
 #   - the watcher's peak RSS (VmHWM) over all of it;
-# then, the watcher stopped, each median of 3: a no-op `yiana index`, `index` after one
+# then, the watcher stopped, each median of 5: a no-op `yiana index`, `index` after one
 # document changed, `yiana status`, `yiana versions list --deleted` and `versions list DOC`.
 watch_measure() {
     local label="$1" lib="$2" arrive="$3" file name n folder start path hwm noop one status deleted some listdoc
@@ -61,18 +63,18 @@ watch_measure() {
     hwm=$(awk '/VmHWM/ {printf "%.0f", $2 / 1024}' "/proc/$watcher/status")
     kill -INT "$watcher"; wait "$watcher" || true; watcher=""
 
-    noop=$(median3 "$yiana" index --library "$lib")
+    noop=$(median5 "$yiana" index --library "$lib")
     # The change: a document edited as the app writes (new bytes of its own, not a copy of
     # another document's, which would leave the library holding one document twice).
     one=$(for round in 1 2 3; do
         doc=$(find "$lib" -name '*.yianazip' | sort | sed -n "$((RANDOM % 50 + 100))p")
         python3 Scripts/bench/ageing-churn.py --edit "$doc" "$((1000 + round))"
         seconds "$yiana" index --library "$lib"
-    done | median | xargs printf '%.2f')
-    status=$(median3 "$yiana" status --library "$lib")
-    deleted=$(median3 "$yiana" versions list --deleted --library "$lib")
+    done | median | xargs printf '%.3f')
+    status=$(median5 "$yiana" status --library "$lib")
+    deleted=$(median5 "$yiana" versions list --deleted --library "$lib")
     some=$(find "$lib" -name '*.yianazip' | sort | sed -n 200p)
-    listdoc=$(median3 "$yiana" versions list --library "$lib" "$some")
+    listdoc=$(median5 "$yiana" versions list --library "$lib" "$some")
     for victim in "$aside"/*.yianazip; do
         mv "$victim" "$lib/$(basename "$victim" | sed 's#%2F#/#g')"
     done
