@@ -114,12 +114,16 @@ public struct AddressRecord: Sendable {
     /// A document's file name without the documents' extension: the other name the app gives
     /// its address files.
     public static func stem(of path: String) -> String {
-        (path as NSString).lastPathComponent.replacingOccurrences(of: ".\(Library.documentExtension)", with: "")
+        let name = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[path.utf8.index(after: $0)...]) } ?? path
+        let suffix = ".\(Library.documentExtension)"
+        // Nearly every name: the extension once, at its end (read by its bytes, no Foundation search).
+        if name.hasSuffix(suffix), !name.dropLast(suffix.count).contains(suffix) { return String(name.dropLast(suffix.count)) }
+        return name.replacingOccurrences(of: suffix, with: "")
     }
 
     /// True when address files of one of `names` can be this document's, or some once were.
     func matches(_ names: Set<String>) -> Bool {
-        fingerprint != nil || names.contains(title) || names.contains(Self.stem(of: path))
+        fingerprint != nil || !names.isEmpty && (names.contains(title) || names.contains(Self.stem(of: path)))
     }
 }
 

@@ -80,8 +80,10 @@ public struct LibraryHealth: Codable, Sendable {
         if let index, let entries = try? await IndexFreshness.entries(index) {
             indexed = entries.documents
             health.index = IndexInfo(path: index.location, documents: entries.documents.count, lastRun: entries.lastRun)
-            // The titles that can name an address file, not every document's.
-            titles = Dictionary(((try? await index.addressRecords(paths: nil, named: extracted)) ?? []).map { ($0.path, $0.title) }, uniquingKeysWith: { first, _ in first })
+            // The titles that can name an address file, not every document's (none without one).
+            if !extracted.isEmpty {
+                titles = Dictionary(((try? await index.addressRecords(paths: nil, named: extracted)) ?? []).map { ($0.path, $0.title) }, uniquingKeysWith: { first, _ in first })
+            }
         }
 
         var buckets: [String: [String]] = [:]
@@ -105,8 +107,7 @@ public struct LibraryHealth: Codable, Sendable {
             case .noTextLayer: buckets["waiting-for-ocr", default: []].append(relative)
             case .noWordsFound: buckets["no-words-found", default: []].append(relative)
             case .ok:
-                let stem = item.documentURL.deletingPathExtension().lastPathComponent
-                if !extracted.contains(stem), !(titles[relative].map(extracted.contains) ?? false) {
+                if extracted.isEmpty || !extracted.contains(AddressRecord.stem(of: item.documentName)) && !(titles[relative].map(extracted.contains) ?? false) {
                     buckets["not-extracted", default: []].append(relative)
                 }
             case .notDownloaded, .stillArriving: break

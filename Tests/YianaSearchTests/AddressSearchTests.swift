@@ -24,6 +24,16 @@ struct AddressSearchTests {
         """
     }
 
+    /// The other name the app gives a document's address files: its file name without the
+    /// documents' extension (wherever the extension is in it, as the app's own replace does).
+    @Test func aDocumentsStemIsItsFileNameWithoutTheExtension() {
+        #expect(AddressRecord.stem(of: "Letters/2026/Bob Smith.yianazip") == "Bob Smith")
+        #expect(AddressRecord.stem(of: "Café.yianazip") == "Café")
+        #expect(AddressRecord.stem(of: "Notes") == "Notes")
+        #expect(AddressRecord.stem(of: "a.yianazip/b.yianazip.yianazip") == "b")
+        #expect(AddressRecord.stem(of: "Scan.yianazip 2.yianazip") == "Scan 2")
+    }
+
     // MARK: As the app resolves them
 
     @Test func theNewestCorrectionOfEachPageAndTypeIsWhatTheAppShows() throws {
