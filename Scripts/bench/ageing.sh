@@ -19,7 +19,7 @@ cd "$(dirname "$0")/../.."
 source Scripts/bench/common.sh
 source Scripts/bench/watch-measure.sh
 Scripts/setup.sh bc unison $(command -v python3 >/dev/null || echo python3) >/dev/null
-yiana="${YIANA:-$(release_binary yiana)}"  # YIANA=: another build of it (a "before")
+yiana="$(release_binary yiana)"  # YIANA=: another build of it (a "before")
 documents="${1:-10000}"
 rounds="${2:-10}"
 arrivals="${3:-20}"

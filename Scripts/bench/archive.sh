@@ -21,7 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 source Scripts/bench/common.sh
 Scripts/setup.sh time unzip bc openssl $(command -v python3 >/dev/null || echo python3) >/dev/null
-yiana="${YIANA:-$(release_binary yiana)}"  # YIANA=: another build of it (a "before")
+yiana="$(release_binary yiana)"  # YIANA=: another build of it (a "before")
 stress="$(release_binary yiana-stress)"
 runs="${1:-9}"
 bench_work bench

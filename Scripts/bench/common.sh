@@ -4,8 +4,10 @@ seconds() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; e=$(date 
 # median: the median of the numbers on standard input, one per line.
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 # release_binary PRODUCT: builds PRODUCT for release, with the Swift runtime linked in as
-# users get it (Scripts/install.sh, Scripts/package.sh), and prints its path.
+# users get it (Scripts/install.sh, Scripts/package.sh), and prints its path. YIANA=PATH: that
+# build of yiana instead (one already built, or a "before" to compare).
 release_binary() {
+    if [ "$1" = yiana ] && [ -n "${YIANA:-}" ]; then echo "$YIANA"; return; fi
     YIANA_STATIC_RUNTIME=1 swift build -c release --product "$1" >/dev/null
     echo "$(swift build -c release --show-bin-path)/$1"
 }

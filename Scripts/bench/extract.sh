@@ -19,7 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source Scripts/bench/common.sh
-yiana="${YIANA:-$(release_binary yiana)}"
+yiana="$(release_binary yiana)"
 bench="${BENCH:-$(release_binary yiana-bench)}"
 pages="${1:-10000}"
 runs="${2:-3}"

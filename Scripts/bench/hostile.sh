@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 source Scripts/bench/common.sh
 Scripts/setup.sh unzip $(command -v python3 >/dev/null || echo python3) >/dev/null
-yiana="${YIANA:-$(release_binary yiana)}"  # YIANA=: another build of it (a "before")
+yiana="$(release_binary yiana)"  # YIANA=: another build of it (a "before")
 work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-hostile-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 export XDG_STATE_HOME="$work/state" XDG_CACHE_HOME="$work/cache"

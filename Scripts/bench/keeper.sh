@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 source Scripts/bench/common.sh
 Scripts/setup.sh bc $(command -v python3 >/dev/null || echo python3) >/dev/null
-yiana="${YIANA:-$(release_binary yiana)}"  # YIANA=: another build of it (a "before")
+yiana="$(release_binary yiana)"  # YIANA=: another build of it (a "before")
 documents="${1:-10000}"
 runs="${2:-7}"
 work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-keeper-XXXXXX")"

@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 source Scripts/bench/common.sh
 Scripts/setup.sh poppler-utils python3-venv >/dev/null
-yiana="${YIANA:-$(release_binary yiana)}"
+yiana="$(release_binary yiana)"
 app="${1:-40}" other="${2:-24}" scans="${3:-12}" misses="${4:-}"
 venv=.build/typst-venv
 if ! "$venv/bin/python" -c "import typst" 2>/dev/null; then

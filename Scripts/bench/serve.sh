@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 source Scripts/bench/common.sh
 Scripts/setup.sh wrk poppler-utils bc curl sqlite3 $(command -v python3 >/dev/null || echo python3) >/dev/null
-yiana="${YIANA:-$(release_binary yiana)}"  # YIANA=path measures another build (an older one, say)
+yiana="$(release_binary yiana)"  # YIANA=path measures another build (an older one, say)
 bench="$(release_binary yiana-bench)"
 documents="${1:-10000}"
 duration="${2:-20}"

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 source Scripts/bench/common.sh
 source Scripts/bench/watch-measure.sh
 Scripts/setup.sh bc $(command -v python3 >/dev/null || echo python3) >/dev/null
-yiana="${YIANA:-$(release_binary yiana)}"  # YIANA=: another build of it (a "before")
+yiana="$(release_binary yiana)"  # YIANA=: another build of it (a "before")
 read -r -a sizes <<< "${1:-1000 10000 100000}"
 arrivals="${2:-20}"
 bench_work bench-watch-scale
