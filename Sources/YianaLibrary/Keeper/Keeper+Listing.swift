@@ -124,15 +124,18 @@ extension Keeper {
     /// `states` as records, newest first, one per distinct bytes and path, less those whose
     /// bytes no longer match their name (dropped as they are found).
     /// A fresh process trusts the catalog's record of the files found intact before, as
-    /// they were then (``KeeperCatalog/verifiedIdentities(of:)``): listing a document's history
+    /// they were then (``KeeperCatalog/heldObjects(among:)``): listing a document's history
     /// reads the bytes of what changed since, not every state of it each time.
     private func verifiedRecords(_ states: [KeptState], catalog: KeeperCatalog, now: Date = Date()) -> [VersionRecord] {
         var seen = Set<String>()
         let wanted = states.reversed().filter { seen.insert($0.sha256 + "\t" + $0.path).inserted }
-        let recorded = catalog.verifiedIdentities(of: Set(wanted.map(\.sha256)))
+        let held = catalog.heldObjects(among: Set(wanted.map(\.sha256)))
         var found: [String: String] = [:]
         defer { catalog.noteVerified(found) }
-        return wanted.filter { intact($0.sha256, catalog: catalog, now: now, recorded: recorded[$0.sha256], found: &found) }.map(record)
+        return wanted.filter { state in
+            guard let recorded = held[state.sha256] else { return false }
+            return intact(state.sha256, catalog: catalog, now: now, recorded: recorded, held: true, found: &found)
+        }.map(record)
     }
 
     func record(_ state: KeptState) -> VersionRecord {
@@ -148,15 +151,16 @@ extension Keeper {
     /// dropped and never offered again.
     func intact(_ sha256: String, catalog: KeeperCatalog, now: Date = Date()) -> Bool {
         var found: [String: String] = [:]
-        return intact(sha256, catalog: catalog, now: now, recorded: nil, found: &found)
+        return intact(sha256, catalog: catalog, now: now, recorded: nil, held: false, found: &found)
     }
 
     /// ``intact(_:catalog:now:)``, trusting `recorded`, the identity its file had when it was
     /// last found intact (``FileIdentity/fingerprint``: inode, size, times, links; its ctime set
     /// by the kernel at any change), when the file is as it was; a file found intact now whose
     /// last change is older than ``racy`` is noted in `found` (sha → identity) for the catalog.
-    func intact(_ sha256: String, catalog: KeeperCatalog, now: Date, recorded: String?, found: inout [String: String]) -> Bool {
-        guard catalog.object(sha256) != nil else { return false }
+    /// `held`: the catalog was just asked and holds the object (else it is asked here).
+    func intact(_ sha256: String, catalog: KeeperCatalog, now: Date, recorded: String?, held: Bool, found: inout [String: String]) -> Bool {
+        guard held || catalog.object(sha256) != nil else { return false }
         let url = objectURL(sha256)
         // Hashed once while the file stays as it was (inode, size, times, links): a server
         // listing lost documents again, or drawing their pages, reads no byte twice.

@@ -3,17 +3,19 @@ import GRDB
 
 /// The objects found to hash to their names, with their files' identities then
 /// (``FileIdentity/fingerprint``): a listing in a fresh process reads again only the bytes of
-/// a file changed since (``Keeper/intact(_:catalog:now:recorded:found:)``), not every state of
+/// a file changed since (``Keeper/intact(_:catalog:now:recorded:held:found:)``), not every state of
 /// every document it lists. Not the journal's: a catalog rebuilt starts without it.
 extension KeeperCatalog {
-    /// The recorded identity of each of `shas` that has one.
-    func verifiedIdentities(of shas: Set<String>) -> [String: String] {
+    /// Of `shas`, those whose bytes the catalog holds, each with the identity its file had when
+    /// last found intact (nil: never recorded): in one read, not one per state listed (each read
+    /// of the catalog is a transaction of its own, about 0.1 ms).
+    func heldObjects(among shas: Set<String>) -> [String: String?] {
         guard !shas.isEmpty else { return [:] }
         return read([:]) { db in
-            let statement = try db.cachedStatement(sql: "SELECT identity FROM verified WHERE sha = ?")
-            var found: [String: String] = [:]
+            let statement = try db.cachedStatement(sql: "SELECT v.identity FROM object o LEFT JOIN verified v ON v.sha = o.sha WHERE o.sha = ?")
+            var found: [String: String?] = [:]
             for sha in shas {
-                if let identity = try String.fetchOne(statement, arguments: [sha]) { found[sha] = identity }
+                if let row = try Row.fetchOne(statement, arguments: [sha]) { found[sha] = row[0] as String? }
             }
             return found
         }
