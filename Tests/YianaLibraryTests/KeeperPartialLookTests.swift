@@ -77,10 +77,16 @@ struct KeeperPartialLookTests {
         }
         #expect(try await look().kept == 12)
 
-        // Only one changed: nothing gone, the count of what is held agrees.
+        // Only one changed: nothing gone, the count of what is held agrees; the snapshot's
+        // record of it written in place (the same file), and then matching the library whole.
+        let snapshot = keeper.snapshot.url.path, first = FileStamp(path: snapshot)?.inode
         try document(root, "Folder 0/Doc 3.yianazip", title: "Doc 3, second version")
         let one = try await look()
         #expect(one.kept == 1 && one.gone.isEmpty && one.notDocuments.isEmpty)
+        #expect(first != nil && FileStamp(path: snapshot)?.inode == first)
+        let journal = FileStamp(path: keeper.journal.url.path)?.size
+        #expect(try await look().kept == 0)
+        #expect(FileStamp(path: keeper.journal.url.path)?.size == journal, "the patched snapshot matched: no journal read or written")
 
         // A document a command wrote (and the keeper observed) since that look, deleted again
         // before the next: the snapshot never saw it, the catalog holds it.
@@ -93,6 +99,7 @@ struct KeeperPartialLookTests {
         #expect(report.gone == ["Folder 0/Doc 0.yianazip", "Folder 1/Imported.yianazip"])  // the moved one is not lost
         #expect(report.notDocuments == ["Folder 2/Doc 2.yianazip"])
         #expect(report.kept == 3)  // the moved one, the changed one and the new one
+        #expect(FileStamp(path: snapshot)?.inode != first, "documents came and went: the snapshot written whole")
         #expect(keeper.catalogProblems().isEmpty)
         #expect(Set(keeper.lost().map(\.path)) == ["Folder 0/Doc 0.yianazip", "Folder 1/Imported.yianazip", "Folder 2/Doc 2.yianazip"])
 

@@ -56,8 +56,45 @@ struct KeeperSnapshot {
         }
     }
 
-    /// Records `items`; those for which `held` is false are written never to match.
+    /// Records `items`; those for which `held` is false are written never to match. When the
+    /// file holds the same paths in the same order (documents changed, none came or went), only
+    /// the records that differ are written, in place: a change costs its 32 bytes, not the
+    /// library's (3.2 MB at 100,000 documents). Torn by a crash, a record holds each 8-byte
+    /// field old or new, and matches at most what the journal, written first, already holds.
     func write(_ items: [Keeper.Entry], held: (Int) -> Bool) {
+        let data = Self.encoded(items, held: held)
+        if let old = FileManager.default.contents(atPath: url.path), patch(old, to: data) { return }
+        // Not synced: a snapshot lost in a crash only makes the next look read the journal.
+        try? TemporaryFile.replace(url.path, with: data, mode: 0o600)
+    }
+
+    /// Writes the records of `new` that differ from `old` (the file's bytes) in place; false
+    /// when the two do not hold the same paths in the same order, or a write failed.
+    private func patch(_ old: Data, to new: Data) -> Bool {
+        guard old.count == new.count, old.prefix(16) == new.prefix(16) else { return false }
+        var differing: [Int] = []
+        let same = old.withUnsafeBytes { before in
+            new.withUnsafeBytes { after in
+                for offset in stride(from: 16, to: new.count, by: 32) {
+                    guard before.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == after.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
+                    if !before[offset + 8 ..< offset + 32].elementsEqual(after[offset + 8 ..< offset + 32]) { differing.append(offset) }
+                }
+                return true
+            }
+        }
+        guard same else { return false }
+        guard !differing.isEmpty else { return true }
+        guard let fd = try? Sys.open(url.path, [.writeOnly, .noFollow]) else { return false }
+        return Sys.closeAfter(fd) { fd in
+            new.withUnsafeBytes { bytes in
+                differing.allSatisfy { offset in
+                    (try? Sys.pwriteAll(fd, bytes.baseAddress! + offset + 8, 24, UInt64(offset + 8), path: url.path)) != nil
+                }
+            }
+        }
+    }
+
+    private static func encoded(_ items: [Keeper.Entry], held: (Int) -> Bool) -> Data {
         var data = Data(capacity: 16 + 32 * items.count)
         func put<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
         put(Self.magic)
@@ -69,8 +106,7 @@ struct KeeperSnapshot {
             put(stamp?.size ?? -1)
             put(stamp?.modified ?? -1)
         }
-        // Not synced: a snapshot lost in a crash only makes the next look read the journal.
-        try? TemporaryFile.replace(url.path, with: data, mode: 0o600)
+        return data
     }
 
     /// FNV-1a, 64 bits, of the path's bytes and the placeholder flag.
