@@ -78,7 +78,8 @@ public struct LibraryItem: Sendable, Equatable {
         }
     }
 
-    private static func lastComponent(of path: String) -> String {
+    /// The last component of `path` (all of it without a slash), cut by its bytes.
+    public static func lastComponent(of path: String) -> String {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
         return String(path[path.utf8.index(after: slash)...])
     }

@@ -114,7 +114,7 @@ public struct AddressRecord: Sendable {
     /// A document's file name without the documents' extension: the other name the app gives
     /// its address files.
     public static func stem(of path: String) -> String {
-        let name = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[path.utf8.index(after: $0)...]) } ?? path
+        let name = LibraryItem.lastComponent(of: path)
         let suffix = ".\(Library.documentExtension)"
         // Nearly every name: the extension once, at its end (read by its bytes, no Foundation search).
         if name.hasSuffix(suffix), !name.dropLast(suffix.count).contains(suffix) { return String(name.dropLast(suffix.count)) }
