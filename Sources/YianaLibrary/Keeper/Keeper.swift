@@ -108,16 +108,18 @@ public struct Keeper: Sendable {
             entries = Self.entries(scan.items, library: library)
             gone = { _ in [] }
         }
+        // The snapshot read once for a whole look; a partial one goes by what it was told.
+        let reading = scan.changes == nil ? snapshot.read(entries) : nil
         // Nothing changed since the last look: no journal read.
-        if scan.changes?.paths.isEmpty ?? snapshot.matches(entries) {
+        if scan.changes?.paths.isEmpty ?? reading?.matches == true {
             writeLastLook(now)
             folderRecord.write(scan.folders, unsettled: [])
             report.alarm = alarm()
             pruneIfDue(now: now)
             return report
         }
-        if scan.changes == nil {
-            unchanged = snapshot.recorded(entries)
+        if let reading {
+            unchanged = reading.recorded
             gone = { [unchanged] catalog in Self.gone(entries, unchanged: unchanged, catalog: catalog) }
         }
         guard let gonePaths = await record(entries, unchanged: unchanged, gone: gone, arrival: arrival, jobs: jobs, now: now, report: &report) else {
@@ -129,10 +131,10 @@ public struct Keeper: Sendable {
         let catalog = catalog()
         report.gone = gonePaths.filter { !catalog.heldElsewhere(lastStateOf: $0) }.sorted()
         writeLastLook(now)
-        if scan.changes == nil {
+        if let reading {
             // Only what was not recorded as it is now is asked of the catalog.
             let stamps = catalog.stamps(of: entries.indices.lazy.filter { unchanged?[$0] != true }.map { entries[$0].path })
-            snapshot.write(entries) { index in
+            snapshot.write(entries, as: reading) { index in
                 entries[index].placeholder || unchanged?[index] == true || stamps[entries[index].path] == entries[index].stamp
             }
         } else {
@@ -155,10 +157,12 @@ public struct Keeper: Sendable {
     static func gone(_ entries: [Entry], unchanged: [Bool]?, catalog: KeeperCatalog) -> [String] {
         // Each path counted once: a document and its placeholder stand for one. Without a
         // placeholder every entry's path is its own, and no set of every path is made to count.
-        let placeholders = entries.contains { $0.placeholder }
+        // (By index, and what the last look recorded first: an entry is not copied, its two
+        // strings retained and released, 100,000 times a look.)
+        let placeholders = entries.indices.contains { entries[$0].placeholder }
         var seen = Set<String>(), asked: [String] = [], held = 0
-        for (index, entry) in entries.enumerated() where !placeholders || seen.insert(entry.path).inserted {
-            if unchanged?[index] == true && !entry.placeholder { held += 1 } else { asked.append(entry.path) }
+        for index in entries.indices where !placeholders || seen.insert(entries[index].path).inserted {
+            if unchanged?[index] == true && !entries[index].placeholder { held += 1 } else { asked.append(entries[index].path) }
         }
         if unchanged != nil, held + catalog.stamps(of: asked).count == catalog.holdingCount { return [] }
         if !placeholders { seen = Set(entries.lazy.map(\.path)) }
@@ -185,7 +189,7 @@ public struct Keeper: Sendable {
         let catalog = catalog()
         let previousLook = readLastLook()
         // What the last whole look recorded as it is now is what the catalog holds: not asked.
-        let asked = entries.indices.filter { !entries[$0].placeholder && unchanged?[$0] != true }
+        let asked = entries.indices.filter { unchanged?[$0] != true && !entries[$0].placeholder }
         let stamps = catalog.stamps(of: asked.lazy.map { entries[$0].path })
         let work = asked.compactMap { index -> (file: String, path: String, stamp: FileStamp)? in
             let entry = entries[index]
