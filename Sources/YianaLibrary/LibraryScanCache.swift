@@ -240,9 +240,10 @@ extension LibraryScanner {
         var scan = LibraryScan()
         scan.unwalked = []
         let relativeFolder = library.relativePath(of: folder)
-        if let relativeFolder, let stamp = FileStamp(path: folder.path) { scan.folders[relativeFolder] = stamp.modified }
-        for entry in try DirectoryEntry.list(folder.path) {
-            visit(entry, in: folder, relativeFolder: relativeFolder, library: library, into: &scan)
+        let folderPath = folder.path
+        if let relativeFolder, let stamp = FileStamp(path: folderPath) { scan.folders[relativeFolder] = stamp.modified }
+        for entry in try DirectoryEntry.list(folderPath) {
+            visit(entry, in: folderPath, relativeFolder: relativeFolder, library: library, into: &scan)
         }
         return scan
     }

@@ -98,7 +98,7 @@ public enum LibraryScanner {
                 if kind == .folder, documentName(of: url.lastPathComponent) == nil {
                     try walk(url, library: library, into: &scan, isRoot: false)
                 } else {
-                    add(url.lastPathComponent, kind: kind, in: url.deletingLastPathComponent(), library: library, into: &scan)
+                    add(url.lastPathComponent, kind: kind, in: url.deletingLastPathComponent().path, library: library, into: &scan)
                 }
             }
         }
@@ -109,19 +109,25 @@ public enum LibraryScanner {
 
     /// The documents and placeholders in `folder` itself (not in its sub-folders), and in
     /// `folders` the folder's own time and the names of its sub-folders (times unknown: -1).
+    /// `known`: stamps the caller holds, by path relative to the library, taken for a file the
+    /// folder says has the same inode instead of a `stat` of it (``DirectoryEntry/list(_:stamps:sorted:known:)``).
     /// - Throws: when `folder` cannot be listed.
-    public static func scan(_ library: Library, only folder: URL) throws -> LibraryScan {
+    public static func scan(_ library: Library, only folder: URL, known: [String: FileStamp] = [:]) throws -> LibraryScan {
         var scan = LibraryScan()
         let relativeFolder = library.relativePath(of: folder)
         if let relativeFolder, let stamp = FileStamp(path: folder.path) { scan.folders[relativeFolder] = stamp.modified }
-        for entry in try DirectoryEntry.list(folder.path) {
+        let same: ((String, Int64) -> FileStamp?)? = known.isEmpty || relativeFolder == nil ? nil : { name, inode in
+            known[relativeFolder!.isEmpty ? name : relativeFolder! + "/" + name].flatMap { $0.inode == inode ? $0 : nil }
+        }
+        let folderPath = folder.path
+        for entry in try DirectoryEntry.list(folderPath, known: same) {
             if entry.kind == .folder, let name = entry.name, let relativeFolder {
                 if foreign(name, isFolder: true) == nil, documentName(of: name) == nil {
                     scan.folders[relativeFolder.isEmpty ? name : relativeFolder + "/" + name] = -1
                 }
                 continue
             }
-            visit(entry, in: folder, relativeFolder: relativeFolder, library: library, into: &scan)
+            visit(entry, in: folderPath, relativeFolder: relativeFolder, library: library, into: &scan)
         }
         return scan
     }
@@ -195,16 +201,16 @@ public enum LibraryScanner {
 
     private static func walk(_ folder: URL, library: Library, into scan: inout LibraryScan, isRoot: Bool) throws {
         let entries: [DirectoryEntry]
-        let relativeFolder = library.relativePath(of: folder)
-        if let relativeFolder, let stamp = FileStamp(path: folder.path) { scan.folders[relativeFolder] = stamp.modified }
+        let relativeFolder = library.relativePath(of: folder), folderPath = folder.path
+        if let relativeFolder, let stamp = FileStamp(path: folderPath) { scan.folders[relativeFolder] = stamp.modified }
         do {
-            entries = try DirectoryEntry.list(folder.path)
+            entries = try DirectoryEntry.list(folderPath)
         } catch {
             if isRoot { throw error }
             return
         }
         guard isRoot, entries.count > 1 else {
-            for entry in entries { visit(entry, in: folder, relativeFolder: relativeFolder, library: library, into: &scan) }
+            for entry in entries { visit(entry, in: folderPath, relativeFolder: relativeFolder, library: library, into: &scan) }
             return
         }
         // The root's folders are walked on every core, each on its own, and each run of
@@ -223,34 +229,35 @@ public enum LibraryScanner {
             nonisolated(unsafe) let parts = buffer
             DispatchQueue.concurrentPerform(iterations: pieces.count) { piece in
                 for index in pieces[piece] {
-                    visit(entries[index], in: folder, relativeFolder: relativeFolder, library: library, into: &parts[piece])
+                    visit(entries[index], in: folderPath, relativeFolder: relativeFolder, library: library, into: &parts[piece])
                 }
             }
         }
         for part in parts { scan.append(part) }
     }
 
-    static func visit(_ entry: DirectoryEntry, in folder: URL, relativeFolder: String?, library: Library, into scan: inout LibraryScan) {
+    /// One entry of the folder at `folderPath` (its path taken once per folder, not per entry:
+    /// a URL's `path` is made anew each time it is asked for).
+    static func visit(_ entry: DirectoryEntry, in folderPath: String, relativeFolder: String?, library: Library, into scan: inout LibraryScan) {
         guard let name = entry.name else {
             // No String path reaches it: reported by its escaped name, never skipped in silence.
             let lowered = entry.escapedName.lowercased()
             if entry.kind == .folder || lowered.hasSuffix(".\(Library.documentExtension)") || lowered.contains(".\(Library.documentExtension).") {
-                let folderPath = library.relativePath(of: folder) ?? folder.path
-                let display = folderPath.isEmpty ? entry.escapedName : folderPath + "/" + entry.escapedName
+                let shown = relativeFolder ?? folderPath
+                let display = shown.isEmpty ? entry.escapedName : shown + "/" + entry.escapedName
                 scan.irregular.append(IrregularEntry(
                     path: display, code: .nameNotUTF8,
                     reason: "its name is not valid UTF-8 (the bytes shown as \\x), so it cannot be read\(entry.kind == .folder ? ", nor anything in it" : ""); rename it to UTF-8 (e.g. `convmv -f latin1 -t utf8 --notest`, or `mv` with the name typed as $'…\\xFF…'), then run the command again"))
             }
             return
         }
-        add(name, kind: entry.kind, stamp: entry.stamp, in: folder, relativeFolder: relativeFolder, library: library, into: &scan, descend: true)
+        add(name, kind: entry.kind, stamp: entry.stamp, in: folderPath, relativeFolder: relativeFolder, library: library, into: &scan, descend: true)
     }
 
-    private static func add(_ name: String, kind type: FileKind, stamp: FileStamp? = nil, in folder: URL, relativeFolder: String? = nil,
+    private static func add(_ name: String, kind type: FileKind, stamp: FileStamp? = nil, in folderPath: String, relativeFolder: String? = nil,
                             library: Library, into scan: inout LibraryScan, descend: Bool = false) {
         // Built from the path with the kind known: `appendingPathComponent` would `stat` the
         // file to learn whether it is a folder, once per entry of the walk.
-        let folderPath = folder.path
         func childPath(_ name: String) -> String { (folderPath == "/" ? "" : folderPath) + "/" + name }
         let path = childPath(name)
         var url: URL { URL(fileURLWithPath: path, isDirectory: type == .folder) }

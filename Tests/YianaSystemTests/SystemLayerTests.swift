@@ -90,6 +90,24 @@ struct SystemLayerTests {
         #expect(try Sys.lockByte(second, at: 42, exclusive: false, path: path))
     }
 
+    /// A stamp the caller holds is taken for a file the folder gives with the same inode (no
+    /// `stat`: its size is the caller's), and only then: a file renamed in over the name has a
+    /// new inode and is read from the file system.
+    @Test func aKnownStampIsTakenOnlyForTheSameInode() throws {
+        let folder = try TemporaryFolder()
+        for name in ["a", "b"] { try Data("bytes".utf8).write(to: folder.url.appendingPathComponent(name)) }
+        let a = try #require(FileStamp(path: folder.url.appendingPathComponent("a").path))
+        let held = ["a": FileStamp(size: 4242, modified: a.modified, inode: a.inode), "b": FileStamp(size: 4242, modified: 0, inode: -7)]
+        var asked: [String] = []
+        let entries = try DirectoryEntry.list(folder.url.path) { name, inode in
+            asked.append(name)
+            return held[name].flatMap { $0.inode == inode ? $0 : nil }
+        }
+        #expect(entries.map(\.name) == ["a", "b"] && asked.sorted() == ["a", "b"])
+        #expect(entries[0].stamp?.size == 4242, "the same inode: the caller's stamp, no stat")
+        #expect(entries[1].stamp?.size == 5 && entries[1].kind == .regular, "another inode: stat")
+    }
+
     @Test func readsAndWritesGoWholeAcrossTheirChunks() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("bytes")

@@ -7,8 +7,10 @@ extension Keeper {
     /// looked at; every other folder taken as the last look left it. A command that asks what
     /// went since (`versions list --deleted`, the server's deleted documents) pays for what
     /// changed, not for the library. Without a record of the folders, a whole look
-    /// (``lookAtLibrary(now:)``). A document rewritten in place in a folder whose names did
-    /// not change is not looked at here: the next whole look or watcher pass keeps it.
+    /// (``lookAtLibrary(now:)``). What tells is the names and their inodes, as the folders
+    /// give them: a document rewritten in place (its inode the same) is not looked at here,
+    /// and the next whole look or watcher pass keeps it. A file renamed in over a name, as
+    /// sync programs and the app write, has a new inode.
     @discardableResult
     public func lookAtChangedFolders(now: Date = Date()) async -> KeeperReport? {
         guard let record = folderRecord.read() else { return await lookAtLibrary(now: now) }
@@ -37,9 +39,10 @@ extension Keeper {
                 held.merge(try catalog.holdingStamps(in: folder, below: true)) { old, _ in old }
                 continue
             }
-            held.merge(try catalog.holdingStamps(in: folder, below: false)) { old, _ in old }
+            let here = try catalog.holdingStamps(in: folder, below: false)
+            held.merge(here) { old, _ in old }
             // One that cannot be listed holds nothing, as in a walk, and is tried again next time.
-            guard let piece = try? LibraryScanner.scan(library, only: url) else {
+            guard let piece = try? LibraryScanner.scan(library, only: url, known: here) else {
                 folders[folder] = -1
                 continue
             }
