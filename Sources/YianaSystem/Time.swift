@@ -202,4 +202,20 @@ package struct LocalTime: Sendable, Equatable {
 
     /// Now, in the local time zone.
     package static var now: LocalTime { LocalTime(secondsSince1970: Int(time(nil))) }
+
+    /// `date` in the local time zone, its fraction of a second dropped (as a formatter's `ss`).
+    package init(_ date: Date) {
+        self.init(secondsSince1970: Int(date.timeIntervalSince1970.rounded(.down)))
+    }
+
+    /// `yyyy-MM-dd HH:mm:ss`: a time as the commands show it to people, in this machine's
+    /// zone; what `DateFormatter` writes with that format, without loading ICU's calendars
+    /// (a few ms of a listing that shows one).
+    package var text: String {
+        func padded(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return digits.count < width ? String(repeating: "0", count: width - digits.count) + digits : digits
+        }
+        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2)) \(padded(hour, 2)):\(padded(minute, 2)):\(padded(second, 2))"
+    }
 }

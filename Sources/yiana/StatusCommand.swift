@@ -114,9 +114,7 @@ extension Yiana {
                 if document.inConflict { notes.append("in conflict") }
                 print("\(document.status.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0)) \(document.path)\(notes.isEmpty ? "" : "  (\(notes.joined(separator: "; ")))")")
             }
-            let dates = DateFormatter()
-            dates.dateFormat = "yyyy-MM-dd HH:mm:ss"
-            print("device \(report.device); last sync: \(report.lastSync.map { dates.string(from: $0) } ?? "never")")
+            print("device \(report.device); last sync: \(report.lastSync.map { LocalTime($0).text } ?? "never")")
         }
 
         /// The summary: a line per state with its count and command, then the index.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import YianaArchive
 import YianaLibrary
+import YianaSystem
 
 extension Yiana {
     struct Versions: AsyncParsableCommand {
@@ -107,21 +108,16 @@ extension Yiana.Versions {
             }
             for document in lost {
                 let what = document.how == .deleted ? "deleted" : "overwritten by bytes that are not a document"
-                print("\(document.path)  \(what); found \(Self.dates.string(from: document.goneAt)), last seen \(Self.dates.string(from: document.lastSeen))")
+                print("\(document.path)  \(what); found \(LocalTime(document.goneAt).text), last seen \(LocalTime(document.lastSeen).text)")
                 for version in document.versions { print("    " + Self.line(version)) }
             }
             print("\(Output.count(lost.count, "document")) lost; `yiana versions restore DOC VERSION` brings one back, "
                   + "`yiana versions restore --deleted --since TIME` all lost since then.")
         }
 
-        static let dates: DateFormatter = {
-            let dates = DateFormatter()
-            dates.dateFormat = "yyyy-MM-dd HH:mm:ss"
-            return dates
-        }()
 
         static func line(_ version: VersionRecord) -> String {
-            "\(version.shortID)  \(dates.string(from: version.keptAt))  \(readableByteCount(version.size).padding(toLength: 10, withPad: " ", startingAt: 0))  \(version.reason)  (\(version.originalPath))"
+            "\(version.shortID)  \(LocalTime(version.keptAt).text)  \(readableByteCount(version.size).padding(toLength: 10, withPad: " ", startingAt: 0))  \(version.reason)  (\(version.originalPath))"
         }
     }
 
@@ -144,7 +140,7 @@ extension Yiana.Versions {
         func run() async throws {
             let library = try libraryOptions.open()
             guard let alarm = Keeper(library: library).dismissAlarm() else { return print("no alarm is raised.") }
-            print("alarm lowered (\(alarm.lost) documents lost since \(List.dates.string(from: alarm.since))); their states stay kept: `yiana versions list --deleted`.")
+            print("alarm lowered (\(alarm.lost) documents lost since \(LocalTime(alarm.since).text)); their states stay kept: `yiana versions list --deleted`.")
         }
     }
 }

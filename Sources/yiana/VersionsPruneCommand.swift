@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import YianaArchive
 import YianaLibrary
+import YianaSystem
 
 extension Yiana.Versions {
     struct Prune: AsyncParsableCommand {
@@ -83,7 +84,7 @@ extension Yiana.Versions {
             if json { return try Output.json(Report(keeper: keeper, shared: shared)) }
             let would = dryRun ? "would be" : "were"
             for record in keeper.dropped {
-                print("\(dryRun ? "would drop" : "dropped") \(record.shortID)  \(List.dates.string(from: record.keptAt))  \(record.originalPath)  (seen here)")
+                print("\(dryRun ? "would drop" : "dropped") \(record.shortID)  \(LocalTime(record.keptAt).text)  \(record.originalPath)  (seen here)")
             }
             for path in keeper.forcedOut {
                 Output.error("the budget (\(readableByteCount(keeper.budget))) \(dryRun ? "would force" : "forced") out the last kept state of \(path), deleted less than \(keepDeletedDays) days ago; give a larger --keep-budget to keep it.")

@@ -139,6 +139,18 @@ struct LocalTimeTests {
                     == [expected.year, expected.month, expected.day, expected.hour, expected.minute, expected.second])
         }
     }
+
+    /// The commands' times read as `DateFormatter` wrote them with `yyyy-MM-dd HH:mm:ss`: the
+    /// fraction of a second dropped, before 1970 too.
+    @Test func aTimeIsWrittenAsTheFormatterWroteIt() {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        let seconds: [Double] = [0, 0.999, -0.5, -86_400.25, 1_764_000_000.75, 1_700_000_000, -1_000_000_000.5, 4_102_444_799.9]
+        for value in seconds + stride(from: 1_735_689_600.0, to: 1_735_689_600 + 366 * 86_400, by: 86_400 * 3 + 3_611.37) {
+            let date = Date(timeIntervalSince1970: value)
+            #expect(LocalTime(date).text == formatter.string(from: date), "\(value)")
+        }
+    }
 }
 
 @Suite("internet time")

@@ -161,23 +161,23 @@ extension Keeper {
     /// `held`: the catalog was just asked and holds the object (else it is asked here).
     func intact(_ sha256: String, catalog: KeeperCatalog, now: Date, recorded: String?, held: Bool, found: inout [String: String]) -> Bool {
         guard held || catalog.object(sha256) != nil else { return false }
-        let url = objectURL(sha256)
+        let path = objectPath(sha256)
         // Hashed once while the file stays as it was (inode, size, times, links): a server
         // listing lost documents again, or drawing their pages, reads no byte twice.
-        let current = FileIdentity.current(at: url.path), identity = current.fingerprint
-        if VerifiedObjects.shared.contains(url.path, identity) || recorded == identity && current != .absent { return true }
+        let current = FileIdentity.current(at: path), identity = current.fingerprint
+        if VerifiedObjects.shared.contains(path, identity) || recorded == identity && current != .absent { return true }
         catalog.hashed.add(1, ordering: .relaxed)
         let hash: String
         do {
-            hash = try FileHash.sha256(of: url)
+            hash = try FileHash.sha256(of: URL(fileURLWithPath: path, isDirectory: false))
         } catch {
             // Not offered while it cannot be read; dropped only when it is surely gone (an I/O
             // error is not damage).
-            if FileKind.at(url.path) == .missing { drop(sha256, why: "missing from the store", catalog: catalog, now: now) }
+            if FileKind.at(path) == .missing { drop(sha256, why: "missing from the store", catalog: catalog, now: now) }
             return false
         }
         if hash == sha256 {
-            VerifiedObjects.shared.insert(url.path, identity)
+            VerifiedObjects.shared.insert(path, identity)
             // A change within the same tick of the file system's clock would leave the
             // identity as it is: only a file settled before it was hashed is recorded.
             if current.changedSeconds < now.timeIntervalSince1970 - Self.racy { found[sha256] = identity }
@@ -185,7 +185,7 @@ extension Keeper {
         }
         // Changed in place: the drop is recorded first, and the bytes go only once it is.
         if drop(sha256, why: KeeperCatalog.changedInPlace, catalog: catalog, now: now) {
-            Sys.removeIfPresent(url.path)
+            Sys.removeIfPresent(path)
             markRewrittenInPlace("a kept state (\(sha256.prefix(12))) no longer matched its SHA-256", now: now)
         }
         return false

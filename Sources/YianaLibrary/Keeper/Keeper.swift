@@ -47,6 +47,8 @@ public struct Keeper: Sendable {
     public let place: KeeperPlace
     let journal: KeeperJournal
     let objectsFolder: URL
+    /// `objectsFolder`'s path, made once (a URL makes its path anew each time it is asked).
+    let objectsPath: String
     /// Documents kept, and their lines written, a batch at a time: a first look at 100,000
     /// documents holds one batch's states in memory, and what it did is in the journal as it goes.
     var batch = 1000
@@ -61,6 +63,7 @@ public struct Keeper: Sendable {
         self.place = place
         journal = KeeperJournal(url: place.folder.appendingPathComponent("journal.tsv"))
         objectsFolder = place.folder.appendingPathComponent("objects")
+        objectsPath = objectsFolder.path
     }
 
     /// False where `$YIANA_KEEP` is `0` or `off` (for a benchmark's run without the keeper).
@@ -70,7 +73,12 @@ public struct Keeper: Sendable {
 
     /// Where the bytes `sha256` are.
     public func objectURL(_ sha256: String) -> URL {
-        objectsFolder.appendingPathComponent(sha256)
+        URL(fileURLWithPath: objectPath(sha256), isDirectory: false)
+    }
+
+    /// ``objectURL(_:)``'s path, without a URL: a listing asks it for every state it shows.
+    func objectPath(_ sha256: String) -> String {
+        objectsPath + "/" + sha256
     }
 
     var lastLookFile: URL { place.folder.appendingPathComponent("last-look") }

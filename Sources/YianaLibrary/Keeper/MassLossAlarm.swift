@@ -26,9 +26,7 @@ public struct MassLossAlarm: Codable, Sendable, Equatable {
     }
 
     public static func format(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return formatter.string(from: date)
+        LocalTime(date).text
     }
 }
 

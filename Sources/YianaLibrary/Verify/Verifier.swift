@@ -86,10 +86,8 @@ public struct Verifier: Sendable {
 
     /// What `verify` says of a damaged document whose good state `good` the keeper holds.
     public static func goodStateMessage(_ path: String, _ good: VersionRecord) -> String {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
         let name = path.hasSuffix(".\(Library.documentExtension)") ? String(path.dropLast(Library.documentExtension.count + 1)) : path
-        return "\(path): its last good state, seen here at \(formatter.string(from: good.keptAt)), is kept (version \(good.shortID)): "
+        return "\(path): its last good state, seen here at \(LocalTime(good.keptAt).text), is kept (version \(good.shortID)): "
             + "`yiana versions restore \"\(name)\" \(good.shortID)` puts it back."
     }
 
