@@ -8,9 +8,10 @@ extension Keeper {
     /// went since (`versions list --deleted`, the server's deleted documents) pays for what
     /// changed, not for the library. Without a record of the folders, a whole look
     /// (``lookAtLibrary(now:)``). What tells is the names and their inodes, as the folders
-    /// give them: a document rewritten in place (its inode the same) is not looked at here,
-    /// and the next whole look or watcher pass keeps it. A file renamed in over a name, as
-    /// sync programs and the app write, has a new inode.
+    /// give them: a document whose inode number is the same (rewritten in place, or rarely a
+    /// replacement given the number again) is not looked at here, and the next whole look or
+    /// watcher pass, which compare size and time too, keeps it. A file renamed in over a name,
+    /// as sync programs and the app write, was made while the old one held its number.
     @discardableResult
     public func lookAtChangedFolders(now: Date = Date()) async -> KeeperReport? {
         guard let record = folderRecord.read() else { return await lookAtLibrary(now: now) }
