@@ -116,8 +116,8 @@ public enum LibraryScanner {
         var scan = LibraryScan()
         let relativeFolder = library.relativePath(of: folder)
         if let relativeFolder, let stamp = FileStamp(path: folder.path) { scan.folders[relativeFolder] = stamp.modified }
-        let same: ((String, Int64) -> FileStamp?)? = known.isEmpty || relativeFolder == nil ? nil : { name, inode in
-            known[relativeFolder!.isEmpty ? name : relativeFolder! + "/" + name].flatMap { $0.inode == inode ? $0 : nil }
+        let same: ((String, Int64) -> FileStamp?)? = known.isEmpty ? nil : relativeFolder.map { relativeFolder in
+            { name, inode in known[relativeFolder.isEmpty ? name : relativeFolder + "/" + name].flatMap { $0.inode == inode ? $0 : nil } }
         }
         let folderPath = folder.path
         for entry in try DirectoryEntry.list(folderPath, known: same) {
