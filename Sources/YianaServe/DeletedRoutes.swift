@@ -109,6 +109,6 @@ extension HTML {
         "<div class=\"alarm\" role=\"alert\"><strong>\(alarm.lost) of \(alarm.documents) documents were deleted or overwritten since "
             + "\(escape(InternetTime.string(alarm.since)))</strong>: a wiped device or ransomware? Every state seen here is kept. "
             + "<a href=\"\(escape(base + "/deleted"))\">Recently deleted</a> restores them one by one; "
-            + "<code>yiana versions restore --deleted --since '\(escape(MassLossAlarm.format(alarm.since.addingTimeInterval(-1))))'</code> all at once.</div>"
+            + "<code>yiana versions restore --deleted --since '\(escape(LocalTime(alarm.since.addingTimeInterval(-1)).text))'</code> all at once.</div>"
     }
 }

@@ -115,7 +115,6 @@ extension Yiana.Versions {
                   + "`yiana versions restore --deleted --since TIME` all lost since then.")
         }
 
-
         static func line(_ version: VersionRecord) -> String {
             "\(version.shortID)  \(LocalTime(version.keptAt).text)  \(readableByteCount(version.size).padding(toLength: 10, withPad: " ", startingAt: 0))  \(version.reason)  (\(version.originalPath))"
         }

@@ -20,13 +20,9 @@ public struct MassLossAlarm: Codable, Sendable, Equatable {
 
     /// What a person reads.
     public var message: String {
-        "MASS LOSS: \(lost) of \(documents) documents were deleted or overwritten since \(Self.format(since)); "
+        "MASS LOSS: \(lost) of \(documents) documents were deleted or overwritten since \(LocalTime(since).text); "
             + "every state seen here is kept: `yiana versions list --deleted` lists them, "
-            + "`yiana versions restore --deleted --since '\(Self.format(since.addingTimeInterval(-1)))' --dry-run` shows what one command brings back."
-    }
-
-    public static func format(_ date: Date) -> String {
-        LocalTime(date).text
+            + "`yiana versions restore --deleted --since '\(LocalTime(since.addingTimeInterval(-1)).text)' --dry-run` shows what one command brings back."
     }
 }
 
