@@ -83,21 +83,18 @@ let package = Package(
         ),
         // PDFs: facts and text on poppler, new PDFs from pages on qpdf (both loaded on first use).
         .target(name: "YianaPDF", dependencies: ["CPoppler", "CQPDF", "CTurboJPEG", "YianaSystem"], swiftSettings: [.unsafeFlags(popplerHeaderFlags)]),
+        // The one way to SQLite (on GRDB, which no other module imports): databases, their
+        // connections, statements, rows, transactions and migrations, for the modules that
+        // keep one (the keeper's catalog, the search index).
+        .target(name: "YianaSQLite", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "YianaLibrary",
             dependencies: [
-                "YianaSystem", "YianaArchive", "YianaPDF",
+                "YianaSystem", "YianaArchive", "YianaPDF", "YianaSQLite",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .target(
-            name: "YianaSearch",
-            dependencies: [
-                "YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF",
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ]
-        ),
+        .target(name: "YianaSearch", dependencies: ["YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF", "YianaSQLite"]),
         .target(name: "YianaOCR", dependencies: ["CTesseract", "YianaSystem", "YianaArchive", "YianaPDF", "YianaLibrary"]),
         .target(name: "YianaSync", dependencies: ["YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF"]),
         // `yiana extract`: the people on each page, as the app's extraction cascade finds them,
@@ -200,9 +197,10 @@ let package = Package(
             dependencies: ["YianaArchive", "YianaTestSupport", "yiana-stress", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(name: "YianaPDFTests", dependencies: ["YianaPDF"]),
-        .testTarget(name: "YianaLibraryTests", dependencies: ["YianaLibrary", "YianaArchive", "YianaTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "YianaSearchTests", dependencies: ["YianaSearch", "YianaPostgres", "YianaLibrary", "YianaArchive", "YianaTestSupport",
-                                                                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio")]),
+        .testTarget(name: "YianaSQLiteTests", dependencies: ["YianaSQLite", "YianaTestSupport"]),
+        .testTarget(name: "YianaLibraryTests", dependencies: ["YianaLibrary", "YianaArchive", "YianaSQLite", "YianaTestSupport"]),
+        .testTarget(name: "YianaSearchTests", dependencies: ["YianaSearch", "YianaPostgres", "YianaLibrary", "YianaArchive", "YianaSQLite", "YianaTestSupport",
+                                                                .product(name: "PostgresNIO", package: "postgres-nio")]),
         .testTarget(name: "YianaOCRTests", dependencies: ["YianaOCR", "YianaLibrary", "YianaSync", "YianaArchive", "YianaPDF", "YianaSearch", "YianaTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "YianaPostgresTests", dependencies: ["YianaPostgres", "YianaSearch", "YianaLibrary", "YianaArchive", "YianaSystem", "YianaTestSupport"]),
         .testTarget(name: "YianaExtractTests", dependencies: ["YianaExtract", "YianaLibrary", "YianaArchive", "YianaTestSupport"],

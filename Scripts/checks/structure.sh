@@ -4,8 +4,8 @@
 # over 80 lines and files over 400 (issue 14); that Sources/ holds only what ships, the `yiana`
 # program and the modules it is made of, the tools that test and measure it being in Tools/,
 # and that no link in README.md or docs/ dangles (issue 46); that SQLite's C API is called by
-# no module of ours (GRDB's alone), and GRDB imported only by the two that own a database
-# (issue 57). Exits 1 when a rule is broken.
+# no module of ours (GRDB's alone), and GRDB imported by one module only, YianaSQLite, and
+# there `internal`ly, by no test or tool either. Exits 1 when a rule is broken.
 #
 #   Scripts/checks/structure.sh [DIR]     (default: this repository)
 set -euo pipefail
@@ -17,13 +17,19 @@ echo "$glibc" | sed 's/^/  /'
 outside=$(echo "$glibc" | grep -v '^Sources/YianaSystem/' || true)
 if [ -n "$outside" ]; then echo "FAIL: Glibc imported outside the system layer: $outside"; status=1; fi
 # SQLite is behind GRDB (its GRDBSQLite module, the one that includes sqlite3.h): no module of
-# ours calls SQLite's C API, and GRDB is imported only by the modules that own a database.
+# ours calls SQLite's C API. GRDB is behind YianaSQLite, our one way to SQLite, which imports it
+# `internal`ly so that no GRDB type crosses it; nothing else imports it, tests and tools included.
 sqlite_c=$(grep -rlE 'sqlite3_[a-z_]+\(|import (SQLite3|GRDBSQLite|CSQLite)' Sources Tools --include=*.swift || true)
 echo "files calling SQLite's C API: $(echo -n "$sqlite_c" | grep -c . || true)"
 if [ -n "$sqlite_c" ]; then echo "FAIL: SQLite's C API outside GRDB: $sqlite_c"; status=1; fi
-grdb=$(grep -rl '^import GRDB$' Sources --include=*.swift | cut -d/ -f2 | sort -u | tr '\n' ' ')
-echo "modules importing GRDB (each owning its database): $grdb"
-if [ "$grdb" != "YianaLibrary YianaSearch " ]; then echo "FAIL: GRDB imported by $grdb (the index's YianaSearch and the keeper's catalog's YianaLibrary only)"; status=1; fi
+grdb=$(grep -rlE '^(@[A-Za-z_]+ )?((public|package|internal|fileprivate|private) )?import GRDB' Sources Tools Tests --include=*.swift | sort)
+echo "files importing GRDB (YianaSQLite's alone): $(echo -n "$grdb" | grep -c . || true)"
+outside=$(echo "$grdb" | grep -v '^Sources/YianaSQLite/' || true)
+if [ -n "$outside" ]; then echo "FAIL: GRDB imported outside YianaSQLite: $outside"; status=1; fi
+leaky=$(echo "$grdb" | grep '^Sources/YianaSQLite/' | xargs -r grep -LE '^internal import GRDB$' || true)
+if [ -n "$leaky" ]; then echo "FAIL: GRDB imported other than internally (its types would cross the module): $leaky"; status=1; fi
+deps=$(grep -c 'product(name: "GRDB"' Package.swift || true)
+if [ "$deps" != 1 ]; then echo "FAIL: $deps targets depend on GRDB in Package.swift (YianaSQLite alone)"; status=1; fi
 echo "files reading errno outside the system layer: $(grep -rlw 'errno' Sources Tools --include=*.swift | grep -vc '^Sources/YianaSystem/' || true)"
 matched=$(grep -rnE 'codes\.contains\("|\.code (==|!=) "|\.action (==|!=) "|codes == \["|error\.code == "' Sources --include=*.swift || true)
 echo "codes matched by string literal: $(echo -n "$matched" | grep -c . || true)"

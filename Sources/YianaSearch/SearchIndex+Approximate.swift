@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import YianaSQLite
 
 extension SearchIndex {
     /// A search of the words as typed, then, while there is room for more documents, of the
@@ -33,21 +33,20 @@ extension SearchIndex {
     }
 
     /// Whether the index holds `word` on ``Approximate/commonWord`` pages or more.
-    private static func isCommon(_ word: String, _ db: Database) throws -> Bool {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM (SELECT 1 FROM page WHERE page MATCH ? LIMIT \(Approximate.commonWord))"),
-                         arguments: [SearchQuery.quoted(SearchQuery.Term(text: word, prefix: false))]) ?? 0 >= Approximate.commonWord
+    private static func isCommon(_ word: String, _ db: SQLConnection) throws -> Bool {
+        try db.statement(sql: "SELECT count(*) FROM (SELECT 1 FROM page WHERE page MATCH ? LIMIT \(Approximate.commonWord))").value(Int.self, arguments: [SearchQuery.quoted(SearchQuery.Term(text: word, prefix: false))]) ?? 0 >= Approximate.commonWord
     }
 
     /// Which of `paths` (documents) hold each of `words`, in any column.
-    private static func holding(_ words: Set<String>, paths: [String], _ db: Database) throws -> [String: Set<String>] {
+    private static func holding(_ words: Set<String>, paths: [String], _ db: SQLConnection) throws -> [String: Set<String>] {
         var holding: [String: Set<String>] = [:]
-        let statement = try db.cachedStatement(sql: """
+        let statement = try db.statement(sql: """
             SELECT path FROM document WHERE path IN (SELECT value FROM json_each(?2))
             AND id IN (SELECT rowid >> \(pageBits) FROM page WHERE page MATCH ?1)
             """)
         let list = jsonStrings(paths)
         for word in words {
-            holding[word] = Set(try String.fetchAll(statement, arguments: [SearchQuery.quoted(SearchQuery.Term(text: word, prefix: false)), list]))
+            holding[word] = Set(try statement.values(String.self, arguments: [SearchQuery.quoted(SearchQuery.Term(text: word, prefix: false)), list]))
         }
         return holding
     }

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import YianaSQLite
 
 extension SearchIndex {
     /// Seconds from 1970 to 2001: the index keeps the app's dates (since 2001).
@@ -12,14 +12,14 @@ extension SearchIndex {
         if let range = query.folderRange {
             // The folder and those below it as two ranges of the folder's index (a LIKE reads every row).
             filter += " AND (d.folder = ? OR (d.folder >= ? AND d.folder < ?))"
-            _ = arguments.append(contentsOf: [range.exact, range.below, range.beyond])
+            arguments.append(contentsOf: [range.exact, range.below, range.beyond])
         }
         let order = Self.browseOrder(query.sort)
         return try readNow { db in
-            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM document d WHERE 1 \(filter)", arguments: arguments) ?? 0
+            let total = try db.value(Int.self, sql: "SELECT count(*) FROM document d WHERE 1 \(filter)", arguments: arguments) ?? 0
             var page = arguments
-            _ = page.append(contentsOf: [max(0, min(query.limit, 500)), max(0, query.offset)])
-            let rows = try Row.fetchAll(db, sql: """
+            page.append(contentsOf: [max(0, min(query.limit, 500)), max(0, query.offset)])
+            let rows = try db.rows(sql: """
                 SELECT d.path, d.folder, d.title, d.tags, d.modified, d.status, d.pageCount FROM document d
                 WHERE 1 \(filter) ORDER BY \(order) LIMIT ? OFFSET ?
                 """, arguments: page)
@@ -44,9 +44,9 @@ extension SearchIndex {
     public func outline() async throws -> LibraryOutline {
         try readNow { db in
             var direct: [String: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT folder, count(*) FROM document GROUP BY folder") { direct[row[0]] = row[1] }
+            for row in try db.rows(sql: "SELECT folder, count(*) FROM document GROUP BY folder") { direct[row[0]] = row[1] }
             var tags: [String: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT min(tag), count(DISTINCT document) FROM document_tag GROUP BY tag COLLATE NOCASE") { tags[row[0]] = row[1] }
+            for row in try db.rows(sql: "SELECT min(tag), count(DISTINCT document) FROM document_tag GROUP BY tag COLLATE NOCASE") { tags[row[0]] = row[1] }
             return LibraryOutline(direct: direct, tags: tags)
         }
     }

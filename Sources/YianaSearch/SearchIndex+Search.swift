@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import YianaSQLite
 
 /// Filters and limits for a search.
 public struct SearchOptions: Sendable {
@@ -132,16 +132,16 @@ extension SearchIndex {
         guard options.advanced else { return try searchForgiving(query, options: options) }
         do {
             return try pool.read { db in try Self.run(query, own: nil, options: options, db) }
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+        } catch let error as SQLError where error.isStatementError {
             throw SearchError.invalidAdvancedQuery(error.message ?? "syntax error")
         }
     }
 
     /// The SQL that narrows hits to the options' tags, folder and dates (joined with the
     /// document table), and its arguments; empty when nothing narrows.
-    static func filterClause(_ options: SearchOptions) -> (sql: String, arguments: StatementArguments) {
+    static func filterClause(_ options: SearchOptions) -> (sql: String, arguments: SQLArguments) {
         var filters: [String] = []
-        var arguments: StatementArguments = []
+        var arguments: SQLArguments = []
         // Every tag, as one subquery however many there are (one per tag nested past SQLite's
         // expression depth at a thousand); `tag` compares case-insensitively (NOCASE).
         var tags: [String] = []
@@ -152,35 +152,35 @@ extension SearchIndex {
             let marks = Array(repeating: "?", count: tags.count).joined(separator: ", ")
             filters.append("d.id IN (SELECT document FROM document_tag WHERE tag IN (\(marks)) GROUP BY document HAVING count(DISTINCT tag) = \(tags.count))")
         }
-        _ = arguments.append(contentsOf: StatementArguments(tags))
+        arguments.append(contentsOf: tags.map { $0 })
         if let folder = options.folder?.trimmingCharacters(in: CharacterSet(charactersIn: "/")), !folder.isEmpty {
             filters.append("(d.folder = ? OR d.folder LIKE ? ESCAPE '\\')")
             let escaped = folder.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
-            _ = arguments.append(contentsOf: [folder, escaped + "/%"])
+            arguments.append(contentsOf: [folder, escaped + "/%"])
         }
         if let since = options.since {
             filters.append("d.created >= ?")
-            _ = arguments.append(contentsOf: [since.timeIntervalSinceReferenceDate])
+            arguments.append(contentsOf: [since.timeIntervalSinceReferenceDate])
         }
         if let until = options.until {
             filters.append("d.created < ?")
-            _ = arguments.append(contentsOf: [until.timeIntervalSinceReferenceDate])
+            arguments.append(contentsOf: [until.timeIntervalSinceReferenceDate])
         }
         if let document = options.document {
             filters.append("d.path = ?")
-            _ = arguments.append(contentsOf: [document])
+            arguments.append(contentsOf: [document])
         }
         if !options.excludedPaths.isEmpty {
             filters.append("d.path NOT IN (SELECT value FROM json_each(?))")
-            _ = arguments.append(contentsOf: [jsonStrings(options.excludedPaths)])
+            arguments.append(contentsOf: [jsonStrings(options.excludedPaths)])
         }
         return (filters.isEmpty ? "" : "AND " + filters.joined(separator: " AND "), arguments)
     }
 
-    static func run(_ match: String, own: String?, options: SearchOptions, _ db: Database) throws -> [SearchHit] {
+    static func run(_ match: String, own: String?, options: SearchOptions, _ db: SQLConnection) throws -> [SearchHit] {
         let (filter, filterArguments) = filterClause(options)
-        var arguments: StatementArguments = [match]
-        _ = arguments.append(contentsOf: filterArguments)
+        var arguments: SQLArguments = [match]
+        arguments.append(contentsOf: filterArguments)
         let shown = max(1, options.pages)
 
         let (order, pageRows) = try options.sort.map {
@@ -188,9 +188,8 @@ extension SearchIndex {
         } ?? best(match, filter: filter, arguments: arguments, limit: max(1, options.limit), pages: shown, db)
         guard !order.isEmpty else { return [] }
 
-        var documents: [Int64: Row] = [:]
-        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, path, title, tags, created, status FROM document WHERE id IN (SELECT value FROM json_each(?))"),
-                                    arguments: [jsonList(order)]) {
+        var documents: [Int64: SQLRow] = [:]
+        for row in try db.statement(sql: "SELECT id, path, title, tags, created, status FROM document WHERE id IN (SELECT value FROM json_each(?))").rows(arguments: [jsonList(order)]) {
             documents[row["id"]] = row
         }
 
@@ -205,11 +204,11 @@ extension SearchIndex {
         var matching: [Int64: Int] = [:]
         if let own {
             var found = Set<Int64>()
-            for row in try Row.fetchAll(db.cachedStatement(sql: """
+            for row in try db.statement(sql: """
                 SELECT page.rowid >> \(pageBits) AS document, count(*) AS matching,
                        group_concat(page.rowid) FILTER (WHERE +page.rowid IN (SELECT value FROM json_each(?2))) AS candidates
                 FROM page WHERE page MATCH ?1 AND (page.rowid >> \(pageBits)) IN (SELECT value FROM json_each(?3)) GROUP BY 1
-                """), arguments: [own, jsonList(candidates), jsonList(order)]) {
+                """).rows(arguments: [own, jsonList(candidates), jsonList(order)]) {
                 matching[row["document"]] = row["matching"]
                 let list: String? = row["candidates"]
                 for rowid in (list ?? "").split(separator: ",") { if let rowid = Int64(rowid) { found.insert(rowid) } }
@@ -239,8 +238,8 @@ extension SearchIndex {
     }
 
     /// The documents whose pages match best, and those pages (rowid, score), best first.
-    private static func best(_ match: String, filter: String, arguments: StatementArguments, limit: Int, pages: Int,
-                             _ db: Database) throws -> ([Int64], [Int64: [(row: Int64, score: Double)]]) {
+    private static func best(_ match: String, filter: String, arguments: SQLArguments, limit: Int, pages: Int,
+                             _ db: SQLConnection) throws -> ([Int64], [Int64: [(row: Int64, score: Double)]]) {
         // The best pages first: a narrow top-k sort (page rowid, document, score), so that
         // neither every hit is grouped nor wide rows are carried through the sort. Their
         // documents follow in order; should the window hold too few, it widens.
@@ -254,12 +253,12 @@ extension SearchIndex {
         var pageRows: [Int64: [(row: Int64, score: Double)]] = [:]
         while true {
             var windowArguments = arguments
-            _ = windowArguments.append(contentsOf: [window])
-            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+            windowArguments.append(contentsOf: [window])
+            let rows = try db.statement(sql: """
                 SELECT page.rowid AS pageRow, \(document) AS document, bm25(page, \(bm25Weights)) AS score
                 FROM page \(join) WHERE page MATCH ? \(filter)
                 ORDER BY score LIMIT ?
-                """), arguments: windowArguments)
+                """).rows(arguments: windowArguments)
             order = []
             pageRows = [:]
             for row in rows {
@@ -278,17 +277,17 @@ extension SearchIndex {
 
     /// The matching documents in `sort`'s order (as the library's list orders them), and each
     /// one's matching pages, best first (at most ``pagesPerSortedHit``).
-    private static func ordered(_ match: String, by sort: BrowseQuery.Sort, filter: String, arguments: StatementArguments, limit: Int, pages: Int,
-                                _ db: Database) throws -> ([Int64], [Int64: [(row: Int64, score: Double)]]) {
+    private static func ordered(_ match: String, by sort: BrowseQuery.Sort, filter: String, arguments: SQLArguments, limit: Int, pages: Int,
+                                _ db: SQLConnection) throws -> ([Int64], [Int64: [(row: Int64, score: Double)]]) {
         var listed = arguments
-        _ = listed.append(contentsOf: [limit])
-        let order = try Int64.fetchAll(db, sql: """
+        listed.append(contentsOf: [limit])
+        let order = try db.values(Int64.self, sql: """
             SELECT d.id FROM document d WHERE d.id IN (SELECT page.rowid >> \(pageBits) FROM page WHERE page MATCH ?) \(filter)
             ORDER BY \(browseOrder(sort)) LIMIT ?
             """, arguments: listed)
         guard !order.isEmpty else { return ([], [:]) }
         var pageRows: [Int64: [(row: Int64, score: Double)]] = [:]
-        let rows = try Row.fetchAll(db, sql: """
+        let rows = try db.rows(sql: """
             SELECT page.rowid AS pageRow, (page.rowid >> \(pageBits)) AS document, bm25(page, \(bm25Weights)) AS score
             FROM page WHERE page MATCH ? AND (page.rowid >> \(pageBits)) IN (\(order.map(String.init).joined(separator: ","))) ORDER BY score
             """, arguments: [match])
@@ -313,7 +312,7 @@ extension SearchIndex {
     /// a prefix the chosen pages alone are copied into an in-memory FTS5 table of the same
     /// columns and tokenizer, where the match costs next to nothing. A snippet depends only on
     /// its row and the query: it is the same either way.
-    private static func snippets(of rowids: [Int64], own: Set<Int64>?, match: String, _ db: Database) throws -> [Int64: Row] {
+    private static func snippets(of rowids: [Int64], own: Set<Int64>?, match: String, _ db: SQLConnection) throws -> [Int64: SQLRow] {
         let columns = own == nil
             ? "snippet(page, 1, char(2), char(3), '…', 12) AS body, snippet(page, -1, char(2), char(3), '…', 12) AS best"
             : """
@@ -322,26 +321,26 @@ extension SearchIndex {
               """
         let select = "SELECT rowid, number, source, \(columns) FROM page WHERE page MATCH ?1"
         // ?2 the chosen rows, ?3 the own ones (SQLite counts parameters up to the highest used).
-        let arguments: StatementArguments = own.map { [match, jsonList(rowids), jsonList(Array($0))] } ?? [match, jsonList(rowids)]
-        let rows: [Row]
+        let arguments: SQLArguments = own.map { [match, jsonList(rowids), jsonList(Array($0))] } ?? [match, jsonList(rowids)]
+        let rows: [SQLRow]
         if match.contains("*") {
-            rows = try DatabaseQueue().write { scratch in
+            rows = try SQLDatabase().write { scratch in
                 try scratch.execute(sql: "CREATE VIRTUAL TABLE page USING fts5(\(columnsAndTokenizer))")
                 let insert = try scratch.makeStatement(sql: """
                     INSERT INTO page (rowid, title, body, tags, folder, document, number, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """)
-                let pages = try Row.fetchCursor(db.cachedStatement(sql: """
+                let pages = try db.statement(sql: """
                     SELECT rowid, title, body, tags, folder, document, number, source FROM page WHERE rowid IN (SELECT value FROM json_each(?))
-                    """), arguments: [jsonList(rowids)])
+                    """).cursor(arguments: [jsonList(rowids)])
                 while let page = try pages.next() {
-                    try insert.execute(arguments: StatementArguments(page.databaseValues))
+                    try insert.execute(arguments: page.values)
                 }
-                return try Row.fetchAll(scratch, sql: select, arguments: own == nil ? [match] : arguments)
+                return try scratch.rows(sql: select, arguments: own == nil ? [match] : arguments)
             }
         } else {
-            rows = try Row.fetchAll(db.cachedStatement(sql: select + " AND +rowid IN (SELECT value FROM json_each(?2))"), arguments: arguments)
+            rows = try db.statement(sql: select + " AND +rowid IN (SELECT value FROM json_each(?2))").rows(arguments: arguments)
         }
-        var byRow: [Int64: Row] = [:]
+        var byRow: [Int64: SQLRow] = [:]
         for row in rows { byRow[row["rowid"]] = row }
         return byRow
     }
@@ -349,8 +348,8 @@ extension SearchIndex {
     /// One document's hit: its pages whose own text matches, best first (`shown` at most), or
     /// (when only its title, tags or folder match) one title-only page; `matching`: how many
     /// pages match by their own text (nil: count those found here).
-    private static func hit(_ document: Row, pages pageRows: [(row: Int64, score: Double)], own: Set<Int64>?, shown: Int, matching: Int?,
-                            snippets: [Int64: Row]) -> SearchHit {
+    private static func hit(_ document: SQLRow, pages pageRows: [(row: Int64, score: Double)], own: Set<Int64>?, shown: Int, matching: Int?,
+                            snippets: [Int64: SQLRow]) -> SearchHit {
         var pages: [SearchHit.Page] = []
         var titleOnly: SearchHit.Page? = nil
         for (rowid, score) in pageRows {

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import YianaSQLite
 import Synchronization
 
 /// The index's vocabulary (``Approximate``): every word it holds of four letters or more, as
@@ -33,9 +33,9 @@ extension SearchIndex {
         """
 
     /// Makes the vocabulary of an index written before it had one, from its pages.
-    static func makeVocabulary(_ db: Database) throws {
+    static func makeVocabulary(_ db: SQLConnection) throws {
         try db.execute(sql: vocabularyTables)
-        let pages = try Row.fetchCursor(db, sql: "SELECT title, body, tags, folder FROM page")
+        let pages = try db.cursor(sql: "SELECT title, body, tags, folder FROM page")
         var words = Set<String>()
         while let page = try pages.next() {
             words.formUnion(Vocabulary.words(of: [page[0], page[1], page[2], page[3]]))
@@ -49,7 +49,7 @@ extension SearchIndex {
 
     /// Adds `words` to the vocabulary (those the process added before skipped); none with
     /// ``keepsVocabulary`` false.
-    func addWords(_ words: Set<String>, _ db: Database) throws {
+    func addWords(_ words: Set<String>, _ db: SQLConnection) throws {
         guard Self.keepsVocabulary else { return }
         // Filtered word by word: `subtracting` walks the whole remembered set each time.
         let (new, letters, pending) = vocabularySeen.withLock { seen -> (Set<String>, Set<Unicode.Scalar>, Int?) in
@@ -61,7 +61,7 @@ extension SearchIndex {
             return (new, letters, seen.pending)
         }
         guard !new.isEmpty else { return }
-        var count = try pending ?? Int.fetchOne(db, sql: "SELECT count(*) FROM word_new") ?? 0
+        var count = try pending ?? db.value(Int.self, sql: "SELECT count(*) FROM word_new") ?? 0
         let added = try Self.insert(new, letters: letters, into: "word_new", db)
         count += added
         // (An index written to has been brought up to this schema: the table is there.)
@@ -97,15 +97,15 @@ extension SearchIndex {
     /// Inserts `words` into `table` and their letters (`letters`, else all of theirs).
     /// - Returns: the words that were not there.
     @discardableResult
-    private static func insert(_ words: Set<String>, letters: Set<Unicode.Scalar>? = nil, into table: String, _ db: Database) throws -> Int {
+    private static func insert(_ words: Set<String>, letters: Set<Unicode.Scalar>? = nil, into table: String, _ db: SQLConnection) throws -> Int {
         guard !words.isEmpty else { return 0 }
-        let word = try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(table) (word, reversed) VALUES (?, ?)")
+        let word = try db.statement(sql: "INSERT OR IGNORE INTO \(table) (word, reversed) VALUES (?, ?)")
         var added = 0
         for text in words.sorted() {
             try word.execute(arguments: [text, Vocabulary.reversed(text)])
-            added += db.changesCount
+            added += db.changes
         }
-        let letter = try db.cachedStatement(sql: "INSERT OR IGNORE INTO word_letter (letter) VALUES (?)")
+        let letter = try db.statement(sql: "INSERT OR IGNORE INTO word_letter (letter) VALUES (?)")
         for scalar in letters ?? Vocabulary.letters(of: words) {
             try letter.execute(arguments: [String(scalar)])
         }
@@ -121,25 +121,24 @@ extension SearchIndex {
     /// The words of the vocabulary within the rule's edits of each of `words` (folded, as
     /// ``Approximate/words(of:)`` gives them), nearest first; none for an index without a
     /// vocabulary (one the next `yiana index` brings up to date).
-    func approximateWords(_ words: [String], _ db: Database) throws -> [String: [String]] {
+    func approximateWords(_ words: [String], _ db: SQLConnection) throws -> [String: [String]] {
         guard !words.isEmpty, try db.tableExists("word_new") else { return [:] }
         if let found = try residentMatches(words, db) { return found }
-        let alphabet = Set(try String.fetchAll(db, sql: "SELECT letter FROM word_letter").compactMap(\.unicodeScalars.first))
+        let alphabet = Set(try db.values(String.self, sql: "SELECT letter FROM word_letter").compactMap(\.unicodeScalars.first))
         var found: [String: [String]] = [:]
         for word in Set(words) {
             let edits = Approximate.allowedEdits(word.unicodeScalars.count)
             let probes = Approximate.probes(for: word, edits: edits, alphabet: alphabet)
             var candidates: [String] = []
             for table in Self.wordTables {
-                candidates += try String.fetchAll(db.cachedStatement(sql: "SELECT word FROM \(table) WHERE word IN (SELECT value FROM json_each(?))"),
-                                                  arguments: [Self.jsonStrings(probes.exact)])
+                candidates += try db.statement(sql: "SELECT word FROM \(table) WHERE word IN (SELECT value FROM json_each(?))").values(String.self, arguments: [Self.jsonStrings(probes.exact)])
                 // Each beginning's (ending's) range of the B-tree: from it to it followed by the
                 // last character there is.
                 for (column, values) in [("word", probes.prefixes), ("reversed", probes.suffixes)] where !values.isEmpty {
-                    candidates += try String.fetchAll(db.cachedStatement(sql: """
+                    candidates += try db.statement(sql: """
                         SELECT w.word FROM json_each(?1) p JOIN \(table) w ON w.\(column) >= p.value AND w.\(column) < p.value || char(1114111)
                         WHERE length(w.word) BETWEEN ?2 AND ?3
-                        """), arguments: [Self.jsonStrings(values), probes.lengths.lowerBound, probes.lengths.upperBound])
+                        """).values(String.self, arguments: [Self.jsonStrings(values), probes.lengths.lowerBound, probes.lengths.upperBound])
                 }
             }
             let matches = Approximate.matches(of: word, among: candidates, edits: edits)
@@ -151,20 +150,20 @@ extension SearchIndex {
     /// The approximate words from the vocabulary in memory when it is current
     /// (``ResidentVocabulary``); nil when the process does not keep it, or while it is being
     /// read anew.
-    private func residentMatches(_ words: [String], _ db: Database) throws -> [String: [String]]? {
+    private func residentMatches(_ words: [String], _ db: SQLConnection) throws -> [String: [String]]? {
         guard residentVocabulary.isEnabled, try db.tableExists("word_version") else { return nil }
         return residentVocabulary.matches(of: words, at: try Self.vocabularyVersion(db)) { [pool] in
             try await pool.read { db in
                 let version = try Self.vocabularyVersion(db)
-                let words = try Self.wordTables.map { try String.fetchAll(db, sql: "SELECT word FROM \($0) ORDER BY word") }
+                let words = try Self.wordTables.map { try db.values(String.self, sql: "SELECT word FROM \($0) ORDER BY word") }
                 return (version, Lexicon.merged(words[0], words[1]))
             }
         }
     }
 
     /// The vocabulary's version (``versionTable``), as ``ResidentVocabulary`` keys it.
-    private static func vocabularyVersion(_ db: Database) throws -> [Int64] {
-        [try Int64.fetchOne(db, sql: "SELECT version FROM word_version") ?? 0]
+    private static func vocabularyVersion(_ db: SQLConnection) throws -> [Int64] {
+        [try db.value(Int64.self, sql: "SELECT version FROM word_version") ?? 0]
     }
 
     /// `values` as a JSON array of strings, for `json_each(?)`.

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import YianaSQLite
 import Synchronization
 
 /// The search index: an SQLite database (WAL) with an FTS5 table of pages and a table of
@@ -8,7 +8,7 @@ import Synchronization
 /// It lives outside the library by default (``defaultLocation(for:)``): an SQLite file
 /// inside a folder that a sync service copies around gets corrupted.
 public final class SearchIndex: Sendable {
-    let pool: DatabasePool
+    let pool: SQLDatabase
     /// The words this process added to the vocabulary (``addWords(_:_:)``).
     let vocabularySeen = Mutex<Added>(Added())
     /// The database file.
@@ -23,7 +23,7 @@ public final class SearchIndex: Sendable {
     static let bm25Weights = "10.0, 1.0, 5.0, 2.0, 0.0, 0.0, 0.0"
 
     /// Opens (creating if needed) the index at `path` and brings its schema up to date.
-    /// - Throws: a GRDB `DatabaseError`, or a file-system error for the folder.
+    /// - Throws: an `SQLError`, or a file-system error for the folder.
     public convenience init(path: String) throws {
         try self.init(path: path, mergeEvery: 20_000)
     }
@@ -33,11 +33,9 @@ public final class SearchIndex: Sendable {
         self.mergeEvery = mergeEvery
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
                                                 withIntermediateDirectories: true)
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
-        pool = try DatabasePool(path: path, configuration: configuration)
-        let applied = try pool.read { db in try Self.migrator.appliedIdentifiers(db) }
-        try Self.migrator.migrate(pool)
+        pool = try SQLDatabase(path: path, options: SQLDatabase.Options(concurrentReads: true))
+        let applied = try pool.read { db in try Self.migrations.applied(db) }
+        try Self.migrations.apply(to: pool)
         // Carrying the pages into a new table left the old one's pages free inside the file,
         // as much again as the index: give them back. Only space is at stake (SQLite reuses
         // free pages anyway), so a vacuum that fails, for want of room for its copy, say,
@@ -49,18 +47,15 @@ public final class SearchIndex: Sendable {
 
     /// Opens an existing index to search it: read-only, and without touching its schema.
     /// - Throws: ``SearchError/indexNeedsUpdate`` when its schema is not this version's,
-    ///   or a GRDB `DatabaseError`.
+    ///   or an `SQLError`.
     public init(readingAt path: String) throws {
         self.path = path
         mergeEvery = 20_000
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.busyMode = .timeout(10)
-        pool = try DatabasePool(path: path, configuration: configuration)
+        pool = try SQLDatabase(path: path, options: SQLDatabase.Options(readOnly: true, concurrentReads: true))
         // An index the next `yiana index` only speeds up (``optimizations``) is searched as
         // it is: its results are the same.
         guard try pool.read({ db in
-            try Set(Self.migrator.completedMigrations(db)).isSuperset(of: Self.migrationsSearchNeeds)
+            try Self.migrations.completed(db).isSuperset(of: Self.migrationsSearchNeeds)
         }) else {
             throw SearchError.indexNeedsUpdate
         }
@@ -76,9 +71,9 @@ public final class SearchIndex: Sendable {
         return URL(fileURLWithPath: cache).appendingPathComponent("yiana-tools/index-\(name)-\(key).sqlite").path
     }
 
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
+    static var migrations: SQLMigrations {
+        var migrations = SQLMigrations()
+        migrations.add("v1") { db in
             try db.execute(sql: """
                 CREATE TABLE document (
                     id INTEGER PRIMARY KEY,
@@ -113,7 +108,7 @@ public final class SearchIndex: Sendable {
                 );
                 """)
         }
-        migrator.registerMigration("v2: pages by rowid range") { db in
+        migrations.add("v2: pages by rowid range") { db in
             // v1 found a document's pages by its UNINDEXED `document` column, which FTS5 can
             // only scan: every replace or removal read the whole table. Now a document's
             // pages have the rowids of its range (``pageRowids(of:)``), which FTS5 looks up
@@ -128,7 +123,7 @@ public final class SearchIndex: Sendable {
                 ALTER TABLE page_v2 RENAME TO page;
                 """)
         }
-        migrator.registerMigration(twoLetterPrefixes) { db in
+        migrations.add(twoLetterPrefixes) { db in
             // A prefix query (`re*`) made FTS5 merge the position lists of every word it stands
             // for before ranking a page: 31 ms for `re*` in 10,000 documents. With the
             // two-letter prefixes indexed as words of their own it reads one list (15 ms), for
@@ -141,7 +136,7 @@ public final class SearchIndex: Sendable {
                 ALTER TABLE page_v3 RENAME TO page;
                 """)
         }
-        migrator.registerMigration(addresses) { db in
+        migrations.add(addresses) { db in
             // Which address files each document's addresses row (``AddressIndex``) was made from.
             try db.execute(sql: """
                 CREATE TABLE document_addresses (
@@ -154,12 +149,12 @@ public final class SearchIndex: Sendable {
                 );
                 """)
         }
-        migrator.registerMigration(tagsByDocument) { db in
+        migrations.add(tagsByDocument) { db in
             // A document's tags were found by scanning every tag (the table is indexed by tag, for
             // the filter): each changed or removed document cost a scan of them all.
             try db.execute(sql: "CREATE INDEX IF NOT EXISTS document_tag_document ON document_tag(document)")
         }
-        migrator.registerMigration(browsing) { db in
+        migrations.add(browsing) { db in
             // The start page lists the newest (or A to Z) first, a page at a time.
             try db.execute(sql: """
                 CREATE INDEX IF NOT EXISTS document_modified ON document(modified);
@@ -167,15 +162,15 @@ public final class SearchIndex: Sendable {
                 CREATE INDEX IF NOT EXISTS document_folder_modified ON document(folder, modified);
                 """)
         }
-        migrator.registerMigration(vocabulary) { db in
+        migrations.add(vocabulary) { db in
             // The words the index holds, for matching words typed with a slip (``Approximate``).
             try makeVocabulary(db)
         }
-        migrator.registerMigration(vocabularyVersion) { db in
+        migrations.add(vocabularyVersion) { db in
             // Which words the vocabulary holds, in one number, for a copy kept in memory.
             try db.execute(sql: versionTable)
         }
-        return migrator
+        return migrations
     }
 
     /// The migration that adds the vocabulary (``Approximate``).
@@ -201,7 +196,7 @@ public final class SearchIndex: Sendable {
 
     /// What an index must have been brought to before it can be searched at all.
     static var migrationsSearchNeeds: Set<String> {
-        Set(migrator.migrations).subtracting(optimizations)
+        Set(migrations.names).subtracting(optimizations)
     }
 
     /// The FTS5 table of pages: its columns and tokenizer (what a match and a snippet depend
@@ -223,7 +218,7 @@ public final class SearchIndex: Sendable {
 
     /// Empties the index (for `index --full`): dropping and recreating the page table is
     /// instant, where deleting its rows one by one costs as much as writing them.
-    static func clear(_ db: Database) throws {
+    static func clear(_ db: SQLConnection) throws {
         try db.execute(sql: """
             DELETE FROM document_tag;
             DELETE FROM document_addresses;

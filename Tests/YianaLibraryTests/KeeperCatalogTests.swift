@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import YianaSQLite
 import Testing
 import YianaArchive
 import YianaSystem
@@ -136,7 +136,7 @@ struct KeeperCatalogTests {
         #expect(Self.dump(remade) == (try Self.whole(journal)))
 
         // Of another format: made anew.
-        try await remade.queue.write { try $0.execute(sql: "UPDATE meta SET value = 99 WHERE key = 'format'") }
+        try remade.queue.write { try $0.execute(sql: "UPDATE meta SET value = 99 WHERE key = 'format'") }
         let reformatted = try fresh()
         #expect(reformatted.wholeReads == 1)
         #expect(Self.dump(reformatted) == (try Self.whole(journal)))
@@ -161,7 +161,7 @@ struct KeeperCatalogTests {
         await keeper.observe(try (0..<4).map { try add(folder, "Form \($0)") })
         #expect(keeper.catalog().onDisk)
         let file = store.url.appendingPathComponent("k/\(KeeperCatalog.fileName)")
-        try await DatabaseQueue(path: file.path).writeWithoutTransaction { try $0.execute(sql: "DROP TABLE meta") }
+        try SQLDatabase(path: file.path).writeWithoutTransaction { try $0.execute(sql: "DROP TABLE meta") }
         await keeper.observe([try add(folder, "Form 4")])
         let answering = keeper.catalog()
         #expect(!answering.onDisk)

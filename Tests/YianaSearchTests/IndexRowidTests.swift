@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import YianaSQLite
 import Testing
 import YianaArchive
 import YianaLibrary
@@ -13,8 +13,8 @@ struct IndexRowidTests {
     /// Every page row is in its document's range, and every document has its pages.
     static func pagesAreInTheirRanges(_ index: SearchIndex) throws -> Bool {
         try index.pool.read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT rowid, document FROM page")
-            let documents = Set(try Int64.fetchAll(db, sql: "SELECT id FROM document"))
+            let rows = try db.rows(sql: "SELECT rowid, document FROM page")
+            let documents = Set(try db.values(Int64.self, sql: "SELECT id FROM document"))
             return rows.allSatisfy { SearchIndex.pageRowids(of: $0["document"]).contains($0["rowid"]) }
                 && Set(rows.map { $0["document"] as Int64 }) == documents
         }
@@ -53,9 +53,9 @@ struct IndexRowidTests {
         let folder = try TemporaryFolder()
         let path = folder.path("v1.sqlite")
         do {
-            let pool = try DatabasePool(path: path)
-            try SearchIndex.migrator.migrate(pool, upTo: "v1")
-            try await pool.write { db in
+            let database = try SQLDatabase(path: path)
+            try SearchIndex.migrations.apply(to: database, upTo: "v1")
+            try database.write { db in
                 for id in 1...3 {
                     try db.execute(sql: """
                         INSERT INTO document (id, path, folder, title, tags, fileSize, fileModified, fileInode, status, pageCount, textPages)
@@ -71,14 +71,14 @@ struct IndexRowidTests {
         }
         let index = try SearchIndex(path: path)
         #expect(try Self.pagesAreInTheirRanges(index))
-        let numbers = try await index.pool.read { db in try Int.fetchAll(db, sql: "SELECT number FROM page ORDER BY rowid") }
+        let numbers = try await index.pool.read { db in try db.values(Int.self, sql: "SELECT number FROM page ORDER BY rowid") }
         #expect(numbers == [1, 2, 1, 2, 1, 2])
         #expect(try await index.search("word2x2").first?.pages.first?.number == 2)
     }
 
     /// The page table's definition as SQLite keeps it.
     static func pageTableSQL(_ path: String) throws -> String {
-        try DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'page'") ?? "" }
+        try SQLDatabase(path: path).read { db in try db.value(String.self, sql: "SELECT sql FROM sqlite_master WHERE name = 'page'") ?? "" }
     }
 
     /// An index of the version before the two-letter prefixes is searched as it is (same
@@ -87,12 +87,12 @@ struct IndexRowidTests {
     @Test func aVersion2IndexIsSearchedAsItIsThenGivenItsPrefixes() async throws {
         let folder = try TemporaryFolder()
         let path = folder.path("v2.sqlite"), v1 = folder.path("v1.sqlite")
-        try SearchIndex.migrator.migrate(try DatabasePool(path: v1), upTo: "v1")
+        try SearchIndex.migrations.apply(to: try SQLDatabase(path: v1), upTo: "v1")
         #expect(throws: SearchError.self) { try SearchIndex(readingAt: v1) }
         do {
-            let pool = try DatabasePool(path: path)
-            try SearchIndex.migrator.migrate(pool, upTo: "v2: pages by rowid range")
-            try await pool.write { db in
+            let database = try SQLDatabase(path: path)
+            try SearchIndex.migrations.apply(to: database, upTo: "v2: pages by rowid range")
+            try database.write { db in
                 for id: Int64 in 1...3 {
                     try db.execute(sql: """
                         INSERT INTO document (id, path, folder, title, tags, fileSize, fileModified, fileInode, status, pageCount, textPages)

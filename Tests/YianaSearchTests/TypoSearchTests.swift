@@ -4,7 +4,7 @@ import YianaArchive
 import YianaLibrary
 @testable import YianaPostgres
 import YianaTestSupport
-import GRDB
+import YianaSQLite
 import PostgresNIO
 @testable import YianaSearch
 
@@ -141,12 +141,10 @@ struct TypoSearchUpgradeTests {
         // As an older yiana left it: no vocabulary.
         switch location {
         case .file(let path):
-            let queue = try DatabaseQueue(path: path)
-            try await queue.write { db in
+            try SQLDatabase(path: path).write { db in
                 try db.execute(sql: "DROP TABLE word; DROP TABLE word_new; DROP TABLE word_letter; DROP TABLE word_version; DELETE FROM grdb_migrations WHERE identifier IN (?, ?)",
                                arguments: [SearchIndex.vocabulary, SearchIndex.vocabularyVersion])
             }
-            try queue.close()
         case .server(let server):
             let database = try await PostgresDatabase.connect(server)
             _ = try await database.run(within: 10) { try await $0.query("DROP TABLE yiana_word, yiana_word_letter, yiana_word_version", logger: PostgresDatabase.logger) }
@@ -175,7 +173,7 @@ struct VocabularyTablesTests {
             _ = try await Indexer(library: library, index: index).run(options: IndexOptions(jobs: 1))
         }
         let (large, small) = try index.readNow { db in
-            (try Int.fetchOne(db, sql: "SELECT count(*) FROM word") ?? 0, try Int.fetchOne(db, sql: "SELECT count(*) FROM word_new") ?? 0)
+            (try db.value(Int.self, sql: "SELECT count(*) FROM word") ?? 0, try db.value(Int.self, sql: "SELECT count(*) FROM word_new") ?? 0)
         }
         #expect(large > 0 && small > 0 && small < 4, "merged in bulk, the newest still apart: \(large) and \(small)")
         for (query, number) in [("Marlowe", 0), ("Armitage", 1), ("Hollis", 2), ("Quigley", 3), ("Fairweather", 4), ("Okonkwo", 5)] {

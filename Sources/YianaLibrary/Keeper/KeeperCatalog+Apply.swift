@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import YianaSQLite
 import YianaSystem
 
 extension KeeperCatalog {
@@ -16,17 +16,17 @@ extension KeeperCatalog {
     /// state, each object, and the counts kept up as they come (the kept states and documents;
     /// counted again once bytes are dropped or come back).
     struct Applier {
-        let db: Database
+        let db: SQLConnection
         var position: Position
         private var recount = false
 
-        init(_ db: Database, _ position: Position) throws {
+        init(_ db: SQLConnection, _ position: Position) throws {
             self.db = db
             self.position = position
         }
 
-        private func run(_ sql: String, _ arguments: StatementArguments) throws {
-            try db.cachedStatement(sql: sql).execute(arguments: arguments)
+        private func run(_ sql: String, _ arguments: SQLArguments) throws {
+            try db.statement(sql: sql).execute(arguments: arguments)
         }
 
         mutating func apply(_ event: KeeperEvent) throws {
@@ -34,7 +34,7 @@ extension KeeperCatalog {
             case .state(let state):
                 if let placed = state.placed {
                     // Bytes dropped once are back: what is kept is counted again.
-                    if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM dropped WHERE sha = ?"), arguments: [state.sha256]) != nil {
+                    if try db.statement(sql: "SELECT 1 FROM dropped WHERE sha = ?").value(Bool.self, arguments: [state.sha256]) != nil {
                         recount = true
                     }
                     try run("INSERT OR REPLACE INTO object(sha, modified, how) VALUES (?, ?, ?)", [state.sha256, placed.modified, placed.how.rawValue])
@@ -48,10 +48,10 @@ extension KeeperCatalog {
                           state.title, state.reason, state.placed?.how.rawValue, state.placed?.modified])
                 // Bytes kept that are not a document (what a restore replaced) are listed, never current.
                 guard let documentID = state.documentID else { return }
-                if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM object WHERE sha = ?"), arguments: [state.sha256]) != nil {
+                if try db.statement(sql: "SELECT 1 FROM object WHERE sha = ?").value(Bool.self, arguments: [state.sha256]) != nil {
                     position.keptStates += 1
                     try run("INSERT OR IGNORE INTO keptdoc(docid) VALUES (?)", [documentID])
-                    position.keptDocuments += Int64(db.changesCount)
+                    position.keptDocuments += Int64(db.changes)
                 }
                 try run("""
                     INSERT INTO path(path, kind, sha, docid, size, inode, modified, at, goneLastSeen, lastSeen, lastDocument)
@@ -86,9 +86,9 @@ extension KeeperCatalog {
             guard recount else { return }
             recount = false
             let kept = "FROM state s WHERE s.docid IS NOT NULL AND EXISTS (SELECT 1 FROM object o WHERE o.sha = s.sha)"
-            position.keptStates = try Int64.fetchOne(db, sql: "SELECT count(*) " + kept) ?? 0
+            position.keptStates = try db.value(Int64.self, sql: "SELECT count(*) " + kept) ?? 0
             try db.execute(sql: "DELETE FROM keptdoc; INSERT OR IGNORE INTO keptdoc(docid) SELECT s.docid " + kept)
-            position.keptDocuments = try Int64.fetchOne(db, sql: "SELECT count(*) FROM keptdoc") ?? 0
+            position.keptDocuments = try db.value(Int64.self, sql: "SELECT count(*) FROM keptdoc") ?? 0
         }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import YianaSQLite
 
 /// What a prune asks of the catalog: cursors and small answers, so that a prune never holds
 /// a year's history in memory. Each throws when the catalog cannot be read: a prune that
@@ -16,7 +16,7 @@ extension KeeperCatalog {
 
     private static let keptStates = "SELECT s.id, s.path, s.sha, s.seen FROM state s JOIN object o ON o.sha = s.sha"
 
-    private static func weight(_ row: Row) -> Weight {
+    private static func weight(_ row: SQLRow) -> Weight {
         Weight(id: row[0], path: row[1], sha256: row[2], seen: date(row[3]))
     }
 
@@ -25,17 +25,17 @@ extension KeeperCatalog {
     /// and whether its last document's bytes or id are held by a path now.
     func forEachKeptPath(_ body: (_ path: String, _ newestFirst: [Weight], _ record: PathRecord?, _ lastHeld: Bool) throws -> Void) throws {
         try queue.read { db in
-            let record = try db.cachedStatement(sql: Self.pathQuery + " WHERE p.path = ?")
-            let held = try db.cachedStatement(sql: """
+            let record = try db.statement(sql: Self.pathQuery + " WHERE p.path = ?")
+            let held = try db.statement(sql: """
                 SELECT EXISTS (SELECT 1 FROM path WHERE kind = 0 AND sha = ?1) OR EXISTS (SELECT 1 FROM path WHERE kind = 0 AND docid = ?2)
                 """)
             func finish(_ path: String, _ states: [Weight]) throws {
-                let found = try Row.fetchOne(record, arguments: [path]).flatMap(Self.pathRecord)
+                let found = try record.row(arguments: [path]).flatMap(Self.pathRecord)
                 let last = found?.lastDocument
-                let lastHeld = try last.map { try Bool.fetchOne(held, arguments: [$0.sha256, $0.documentID]) ?? false } ?? false
+                let lastHeld = try last.map { try held.value(Bool.self, arguments: [$0.sha256, $0.documentID]) ?? false } ?? false
                 try body(path, states, found, lastHeld)
             }
-            let rows = try Row.fetchCursor(db, sql: Self.keptStates + " ORDER BY s.path, s.seen DESC, s.id")
+            let rows = try db.cursor(sql: Self.keptStates + " ORDER BY s.path, s.seen DESC, s.id")
             var path: String?, states: [Weight] = []
             while let row = try rows.next() {
                 let state = Self.weight(row)
@@ -54,7 +54,7 @@ extension KeeperCatalog {
     /// first), until `body` returns false.
     func forEachKeptState(_ body: (Weight) throws -> Bool) throws {
         try queue.read { db in
-            let rows = try Row.fetchCursor(db, sql: Self.keptStates + " ORDER BY s.seen, s.id")
+            let rows = try db.cursor(sql: Self.keptStates + " ORDER BY s.seen, s.id")
             while let row = try rows.next() { guard try body(Self.weight(row)) else { return } }
         }
     }
@@ -62,31 +62,31 @@ extension KeeperCatalog {
     /// The bytes of the kept states, each once.
     func forEachKeptObject(_ body: (String) throws -> Void) throws {
         try queue.read { db in
-            let rows = try String.fetchCursor(db, sql: "SELECT DISTINCT s.sha FROM state s JOIN object o ON o.sha = s.sha")
-            while let sha256 = try rows.next() { try body(sha256) }
+            let rows = try db.cursor(sql: "SELECT DISTINCT s.sha FROM state s JOIN object o ON o.sha = s.sha")
+            while let row = try rows.next() { try body(row[0]) }
         }
     }
 
     func keptStateCount() throws -> Int {
-        try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM state s JOIN object o ON o.sha = s.sha") ?? 0 }
+        try queue.read { db in try db.value(Int.self, sql: "SELECT count(*) FROM state s JOIN object o ON o.sha = s.sha") ?? 0 }
     }
 
     /// Objects no state names.
     func unnamedObjects() throws -> [String] {
-        try queue.read { db in try String.fetchAll(db, sql: "SELECT sha FROM object WHERE sha NOT IN (SELECT sha FROM state)") }
+        try queue.read { db in try db.values(String.self, sql: "SELECT sha FROM object WHERE sha NOT IN (SELECT sha FROM state)") }
     }
 
     /// The states whose bytes are not kept (dropped before).
     func unkeptStateIDs() throws -> Set<Int64> {
-        try queue.read { db in Set(try Int64.fetchAll(db, sql: "SELECT id FROM state WHERE sha NOT IN (SELECT sha FROM object)")) }
+        try queue.read { db in Set(try db.values(Int64.self, sql: "SELECT id FROM state WHERE sha NOT IN (SELECT sha FROM object)")) }
     }
 
     /// The states of `ids`.
     func states(ids: some Sequence<Int64>) throws -> [Int64: KeptState] {
         try queue.read { db in
-            let statement = try db.cachedStatement(sql: "SELECT \(Self.stateColumns) FROM state s WHERE s.id = ?")
+            let statement = try db.statement(sql: "SELECT \(Self.stateColumns) FROM state s WHERE s.id = ?")
             var found: [Int64: KeptState] = [:]
-            for id in ids { if let state = try Row.fetchOne(statement, arguments: [id]).flatMap({ Self.state($0) }) { found[id] = state } }
+            for id in ids { if let state = try statement.row(arguments: [id]).flatMap({ Self.state($0) }) { found[id] = state } }
             return found
         }
     }
@@ -94,7 +94,7 @@ extension KeeperCatalog {
     /// How the bytes `sha256` are kept, when they are.
     func keptObject(_ sha256: String) throws -> Object? {
         try queue.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT modified, how FROM object WHERE sha = ?"), arguments: [sha256]).flatMap { row in
+            try db.statement(sql: "SELECT modified, how FROM object WHERE sha = ?").row(arguments: [sha256]).flatMap { row in
                 KeeperMode(rawValue: row[1]).map { Object(modified: row[0], how: $0) }
             }
         }
@@ -102,6 +102,6 @@ extension KeeperCatalog {
 
     /// The ids of the states at `path`.
     func stateIDs(path: String) throws -> [Int64] {
-        try queue.read { db in try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM state WHERE path = ?"), arguments: [path]) }
+        try queue.read { db in try db.statement(sql: "SELECT id FROM state WHERE path = ?").values(Int64.self, arguments: [path]) }
     }
 }

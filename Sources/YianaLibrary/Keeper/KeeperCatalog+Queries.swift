@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import YianaSQLite
 import YianaSystem
 
 /// What the keeper's looks, listings, counts and alarm ask of the catalog: each a query of
@@ -20,7 +20,7 @@ extension KeeperCatalog {
     static let stateColumns = "s.id, s.sha, s.size, s.inode, s.modified, s.path, s.seen, s.docid, s.title, s.reason, s.how, s.placedModified"
 
     /// A state from ``stateColumns`` starting at column `at`.
-    static func state(_ row: Row, at i: Int = 0) -> KeptState? {
+    static func state(_ row: SQLRow, at i: Int = 0) -> KeptState? {
         guard let sha: String = row[i + 1] else { return nil }
         let size: Int64 = row[i + 2], modified: Int64 = row[i + 4]
         var placed: KeptState.Placement?
@@ -36,7 +36,7 @@ extension KeeperCatalog {
         FROM path p LEFT JOIN state s ON s.id = p.lastDocument
         """
 
-    static func pathRecord(_ row: Row) -> PathRecord? {
+    static func pathRecord(_ row: SQLRow) -> PathRecord? {
         let lastDocument = state(row, at: 8)
         let state: KeeperPathState
         switch Kind(rawValue: row[1]) {
@@ -53,7 +53,7 @@ extension KeeperCatalog {
         return PathRecord(path: row[0], state: state, lastSeen: (row[7] as Int64?).map(date), lastDocument: lastDocument)
     }
 
-    func read<T>(_ fallback: T, _ body: (Database) throws -> T) -> T {
+    func read<T>(_ fallback: T, _ body: (SQLConnection) throws -> T) -> T {
         (try? queue.read(body)) ?? fallback
     }
 
@@ -65,10 +65,10 @@ extension KeeperCatalog {
     /// What the catalog knows of each of `paths` (those it knows).
     func records(of paths: some Sequence<String>) -> [String: PathRecord] {
         read([:]) { db in
-            let statement = try db.cachedStatement(sql: Self.pathQuery + " WHERE p.path = ?")
+            let statement = try db.statement(sql: Self.pathQuery + " WHERE p.path = ?")
             var found: [String: PathRecord] = [:]
             for path in paths {
-                if let record = try Row.fetchOne(statement, arguments: [path]).flatMap(Self.pathRecord) { found[path] = record }
+                if let record = try statement.row(arguments: [path]).flatMap(Self.pathRecord) { found[path] = record }
             }
             return found
         }
@@ -77,14 +77,14 @@ extension KeeperCatalog {
     /// The paths gone or holding bytes that are not a document (lost since `since`, when given).
     func absent(since: Date? = nil) -> [PathRecord] {
         read([]) { db in
-            try Row.fetchAll(db, sql: Self.pathQuery + " WHERE p.kind != 0 AND p.at >= ?", arguments: [since.map(Self.ms) ?? Int64.min])
+            try db.rows(sql: Self.pathQuery + " WHERE p.kind != 0 AND p.at >= ?", arguments: [since.map(Self.ms) ?? Int64.min])
                 .compactMap(Self.pathRecord)
         }
     }
 
     /// Every path that held something (a document or not) at the last look.
     func holdingPaths() -> [String] {
-        read([]) { db in try String.fetchAll(db, sql: "SELECT path FROM path WHERE kind != 2") }
+        read([]) { db in try db.values(String.self, sql: "SELECT path FROM path WHERE kind != 2") }
     }
 
     /// The paths holding something in `folder` (relative, "" for the library's own), with the
@@ -97,8 +97,8 @@ extension KeeperCatalog {
         return try queue.read { db in
             let select = "SELECT path, size, inode, modified FROM path WHERE kind != 2"
             // '0' is the byte after '/': every path that starts with the folder's.
-            let rows = folder.isEmpty ? try Row.fetchCursor(db, sql: select)
-                : try Row.fetchCursor(db, sql: select + " AND path >= ? AND path < ?", arguments: [prefix, folder + "0"])
+            let rows = folder.isEmpty ? try db.cursor(sql: select)
+                : try db.cursor(sql: select + " AND path >= ? AND path < ?", arguments: [prefix, folder + "0"])
             var found: [String: FileStamp] = [:]
             while let row = try rows.next() {
                 let path: String = row[0]
@@ -112,22 +112,22 @@ extension KeeperCatalog {
 
     /// How many paths hold something now (a document or not).
     var holdingCount: Int {
-        read(0) { db in try Int.fetchOne(db, sql: "SELECT sum(n) FROM kinds WHERE kind != 2") ?? 0 }
+        read(0) { db in try db.value(Int.self, sql: "SELECT sum(n) FROM kinds WHERE kind != 2") ?? 0 }
     }
 
     /// How many paths hold a document now.
     var holding: Int {
-        read(0) { db in try Int.fetchOne(db, sql: "SELECT n FROM kinds WHERE kind = 0") ?? 0 }
+        read(0) { db in try db.value(Int.self, sql: "SELECT n FROM kinds WHERE kind = 0") ?? 0 }
     }
 
     /// The file each of `paths` was last seen as (a document or not), to tell what changed:
     /// one read for a whole look.
     func stamps(of paths: some Sequence<String>) -> [String: FileStamp] {
         read([:]) { db in
-            let statement = try db.cachedStatement(sql: "SELECT size, inode, modified FROM path WHERE path = ? AND kind != 2")
+            let statement = try db.statement(sql: "SELECT size, inode, modified FROM path WHERE path = ? AND kind != 2")
             var found: [String: FileStamp] = [:]
             for path in paths {
-                if let row = try Row.fetchOne(statement, arguments: [path]) { found[path] = FileStamp(size: row[0], modified: row[2], inode: row[1]) }
+                if let row = try statement.row(arguments: [path]) { found[path] = FileStamp(size: row[0], modified: row[2], inode: row[1]) }
             }
             return found
         }
@@ -145,17 +145,17 @@ extension KeeperCatalog {
 
     /// Every object's bytes named by the catalog.
     func objectHashes() -> [String] {
-        read([]) { db in try String.fetchAll(db, sql: "SELECT sha FROM object") }
+        read([]) { db in try db.values(String.self, sql: "SELECT sha FROM object") }
     }
 
     /// The states kept of `path` (and, with `documentID`, of that document wherever it
     /// was), oldest first.
     func states(path: String?, documentID: String?) -> [KeptState] {
         read([]) { db in
-            try Row.fetchAll(db.cachedStatement(sql: """
+            try db.statement(sql: """
                 SELECT \(Self.stateColumns) FROM state s WHERE (s.path = ?1 OR s.docid = ?2)
                 AND EXISTS (SELECT 1 FROM object o WHERE o.sha = s.sha) ORDER BY s.id
-                """), arguments: [path, documentID]).compactMap { Self.state($0) }
+                """).rows(arguments: [path, documentID]).compactMap { Self.state($0) }
         }
     }
 
@@ -170,9 +170,9 @@ extension KeeperCatalog {
     /// The paths holding a document now whose bytes or id are `state`'s.
     func holders(of state: KeptState) -> [String] {
         read([]) { db in
-            try String.fetchAll(db.cachedStatement(sql: """
+            try db.statement(sql: """
                 SELECT path FROM path WHERE kind = 0 AND sha = ?1 UNION SELECT path FROM path WHERE kind = 0 AND docid = ?2
-                """), arguments: [state.sha256, state.documentID])
+                """).values(String.self, arguments: [state.sha256, state.documentID])
         }
     }
 
@@ -185,9 +185,9 @@ extension KeeperCatalog {
 
     func held(_ state: KeptState) -> Bool {
         read(false) { db in
-            try Bool.fetchOne(db.cachedStatement(sql: """
+            try db.statement(sql: """
                 SELECT EXISTS (SELECT 1 FROM path WHERE kind = 0 AND sha = ?1) OR EXISTS (SELECT 1 FROM path WHERE kind = 0 AND docid = ?2)
-                """), arguments: [state.sha256, state.documentID]) ?? false
+                """).value(Bool.self, arguments: [state.sha256, state.documentID]) ?? false
         }
     }
 
@@ -204,9 +204,9 @@ extension KeeperCatalog {
     func movedAway(_ record: PathRecord) -> Bool {
         guard case .gone(_, let lastSeen) = record.state, let id = record.lastDocument?.documentID else { return false }
         return read(false) { db in
-            try Bool.fetchOne(db.cachedStatement(sql: """
+            try db.statement(sql: """
                 SELECT 1 FROM state WHERE docid = ?1 AND path != ?2 GROUP BY path HAVING min(seen) >= ?3 LIMIT 1
-                """), arguments: [id, record.path, Self.ms(lastSeen)]) != nil
+                """).value(Bool.self, arguments: [id, record.path, Self.ms(lastSeen)]) != nil
         }
     }
 
@@ -215,7 +215,7 @@ extension KeeperCatalog {
     func counts() -> (states: Int, documents: Int, lost: Int) {
         let position = (try? queue.read(Self.position)) ?? Position()
         let lost = read(0) { db in
-            try Int.fetchOne(db, sql: """
+            try db.value(Int.self, sql: """
                 SELECT count(*) FROM path p JOIN state s ON s.id = p.lastDocument
                 WHERE p.kind != 0 AND EXISTS (SELECT 1 FROM object o WHERE o.sha = s.sha) AND (p.kind = 1 OR (
                     NOT EXISTS (SELECT 1 FROM path q WHERE q.kind = 0 AND q.sha = s.sha)
@@ -230,7 +230,7 @@ extension KeeperCatalog {
     func allObjects() -> [String: Object] {
         read([:]) { db in
             var objects: [String: Object] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT sha, modified, how FROM object")
+            let rows = try db.cursor(sql: "SELECT sha, modified, how FROM object")
             while let row = try rows.next() {
                 if let how = KeeperMode(rawValue: row[2]) { objects[row[0]] = Object(modified: row[1], how: how) }
             }
@@ -243,7 +243,7 @@ extension KeeperCatalog {
         read([]) { db in
             // By a cursor: no row of a year's states is held beside the states themselves.
             var states: [KeptState] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.stateColumns) FROM state s ORDER BY s.id")
+            let rows = try db.cursor(sql: "SELECT \(Self.stateColumns) FROM state s ORDER BY s.id")
             while let row = try rows.next() { if let state = Self.state(row) { states.append(state) } }
             return states
         }

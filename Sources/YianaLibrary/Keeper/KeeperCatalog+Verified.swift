@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import YianaSQLite
 
 /// The objects found to hash to their names, with their files' identities then
 /// (``FileIdentity/fingerprint``): a listing in a fresh process reads again only the bytes of
@@ -12,10 +12,10 @@ extension KeeperCatalog {
     func heldObjects(among shas: Set<String>) -> [String: String?] {
         guard !shas.isEmpty else { return [:] }
         return read([:]) { db in
-            let statement = try db.cachedStatement(sql: "SELECT v.identity FROM object o LEFT JOIN verified v ON v.sha = o.sha WHERE o.sha = ?")
+            let statement = try db.statement(sql: "SELECT v.identity FROM object o LEFT JOIN verified v ON v.sha = o.sha WHERE o.sha = ?")
             var found: [String: String?] = [:]
             for sha in shas {
-                if let row = try Row.fetchOne(statement, arguments: [sha]) { found[sha] = row[0] as String? }
+                if let row = try statement.row(arguments: [sha]) { found[sha] = row[0] as String? }
             }
             return found
         }
@@ -26,7 +26,7 @@ extension KeeperCatalog {
     func noteVerified(_ found: [String: String]) {
         guard !found.isEmpty else { return }
         try? queue.write { db in
-            let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO verified(sha, identity) VALUES (?, ?)")
+            let statement = try db.statement(sql: "INSERT OR REPLACE INTO verified(sha, identity) VALUES (?, ?)")
             for (sha, identity) in found { try statement.execute(arguments: [sha, identity]) }
         }
     }

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import YianaSQLite
 import Synchronization
 import YianaSystem
 
@@ -73,7 +73,7 @@ final class KeeperCatalog: Sendable {
     }
 
     let journal: KeeperJournal
-    let queue: DatabaseQueue
+    let queue: SQLDatabase
     /// True when the catalog is a file beside the journal (not built in memory).
     let onDisk: Bool
     /// False for one built in memory because there was no folder for its file (yet).
@@ -113,7 +113,7 @@ final class KeeperCatalog: Sendable {
             // A catalog file that cannot be brought up to date (unwritable, damaged, locked
             // too long) is never answered from: this process builds one in memory instead,
             // and a damaged file is removed, to be rebuilt by the next process.
-            if catalog.onDisk, let code = (error as? DatabaseError)?.resultCode, code == .SQLITE_CORRUPT || code == .SQLITE_NOTADB {
+            if catalog.onDisk, (error as? SQLError)?.isDamage == true {
                 for suffix in ["", "-wal", "-shm"] { Sys.removeIfPresent(catalog.folder + "/" + fileName + suffix) }
             }
             let memory = KeeperCatalog(journal: journal, inMemory: true)
@@ -133,8 +133,7 @@ final class KeeperCatalog: Sendable {
             self.queue = queue
             onDisk = true
         } else {
-            // An empty in-memory database cannot fail to open.
-            self.queue = try! DatabaseQueue()
+            self.queue = SQLDatabase()
             try? Self.makeSchema(queue)
             onDisk = false
         }
@@ -142,22 +141,19 @@ final class KeeperCatalog: Sendable {
 
     /// The catalog file at `path` with its schema, remade once when it cannot be read or is of
     /// another format; nil when it cannot be made.
-    private static func openFile(_ path: String) -> DatabaseQueue? {
+    private static func openFile(_ path: String) -> SQLDatabase? {
+        // The write-ahead log cut back to 4 MB once checkpointed: a first look's or a
+        // rebuild's one large transaction leaves no log of its size behind.
+        let options = SQLDatabase.Options(
+            onOpen: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -4000; PRAGMA journal_size_limit = \(largeLog)")
         for attempt in 0..<2 {
             if attempt == 1 { for suffix in ["", "-wal", "-shm", "-journal"] { Sys.removeIfPresent(path + suffix) } }
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(10)
-            configuration.prepareDatabase { db in
-                // The write-ahead log cut back to 4 MB once checkpointed: a first look's or a
-                // rebuild's one large transaction leaves no log of its size behind.
-                try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -4000; PRAGMA journal_size_limit = \(largeLog)")
-            }
             // Made first, private as the journal is (SQLite's own files take its mode).
             if FileKind.at(path) == .missing, let fd = try? Sys.open(path, [.writeOnly, .create], mode: 0o600) { Sys.close(fd) }
-            guard let queue = try? DatabaseQueue(path: path, configuration: configuration) else { continue }
+            guard let queue = try? SQLDatabase(path: path, options: options) else { continue }
             do {
                 let format = try queue.read { db in
-                    try db.tableExists("meta") ? try Int.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'format'") : nil
+                    try db.tableExists("meta") ? try db.value(Int.self, sql: "SELECT value FROM meta WHERE key = 'format'") : nil
                 }
                 if format == Self.format { return queue }
                 if format == nil, try queue.read({ db in try db.tableExists("meta") }) == false {
@@ -170,8 +166,8 @@ final class KeeperCatalog: Sendable {
     }
 
     /// Idempotent: two processes making the file at once both find it made.
-    private static func makeSchema(_ queue: DatabaseQueue) throws {
-        try queue.writeWithoutTransaction { db in try db.inTransaction(.immediate) {
+    private static func makeSchema(_ queue: SQLDatabase) throws {
+        try queue.writeWithoutTransaction { db in try db.immediateTransaction {
             try db.execute(sql: """
                 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
                 CREATE TABLE IF NOT EXISTS state(id INTEGER PRIMARY KEY, sha TEXT NOT NULL, size INTEGER NOT NULL, inode INTEGER NOT NULL,
@@ -200,7 +196,6 @@ final class KeeperCatalog: Sendable {
                 END;
                 """)
             try db.execute(sql: "INSERT OR IGNORE INTO meta(key, value) VALUES ('format', ?)", arguments: [format])
-            return .commit
         } }
     }
 
@@ -224,9 +219,9 @@ final class KeeperCatalog: Sendable {
 
     static let tailLength = 4096
 
-    static func position(_ db: Database) throws -> Position {
+    static func position(_ db: SQLConnection) throws -> Position {
         var position = Position()
-        for row in try Row.fetchAll(db, sql: "SELECT key, value FROM meta") {
+        for row in try db.rows(sql: "SELECT key, value FROM meta") {
             let key: String = row[0]
             switch key {
             case "device": position.device = row[1]
@@ -242,12 +237,12 @@ final class KeeperCatalog: Sendable {
         return position
     }
 
-    private static func save(_ position: Position, _ db: Database) throws {
-        let values: [(String, any DatabaseValueConvertible)] = [
+    private static func save(_ position: Position, _ db: SQLConnection) throws {
+        let values: [(String, any SQLValue)] = [
             ("device", position.device), ("inode", position.inode), ("offset", position.offset), ("tail", Data(position.tail)),
             ("states", position.states), ("keptStates", position.keptStates), ("keptDocuments", position.keptDocuments),
         ]
-        let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
+        let statement = try db.statement(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
         for (key, value) in values { try statement.execute(arguments: [key, value]) }
     }
 
@@ -271,11 +266,11 @@ final class KeeperCatalog: Sendable {
         if let position = try? queue.read(Self.position), current(position) == true { return }
         try queue.writeWithoutTransaction { db in
             var applied: Int64 = 0
-            try db.inTransaction(.immediate) {
+            try db.immediateTransaction {
                 var position = try Self.position(db)
                 switch current(position) {
                 case true?:
-                    return .commit  // another process caught up meanwhile
+                    return  // another process caught up meanwhile
                 case false?:
                     try Self.clear(db)
                     rebuilds.add(1, ordering: .relaxed)
@@ -296,7 +291,6 @@ final class KeeperCatalog: Sendable {
                     position = applier.position
                 }
                 try Self.save(position, db)
-                return .commit
             }
             // A large catch-up (a first look, a rebuild, a round of edits to every document)
             // folded into the file at once, and its log cut back: it would otherwise stay on
@@ -305,7 +299,7 @@ final class KeeperCatalog: Sendable {
             // rounds of edits to 1,000 documents). Told by the log's size: a catch-up's log is
             // about ten times the journal bytes it applied.
             if applied > 0, let log = FileStamp(path: folder + "/" + Self.fileName + "-wal"), log.size > Self.largeLog {
-                _ = try? db.checkpoint(.truncate)
+                try? db.checkpointTruncating()
             }
         }
     }
@@ -314,7 +308,7 @@ final class KeeperCatalog: Sendable {
     /// `journal_size_limit`).
     static let largeLog: Int64 = 4 << 20
 
-    private static func clear(_ db: Database) throws {
+    private static func clear(_ db: SQLConnection) throws {
         try db.execute(sql: "DELETE FROM state; DELETE FROM object; DELETE FROM dropped; DELETE FROM path; DELETE FROM keptdoc; DELETE FROM verified; DELETE FROM meta WHERE key != 'format'")
     }
 }
