@@ -37,11 +37,13 @@ public struct SQLConnection {
     }
 
     /// The first column of the first row of `sql`; nil when there is none or it is NULL.
+    @inlinable
     public func value<Value: SQLValue>(_ type: Value.Type, sql: String, arguments: SQLArguments = []) throws -> Value? {
         try makeStatement(sql: sql).value(type, arguments: arguments)
     }
 
     /// The first column of every row of `sql` (NULLs left out).
+    @inlinable
     public func values<Value: SQLValue>(_ type: Value.Type, sql: String, arguments: SQLArguments = []) throws -> [Value] {
         try makeStatement(sql: sql).values(type, arguments: arguments)
     }
@@ -97,11 +99,13 @@ public struct SQLStatement {
     }
 
     /// The first column of the first row; nil when there is none or it is NULL.
+    @inlinable
     public func value<Value: SQLValue>(_ type: Value.Type, arguments: SQLArguments = []) throws -> Value? {
         try row(arguments: arguments).flatMap { Value.column($0, 0) }
     }
 
     /// The first column of every row (NULLs left out).
+    @inlinable
     public func values<Value: SQLValue>(_ type: Value.Type, arguments: SQLArguments = []) throws -> [Value] {
         let rows = try cursor(arguments: arguments)
         var values: [Value] = []

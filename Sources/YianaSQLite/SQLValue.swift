@@ -59,10 +59,16 @@ extension [(any SQLValue)?] {
 public struct SQLRow {
     let base: Row
 
+    // Inlinable, so that each caller reads its column by the conformance's own method: an
+    // unspecialized generic subscript looks up `Optional<Value>`'s metadata at every read
+    // (a tenth of a microsecond a column, a listing's rows by the hundred).
+
     /// Column `index`, or nil when it is NULL.
+    @inlinable
     public subscript<Value: SQLValue>(_ index: Int) -> Value? { Value.column(self, index) }
 
     /// Column `index`, which the schema says is never NULL.
+    @inlinable
     public subscript<Value: SQLValue>(_ index: Int) -> Value {
         guard let value = Value.column(self, index) else { preconditionFailure("column \(index) is NULL, where the schema has none") }
         return value

@@ -82,7 +82,7 @@ extension Keeper {
                 continue
             }
             if let since, goneAt < since { continue }
-            let versions = verifiedRecords(catalog.states(path: path, documentID: nil), catalog: catalog, now: now)
+            let versions = verifiedRecords(path: path, documentID: nil, catalog: catalog, now: now)
             guard !versions.isEmpty else { continue }
             let lastSeen: Date = if case .gone(_, let seen) = record.state { seen } else { record.lastSeen ?? last.seenAt }
             found.append(LostDocument(path: path, how: how, lastSeen: lastSeen, goneAt: goneAt,
@@ -95,7 +95,7 @@ extension Keeper {
     /// first, as version records; each checked against its SHA-256 (one that fails is dropped).
     public func records(path: String?, documentID: String?) -> [VersionRecord] {
         let catalog = catalog()
-        return verifiedRecords(catalog.states(path: path, documentID: documentID), catalog: catalog)
+        return verifiedRecords(path: path, documentID: documentID, catalog: catalog)
     }
 
     /// What is wrong with the store, for the crash harness: a state the journal lists whose
@@ -121,21 +121,21 @@ extension Keeper {
         return try? FileHash.sha256(of: url)
     }
 
-    /// `states` as records, newest first, one per distinct bytes and path, less those whose
-    /// bytes no longer match their name (dropped as they are found).
+    /// The states kept of `path` (and of `documentID` wherever it was) as records, newest
+    /// first, one per distinct bytes and path, less those whose bytes no longer match their
+    /// name (dropped as they are found).
     /// A fresh process trusts the catalog's record of the files found intact before, as
-    /// they were then (``KeeperCatalog/heldObjects(among:)``): listing a document's history
-    /// reads the bytes of what changed since, not every state of it each time.
-    private func verifiedRecords(_ states: [KeptState], catalog: KeeperCatalog, now: Date = Date()) -> [VersionRecord] {
+    /// they were then (``KeeperCatalog/keptStates(path:documentID:)``): listing a document's
+    /// history reads the bytes of what changed since, not every state of it each time.
+    private func verifiedRecords(path: String?, documentID: String?, catalog: KeeperCatalog, now: Date = Date()) -> [VersionRecord] {
         var seen = Set<String>()
-        let wanted = states.reversed().filter { seen.insert($0.sha256 + "\t" + $0.path).inserted }
-        let held = catalog.heldObjects(among: Set(wanted.map(\.sha256)))
+        let wanted = catalog.keptStates(path: path, documentID: documentID).reversed()
+            .filter { seen.insert($0.state.sha256 + "\t" + $0.state.path).inserted }
         var found: [String: String] = [:]
         defer { catalog.noteVerified(found) }
-        return wanted.filter { state in
-            guard let recorded = held[state.sha256] else { return false }
-            return intact(state.sha256, catalog: catalog, now: now, recorded: recorded, held: true, found: &found)
-        }.map(record)
+        return wanted.filter { kept in
+            intact(kept.state.sha256, catalog: catalog, now: now, recorded: kept.identity, held: true, found: &found)
+        }.map { record($0.state) }
     }
 
     func record(_ state: KeptState) -> VersionRecord {

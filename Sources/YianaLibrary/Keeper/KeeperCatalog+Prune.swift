@@ -81,12 +81,16 @@ extension KeeperCatalog {
         try queue.read { db in Set(try db.values(Int64.self, sql: "SELECT id FROM state WHERE sha NOT IN (SELECT sha FROM object)")) }
     }
 
-    /// The states of `ids`.
-    func states(ids: some Sequence<Int64>) throws -> [Int64: KeptState] {
-        try queue.read { db in
-            let statement = try db.statement(sql: "SELECT \(Self.stateColumns) FROM state s WHERE s.id = ?")
+    /// The states of `ids`: one pass over the states (they are stored by path, not by id).
+    func states(ids: Set<Int64>) throws -> [Int64: KeptState] {
+        guard !ids.isEmpty else { return [:] }
+        return try queue.read { db in
             var found: [Int64: KeptState] = [:]
-            for id in ids { if let state = try statement.row(arguments: [id]).flatMap({ Self.state($0) }) { found[id] = state } }
+            let rows = try db.cursor(sql: "SELECT \(Self.stateColumns) FROM state s")
+            while let row = try rows.next() {
+                let id: Int64 = row[0]
+                if ids.contains(id), let state = Self.state(row) { found[id] = state }
+            }
             return found
         }
     }

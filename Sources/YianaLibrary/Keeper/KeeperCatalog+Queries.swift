@@ -33,7 +33,7 @@ extension KeeperCatalog {
 
     static let pathQuery = """
         SELECT p.path, p.kind, p.size, p.inode, p.modified, p.at, p.goneLastSeen, p.lastSeen, \(stateColumns)
-        FROM path p LEFT JOIN state s ON s.id = p.lastDocument
+        FROM path p LEFT JOIN state s ON s.path = p.path AND s.id = p.lastDocument
         """
 
     static func pathRecord(_ row: SQLRow) -> PathRecord? {
@@ -148,17 +148,6 @@ extension KeeperCatalog {
         read([]) { db in try db.values(String.self, sql: "SELECT sha FROM object") }
     }
 
-    /// The states kept of `path` (and, with `documentID`, of that document wherever it
-    /// was), oldest first.
-    func states(path: String?, documentID: String?) -> [KeptState] {
-        read([]) { db in
-            try db.statement(sql: """
-                SELECT \(Self.stateColumns) FROM state s WHERE (s.path = ?1 OR s.docid = ?2)
-                AND EXISTS (SELECT 1 FROM object o WHERE o.sha = s.sha) ORDER BY s.id
-                """).rows(arguments: [path, documentID]).compactMap { Self.state($0) }
-        }
-    }
-
     /// True when `path` held something (a document or other bytes) at the last look.
     func holdsSomething(at path: String) -> Bool {
         switch record(of: path)?.state {
@@ -216,7 +205,7 @@ extension KeeperCatalog {
         let position = (try? queue.read(Self.position)) ?? Position()
         let lost = read(0) { db in
             try db.value(Int.self, sql: """
-                SELECT count(*) FROM path p JOIN state s ON s.id = p.lastDocument
+                SELECT count(*) FROM path p JOIN state s ON s.path = p.path AND s.id = p.lastDocument
                 WHERE p.kind != 0 AND EXISTS (SELECT 1 FROM object o WHERE o.sha = s.sha) AND (p.kind = 1 OR (
                     NOT EXISTS (SELECT 1 FROM path q WHERE q.kind = 0 AND q.sha = s.sha)
                     AND NOT EXISTS (SELECT 1 FROM path q WHERE q.kind = 0 AND q.docid = s.docid)

@@ -6,17 +6,19 @@ import YianaSQLite
 /// a file changed since (``Keeper/intact(_:catalog:now:recorded:held:found:)``), not every state of
 /// every document it lists. Not the journal's: a catalog rebuilt starts without it.
 extension KeeperCatalog {
-    /// Of `shas`, those whose bytes the catalog holds, each with the identity its file had when
-    /// last found intact (nil: never recorded): in one read, not one per state listed (each read
-    /// of the catalog is a transaction of its own, about 0.1 ms).
-    func heldObjects(among shas: Set<String>) -> [String: String?] {
-        guard !shas.isEmpty else { return [:] }
-        return read([:]) { db in
-            let statement = try db.statement(sql: "SELECT v.identity FROM object o LEFT JOIN verified v ON v.sha = o.sha WHERE o.sha = ?")
-            var found: [String: String?] = [:]
-            for sha in shas {
-                if let row = try statement.row(arguments: [sha]) { found[sha] = row[0] as String? }
-            }
+    /// The states kept of `path` (and, with `documentID`, of that document wherever it was),
+    /// oldest first, each with the identity its object's file had when last found intact (nil:
+    /// never recorded): one query of the catalog for a document's whole history, not one per
+    /// state listed.
+    func keptStates(path: String?, documentID: String?) -> [(state: KeptState, identity: String?)] {
+        read([]) { db in
+            // By a cursor: each column read where SQLite holds it, not from a copy of the row.
+            let rows = try db.statement(sql: """
+                SELECT \(Self.stateColumns), o.identity FROM state s JOIN object o ON o.sha = s.sha
+                WHERE (s.path = ?1 OR s.docid = ?2) ORDER BY s.id
+                """).cursor(arguments: [path, documentID])
+            var found: [(state: KeptState, identity: String?)] = []
+            while let row = try rows.next() { if let state = Self.state(row) { found.append((state, row[12])) } }
             return found
         }
     }
@@ -26,8 +28,8 @@ extension KeeperCatalog {
     func noteVerified(_ found: [String: String]) {
         guard !found.isEmpty else { return }
         try? queue.write { db in
-            let statement = try db.statement(sql: "INSERT OR REPLACE INTO verified(sha, identity) VALUES (?, ?)")
-            for (sha, identity) in found { try statement.execute(arguments: [sha, identity]) }
+            let statement = try db.statement(sql: "UPDATE object SET identity = ? WHERE sha = ?")
+            for (sha, identity) in found { try statement.execute(arguments: [identity, sha]) }
         }
     }
 }

@@ -86,8 +86,10 @@ final class KeeperCatalog: Sendable {
     var wholeReads: Int { rebuilds.load(ordering: .relaxed) }
 
     static let changedInPlace = "changed in place"
-    /// The catalog's own format: another is rebuilt.
-    static let format = 3
+    /// The catalog's own format: another is rebuilt. 4: a path's states stored together (a
+    /// document's whole history read from a page or two, however many rounds of edits lie
+    /// between its states), and each object's verified identity beside it.
+    static let format = 4
     static let fileName = "catalog.sqlite"
 
     /// One per journal per process, opened once.
@@ -170,12 +172,15 @@ final class KeeperCatalog: Sendable {
         try queue.writeWithoutTransaction { db in try db.immediateTransaction {
             try db.execute(sql: """
                 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
-                CREATE TABLE IF NOT EXISTS state(id INTEGER PRIMARY KEY, sha TEXT NOT NULL, size INTEGER NOT NULL, inode INTEGER NOT NULL,
+                -- Clustered by path: a path's states share a page or two, where in the journal's
+                -- order each round of edits to the library put them pages apart.
+                CREATE TABLE IF NOT EXISTS state(id INTEGER NOT NULL, sha TEXT NOT NULL, size INTEGER NOT NULL, inode INTEGER NOT NULL,
                     modified INTEGER NOT NULL, path TEXT NOT NULL, seen INTEGER NOT NULL, docid TEXT, title TEXT, reason TEXT NOT NULL,
-                    how TEXT, placedModified INTEGER);
-                CREATE INDEX IF NOT EXISTS state_path ON state(path);
+                    how TEXT, placedModified INTEGER, PRIMARY KEY(path, id)) WITHOUT ROWID;
                 CREATE INDEX IF NOT EXISTS state_docid ON state(docid, path, seen) WHERE docid IS NOT NULL;
-                CREATE TABLE IF NOT EXISTS object(sha TEXT PRIMARY KEY, modified INTEGER NOT NULL, how TEXT NOT NULL) WITHOUT ROWID;
+                -- identity: the object's file when last found to hash to its name (inode, size,
+                -- times, links; not the journal's, a catalog rebuilt starts without it).
+                CREATE TABLE IF NOT EXISTS object(sha TEXT PRIMARY KEY, modified INTEGER NOT NULL, how TEXT NOT NULL, identity TEXT) WITHOUT ROWID;
                 CREATE TABLE IF NOT EXISTS dropped(sha TEXT PRIMARY KEY) WITHOUT ROWID;
                 CREATE TABLE IF NOT EXISTS path(path TEXT PRIMARY KEY, kind INTEGER NOT NULL, sha TEXT, docid TEXT, size INTEGER, inode INTEGER,
                     modified INTEGER, at INTEGER, goneLastSeen INTEGER, lastSeen INTEGER, lastDocument INTEGER) WITHOUT ROWID;
@@ -183,8 +188,6 @@ final class KeeperCatalog: Sendable {
                 CREATE INDEX IF NOT EXISTS path_docid ON path(docid) WHERE kind = 0;
                 CREATE INDEX IF NOT EXISTS path_absent ON path(kind, at) WHERE kind != 0;
                 CREATE TABLE IF NOT EXISTS keptdoc(docid TEXT PRIMARY KEY) WITHOUT ROWID;
-                -- Objects found to hash to their names, with their files' identities then.
-                CREATE TABLE IF NOT EXISTS verified(sha TEXT PRIMARY KEY, identity TEXT NOT NULL) WITHOUT ROWID;
                 -- How many paths are of each kind, kept by the triggers as the rows change: the
                 -- counts a look asks for, read in O(1) rather than counted over every path.
                 CREATE TABLE IF NOT EXISTS kinds(kind INTEGER PRIMARY KEY, n INTEGER NOT NULL);
@@ -309,7 +312,7 @@ final class KeeperCatalog: Sendable {
     static let largeLog: Int64 = 4 << 20
 
     private static func clear(_ db: SQLConnection) throws {
-        try db.execute(sql: "DELETE FROM state; DELETE FROM object; DELETE FROM dropped; DELETE FROM path; DELETE FROM keptdoc; DELETE FROM verified; DELETE FROM meta WHERE key != 'format'")
+        try db.execute(sql: "DELETE FROM state; DELETE FROM object; DELETE FROM dropped; DELETE FROM path; DELETE FROM keptdoc; DELETE FROM meta WHERE key != 'format'")
     }
 }
 
