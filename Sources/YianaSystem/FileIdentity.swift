@@ -67,7 +67,18 @@ public struct FileIdentity: Sendable, Equatable, CustomStringConvertible {
 
     /// Every field, as one line of text (read back by ``matches(fingerprint:)``).
     package var fingerprint: String {
-        "\(device) \(inode) \(size) \(modified.tv_sec).\(modified.tv_nsec) \(changed.tv_sec).\(changed.tv_nsec) \(links)"
+        // Written byte by byte: a listing writes one for every state it shows.
+        var text = [UInt8]()
+        text.reserveCapacity(96)
+        text.appendDecimal(device); text.append(UInt8(ascii: " "))
+        text.appendDecimal(inode); text.append(UInt8(ascii: " "))
+        text.appendDecimal(size); text.append(UInt8(ascii: " "))
+        text.appendDecimal(Int64(modified.tv_sec)); text.append(UInt8(ascii: "."))
+        text.appendDecimal(Int64(modified.tv_nsec)); text.append(UInt8(ascii: " "))
+        text.appendDecimal(Int64(changed.tv_sec)); text.append(UInt8(ascii: "."))
+        text.appendDecimal(Int64(changed.tv_nsec)); text.append(UInt8(ascii: " "))
+        text.appendDecimal(links)
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// True when `fingerprint` (from ``fingerprint``) names this version by the rule of `==`:

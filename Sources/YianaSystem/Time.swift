@@ -31,20 +31,12 @@ package enum InternetTime {
         let year = Int(fields.tm_year) + 1900
         var text = [UInt8]()
         text.reserveCapacity(20)
-        func digits(_ value: Int, _ count: Int) {
-            var divisor = 1
-            for _ in 1..<count { divisor *= 10 }
-            while divisor > 0 {
-                text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-                divisor /= 10
-            }
-        }
-        digits(year, 4); text.append(UInt8(ascii: "-"))
-        digits(Int(fields.tm_mon) + 1, 2); text.append(UInt8(ascii: "-"))
-        digits(Int(fields.tm_mday), 2); text.append(UInt8(ascii: "T"))
-        digits(Int(fields.tm_hour), 2); text.append(UInt8(ascii: ":"))
-        digits(Int(fields.tm_min), 2); text.append(UInt8(ascii: ":"))
-        digits(Int(fields.tm_sec), 2); text.append(UInt8(ascii: "Z"))
+        text.appendDecimal(year, width: 4); text.append(UInt8(ascii: "-"))
+        text.appendDecimal(Int(fields.tm_mon) + 1, width: 2); text.append(UInt8(ascii: "-"))
+        text.appendDecimal(Int(fields.tm_mday), width: 2); text.append(UInt8(ascii: "T"))
+        text.appendDecimal(Int(fields.tm_hour), width: 2); text.append(UInt8(ascii: ":"))
+        text.appendDecimal(Int(fields.tm_min), width: 2); text.append(UInt8(ascii: ":"))
+        text.appendDecimal(Int(fields.tm_sec), width: 2); text.append(UInt8(ascii: "Z"))
         return String(decoding: text, as: UTF8.self)
     }
 
@@ -212,10 +204,14 @@ package struct LocalTime: Sendable, Equatable {
     /// zone; what `DateFormatter` writes with that format, without loading ICU's calendars
     /// (a few ms of a listing that shows one).
     package var text: String {
-        func padded(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return digits.count < width ? String(repeating: "0", count: width - digits.count) + digits : digits
-        }
-        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2)) \(padded(hour, 2)):\(padded(minute, 2)):\(padded(second, 2))"
+        var text = [UInt8]()
+        text.reserveCapacity(20)
+        text.appendDecimal(year, width: 4); text.append(UInt8(ascii: "-"))
+        text.appendDecimal(month, width: 2); text.append(UInt8(ascii: "-"))
+        text.appendDecimal(day, width: 2); text.append(UInt8(ascii: " "))
+        text.appendDecimal(hour, width: 2); text.append(UInt8(ascii: ":"))
+        text.appendDecimal(minute, width: 2); text.append(UInt8(ascii: ":"))
+        text.appendDecimal(second, width: 2)
+        return String(decoding: text, as: UTF8.self)
     }
 }

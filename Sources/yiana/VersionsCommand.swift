@@ -96,7 +96,9 @@ extension Yiana.Versions {
                 print("no kept versions of \(library.relativePath(of: url) ?? url.path).")
                 return
             }
-            for version in versions { print(Self.line(version)) }
+            var text = [UInt8]()
+            for version in versions { Self.append(version, to: &text) }
+            print(String(decoding: text, as: UTF8.self), terminator: "")
         }
 
         private func listLost(_ library: Library) async throws {
@@ -106,17 +108,35 @@ extension Yiana.Versions {
                 print("no documents lost\(since.map { " since \($0)" } ?? ""): every document this machine saw is still in the library.")
                 return
             }
+            // One write of the whole listing, put together as bytes: a year's history lists
+            // hundreds of states, and a string interpolated for each cost as much as reading it.
+            var text = [UInt8]()
             for document in lost {
                 let what = document.how == .deleted ? "deleted" : "overwritten by bytes that are not a document"
-                print("\(document.path)  \(what); found \(LocalTime(document.goneAt).text), last seen \(LocalTime(document.lastSeen).text)")
-                for version in document.versions { print("    " + Self.line(version)) }
+                text += "\(document.path)  \(what); found \(LocalTime(document.goneAt).text), last seen \(LocalTime(document.lastSeen).text)\n".utf8
+                for version in document.versions {
+                    text += "    ".utf8
+                    Self.append(version, to: &text)
+                }
             }
-            print("\(Output.count(lost.count, "document")) lost; `yiana versions restore DOC VERSION` brings one back, "
-                  + "`yiana versions restore --deleted --since TIME` all lost since then.")
+            text += "\(Output.count(lost.count, "document")) lost; `yiana versions restore DOC VERSION` brings one back, `yiana versions restore --deleted --since TIME` all lost since then.\n".utf8
+            print(String(decoding: text, as: UTF8.self), terminator: "")
         }
 
-        static func line(_ version: VersionRecord) -> String {
-            "\(version.shortID)  \(LocalTime(version.keptAt).text)  \(readableByteCount(version.size).padding(toLength: 10, withPad: " ", startingAt: 0))  \(version.reason)  (\(version.originalPath))"
+        /// A state's line: `0c576a6c0162  2026-11-29 01:02:19  2.6 KB      seen here  (Folder/Doc.yianazip)`.
+        static func append(_ version: VersionRecord, to text: inout [UInt8]) {
+            let size = readableByteCount(version.size)
+            text += version.sha256.utf8.prefix(12)
+            text += "  ".utf8
+            text += LocalTime(version.keptAt).text.utf8
+            text += "  ".utf8
+            text += size.utf8
+            text += repeatElement(UInt8(ascii: " "), count: max(0, 10 - size.utf8.count))
+            text += "  ".utf8
+            text += version.reason.utf8
+            text += "  (".utf8
+            text += version.originalPath.utf8
+            text += ")\n".utf8
         }
     }
 

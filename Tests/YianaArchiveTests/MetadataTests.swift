@@ -139,3 +139,21 @@ struct MetadataTests {
         }
     }
 }
+
+@Suite("byte counts for people")
+struct ReadableByteCountTests {
+    /// As Foundation's `String(format: "%.1f %@")` wrote them, at every unit's edges and at random.
+    @Test func aByteCountReadsAsBefore() {
+        func before(_ count: UInt64) -> String {
+            let units = ["bytes", "KB", "MB", "GB", "TB"]
+            var value = Double(count)
+            var unit = 0
+            while value >= 1000, unit < units.count - 1 { value /= 1000; unit += 1 }
+            return unit == 0 ? (count == 1 ? "1 byte" : "\(count) bytes") : String(format: "%.1f %@", value, units[unit])
+        }
+        var counts: [UInt64] = [0, 1, 2, 999, 1_000, 1_049, 1_050, 1_051, 2_250, 2_350, 999_949, 999_950, 999_999, 1_000_000, 1_234_567_890, .max]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 { counts.append(UInt64.random(in: 0...(1 << UInt64.random(in: 1...50, using: &generator)), using: &generator)) }
+        for count in counts { #expect(readableByteCount(count) == before(count), "\(count)") }
+    }
+}

@@ -151,6 +151,47 @@ struct LocalTimeTests {
             #expect(LocalTime(date).text == formatter.string(from: date), "\(value)")
         }
     }
+
+    /// Integers written as `String(_:)` writes them, and with zeros before to a width.
+    @Test func integersAreWrittenAsStringWritesThem() {
+        var generator = SystemRandomNumberGenerator()
+        let signed: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, .max, .min, .max - 1] + (0..<500).map { _ in Int64.random(in: .min ... .max, using: &generator) }
+        for value in signed {
+            var text = [UInt8]()
+            text.appendDecimal(value)
+            #expect(String(decoding: text, as: UTF8.self) == String(value))
+        }
+        for value in [0, UInt64.max, UInt64.max / 10, 10_000_000_000_000_000_000] + (0..<500).map({ _ in UInt64.random(in: 0 ... .max, using: &generator) }) {
+            var text = [UInt8]()
+            text.appendDecimal(value)
+            #expect(String(decoding: text, as: UTF8.self) == String(value))
+        }
+        for (value, width, expected) in [(0, 2, "00"), (7, 4, "0007"), (2026, 4, "2026"), (12345, 4, "12345"), (59, 2, "59")] {
+            var text = [UInt8]()
+            text.appendDecimal(value, width: width)
+            #expect(String(decoding: text, as: UTF8.self) == expected)
+        }
+    }
+
+    /// A decimal written as `String(format: "%.Nf")` wrote it, ties and the halves that are
+    /// not quite halves in binary included.
+    @Test func aDecimalIsWrittenAsPrintfWritesIt() {
+        var values: [Double] = [0, -0.0, 0.05, 0.15, 0.25, 0.35, 1.15, 2.25, 2.35, 999.95, 1_000.05, 1e21, -3.75, .leastNonzeroMagnitude, .pi,
+                                .greatestFiniteMagnitude, .infinity, -.infinity, .nan]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            values.append(Double(UInt64.random(in: 0...5_000_000_000_000, using: &generator)) / 1000)
+            values.append(Double.random(in: -1e15...1e15, using: &generator))
+            values.append(Double.random(in: 1e-7...2, using: &generator))
+        }
+        // Exact ties at 0, 1 and 2 places, and values beside them.
+        for k in -200...200 { values += [Double(k) / 8, (Double(k) / 8).nextUp, (Double(k) / 8).nextDown, Double(k) + 0.5] }
+        for value in values {
+            for places in [0, 1, 2, 6] {
+                #expect(fixedDecimal(value, places: places) == String(format: "%.\(places)f", value), "\(value), \(places)")
+            }
+        }
+    }
 }
 
 @Suite("internet time")
