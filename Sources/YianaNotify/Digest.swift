@@ -9,11 +9,15 @@ public struct DigestSchedule: Sendable, Equatable {
     public let period: Period
     /// Minutes after local midnight.
     public let minute: Int
-    public let calendar: Calendar
+    /// The calendar given, or nil for this machine's (made only when a digest falls due: a
+    /// calendar loads ICU's data, megabytes a watcher without a digest would hold for nothing).
+    private let given: Calendar?
+    public var calendar: Calendar { given ?? .current }
 
     /// - Parameter at: `HH:MM`, local time.
+    /// - Parameter calendar: this machine's when nil.
     /// - Throws: ``NotifyError/badDigest(_:)`` for a time that is not one.
-    public init(_ period: Period, at: String = "08:00", calendar: Calendar = .current) throws {
+    public init(_ period: Period, at: String = "08:00", calendar: Calendar? = nil) throws {
         let parts = at.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]), parts[1].count == 2,
               (0..<24).contains(hour), (0..<60).contains(minute) else {
@@ -21,7 +25,7 @@ public struct DigestSchedule: Sendable, Equatable {
         }
         self.period = period
         self.minute = hour * 60 + minute
-        self.calendar = calendar
+        given = calendar
     }
 
     /// The first time the digest is due strictly after `date` (nil when off).
