@@ -34,7 +34,8 @@ extension SearchIndex {
 
     /// Whether the index holds `word` on ``Approximate/commonWord`` pages or more.
     private static func isCommon(_ word: String, _ db: SQLConnection) throws -> Bool {
-        try db.statement(sql: "SELECT count(*) FROM (SELECT 1 FROM page WHERE page MATCH ? LIMIT \(Approximate.commonWord))").value(Int.self, arguments: [SearchQuery.quoted(SearchQuery.Term(text: word, prefix: false))]) ?? 0 >= Approximate.commonWord
+        let count = try db.statement(sql: "SELECT count(*) FROM (SELECT 1 FROM page WHERE page MATCH ? LIMIT \(Approximate.commonWord))")
+        return try count.value(Int.self, arguments: [SearchQuery.quoted(SearchQuery.Term(text: word, prefix: false))]) ?? 0 >= Approximate.commonWord
     }
 
     /// Which of `paths` (documents) hold each of `words`, in any column.

@@ -189,7 +189,8 @@ extension SearchIndex {
         guard !order.isEmpty else { return [] }
 
         var documents: [Int64: SQLRow] = [:]
-        for row in try db.statement(sql: "SELECT id, path, title, tags, created, status FROM document WHERE id IN (SELECT value FROM json_each(?))").rows(arguments: [jsonList(order)]) {
+        let documentRows = try db.statement(sql: "SELECT id, path, title, tags, created, status FROM document WHERE id IN (SELECT value FROM json_each(?))")
+        for row in try documentRows.rows(arguments: [jsonList(order)]) {
             documents[row["id"]] = row
         }
 

@@ -131,7 +131,8 @@ extension SearchIndex {
             let probes = Approximate.probes(for: word, edits: edits, alphabet: alphabet)
             var candidates: [String] = []
             for table in Self.wordTables {
-                candidates += try db.statement(sql: "SELECT word FROM \(table) WHERE word IN (SELECT value FROM json_each(?))").values(String.self, arguments: [Self.jsonStrings(probes.exact)])
+                candidates += try db.statement(sql: "SELECT word FROM \(table) WHERE word IN (SELECT value FROM json_each(?))")
+                    .values(String.self, arguments: [Self.jsonStrings(probes.exact)])
                 // Each beginning's (ending's) range of the B-tree: from it to it followed by the
                 // last character there is.
                 for (column, values) in [("word", probes.prefixes), ("reversed", probes.suffixes)] where !values.isEmpty {

@@ -41,7 +41,8 @@ private func printfDecimal(_ value: Double, places: Int) -> String {
     withUnsafeTemporaryAllocation(of: CChar.self, capacity: 352) { buffer in
         // 352: the longest %f of a double (309 digits, a sign, a point) with up to 40 places.
         let written = withVaList([Int32(min(max(places, 0), 40)), value]) { vsnprintf(buffer.baseAddress, buffer.count, "%.*f", $0) }
-        return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: Int(max(0, min(written, Int32(buffer.count - 1))))).bindMemory(to: UInt8.self), as: UTF8.self)
+        let length = Int(max(0, min(written, Int32(buffer.count - 1))))
+        return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: length).bindMemory(to: UInt8.self), as: UTF8.self)
     }
 }
 

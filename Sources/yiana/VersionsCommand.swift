@@ -119,7 +119,8 @@ extension Yiana.Versions {
                     Self.append(version, to: &text)
                 }
             }
-            text += "\(Output.count(lost.count, "document")) lost; `yiana versions restore DOC VERSION` brings one back, `yiana versions restore --deleted --since TIME` all lost since then.\n".utf8
+            text += "\(Output.count(lost.count, "document")) lost; `yiana versions restore DOC VERSION` brings one back, ".utf8
+            text += "`yiana versions restore --deleted --since TIME` all lost since then.\n".utf8
             print(String(decoding: text, as: UTF8.self), terminator: "")
         }
 
