@@ -238,6 +238,24 @@ struct KeeperTests {
         #expect(urls.allSatisfy { FileKind.at($0.path) == .regular })
     }
 
+    /// The alarm counts what is lost, as SQLite finds it: documents deleted and documents
+    /// overwritten by bytes that are not one, never one moved or renamed; its paths the first
+    /// by time, then name.
+    @Test func theAlarmCountsDeletedAndOverwrittenNotMoved() async throws {
+        let folder = try TemporaryFolder()
+        let library = try Library(root: folder.url)
+        let urls = try (0..<20).map { try document(folder, "Doc \($0).yianazip", title: "Doc \($0)") }
+        let keeper = Keeper(library: library)
+        let start = Date()
+        try await look(keeper, now: start)
+        for url in urls[0...3] { try FileManager.default.removeItem(at: url) }
+        for url in urls[4...5] { try FileManager.default.moveItem(at: url, to: url.deletingLastPathComponent().appendingPathComponent("Moved " + url.lastPathComponent)) }
+        for url in urls[6...7] { try Data("not a document".utf8).write(to: url) }
+        let alarm = try #require(try await look(keeper, now: start.addingTimeInterval(30)).alarm)
+        #expect(alarm.lost == 6 && alarm.documents == 20)
+        #expect(alarm.paths == ["Doc 0.yianazip", "Doc 1.yianazip", "Doc 2.yianazip", "Doc 3.yianazip", "Doc 6.yianazip", "Doc 7.yianazip"])
+    }
+
     @Test func retentionKeepsDeletedDocumentsThirtyDaysAndThinsTheRest() async throws {
         let folder = try TemporaryFolder()
         let library = try Library(root: folder.url)

@@ -82,6 +82,25 @@ extension KeeperCatalog {
         }
     }
 
+    /// The documents lost since `since` (gone and held by no path now, by their bytes or their
+    /// id; or overwritten by bytes that are not a document): how many, and the first `first`
+    /// of them by time, then path. Counted by SQLite: a pass after thousands of deletions
+    /// within the alarm's hour holds none of their records (a soak's watcher at 100,000
+    /// documents had held 18,000, about 20 MB, at every pass).
+    func losses(since: Date, first: Int) -> (count: Int, first: [(path: String, at: Date)]) {
+        read((0, [])) { db in
+            let lost = """
+                FROM path p JOIN state s ON s.path = p.path AND s.id = p.lastDocument
+                WHERE p.kind != 0 AND p.at >= ?1 AND (p.kind = 1 OR NOT (
+                    EXISTS (SELECT 1 FROM path q WHERE q.kind = 0 AND q.sha = s.sha)
+                    OR EXISTS (SELECT 1 FROM path q WHERE q.kind = 0 AND q.docid = s.docid)))
+                """
+            let count = try db.statement(sql: "SELECT count(*) " + lost).value(Int.self, arguments: [Self.ms(since)]) ?? 0
+            let rows = try db.statement(sql: "SELECT p.path, p.at " + lost + " ORDER BY p.at, p.path LIMIT ?2").rows(arguments: [Self.ms(since), first])
+            return (count, rows.map { (path: $0[0], at: Self.date($0[1])) })
+        }
+    }
+
     /// Every path that held something (a document or not) at the last look.
     func holdingPaths() -> [String] {
         read([]) { db in try db.values(String.self, sql: "SELECT path FROM path WHERE kind != 2") }

@@ -60,24 +60,14 @@ extension Keeper {
     /// Raises the alarm when this look's losses pass the rule, lowers it when every document it
     /// named is back; returns the alarm raised now or still raised.
     func updateAlarm(_ catalog: KeeperCatalog, rule: MassLossRule = MassLossRule(), now: Date) -> MassLossAlarm? {
-        let horizon = now.addingTimeInterval(-rule.window)
-        var lost: [(path: String, at: Date)] = []
         let holding = catalog.holding
-        for record in catalog.absent(since: horizon) {
-            guard let last = record.lastDocument else { continue }
-            switch record.state {
-            case .gone(let at, _) where !catalog.held(last): lost.append((record.path, at))
-            case .notDocument(_, let at): lost.append((record.path, at))
-            default: break
-            }
-        }
+        let lost = catalog.losses(since: now.addingTimeInterval(-rule.window), first: 20)
         let existing = alarm()
         let documents = holding + lost.count
-        if lost.count >= rule.minimum, Double(lost.count) > rule.share * Double(documents) {
-            lost.sort { ($0.at, $0.path) < ($1.at, $1.path) }
+        if lost.count >= rule.minimum, Double(lost.count) > rule.share * Double(documents), let first = lost.first.first {
             guard existing == nil || existing!.lost < lost.count else { return existing }
-            let alarm = MassLossAlarm(raisedAt: existing?.raisedAt ?? now, since: min(existing?.since ?? .distantFuture, lost[0].at),
-                                      lost: lost.count, documents: documents, paths: lost.prefix(20).map(\.path))
+            let alarm = MassLossAlarm(raisedAt: existing?.raisedAt ?? now, since: min(existing?.since ?? .distantFuture, first.at),
+                                      lost: lost.count, documents: documents, paths: lost.first.map(\.path))
             _ = try? alarmFile.update(initial: alarm) { $0 = alarm }
             return alarm
         }
