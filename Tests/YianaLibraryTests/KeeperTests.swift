@@ -212,13 +212,18 @@ struct KeeperTests {
         #expect(keeper.lastGoodState(path: "Doc.yianazip")?.sha256 == original)
     }
 
-    @Test func massLossRaisesTheAlarmAndRestoringLowersIt() async throws {
-        let folder = try TemporaryFolder()
-        let library = try Library(root: folder.url)
+    /// Twenty documents, `Doc 0` to `Doc 19`, looked at once at `start`.
+    func twentyLookedAt(_ folder: TemporaryFolder) async throws -> (keeper: Keeper, urls: [URL], start: Date) {
+        let keeper = Keeper(library: try Library(root: folder.url))
         let urls = try (0..<20).map { try document(folder, "Doc \($0).yianazip", title: "Doc \($0)") }
-        let keeper = Keeper(library: library)
         let start = Date()
         try await look(keeper, now: start)
+        return (keeper, urls, start)
+    }
+
+    @Test func massLossRaisesTheAlarmAndRestoringLowersIt() async throws {
+        let folder = try TemporaryFolder()
+        let (keeper, urls, start) = try await twentyLookedAt(folder)
         // One deletion is not mass loss.
         try FileManager.default.removeItem(at: urls[0])
         #expect(try await look(keeper, now: start.addingTimeInterval(10)).alarm == nil)
@@ -243,11 +248,7 @@ struct KeeperTests {
     /// by time, then name.
     @Test func theAlarmCountsDeletedAndOverwrittenNotMoved() async throws {
         let folder = try TemporaryFolder()
-        let library = try Library(root: folder.url)
-        let urls = try (0..<20).map { try document(folder, "Doc \($0).yianazip", title: "Doc \($0)") }
-        let keeper = Keeper(library: library)
-        let start = Date()
-        try await look(keeper, now: start)
+        let (keeper, urls, start) = try await twentyLookedAt(folder)
         for url in urls[0...3] { try FileManager.default.removeItem(at: url) }
         for url in urls[4...5] { try FileManager.default.moveItem(at: url, to: url.deletingLastPathComponent().appendingPathComponent("Moved " + url.lastPathComponent)) }
         for url in urls[6...7] { try Data("not a document".utf8).write(to: url) }
