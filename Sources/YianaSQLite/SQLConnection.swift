@@ -115,7 +115,7 @@ public struct SQLStatement {
 }
 
 /// The rows of a statement, a step at a time. Each row is the cursor's own until the next
-/// step (``SQLRow/copy()`` keeps one).
+/// step (``SQLStatement/rows(arguments:)`` keeps them all).
 public struct SQLCursor {
     let base: RowCursor
 

@@ -27,8 +27,6 @@ public final class SQLDatabase: Sendable {
     }
 
     let writer: any DatabaseWriter
-    /// The file, or nil for a database in memory.
-    public let path: String?
 
     /// Opens (or makes, unless read-only) the database at `path`.
     /// - Throws: ``SQLError`` when it cannot be opened.
@@ -43,14 +41,12 @@ public final class SQLDatabase: Sendable {
             options.concurrentReads ? try DatabasePool(path: path, configuration: configuration) as any DatabaseWriter
                 : try DatabaseQueue(path: path, configuration: configuration)
         }
-        self.path = path
     }
 
     /// A new, empty database in memory, gone with this object.
     public init() {
         // An in-memory database cannot fail to open.
         writer = try! DatabaseQueue()
-        path = nil
     }
 
     /// Runs `body` on a connection that reads the database as of one moment.

@@ -87,14 +87,11 @@ public struct SQLRow {
     }
 
     private func index(of name: String) -> Int? {
-        base.columnNames.firstIndex { $0.caseInsensitiveCompare(name) == .orderedSame }.map { base.columnNames.distance(from: base.columnNames.startIndex, to: $0) }
+        base.columnNames.enumerated().first { $0.element.caseInsensitiveCompare(name) == .orderedSame }?.offset
     }
 
     /// Every column's value, in order: the arguments to write the row elsewhere.
     public var values: SQLArguments { base.databaseValues.map { SQLStorage($0) } }
-
-    /// A copy that outlives the cursor's next step.
-    public func copy() -> SQLRow { SQLRow(base: base.copy()) }
 }
 
 extension Int64: SQLValue {
@@ -104,11 +101,6 @@ extension Int64: SQLValue {
 
 extension Int: SQLValue {
     public static func column(_ row: SQLRow, _ index: Int) -> Int? { row.base[index] }
-    public var sqlStorage: SQLStorage { .integer(Int64(self)) }
-}
-
-extension Int32: SQLValue {
-    public static func column(_ row: SQLRow, _ index: Int) -> Int32? { row.base[index] }
     public var sqlStorage: SQLStorage { .integer(Int64(self)) }
 }
 

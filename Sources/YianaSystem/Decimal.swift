@@ -16,19 +16,20 @@ package func fixedDecimal(_ value: Double, places: Int) -> String {
     }
     var scale: UInt64 = 1
     for _ in 0..<places { scale *= 10 }
-    // magnitude × scale = significand × scale × 2^exponent, exactly; rounded to a whole number.
-    let significand = UInt128(magnitude.significandBitPattern | (magnitude.isNormal ? 1 << 52 : 0))
-    let exponent = Int(magnitude.exponentBitPattern == 0 ? -1074 : Int(magnitude.exponentBitPattern) - 1075)
-    let scaled = significand * UInt128(scale)
-    var whole: UInt128
-    if exponent >= 0 {
-        whole = scaled << exponent
-    } else {
-        let shift = -exponent  // at most 1074 + 52 for 10⁻⁶: below 128 only from 2^-75 up
-        guard shift < 127 else { return printfDecimal(value, places: places) }
-        whole = scaled >> shift
-        let rest = scaled & ((1 << shift) - 1), half = UInt128(1) << (shift - 1)
-        if rest > half || (rest == half && whole & 1 == 1) { whole += 1 }
+    var whole: UInt128 = 0
+    if magnitude != 0 {
+        // Normal here (10⁻⁶ and up): magnitude × scale = significand × scale × 2^exponent,
+        // exactly; rounded to a whole number.
+        let scaled = UInt128(magnitude.significandBitPattern | 1 << 52) * UInt128(scale)
+        let exponent = Int(magnitude.exponentBitPattern) - 1075
+        if exponent >= 0 {
+            whole = scaled << exponent
+        } else {
+            let shift = -exponent  // at most 72: 10⁻⁶ is about 2⁻²⁰, and 52 bits of significand
+            whole = scaled >> shift
+            let rest = scaled & ((1 << shift) - 1), half = UInt128(1) << (shift - 1)
+            if rest > half || (rest == half && whole & 1 == 1) { whole += 1 }
+        }
     }
     let integer = String(whole / UInt128(scale)), fraction = String(whole % UInt128(scale))
     let sign = value.sign == .minus ? "-" : ""

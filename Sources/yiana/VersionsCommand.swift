@@ -127,7 +127,7 @@ extension Yiana.Versions {
         /// A state's line: `0c576a6c0162  2026-11-29 01:02:19  2.6 KB      seen here  (Folder/Doc.yianazip)`.
         static func append(_ version: VersionRecord, to text: inout [UInt8]) {
             let size = readableByteCount(version.size)
-            text += version.sha256.utf8.prefix(12)
+            text += version.shortID.utf8
             text += "  ".utf8
             text += LocalTime(version.keptAt).text.utf8
             text += "  ".utf8

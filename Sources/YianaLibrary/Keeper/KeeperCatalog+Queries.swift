@@ -87,18 +87,22 @@ extension KeeperCatalog {
     /// of them by time, then path. Counted by SQLite: a pass after thousands of deletions
     /// within the alarm's hour holds none of their records (a soak's watcher at 100,000
     /// documents had held 18,000, about 20 MB, at every pass).
-    func losses(since: Date, first: Int) -> (count: Int, first: [(path: String, at: Date)]) {
+    func losses(since: Date, first: Int) -> (count: Int, earliest: [(path: String, at: Date)]) {
         read((0, [])) { db in
             let lost = """
                 FROM path p JOIN state s ON s.path = p.path AND s.id = p.lastDocument
-                WHERE p.kind != 0 AND p.at >= ?1 AND (p.kind = 1 OR NOT (
-                    EXISTS (SELECT 1 FROM path q WHERE q.kind = 0 AND q.sha = s.sha)
-                    OR EXISTS (SELECT 1 FROM path q WHERE q.kind = 0 AND q.docid = s.docid)))
+                WHERE p.kind != 0 AND p.at >= ?1 AND (p.kind = 1 OR NOT \(Self.heldNow("s")))
                 """
             let count = try db.statement(sql: "SELECT count(*) " + lost).value(Int.self, arguments: [Self.ms(since)]) ?? 0
             let rows = try db.statement(sql: "SELECT p.path, p.at " + lost + " ORDER BY p.at, p.path LIMIT ?2").rows(arguments: [Self.ms(since), first])
             return (count, rows.map { (path: $0[0], at: Self.date($0[1])) })
         }
+    }
+
+    /// SQL true when a path holds a document now with the bytes or the id of the state
+    /// `state` (a table's alias): its document is there, or was moved or renamed.
+    static func heldNow(_ state: String) -> String {
+        "(EXISTS (SELECT 1 FROM path q WHERE q.kind = 0 AND q.sha = \(state).sha) OR EXISTS (SELECT 1 FROM path q WHERE q.kind = 0 AND q.docid = \(state).docid))"
     }
 
     /// Every path that held something (a document or not) at the last look.
@@ -226,8 +230,7 @@ extension KeeperCatalog {
             try db.value(Int.self, sql: """
                 SELECT count(*) FROM path p JOIN state s ON s.path = p.path AND s.id = p.lastDocument
                 WHERE p.kind != 0 AND EXISTS (SELECT 1 FROM object o WHERE o.sha = s.sha) AND (p.kind = 1 OR (
-                    NOT EXISTS (SELECT 1 FROM path q WHERE q.kind = 0 AND q.sha = s.sha)
-                    AND NOT EXISTS (SELECT 1 FROM path q WHERE q.kind = 0 AND q.docid = s.docid)
+                    NOT \(Self.heldNow("s"))
                     AND NOT EXISTS (SELECT 1 FROM state t WHERE t.docid = s.docid AND t.path != p.path GROUP BY t.path HAVING min(t.seen) >= p.goneLastSeen)))
                 """) ?? 0
         }

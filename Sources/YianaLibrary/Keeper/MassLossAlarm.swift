@@ -64,10 +64,10 @@ extension Keeper {
         let lost = catalog.losses(since: now.addingTimeInterval(-rule.window), first: 20)
         let existing = alarm()
         let documents = holding + lost.count
-        if lost.count >= rule.minimum, Double(lost.count) > rule.share * Double(documents), let first = lost.first.first {
+        if lost.count >= rule.minimum, Double(lost.count) > rule.share * Double(documents), let first = lost.earliest.first {
             guard existing == nil || existing!.lost < lost.count else { return existing }
             let alarm = MassLossAlarm(raisedAt: existing?.raisedAt ?? now, since: min(existing?.since ?? .distantFuture, first.at),
-                                      lost: lost.count, documents: documents, paths: lost.first.map(\.path))
+                                      lost: lost.count, documents: documents, paths: lost.earliest.map(\.path))
             _ = try? alarmFile.update(initial: alarm) { $0 = alarm }
             return alarm
         }
