@@ -31,6 +31,8 @@ public final class LibraryScanCache {
     private var recheck: Set<String> = []
     /// The folders (absolute) the call under way listed again, walked new or forgot.
     private var touched: Set<String> = []
+    /// Of those, the folders listed again whose items are already in `before` (``patch(_:in:)``).
+    private var patched: Set<String> = []
     /// The documents evicted the macOS 14 way when the last scan was put together.
     private var dataless: Set<String> = []
 
@@ -49,6 +51,7 @@ public final class LibraryScanCache {
         listed = 0
         changes = ScanChanges()
         touched = []
+        patched = []
         self.recheck = recheck
         guard let changed, var previous = last else {
             last = nil
@@ -104,6 +107,10 @@ public final class LibraryScanCache {
         pieces[folder] = piece
         touched.insert(folder)
         note(held, LibraryScanner.evicted(piece.items, dataless: dataless, library: library))
+        // Put in place now, not when every folder has been listed: a rescan would hold every
+        // folder's new listing at once, a second copy of the library's items at its end.
+        patch(folder, in: &before)
+        patched.insert(folder)
         let now = (piece.unwalked ?? []).map(\.path)
         for gone in old.subtracting(now) {
             note(items(of: gone, below: true), [])
@@ -196,25 +203,28 @@ public final class LibraryScanCache {
         var scan = LibraryScan()
         for key in pieces.keys.sorted() { scan.append(pieces[key]!, items: false) }
         swap(&scan.items, &before)
-        for folder in touched.sorted() {
-            let prefix = folder + "/"
-            let range = Self.range(of: prefix, in: scan.items)
-            // What the folder holds itself replaced; what its sub-folders hold stays.
-            let fresh = LibraryScanner.evicted(pieces[folder]?.items ?? [], dataless: dataless, library: library).sorted { $0.path < $1.path }
-            let own = range.filter { !Self.isDeeper(scan.items[$0], than: prefix) }
-            if own.count == fresh.count, zip(own, fresh).allSatisfy({ scan.items[$0].path == $1.path }) {
-                // The same files (a rescan's nearly every folder): each item in its place.
-                for (index, item) in zip(own, fresh) { scan.items[index] = item }
-            } else {
-                // In one pass and one array of the range's size (the root's range is the library's).
-                let patched = scan.items[range].lazy.filter { Self.isDeeper($0, than: prefix) }
-                    .merged(with: fresh, capacity: range.count + fresh.count) { $0.path < $1.path }
-                scan.items.replaceSubrange(range, with: patched)
-            }
-            pieces[folder]?.items = []
-        }
+        for folder in touched.subtracting(patched).sorted() { patch(folder, in: &scan.items) }
         last = scan
         return scan
+    }
+
+    /// Puts what `folder` holds itself now (its piece's items, then emptied) in place of what
+    /// `items` (a scan's, sorted by path) held there; what its sub-folders hold stays.
+    private func patch(_ folder: String, in items: inout [LibraryItem]) {
+        let prefix = folder + "/"
+        let range = Self.range(of: prefix, in: items)
+        let fresh = LibraryScanner.evicted(pieces[folder]?.items ?? [], dataless: dataless, library: library).sorted { $0.path < $1.path }
+        pieces[folder]?.items = []
+        let own = range.filter { !Self.isDeeper(items[$0], than: prefix) }
+        if own.count == fresh.count, zip(own, fresh).allSatisfy({ items[$0].path == $1.path }) {
+            // The same files (a rescan's nearly every folder): each item in its place.
+            for (index, item) in zip(own, fresh) { items[index] = item }
+        } else {
+            // In one pass and one array of the range's size (the root's range is the library's).
+            let patched = items[range].lazy.filter { Self.isDeeper($0, than: prefix) }
+                .merged(with: fresh, capacity: range.count + fresh.count) { $0.path < $1.path }
+            items.replaceSubrange(range, with: patched)
+        }
     }
 
     private func assemble() -> LibraryScan {
