@@ -89,15 +89,18 @@ extension KeeperCatalog {
     /// documents had held 18,000, about 20 MB, at every pass).
     func losses(since: Date, first: Int) -> (count: Int, earliest: [(path: String, at: Date)]) {
         read((0, [])) { db in
-            let lost = """
-                FROM path p JOIN state s ON s.path = p.path AND s.id = p.lastDocument
+            // One scan: the count is taken over every row before the limit.
+            let rows = try db.statement(sql: """
+                SELECT p.path, p.at, count(*) OVER () FROM \(Self.lastDocumentStates)
                 WHERE p.kind != 0 AND p.at >= ?1 AND (p.kind = 1 OR NOT \(Self.heldNow("s")))
-                """
-            let count = try db.statement(sql: "SELECT count(*) " + lost).value(Int.self, arguments: [Self.ms(since)]) ?? 0
-            let rows = try db.statement(sql: "SELECT p.path, p.at " + lost + " ORDER BY p.at, p.path LIMIT ?2").rows(arguments: [Self.ms(since), first])
-            return (count, rows.map { (path: $0[0], at: Self.date($0[1])) })
+                ORDER BY p.at, p.path LIMIT ?2
+                """).rows(arguments: [Self.ms(since), first])
+            return (rows.first.map { $0[2] } ?? 0, rows.map { (path: $0[0], at: Self.date($0[1])) })
         }
     }
+
+    /// Each path (`p`) with the state (`s`) of the last document seen there.
+    static let lastDocumentStates = "path p JOIN state s ON s.path = p.path AND s.id = p.lastDocument"
 
     /// SQL true when a path holds a document now with the bytes or the id of the state
     /// `state` (a table's alias): its document is there, or was moved or renamed.
@@ -197,9 +200,8 @@ extension KeeperCatalog {
 
     func held(_ state: KeptState) -> Bool {
         read(false) { db in
-            try db.statement(sql: """
-                SELECT EXISTS (SELECT 1 FROM path WHERE kind = 0 AND sha = ?1) OR EXISTS (SELECT 1 FROM path WHERE kind = 0 AND docid = ?2)
-                """).value(Bool.self, arguments: [state.sha256, state.documentID]) ?? false
+            try db.statement(sql: "SELECT \(Self.heldNow("s")) FROM (SELECT ?1 AS sha, ?2 AS docid) s")
+                .value(Bool.self, arguments: [state.sha256, state.documentID]) ?? false
         }
     }
 
@@ -228,7 +230,7 @@ extension KeeperCatalog {
         let position = (try? queue.read(Self.position)) ?? Position()
         let lost = read(0) { db in
             try db.value(Int.self, sql: """
-                SELECT count(*) FROM path p JOIN state s ON s.path = p.path AND s.id = p.lastDocument
+                SELECT count(*) FROM \(Self.lastDocumentStates)
                 WHERE p.kind != 0 AND EXISTS (SELECT 1 FROM object o WHERE o.sha = s.sha) AND (p.kind = 1 OR (
                     NOT \(Self.heldNow("s"))
                     AND NOT EXISTS (SELECT 1 FROM state t WHERE t.docid = s.docid AND t.path != p.path GROUP BY t.path HAVING min(t.seen) >= p.goneLastSeen)))
