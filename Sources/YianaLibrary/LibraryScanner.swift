@@ -109,18 +109,24 @@ public enum LibraryScanner {
 
     /// The documents and placeholders in `folder` itself (not in its sub-folders), and in
     /// `folders` the folder's own time and the names of its sub-folders (times unknown: -1).
-    /// `known`: stamps the caller holds, by path relative to the library, taken for a file the
-    /// folder says has the same inode instead of a `stat` of it (``DirectoryEntry/list(_:stamps:sorted:known:)``).
     /// - Throws: when `folder` cannot be listed.
-    public static func scan(_ library: Library, only folder: URL, known: [String: FileStamp] = [:]) throws -> LibraryScan {
+    public static func scan(_ library: Library, only folder: URL) throws -> LibraryScan {
+        var none: [String: FileStamp] = [:]
+        return try scan(library, only: folder, leavingOut: &none)
+    }
+
+    /// ``scan(_:only:)`` less the files the caller holds as they are: `same`, by name in the
+    /// folder, the stamps the caller holds; a regular file there with the same inode is not in
+    /// the scan and is taken out of `same`, which is left with what changed or went
+    /// (``DirectoryEntry/list(_:stamps:sorted:leavingOut:)``). What a file is follows from its
+    /// name alone, so a file left out is whatever the caller took it for when it held it.
+    /// - Throws: when `folder` cannot be listed.
+    public static func scan(_ library: Library, only folder: URL, leavingOut same: inout [String: FileStamp]) throws -> LibraryScan {
         var scan = LibraryScan()
         let relativeFolder = library.relativePath(of: folder)
         if let relativeFolder, let stamp = FileStamp(path: folder.path) { scan.folders[relativeFolder] = stamp.modified }
-        let same: ((String, Int64) -> FileStamp?)? = known.isEmpty ? nil : relativeFolder.map { relativeFolder in
-            { name, inode in known[relativeFolder.isEmpty ? name : relativeFolder + "/" + name].flatMap { $0.inode == inode ? $0 : nil } }
-        }
         let folderPath = folder.path
-        for entry in try DirectoryEntry.list(folderPath, known: same) {
+        for entry in try DirectoryEntry.list(folderPath, leavingOut: &same) {
             if entry.kind == .folder, let name = entry.name, let relativeFolder {
                 if foreign(name, isFolder: true) == nil, documentName(of: name) == nil {
                     scan.folders[relativeFolder.isEmpty ? name : relativeFolder + "/" + name] = -1

@@ -112,29 +112,46 @@ public struct DirectoryEntry: Sendable {
     /// `stamps: false` takes each entry's kind from the folder itself (`d_type`) and `stat`s
     /// only where the file system does not say it: no ``stamp``; `sorted: false` leaves them
     /// in the order the file system gives. Both together take a fraction of the time for a
-    /// folder of thousands of small files. `known`: for a regular file, by its name and the
-    /// inode the folder gives (`d_ino`), the stamp the caller already holds for that file when
-    /// it is the same one, taken as its ``stamp`` without a `stat` (a file rewritten in place
-    /// keeps its inode: a caller that must see that does not pass it).
+    /// folder of thousands of small files.
     /// - Throws: ``SystemError`` when the folder cannot be opened.
+    public static func list(_ path: String, stamps: Bool = true, sorted: Bool = true) throws(SystemError) -> [DirectoryEntry] {
+        var none: [String: FileStamp] = [:]
+        return try list(path, stamps: stamps, sorted: sorted, leavingOut: &none)
+    }
+
+    /// ``list(_:stamps:sorted:)`` less the files the caller already holds as they are: `same`
+    /// names files of the folder with the stamp the caller holds for each. An entry the folder
+    /// says (`d_type`, `d_ino`: no `stat`, no entry built) is a regular file of that name with
+    /// that inode is left out of the listing and taken out of `same`, so that what remains in
+    /// `same` is what the folder no longer holds as the caller knew it: changed or gone. A
+    /// folder of thousands changed by one file costs its `getdents` and one lookup a name. (A
+    /// file rewritten in place keeps its inode: a caller that must see that does not pass it.)
+    /// - Throws: ``SystemError`` when the folder cannot be opened (`same` untouched).
     public static func list(_ path: String, stamps: Bool = true, sorted: Bool = true,
-                            known: ((_ name: String, _ inode: Int64) -> FileStamp?)? = nil) throws(SystemError) -> [DirectoryEntry] {
+                            leavingOut same: inout [String: FileStamp]) throws(SystemError) -> [DirectoryEntry] {
         guard let folder = opendir(path) else { throw Sys.lastError("open folder", path) }
         defer { closedir(folder) }
         let folderFD = dirfd(folder)
         var entries: [DirectoryEntry] = []
         while let entry = readdir(folder) {
+            if !same.isEmpty, Int32(entry.pointee.d_type) == Int32(DT_REG) {
+                let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                    pointer.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
+                        String(validatingCString: $0)
+                    }
+                }
+                if let name, let index = same.index(forKey: name),
+                   same.values[index].inode == Int64(bitPattern: UInt64(entry.pointee.d_ino)) {
+                    same.remove(at: index)
+                    continue
+                }
+            }
             let bytes: [UInt8] = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 Array(raw.prefix { $0 != 0 })
             }
             if bytes == [0x2E] || bytes == [0x2E, 0x2E] { continue }
             if !stamps, let kind = FileKind(directoryType: entry.pointee.d_type) {
                 entries.append(DirectoryEntry(bytes: bytes, name: String(validating: bytes, as: UTF8.self), kind: kind, stamp: nil))
-                continue
-            }
-            if let known, Int32(entry.pointee.d_type) == Int32(DT_REG), let name = String(validating: bytes, as: UTF8.self),
-               let stamp = known(name, Int64(bitPattern: UInt64(entry.pointee.d_ino))) {
-                entries.append(DirectoryEntry(bytes: bytes, name: name, kind: .regular, stamp: stamp))
                 continue
             }
             var st = stat()

@@ -90,22 +90,27 @@ struct SystemLayerTests {
         #expect(try Sys.lockByte(second, at: 42, exclusive: false, path: path))
     }
 
-    /// A stamp the caller holds is taken for a file the folder gives with the same inode (no
-    /// `stat`: its size is the caller's), and only then: a file renamed in over the name has a
-    /// new inode and is read from the file system.
-    @Test func aKnownStampIsTakenOnlyForTheSameInode() throws {
+    /// A file the caller holds is left out of the listing when the folder gives it with the
+    /// same name and inode, and only then: a file renamed in over the name has a new inode and
+    /// is listed (read from the file system), as is a new one and a folder of a held name.
+    /// What the caller is left holding is what changed or went.
+    @Test func aFileHeldAsItIsIsLeftOutOfTheListing() throws {
         let folder = try TemporaryFolder()
-        for name in ["a", "b"] { try Data("bytes".utf8).write(to: folder.url.appendingPathComponent(name)) }
+        for name in ["a", "b", "c"] { try Data("bytes".utf8).write(to: folder.url.appendingPathComponent(name)) }
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("d"), withIntermediateDirectories: false)
         let a = try #require(FileStamp(path: folder.url.appendingPathComponent("a").path))
-        let held = ["a": FileStamp(size: 4242, modified: a.modified, inode: a.inode), "b": FileStamp(size: 4242, modified: 0, inode: -7)]
-        var asked: [String] = []
-        let entries = try DirectoryEntry.list(folder.url.path) { name, inode in
-            asked.append(name)
-            return held[name].flatMap { $0.inode == inode ? $0 : nil }
-        }
-        #expect(entries.map(\.name) == ["a", "b"] && asked.sorted() == ["a", "b"])
-        #expect(entries[0].stamp?.size == 4242, "the same inode: the caller's stamp, no stat")
-        #expect(entries[1].stamp?.size == 5 && entries[1].kind == .regular, "another inode: stat")
+        let d = try #require(FileStamp(path: folder.url.appendingPathComponent("d").path))
+        var same = ["a": FileStamp(size: 4242, modified: 0, inode: a.inode), "b": FileStamp(size: 4242, modified: 0, inode: -7),
+                    "d": d, "gone": FileStamp(size: 1, modified: 0, inode: 1)]
+        let entries = try DirectoryEntry.list(folder.url.path, leavingOut: &same)
+        #expect(entries.map(\.name) == ["b", "c", "d"], "a: the same inode, left out")
+        #expect(entries[0].stamp?.size == 5 && entries[0].kind == .regular, "another inode: stat")
+        #expect(entries[2].kind == .folder)
+        #expect(Set(same.keys) == ["b", "d", "gone"], "what changed or went stays")
+        var none: [String: FileStamp] = [:]
+        #expect(try DirectoryEntry.list(folder.url.path, leavingOut: &none).map(\.name) == ["a", "b", "c", "d"])
+        #expect(throws: SystemError.self) { try DirectoryEntry.list(folder.path("missing"), leavingOut: &same) }
+        #expect(same.count == 3, "a folder that cannot be opened leaves what is held alone")
     }
 
     @Test func readsAndWritesGoWholeAcrossTheirChunks() throws {

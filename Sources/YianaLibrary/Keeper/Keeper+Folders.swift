@@ -29,7 +29,8 @@ extension Keeper {
         let changed = folderRecord.changed(in: record, root: root)
         guard !changed.isEmpty else { return nil }
         var scan = LibraryScan(), folders = record.folders
-        var held: [String: FileStamp] = [:]  // what the catalog holds where folders changed
+        // What the catalog holds where folders changed and is not there as it was.
+        var held: [String: FileStamp] = [:]
         let catalog = catalog()
         // Parents first: a folder new below a changed one is walked whole, once.
         for folder in changed.sorted(by: { $0.count < $1.count }) {
@@ -37,13 +38,16 @@ extension Keeper {
             guard FileKind.at(url.path) == .folder else {
                 // Gone, with all below it: whatever the catalog holds there is looked at.
                 folders = folders.filter { $0.key != folder && !$0.key.hasPrefix(folder + "/") }
-                held.merge(try catalog.holdingStamps(in: folder, below: true)) { old, _ in old }
+                held.merge(try catalog.holdingStamps(below: folder)) { old, _ in old }
                 continue
             }
-            let here = try catalog.holdingStamps(in: folder, below: false)
-            held.merge(here) { old, _ in old }
+            // The files there as the catalog holds them are left out of the listing: what is
+            // listed is what is new or changed, what stays in `same` what changed or went.
+            var same = try catalog.holdingStamps(namedIn: folder)
             // One that cannot be listed holds nothing, as in a walk, and is tried again next time.
-            guard let piece = try? LibraryScanner.scan(library, only: url, known: here) else {
+            let piece = try? LibraryScanner.scan(library, only: url, leavingOut: &same)
+            for (name, stamp) in same { held[folder.isEmpty ? name : folder + "/" + name] = stamp }
+            guard let piece else {
                 folders[folder] = -1
                 continue
             }
@@ -56,12 +60,13 @@ extension Keeper {
                 }
                 scan.append(below)
                 folders.merge(below.folders) { _, new in new }
-                held.merge(try catalog.holdingStamps(in: sub, below: true)) { old, _ in old }
+                held.merge(try catalog.holdingStamps(below: sub)) { old, _ in old }
             }
         }
         scan.folders = folders
         scan.items = LibraryScanner.evicted(scan.items, library: library)
-        // What differs from what the catalog holds there: new, changed, or gone.
+        // What differs from what the catalog holds there: new, changed, or gone. (What was
+        // left out of the listings is the same.)
         var changes = ScanChanges()
         for item in scan.items {
             guard let path = library.documentPath(of: item) else { continue }

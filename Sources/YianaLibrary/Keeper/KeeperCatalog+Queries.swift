@@ -113,26 +113,51 @@ extension KeeperCatalog {
         read([]) { db in try db.values(String.self, sql: "SELECT path FROM path WHERE kind != 2") }
     }
 
-    /// The paths holding something in `folder` (relative, "" for the library's own), with the
-    /// file each was last seen as: the documents there itself, or with `below` also those in
-    /// every folder below it. One read of a range of the paths' index.
+    /// The paths holding something in `folder` (relative, "" for the library's own) and in
+    /// every folder below it, with the file each was last seen as. One read of a range of the
+    /// paths' index.
     /// - Throws: when the catalog cannot be read (never an empty answer for a folder that
     ///   holds documents).
-    func holdingStamps(in folder: String, below: Bool) throws -> [String: FileStamp] {
-        let prefix = folder.isEmpty ? "" : folder + "/"
+    func holdingStamps(below folder: String) throws -> [String: FileStamp] {
+        let select = "SELECT path, size, inode, modified FROM path WHERE kind != 2"
         return try queue.read { db in
-            let select = "SELECT path, size, inode, modified FROM path WHERE kind != 2"
             // '0' is the byte after '/': every path that starts with the folder's.
             let rows = folder.isEmpty ? try db.cursor(sql: select)
-                : try db.cursor(sql: select + " AND path >= ? AND path < ?", arguments: [prefix, folder + "0"])
+                : try db.cursor(sql: select + " AND path >= ? AND path < ?", arguments: [folder + "/", folder + "0"])
             var found: [String: FileStamp] = [:]
-            while let row = try rows.next() {
-                let path: String = row[0]
-                if below || !path.utf8.dropFirst(prefix.utf8.count).contains(UInt8(ascii: "/")) {
-                    found[path] = FileStamp(size: row[1], modified: row[3], inode: row[2])
-                }
-            }
+            while let row = try rows.next() { found[row[0]] = FileStamp(size: row[1], modified: row[3], inode: row[2]) }
             return found
+        }
+    }
+
+    /// The names holding something in `folder` itself (relative, "" for the library's own),
+    /// with the file each was last seen as: what a listing of the folder compares with. The
+    /// paths' index is read in order, and each folder below is passed over in one seek, so
+    /// that the library's own folder costs its own names, not every path below it.
+    /// - Throws: as ``holdingStamps(below:)``.
+    func holdingStamps(namedIn folder: String) throws -> [String: FileStamp] {
+        let prefix = folder.isEmpty ? "" : folder + "/"
+        // The name: the path less the folder's (SQLite's substr counts characters, from 1).
+        let start = prefix.unicodeScalars.count + 1
+        return try queue.read { db in
+            let statement = try db.statement(sql: """
+                SELECT substr(path, ?2), size, inode, modified FROM path
+                WHERE path >= ?1\(folder.isEmpty ? "" : " AND path < ?3") AND kind != 2 ORDER BY path
+                """)
+            var found: [String: FileStamp] = [:], from = prefix
+            reading: while true {
+                let rows = try statement.cursor(arguments: folder.isEmpty ? [from, start] : [from, start, folder + "0"])
+                while let row = try rows.next() {
+                    let name: String = row[0]
+                    // In a folder below: all of it passed over ('0' is the byte after '/').
+                    if let slash = name.utf8.firstIndex(of: UInt8(ascii: "/")) {
+                        from = prefix + name[..<slash] + "0"
+                        continue reading
+                    }
+                    found[name] = FileStamp(size: row[1], modified: row[3], inode: row[2])
+                }
+                return found
+            }
         }
     }
 
