@@ -20,6 +20,10 @@ public struct LibraryScan: Sendable {
     /// time in nanoseconds, taken before it was listed: a folder whose time differs later has
     /// had a file added, removed or renamed since (the search index's ``freshness``).
     public var folders: [String: Int64] = [:]
+    /// When (the clock, nanoseconds since 1970) the scan began taking its folders' times:
+    /// what it found of them holds as of then (``Keeper``'s record of the folders). Set by
+    /// whoever made the whole scan, not by ``append(_:items:)``; nil when not known.
+    public var listedAt: Int64?
     /// What changed since the previous scan of the same ``LibraryScanCache`` (a watcher's
     /// pass); nil when that is not known, and every item is to be compared.
     public var changes: ScanChanges?

@@ -48,6 +48,15 @@ public final class LibraryScanCache {
     /// (documents, relative; their folders must be among `changed`) counted as changed.
     /// - Throws: when the library's root cannot be listed.
     public func scan(changed: Set<String>?, recheck: Set<String> = []) throws -> LibraryScan {
+        // What this call returns holds as of now: the folders it does not list again are as
+        // the last listing left them, for no change was reported in them since.
+        let listedAt = FileStamp.now()
+        var scan = try make(changed: changed, recheck: recheck)
+        scan.listedAt = listedAt
+        return scan
+    }
+
+    private func make(changed: Set<String>?, recheck: Set<String>) throws -> LibraryScan {
         listed = 0
         changes = ScanChanges()
         touched = []
@@ -62,7 +71,7 @@ public final class LibraryScanCache {
         // Not trusted again until this call ends well (a root that cannot be listed throws).
         last = nil
         // The record of evicted documents changed: every folder's items again, a whole walk.
-        guard DatalessFiles.paths(in: library) == dataless else { return try scan(changed: nil) }
+        guard DatalessFiles.paths(in: library) == dataless else { return try make(changed: nil, recheck: []) }
         // The folders whose listing holds a changed entry (the nearest one kept, for an entry
         // of a folder not kept: a folder named like a document, walked by its parent), and a
         // changed folder itself (its permissions, say).

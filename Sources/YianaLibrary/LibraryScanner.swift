@@ -84,6 +84,7 @@ public enum LibraryScanner {
     /// - Throws: when the library's root cannot be listed; unreadable sub-folders are skipped.
     public static func scan(_ library: Library, below: [URL] = []) throws -> LibraryScan {
         var scan = LibraryScan()
+        scan.listedAt = FileStamp.now()
         if below.isEmpty {
             try walk(library.root, library: library, into: &scan, isRoot: true)
         } else {
@@ -123,6 +124,7 @@ public enum LibraryScanner {
     /// - Throws: when `folder` cannot be listed.
     public static func scan(_ library: Library, only folder: URL, leavingOut same: inout [String: FileStamp]) throws -> LibraryScan {
         var scan = LibraryScan()
+        scan.listedAt = FileStamp.now()
         let relativeFolder = library.relativePath(of: folder)
         if let relativeFolder, let stamp = FileStamp(path: folder.path) { scan.folders[relativeFolder] = stamp.modified }
         let folderPath = folder.path

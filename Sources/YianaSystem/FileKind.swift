@@ -192,4 +192,12 @@ public struct FileStamp: Sendable, Equatable, Hashable {
         guard let st = try? Sys.lstat(path) else { return nil }
         self.init(st)
     }
+
+    /// The system's clock now as ``modified`` counts (nanoseconds since 1970): about what a
+    /// file changed now shows, to the file system's tick.
+    public static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
 }

@@ -92,13 +92,46 @@ struct KeeperFoldersTests {
         _ = try document(folder.url, "A/One.yianazip")
         await keeper.lookAtLibrary()
         var record = try #require(keeper.folderRecord.read())
-        let lastChange = try #require(record.folders.values.max())
-        // Recorded within the file system clock's reach of the folders' last change: not trusted.
-        record.at = lastChange + KeeperFolders.racy / 2
+        let firstChange = try #require(record.folders.values.min()), lastChange = try #require(record.folders.values.max())
+        // Recorded within the file system clock's reach of the folders' changes: not trusted.
+        record.at = firstChange + KeeperFolders.racy(firstChange) / 2
         #expect(keeper.folderRecord.changed(in: record, root: folder.url).sorted() == ["", "A"], "changed just before: not trusted")
-        record.at = lastChange + 10 * KeeperFolders.racy
+        record.at = lastChange + 10 * KeeperFolders.racy(lastChange)
         #expect(keeper.folderRecord.changed(in: record, root: folder.url).isEmpty)
         try FileManager.default.removeItem(at: folder.url.appendingPathComponent("A/One.yianazip"))
         #expect(keeper.folderRecord.changed(in: record, root: folder.url) == ["A"])
+    }
+
+    /// How near a folder's time may be to the record's and be trusted goes by what the time
+    /// says of its file system's clock: a part of a second, a tick of milliseconds; a whole
+    /// second, a clock of seconds (FAT's of two).
+    @Test func theClocksReachGoesByTheFileSystemsTimes() {
+        let second: Int64 = 1_000_000_000, whole = 1_795_000_000 * second
+        #expect(KeeperFolders.racy(whole) == 2 * second && KeeperFolders.racy(whole + 123_456_789) == second / 10)
+        #expect(KeeperFolders.untrusted(whole, at: whole + 2 * second - 1) && !KeeperFolders.untrusted(whole, at: whole + 2 * second + 1))
+        #expect(KeeperFolders.untrusted(whole + 5, at: whole + 5 + second / 10 - 1) && !KeeperFolders.untrusted(whole + 5, at: whole + 5 + second / 10 + 1))
+        #expect(KeeperFolders.untrusted(-1, at: whole), "a folder marked never to match")
+    }
+
+    /// The record holds as of when the folders' times were taken, not when it was written (a
+    /// look that keeps thousands of documents writes it minutes after): never later than now.
+    @Test func theRecordIsAsOfTheListing() async throws {
+        let folder = try TemporaryFolder(), store = try TemporaryFolder()
+        let place = KeeperPlace(folder: store.url.appendingPathComponent("k"), mode: .copy, reason: "test")
+        let keeper = Keeper(library: try Library(root: folder.url), place: place)
+        _ = try document(folder.url, "A/One.yianazip")
+        // A look records when its walk began.
+        let record = keeper.folderRecord, before = FileStamp.now()
+        await keeper.lookAtLibrary()
+        let looked = try #require(record.read())
+        #expect(looked.at >= before && looked.folders.keys.sorted() == ["", "A"])
+        #expect(try LibraryScanner.scan(keeper.library).listedAt.map { $0 >= looked.at } == true)
+        let now = FileStamp.now()
+        record.write(["": 1, "A": 2], unsettled: [], listedAt: now - 60_000_000_000)
+        #expect(record.read()?.at == now - 60_000_000_000)
+        record.write(["": 1, "A": 3], unsettled: ["A"], listedAt: now + 60_000_000_000)
+        #expect(try #require(record.read()).at <= FileStamp.now() && record.read()?.folders["A"] == -1, "never after now")
+        record.write(["": 1], unsettled: [], listedAt: nil)
+        #expect(try #require(record.read()).at >= now)
     }
 }

@@ -26,9 +26,12 @@ extension Keeper {
     /// changed; nil when no folder changed.
     private func changedFolders(_ record: KeeperFolders.Record) throws -> LibraryScan? {
         let root = library.root
+        // The folders' times are taken from here: what the look finds holds as of now.
+        let listedAt = FileStamp.now()
         let changed = folderRecord.changed(in: record, root: root)
         guard !changed.isEmpty else { return nil }
         var scan = LibraryScan(), folders = record.folders
+        scan.listedAt = listedAt
         // What the catalog holds where folders changed and is not there as it was.
         var held: [String: FileStamp] = [:]
         let catalog = catalog()

@@ -121,7 +121,7 @@ public struct Keeper: Sendable {
         // Nothing changed since the last look: no journal read.
         if scan.changes?.paths.isEmpty ?? reading?.matches == true {
             writeLastLook(now)
-            folderRecord.write(scan.folders, unsettled: [])
+            folderRecord.write(scan.folders, unsettled: [], listedAt: scan.listedAt)
             report.alarm = alarm()
             pruneIfDue(now: now)
             return report
@@ -134,7 +134,7 @@ public struct Keeper: Sendable {
             folderRecord.remove()  // what the catalog holds may not be what the folders hold
             return report
         }
-        folderRecord.write(scan.folders, unsettled: Set(report.unsettled.map { ($0 as NSString).deletingLastPathComponent }))
+        folderRecord.write(scan.folders, unsettled: Set(report.unsettled.map { ($0 as NSString).deletingLastPathComponent }), listedAt: scan.listedAt)
         // Read again: the catalog extended by what was just written.
         let catalog = catalog()
         report.gone = gonePaths.filter { !catalog.heldElsewhere(lastStateOf: $0) }.sorted()
