@@ -119,8 +119,9 @@ public enum LibraryScanner {
     /// ``scan(_:only:)`` less the files the caller holds as they are: `same`, by name in the
     /// folder, the stamps the caller holds; a regular file there with the same inode is not in
     /// the scan and is taken out of `same`, which is left with what changed or went
-    /// (``DirectoryEntry/list(_:stamps:sorted:leavingOut:)``). What a file is follows from its
-    /// name alone, so a file left out is whatever the caller took it for when it held it.
+    /// (``DirectoryEntry/list(_:stamps:sorted:leavingOut:)``). What a regular file is follows
+    /// from its name and its folder alone, so a file left out is whatever the caller took it
+    /// for when it held it.
     /// - Throws: when `folder` cannot be listed.
     public static func scan(_ library: Library, only folder: URL, leavingOut same: inout [String: FileStamp]) throws -> LibraryScan {
         var scan = LibraryScan()
