@@ -28,24 +28,12 @@ package struct ChildProcess: Sendable {
     /// - Throws: when it cannot be started.
     package static func run(_ executable: String, _ arguments: [String], environment: [String: String],
                             input: Data = Data(), timeout: Double) throws -> ChildProcess {
-        // A program that ends before reading its input must not end this process with it.
-        signal(SIGPIPE, SIG_IGN)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        let stdin = Pipe(), output = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = output
-        process.standardError = output
-        let ended = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in ended.signal() }
-        try process.run()
+        let output = Pipe()
+        let (process, ended, stdin) = try start(executable, arguments, environment: environment, output: output, error: output)
         // Read on a thread of its own: a program that prints much never waits on a full pipe.
         let reading = output.fileHandleForReading
         let printed = BackgroundWork<Data> { reading.readDataToEndOfFile() }
-        try? stdin.fileHandleForWriting.write(contentsOf: input)
-        try? stdin.fileHandleForWriting.close()
+        feed(stdin, input)
         var timedOut = false
         if ended.wait(timeout: .now() + timeout) == .timedOut {
             timedOut = true
@@ -56,7 +44,69 @@ package struct ChildProcess: Sendable {
             }
         }
         let data = (try? printed.wait()) ?? Data()
-        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        return ChildProcess(status: status, output: String(decoding: data, as: UTF8.self), timedOut: timedOut)
+        return ChildProcess(status: status(of: process), output: String(decoding: data, as: UTF8.self), timedOut: timedOut)
+    }
+
+    /// Runs `executable` as ``run(_:_:environment:input:timeout:)`` does, to its end however
+    /// long it takes (a backup takes what it takes), with its standard output apart: each line
+    /// handed to `line` as it is printed (a program's progress, JSON lines), on a thread of its
+    /// own. What it printed on standard error is the result's ``output``.
+    /// - Throws: when it cannot be started.
+    package static func run(_ executable: String, _ arguments: [String], environment: [String: String],
+                            input: Data = Data(), line: @escaping @Sendable (String) -> Void) throws -> ChildProcess {
+        let output = Pipe(), error = Pipe()
+        let (process, ended, stdin) = try start(executable, arguments, environment: environment, output: output, error: error)
+        let errors = error.fileHandleForReading
+        let printed = BackgroundWork<Data> { errors.readDataToEndOfFile() }
+        let reading = output.fileHandleForReading
+        let lines = BackgroundWork<Void> {
+            var pending = Data()
+            while true {
+                let chunk = reading.availableData
+                if chunk.isEmpty { break }
+                pending.append(chunk)
+                while let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    line(String(decoding: pending[pending.startIndex..<end], as: UTF8.self))
+                    pending.removeSubrange(pending.startIndex...end)
+                }
+            }
+            if !pending.isEmpty { line(String(decoding: pending, as: UTF8.self)) }
+        }
+        feed(stdin, input)
+        ended.wait()
+        try? lines.wait()
+        let data = (try? printed.wait()) ?? Data()
+        return ChildProcess(status: status(of: process), output: String(decoding: data, as: UTF8.self), timedOut: false)
+    }
+
+    /// `executable` started, with the semaphore its end signals and its standard input.
+    private static func start(_ executable: String, _ arguments: [String], environment: [String: String],
+                              output: Pipe, error: Pipe) throws -> (Process, DispatchSemaphore, FileHandle) {
+        // A program that ends before reading its input must not end this process with it.
+        signal(SIGPIPE, SIG_IGN)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        let stdin = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = output
+        process.standardError = error
+        let ended = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in ended.signal() }
+        try process.run()
+        return (process, ended, stdin.fileHandleForWriting)
+    }
+
+    /// `input` written to a child's standard input, which is then closed (once its output is
+    /// being read: a program that prints before it reads never waits on a full pipe).
+    private static func feed(_ stdin: FileHandle, _ input: Data) {
+        try? stdin.write(contentsOf: input)
+        try? stdin.close()
+    }
+
+    /// The exit status, 128 + the signal when a signal ended it.
+    private static func status(of process: Process) -> Int32 {
+        process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
     }
 }
