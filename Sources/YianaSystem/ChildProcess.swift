@@ -1,13 +1,14 @@
 import Foundation
 import Glibc
 
-/// A program of the system run to its end, with a time limit: its exit status and what it
-/// printed (standard output and error together). For the few outside programs the toolkit
-/// drives as programs rather than libraries (Apprise, a Python program).
+/// A program of the system run to its end: its exit status and what it printed. For the few
+/// outside programs the toolkit drives as programs rather than libraries (Apprise, restic, a
+/// Python program).
 package struct ChildProcess: Sendable {
     /// The exit status (128 + the signal when a signal ended it).
     package let status: Int32
-    /// Standard output and standard error, as printed.
+    /// Standard output and standard error, as printed (standard error alone for a run that
+    /// hands its standard output over line by line).
     package let output: String
     /// True when the time limit ended it.
     package let timedOut: Bool
