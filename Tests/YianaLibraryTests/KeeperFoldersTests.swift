@@ -9,22 +9,13 @@ import YianaTestSupport
 /// changed since the last look, and lists what a look at the whole library would.
 @Suite("keeper: a look at the folders changed since the last look")
 struct KeeperFoldersTests {
-    func document(_ root: URL, _ name: String) throws -> URL {
-        let url = root.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try CoordinatedDocument.replace(at: url.path, metadata: DocumentMetadata(id: UUID(), title: name, pageCount: 1), pdf: .data(simplePDF([name])))
-        return url
-    }
-
     @Test func listsWhatAWholeLookWould() async throws {
-        let folder = try TemporaryFolder(), store = try TemporaryFolder()
-        let root = folder.url
-        let place = KeeperPlace(folder: store.url.appendingPathComponent("k"), mode: .copy, reason: "test")
-        let keeper = Keeper(library: try Library(root: root), place: place)
+        let kept = try KeptLibrary()
+        let root = kept.root, place = kept.place, keeper = kept.keeper
         for name in ["Top.yianazip", "A/One.yianazip", "A/Two.yianazip", "A/Deep/Three.yianazip", "B/Four.yianazip", "B/Five.yianazip",
                      "C/Six.yianazip", "D/Seven.yianazip", "D/Eight.yianazip", "Ünïcödé/Dôc é.yianazip", "Ünïcödé/Autre.yianazip",
                      "A/Deep 2.yianazip", "A/Deeper.yianazip"] {
-            _ = try document(root, name)
+            try kept.document(name)
         }
         // No record of the folders yet: the whole library is looked at, and recorded.
         #expect(keeper.folderRecord.read() == nil)
@@ -61,7 +52,7 @@ struct KeeperFoldersTests {
             ("a document deleted from the folder made new", { try fm.removeItem(at: root.appendingPathComponent("New/Inner/Five.yianazip")) },
              ["A/Deep/Three.yianazip", "D/Seven.yianazip", "D/Eight.yianazip", "Top.yianazip", "New/Inner/Five.yianazip"]),
             ("a document written again as the app writes, another deleted beside it", {
-                _ = try document(root, "Ünïcödé/Dôc é.yianazip")
+                try kept.document("Ünïcödé/Dôc é.yianazip")
                 try fm.removeItem(at: root.appendingPathComponent("Ünïcödé/Autre.yianazip"))
             }, ["A/Deep/Three.yianazip", "D/Seven.yianazip", "D/Eight.yianazip", "Top.yianazip", "New/Inner/Five.yianazip", "Ünïcödé/Autre.yianazip"]),
         ]
@@ -86,10 +77,9 @@ struct KeeperFoldersTests {
     /// Nothing changed since the record, and no folder's time too near it to trust: no
     /// folder is listed, and nothing is read but the folders' times.
     @Test func nothingChangedListsNothing() async throws {
-        let folder = try TemporaryFolder(), store = try TemporaryFolder()
-        let place = KeeperPlace(folder: store.url.appendingPathComponent("k"), mode: .copy, reason: "test")
-        let keeper = Keeper(library: try Library(root: folder.url), place: place)
-        _ = try document(folder.url, "A/One.yianazip")
+        let kept = try KeptLibrary()
+        let folder = kept.folder, keeper = kept.keeper
+        try kept.document("A/One.yianazip")
         await keeper.lookAtLibrary()
         var record = try #require(keeper.folderRecord.read())
         let firstChange = try #require(record.folders.values.min()), lastChange = try #require(record.folders.values.max())
@@ -116,10 +106,9 @@ struct KeeperFoldersTests {
     /// The record holds as of when the folders' times were taken, not when it was written (a
     /// look that keeps thousands of documents writes it minutes after): never later than now.
     @Test func theRecordIsAsOfTheListing() async throws {
-        let folder = try TemporaryFolder(), store = try TemporaryFolder()
-        let place = KeeperPlace(folder: store.url.appendingPathComponent("k"), mode: .copy, reason: "test")
-        let keeper = Keeper(library: try Library(root: folder.url), place: place)
-        _ = try document(folder.url, "A/One.yianazip")
+        let kept = try KeptLibrary()
+        let keeper = kept.keeper
+        try kept.document("A/One.yianazip")
         // A look records when its walk began.
         let record = keeper.folderRecord, before = FileStamp.now()
         await keeper.lookAtLibrary()

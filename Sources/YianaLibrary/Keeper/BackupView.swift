@@ -1,0 +1,146 @@
+import Foundation
+import YianaSystem
+
+/// What a backup of a library holds, laid out as a folder that restic is given (issue 58),
+/// in the keeper's place and kept there between runs:
+///
+/// - `yiana/library/<path>`: each document as it should be kept, the keeper's object of its
+///   state now, or of its last good state when the file is damaged, a placeholder or still
+///   arriving; the app's companion files, copied;
+/// - `yiana/history/objects/<sha256>`: every other state the keeper holds (deleted
+///   documents' and earlier ones), so that restic reads each byte once;
+/// - `yiana/history/journal.tsv`: the keeper's journal, which says what each path held when.
+///
+/// The keeper's objects and journal are on the view's own file system: they are hard links,
+/// made once and left alone while they stay the same, so that restic's next run finds them
+/// unchanged and reads nothing of them.
+struct BackupView: Sendable {
+    /// `<keeper place>/backup`: restic runs here, on the target ``name``.
+    let folder: URL
+    /// The target's name, the snapshot's top folder.
+    static let name = "yiana"
+
+    var top: String { folder.appendingPathComponent(Self.name).path }
+
+    /// A name of the view (relative to ``top``) and the file it is.
+    struct Entry: Sendable, Equatable {
+        let path: String
+        let source: String
+        /// A hard link to `source`; false: a copy (a small file of the library's own).
+        let link: Bool
+    }
+
+    /// What an update did.
+    struct Update: Sendable, Equatable {
+        var linked = 0, copied = 0, removed = 0, same = 0
+    }
+
+    /// Brings the view to hold exactly `entries`: a name that is already the file it should be
+    /// (the same inode for a link, the same bytes for a copy) is left as it is; another is put
+    /// in place (a temporary name, then a rename over it); a name no entry has is removed,
+    /// with the folders it leaves empty.
+    /// - Throws: when a name cannot be made (a file system without hard links among them),
+    ///   naming it.
+    func update(_ entries: [Entry]) throws -> Update {
+        var update = Update()
+        let top = self.top
+        try FileManager.default.createDirectory(atPath: top, withIntermediateDirectories: true)
+        var wanted: [String: Entry] = [:]
+        for entry in entries { wanted[entry.path] = entry }
+        // What is there now, by its path in the view.
+        var present: [String: FileStamp] = [:]
+        if let walker = FileManager.default.enumerator(atPath: top) {
+            while let path = walker.nextObject() as? String {
+                if let stamp = FileStamp(path: top + "/" + path), FileKind.at(top + "/" + path) == .regular { present[path] = stamp }
+            }
+        }
+        for (path, _) in present where wanted[path] == nil {
+            try Sys.unlink(top + "/" + path)
+            update.removed += 1
+        }
+        for entry in entries {
+            let final = top + "/" + entry.path
+            if let there = present[entry.path], try same(there, at: final, as: entry) {
+                update.same += 1
+                continue
+            }
+            try FileManager.default.createDirectory(atPath: (final as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            if entry.link {
+                let temp = final + ".yiana-tmp-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+                try Sys.link(entry.source, temp)
+                do { try Sys.rename(temp, final) } catch {
+                    Sys.removeIfPresent(temp)
+                    throw error
+                }
+                update.linked += 1
+            } else {
+                guard let bytes = FileManager.default.contents(atPath: entry.source) else { throw SystemError("read", path: entry.source, code: .notFound) }
+                try TemporaryFile.replace(final, with: bytes, mode: 0o600)
+                update.copied += 1
+            }
+        }
+        removeEmptyFolders(below: top)
+        return update
+    }
+
+    /// True when the file at `final` (stamped `there`) is what `entry` says it should be.
+    private func same(_ there: FileStamp, at final: String, as entry: Entry) throws(SystemError) -> Bool {
+        guard let source = FileStamp(path: entry.source) else { throw SystemError("read", path: entry.source, code: .notFound) }
+        if entry.link { return there.inode == source.inode }
+        return there.size == source.size && FileManager.default.contents(atPath: final) == FileManager.default.contents(atPath: entry.source)
+    }
+
+    /// Removes the folders below `top` left with nothing in them.
+    private func removeEmptyFolders(below top: String) {
+        guard let walker = FileManager.default.enumerator(atPath: top) else { return }
+        var folders: [String] = []
+        while let path = walker.nextObject() as? String {
+            if FileKind.at(top + "/" + path) == .folder { folders.append(top + "/" + path) }
+        }
+        // Deepest first: a folder emptied by its own empty folders' removal goes too.
+        for folder in folders.sorted(by: { $0.count > $1.count }) where (try? FileManager.default.contentsOfDirectory(atPath: folder))?.isEmpty == true {
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+    }
+}
+
+extension Keeper {
+    /// The backup view of this library's keeper.
+    var backupView: BackupView { BackupView(folder: place.folder.appendingPathComponent("backup")) }
+
+    /// What the backup view holds for the library as `scan` found it, from what the catalog
+    /// holds (``BackupView``), and the documents of which no state is kept (none goes in).
+    func backupEntries(_ scan: LibraryScan) -> (entries: [BackupView.Entry], unkept: [String]) {
+        let catalog = catalog()
+        var entries: [BackupView.Entry] = [], unkept: [String] = [], inLibrary = Set<String>()
+        let items = scan.items.filter { $0.kind == .document || $0.kind == .placeholder }
+        let paths = items.compactMap { library.documentPath(of: $0) }
+        let records = catalog.records(of: paths)
+        var seen = Set<String>()
+        for item in items {
+            // A document and its placeholder stand for one path: the first found goes in.
+            guard let path = library.documentPath(of: item), seen.insert(path).inserted else { continue }
+            let record = records[path]
+            let sha: String?
+            if item.kind == .document, case .document(let state)? = record?.state, state.stamp == (item.stamp ?? FileStamp(path: item.path)) {
+                sha = state.sha256  // kept as it is now
+            } else {
+                sha = record?.lastDocument?.sha256  // its last good state
+            }
+            guard let sha, catalog.object(sha) != nil else {
+                unkept.append(path)
+                continue
+            }
+            entries.append(BackupView.Entry(path: "library/" + path, source: objectPath(sha), link: true))
+            inLibrary.insert(sha)
+        }
+        for companion in scan.companions where !companion.isTemp {
+            entries.append(BackupView.Entry(path: "library/" + companion.path, source: library.root.appendingPathComponent(companion.path).path, link: false))
+        }
+        try? catalog.forEachKeptObject { sha in
+            if !inLibrary.contains(sha) { entries.append(BackupView.Entry(path: "history/objects/" + sha, source: objectPath(sha), link: true)) }
+        }
+        entries.append(BackupView.Entry(path: "history/journal.tsv", source: journal.url.path, link: true))
+        return (entries, unkept.sorted())
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import YianaArchive
+import YianaSystem
+import YianaTestSupport
+@testable import YianaLibrary
+
+/// The folder restic is given (issue 58): each document as it should be kept (never a damaged
+/// file or a placeholder), every other kept state once, the journal; links left alone while
+/// they stay the same, so that restic's next run reads nothing of them.
+@Suite("keeper: the backup view")
+struct BackupViewTests {
+    func sha(_ path: String) throws -> String { try FileHash.sha256(of: URL(fileURLWithPath: path)) }
+
+    /// The view's files, by path, with their SHA-256.
+    func contents(_ view: BackupView) throws -> [String: String] {
+        var found: [String: String] = [:]
+        let walker = try #require(FileManager.default.enumerator(atPath: view.top))
+        while let path = walker.nextObject() as? String {
+            if FileKind.at(view.top + "/" + path) == .regular { found[path] = try sha(view.top + "/" + path) }
+        }
+        return found
+    }
+
+    @Test func theViewHoldsWhatShouldBeKeptEachByteOnce() async throws {
+        let kept = try KeptLibrary()
+        let root = kept.root, keeper = kept.keeper
+        for name in ["Top.yianazip", "A/One.yianazip", "A/Two.yianazip", "B/Three.yianazip"] { try kept.document(name) }
+        try FileManager.default.createDirectory(at: root.appendingPathComponent(".addresses"), withIntermediateDirectories: true)
+        try Data(#"{"name": "Jane"}"#.utf8).write(to: root.appendingPathComponent(".addresses/One.json"))
+        let first = [("Top.yianazip", try sha(root.path + "/Top.yianazip")), ("A/One.yianazip", try sha(root.path + "/A/One.yianazip")),
+                     ("A/Two.yianazip", try sha(root.path + "/A/Two.yianazip")), ("B/Three.yianazip", try sha(root.path + "/B/Three.yianazip"))]
+        await keeper.lookAtLibrary()
+        let view = keeper.backupView
+        func refresh() async throws -> BackupView.Update {
+            await keeper.lookAtLibrary()
+            let (entries, unkept) = keeper.backupEntries(try LibraryScanner.scan(keeper.library))
+            #expect(unkept.isEmpty)
+            return try view.update(entries)
+        }
+        // Young: every document as it is, the address file copied, no other state.
+        #expect(try await refresh() == BackupView.Update(linked: 5, copied: 1, removed: 0, same: 0))
+        var expected = Dictionary(uniqueKeysWithValues: first.map { ("library/" + $0.0, $0.1) })
+        expected["library/.addresses/One.json"] = try sha(root.path + "/.addresses/One.json")
+        expected["history/journal.tsv"] = try sha(keeper.journal.url.path)
+        #expect(try contents(view) == expected)
+        let oneInode = try #require(FileStamp(path: view.top + "/library/A/One.yianazip")).inode
+        // Nothing changed: nothing made again.
+        #expect(try await refresh() == BackupView.Update(linked: 0, copied: 0, removed: 0, same: 6))
+
+        // A document edited, another deleted, one damaged (bytes that are not a document
+        // renamed over it), one evicted (iCloud's placeholder in its place).
+        try kept.document("A/Two.yianazip", text: "Two, edited")
+        try FileManager.default.removeItem(at: root.appendingPathComponent("Top.yianazip"))
+        let junk = root.appendingPathComponent("A/.junk")
+        try Data("not a document".utf8).write(to: junk)
+        try FileManager.default.removeItem(at: root.appendingPathComponent("A/One.yianazip"))
+        try FileManager.default.moveItem(at: junk, to: root.appendingPathComponent("A/One.yianazip"))
+        let three = root.appendingPathComponent("B/Three.yianazip")
+        try Placeholder(documentName: "Three.yianazip", documentSize: 4000).stubData().write(to: Placeholder.stubURL(for: three))
+        try FileManager.default.removeItem(at: three)
+        let update = try await refresh()
+        let now = try contents(view)
+        #expect(now["library/A/Two.yianazip"] == (try sha(root.path + "/A/Two.yianazip")), "the edit")
+        #expect(now["library/A/One.yianazip"] == first[1].1, "damaged: its last good state")
+        #expect(now["library/B/Three.yianazip"] == first[3].1, "evicted: its last state")
+        #expect(now["library/Top.yianazip"] == nil, "deleted: not in the library")
+        // Every state kept, each once: the deleted document's and the edited one's before.
+        #expect(Set(now.keys.filter { $0.hasPrefix("history/objects/") }) == ["history/objects/" + first[0].1, "history/objects/" + first[2].1])
+        #expect(now.allSatisfy { !$0.key.hasPrefix("history/objects/") || $0.key.hasSuffix($0.value) })
+        #expect(FileStamp(path: view.top + "/library/A/One.yianazip")?.inode == oneInode, "the same state: the same link")
+        #expect(update.removed == 1 && update.same >= 3, "\(update)")
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import YianaArchive
+import YianaTestSupport
+@testable import YianaLibrary
+
+/// A library in a temporary folder and its keeper, whose store is in another (by copies).
+struct KeptLibrary {
+    let folder: TemporaryFolder, store: TemporaryFolder
+    let place: KeeperPlace
+    let keeper: Keeper
+    var root: URL { folder.url }
+
+    init() throws {
+        folder = try TemporaryFolder()
+        store = try TemporaryFolder()
+        place = KeeperPlace(folder: store.url.appendingPathComponent("k"), mode: .copy, reason: "test")
+        keeper = Keeper(library: try Library(root: folder.url), place: place)
+    }
+
+    /// Writes a one-page document at `name` (relative) as the app does, its page reading
+    /// `text` (its name when nil).
+    @discardableResult
+    func document(_ name: String, text: String? = nil) throws -> URL {
+        let url = root.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try CoordinatedDocument.replace(at: url.path, metadata: DocumentMetadata(id: UUID(), title: name, pageCount: 1), pdf: .data(simplePDF([text ?? name])))
+        return url
+    }
+}
