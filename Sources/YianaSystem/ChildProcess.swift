@@ -51,12 +51,13 @@ package struct ChildProcess: Sendable {
     /// Runs `executable` as ``run(_:_:environment:input:timeout:)`` does, to its end however
     /// long it takes (a backup takes what it takes), with its standard output apart: each line
     /// handed to `line` as it is printed (a program's progress, JSON lines), on a thread of its
-    /// own. What it printed on standard error is the result's ``output``.
+    /// own. What it printed on standard error is the result's ``output``. `directory`: the
+    /// folder it runs in (this process's when nil).
     /// - Throws: when it cannot be started.
-    package static func run(_ executable: String, _ arguments: [String], environment: [String: String],
+    package static func run(_ executable: String, _ arguments: [String], environment: [String: String], directory: String? = nil,
                             input: Data = Data(), line: @escaping @Sendable (String) -> Void) throws -> ChildProcess {
         let output = Pipe(), error = Pipe()
-        let (process, ended, stdin) = try start(executable, arguments, environment: environment, output: output, error: error)
+        let (process, ended, stdin) = try start(executable, arguments, environment: environment, directory: directory, output: output, error: error)
         let errors = error.fileHandleForReading
         let printed = BackgroundWork<Data> { errors.readDataToEndOfFile() }
         let reading = output.fileHandleForReading
@@ -81,7 +82,7 @@ package struct ChildProcess: Sendable {
     }
 
     /// `executable` started, with the semaphore its end signals and its standard input.
-    private static func start(_ executable: String, _ arguments: [String], environment: [String: String],
+    private static func start(_ executable: String, _ arguments: [String], environment: [String: String], directory: String? = nil,
                               output: Pipe, error: Pipe) throws -> (Process, DispatchSemaphore, FileHandle) {
         // A program that ends before reading its input must not end this process with it.
         signal(SIGPIPE, SIG_IGN)
@@ -89,6 +90,7 @@ package struct ChildProcess: Sendable {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory, isDirectory: true) }
         let stdin = Pipe()
         process.standardInput = stdin
         process.standardOutput = output

@@ -71,4 +71,35 @@ struct BackupViewTests {
         #expect(FileStamp(path: view.top + "/library/A/One.yianazip")?.inode == oneInode, "the same state: the same link")
         #expect(update.removed == 1 && update.same >= 3, "\(update)")
     }
+
+    /// The view backed up by the real restic, then the machine lost: from the repository
+    /// alone, each document as it was and every earlier state come back byte for byte; a
+    /// second run with nothing changed reads nothing again.
+    @Test func aSnapshotOfTheViewBringsEveryStateBack() async throws {
+        let kept = try KeptLibrary(), elsewhere = try TemporaryFolder()
+        let root = kept.root, keeper = kept.keeper
+        for name in ["Top.yianazip", "A/One.yianazip", "A/Two.yianazip"] { try kept.document(name) }
+        let top = try sha(root.path + "/Top.yianazip"), two = try sha(root.path + "/A/Two.yianazip")
+        await keeper.lookAtLibrary()
+        try kept.document("A/Two.yianazip", text: "Two, edited")
+        try FileManager.default.removeItem(at: root.appendingPathComponent("Top.yianazip"))
+        await keeper.lookAtLibrary()
+        let view = keeper.backupView
+        _ = try view.update(keeper.backupEntries(try LibraryScanner.scan(keeper.library)).entries)
+        let restic = try Restic(repository: elsewhere.path("repo"), environment: try resticEnvironment(elsewhere, password: "a long one"))
+        try restic.run(["init"])
+        let first = try restic.backup(BackupView.name, in: view.folder.path, tags: ["yiana"])
+        #expect(first.filesNew == 5 && !first.incomplete, "two documents, two earlier states, the journal: \(first)")
+        let again = try restic.backup(BackupView.name, in: view.folder.path, tags: ["yiana"])
+        #expect(again.filesNew == 0 && again.filesChanged == 0 && again.filesUnmodified == 5 && again.bytesProcessed == first.bytesProcessed, "\(again)")
+        // The machine lost: only the repository.
+        try FileManager.default.removeItem(at: root)
+        try restic.run(["restore", "latest", "--target", elsewhere.path("back")])
+        let back = elsewhere.path("back") + "/" + BackupView.name
+        #expect(try sha(back + "/library/A/One.yianazip") == (try sha(view.top + "/library/A/One.yianazip")))
+        #expect(try sha(back + "/library/A/Two.yianazip") != two, "the edit")
+        for old in [top, two] { #expect(try sha(back + "/history/objects/" + old) == old, "an earlier state, named by its SHA-256") }
+        let journal = try String(contentsOfFile: back + "/history/journal.tsv", encoding: .utf8)
+        #expect(journal.contains("Top.yianazip") && journal.contains(top), "the journal says where the deleted document was")
+    }
 }

@@ -7,16 +7,8 @@ import YianaTestSupport
 /// and what it refuses, each said so that a person knows what to do, no password shown.
 @Suite("keeper: restic driven")
 struct ResticTests {
-    /// An environment with none of the caller's restic settings, the cache inside `folder`.
     func environment(_ folder: TemporaryFolder, password: String? = nil) throws -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RESTIC_") }
-        environment["RESTIC_CACHE_DIR"] = folder.path("cache")
-        if let password {
-            let file = folder.path("password-" + password.utf8.map { String($0, radix: 16) }.joined())
-            try Data((password + "\n").utf8).write(to: URL(fileURLWithPath: file))
-            environment["RESTIC_PASSWORD_FILE"] = file
-        }
-        return environment
+        try resticEnvironment(folder, password: password)
     }
 
     @Test func versionsAreReadAndLocationsShownWithoutTheirPasswords() {
@@ -95,6 +87,19 @@ struct ResticTests {
         let snapshots = try #require(try JSONSerialization.jsonObject(with: Data(try restic.output(["snapshots", "--json"]).utf8)) as? [[String: Any]])
         #expect(snapshots.count == 1 && (snapshots[0]["id"] as? String)?.hasPrefix(id) == true && snapshots[0]["tags"] as? [String] == ["yiana"])
     }
+}
+
+/// An environment with none of the caller's restic settings, the cache inside `folder`, and
+/// `password` (when given) in a file there.
+func resticEnvironment(_ folder: TemporaryFolder, password: String? = nil) throws -> [String: String] {
+    var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RESTIC_") }
+    environment["RESTIC_CACHE_DIR"] = folder.path("cache")
+    if let password {
+        let file = folder.path("password-" + password.utf8.map { String($0, radix: 16) }.joined())
+        try Data((password + "\n").utf8).write(to: URL(fileURLWithPath: file))
+        environment["RESTIC_PASSWORD_FILE"] = file
+    }
+    return environment
 }
 
 /// Lines gathered from restic's reading thread.

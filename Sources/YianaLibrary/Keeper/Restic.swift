@@ -68,12 +68,14 @@ public struct Restic: Sendable {
     /// made without some files it could not read) is returned, not thrown.
     /// - Throws: ``ResticError`` for what restic refused or failed at (a wrong password, no
     ///   repository there, a lock held, no space), from what it printed.
+    /// `directory`: the folder restic runs in (a relative target is stored as given).
     @discardableResult
-    public func run(_ arguments: [String], input: Data = Data(), line: @escaping @Sendable (String) -> Void = { _ in }) throws(ResticError) -> Run {
+    public func run(_ arguments: [String], in directory: String? = nil, input: Data = Data(),
+                    line: @escaping @Sendable (String) -> Void = { _ in }) throws(ResticError) -> Run {
         let child: ChildProcess
         do {
             child = try ChildProcess.run(executable, (repository.map { ["--repo", $0] } ?? []) + arguments,
-                                         environment: environment, input: input, line: line)
+                                         environment: environment, directory: directory, input: input, line: line)
         } catch {
             throw .missing
         }
@@ -81,6 +83,43 @@ public struct Restic: Sendable {
             throw ResticError(status: child.status, printed: child.output, repository: shownRepository)
         }
         return Run(status: child.status, errors: child.output)
+    }
+
+    /// What a `restic backup` made, from its summary.
+    public struct Snapshot: Sendable, Equatable, Decodable {
+        /// The snapshot's short id.
+        public let id: String
+        public let filesNew: Int, filesChanged: Int, filesUnmodified: Int
+        /// Bytes the repository grew by, and bytes read for it.
+        public let dataAdded: Int64, bytesProcessed: Int64
+        /// True when restic could not read some files (exit status 3): the snapshot lacks them.
+        public var incomplete = false
+
+        enum CodingKeys: String, CodingKey {
+            case id = "snapshot_id", filesNew = "files_new", filesChanged = "files_changed", filesUnmodified = "files_unmodified"
+            case dataAdded = "data_added", bytesProcessed = "total_bytes_processed"
+        }
+    }
+
+    /// `restic backup` of `target` (relative to `folder`, where restic runs, so that the
+    /// snapshot holds it under that name) with `tags`; `progress` gets the share done (0...1)
+    /// as restic reports it.
+    /// - Throws: ``ResticError``; ``ResticError/failed(_:_:)`` when restic printed no summary.
+    public func backup(_ target: String, in folder: String, tags: [String], progress: @escaping @Sendable (Double) -> Void = { _ in }) throws(ResticError) -> Snapshot {
+        let summary = Collected()
+        let run = try run(["backup", "--json"] + tags.flatMap { ["--tag", $0] } + [target], in: folder) { line in
+            guard let data = line.data(using: .utf8), let message = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return }
+            switch message["message_type"] as? String {
+            case "status": if let done = message["percent_done"] as? Double { progress(done) }
+            case "summary": summary.append(line)
+            default: break
+            }
+        }
+        guard var snapshot = try? JSONDecoder().decode(Snapshot.self, from: Data(summary.text.utf8)) else {
+            throw .failed(run.status, "no summary of the snapshot was printed")
+        }
+        snapshot.incomplete = run.status == 3
+        return snapshot
     }
 
     /// Every line restic printed on standard output for `arguments`, as one text.
