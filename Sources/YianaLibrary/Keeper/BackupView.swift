@@ -47,13 +47,9 @@ struct BackupView: Sendable {
         try FileManager.default.createDirectory(atPath: top, withIntermediateDirectories: true)
         var wanted: [String: Entry] = [:]
         for entry in entries { wanted[entry.path] = entry }
-        // What is there now, by its path in the view.
-        var present: [String: FileStamp] = [:]
-        if let walker = FileManager.default.enumerator(atPath: top) {
-            while let path = walker.nextObject() as? String {
-                if let stamp = FileStamp(path: top + "/" + path), FileKind.at(top + "/" + path) == .regular { present[path] = stamp }
-            }
-        }
+        // What is there now, by its path in the view, and its folders.
+        var present: [String: FileStamp] = [:], folders: [String] = []
+        walk(top, "", files: &present, folders: &folders)
         for (path, _) in present where wanted[path] == nil {
             try Sys.unlink(top + "/" + path)
             update.removed += 1
@@ -79,8 +75,26 @@ struct BackupView: Sendable {
                 update.copied += 1
             }
         }
-        removeEmptyFolders(below: top)
+        // Deepest first: a folder emptied by its own empty folders' removal goes too.
+        for folder in folders.sorted(by: { $0.count > $1.count }) where (try? DirectoryEntry.list(folder, stamps: false, sorted: false))?.isEmpty == true {
+            try? FileManager.default.removeItem(atPath: folder)
+        }
         return update
+    }
+
+    /// The regular files below `folder` (by path relative to the view's top, `relative` being
+    /// the folder's), each with its stamp, and the folders (absolute): one listing a folder.
+    private func walk(_ folder: String, _ relative: String, files: inout [String: FileStamp], folders: inout [String]) {
+        for entry in (try? DirectoryEntry.list(folder, sorted: false)) ?? [] {
+            guard let name = entry.name else { continue }
+            let path = relative.isEmpty ? name : relative + "/" + name
+            if entry.kind == .folder {
+                folders.append(folder + "/" + name)
+                walk(folder + "/" + name, path, files: &files, folders: &folders)
+            } else if entry.kind == .regular, let stamp = entry.stamp {
+                files[path] = stamp
+            }
+        }
     }
 
     /// True when the file at `final` (stamped `there`) is what `entry` says it should be.
@@ -88,19 +102,6 @@ struct BackupView: Sendable {
         guard let source = FileStamp(path: entry.source) else { throw SystemError("read", path: entry.source, code: .notFound) }
         if entry.link { return there.inode == source.inode }
         return there.size == source.size && FileManager.default.contents(atPath: final) == FileManager.default.contents(atPath: entry.source)
-    }
-
-    /// Removes the folders below `top` left with nothing in them.
-    private func removeEmptyFolders(below top: String) {
-        guard let walker = FileManager.default.enumerator(atPath: top) else { return }
-        var folders: [String] = []
-        while let path = walker.nextObject() as? String {
-            if FileKind.at(top + "/" + path) == .folder { folders.append(top + "/" + path) }
-        }
-        // Deepest first: a folder emptied by its own empty folders' removal goes too.
-        for folder in folders.sorted(by: { $0.count > $1.count }) where (try? FileManager.default.contentsOfDirectory(atPath: folder))?.isEmpty == true {
-            try? FileManager.default.removeItem(atPath: folder)
-        }
     }
 }
 
@@ -116,6 +117,9 @@ extension Keeper {
         let items = scan.items.filter { $0.kind == .document || $0.kind == .placeholder }
         let paths = items.compactMap { library.documentPath(of: $0) }
         let records = catalog.records(of: paths)
+        // The bytes kept, read once: what a document's state needs, and the history.
+        var kept = Set<String>()
+        try? catalog.forEachKeptObject { kept.insert($0) }
         var seen = Set<String>()
         for item in items {
             // A document and its placeholder stand for one path: the first found goes in.
@@ -127,7 +131,7 @@ extension Keeper {
             } else {
                 sha = record?.lastDocument?.sha256  // its last good state
             }
-            guard let sha, catalog.object(sha) != nil else {
+            guard let sha, kept.contains(sha) else {
                 unkept.append(path)
                 continue
             }
@@ -137,8 +141,8 @@ extension Keeper {
         for companion in scan.companions where !companion.isTemp {
             entries.append(BackupView.Entry(path: "library/" + companion.path, source: library.root.appendingPathComponent(companion.path).path, link: false))
         }
-        try? catalog.forEachKeptObject { sha in
-            if !inLibrary.contains(sha) { entries.append(BackupView.Entry(path: "history/objects/" + sha, source: objectPath(sha), link: true)) }
+        for sha in kept.subtracting(inLibrary).sorted() {
+            entries.append(BackupView.Entry(path: "history/objects/" + sha, source: objectPath(sha), link: true))
         }
         entries.append(BackupView.Entry(path: "history/journal.tsv", source: journal.url.path, link: true))
         return (entries, unkept.sorted())
