@@ -258,9 +258,25 @@ enum HTML {
         if let keeper = health.keeper {
             html += "<p>Kept on this machine: \(keeper.states) state\(keeper.states == 1 ? "" : "s") of \(keeper.documents) document\(keeper.documents == 1 ? "" : "s") (by \(keeper.mode.rawValue))"
                 + (keeper.lost == 0 ? "" : "; <a href=\"\(escape(base + "/deleted"))\">\(keeper.lost) lost and restorable</a>") + ".</p>"
+            html += backupParagraph(keeper.backup)
         }
         let watcher = health.watcher == nil ? "never ran on this library" : health.watcherRunning ? "running" : "not running"
         return html + "<p>Watcher: \(watcher).</p>"
+    }
+
+    /// The last backup off this machine (`yiana backup`), and a failure since.
+    static func backupParagraph(_ record: BackupRecord?) -> String {
+        guard let record, record.lastSuccess != nil || record.lastFailure != nil else {
+            return "<p>Backup: none yet (<code>yiana backup --repo REPO</code>).</p>"
+        }
+        var html = "<p>Backup: " + (record.lastSuccess.map {
+            "last succeeded \(escape(InternetTime.string($0.at))), snapshot \(escape($0.snapshot)) in \(escape($0.repository))"
+                + ($0.incomplete ? " (incomplete: some files could not be read)" : "")
+        } ?? "never succeeded") + ".</p>"
+        if let failure = record.lastFailure {
+            html += "<p class=\"error\" role=\"alert\">The last backup failed \(escape(InternetTime.string(failure.at))): \(escape(failure.error))</p>"
+        }
+        return html
     }
 
     /// What fixes a state from the health page: a job, or the page that shows the plan first.

@@ -139,6 +139,7 @@ extension Yiana {
                     print(alarm.message)
                     Output.error(alarm.message)
                 }
+                print(Self.backupLine(keeper.backup))
             }
             if let notifications = health.notifications {
                 if let sent = notifications.lastSent {
@@ -165,5 +166,17 @@ extension Yiana {
                 + "last pass \(when(health.lastPass)) (\(health.passes) passes), \(health.queued) changes queued, "
                 + "\(health.foldersWatched) folders watched; \(error)"
         }
+    }
+}
+
+extension Yiana.Status {
+    /// The last backup, as `status` says it.
+    static func backupLine(_ record: BackupRecord?) -> String {
+        guard let record, record.lastSuccess != nil || record.lastFailure != nil else { return "backup: none yet → yiana backup --repo REPO" }
+        var line = "backup: " + (record.lastSuccess.map {
+            "last succeeded \(InternetTime.string($0.at)), snapshot \($0.snapshot) in \($0.repository)\($0.incomplete ? " (incomplete: some files could not be read)" : "")"
+        } ?? "never succeeded")
+        if let failure = record.lastFailure { line += "; FAILED \(InternetTime.string(failure.at)): \(failure.error)" }
+        return line
     }
 }

@@ -62,10 +62,20 @@ extension Yiana.Versions {
                   yiana versions list --json Report | jq '.[0].sha256'
                   yiana versions list --deleted
                   yiana versions list --deleted --since 2h --json
+
+                --repo lists instead the states a restic repository holds (`yiana backup`): \
+                those of the newest snapshot, or of the one --snapshot or --at picks, each with \
+                when it was seen, its size, SHA-256 and snapshot; with --deleted, the documents \
+                that snapshot holds and this library does not. States the keeper had dropped \
+                before a snapshot are in the older snapshots (`yiana backup snapshots`).
+
+                  yiana versions list --repo /media/backup/yiana "Letters/Bank statement"
+                  yiana versions list --repo sftp:me@nas:/srv/restic/yiana --deleted --at 2026-11-01
                 """
         )
 
         @OptionGroup var libraryOptions: LibraryOptions
+        @OptionGroup var backupOptions: BackupSourceOptions
 
         @Flag(help: "Print the versions as JSON.")
         var json = false
@@ -84,10 +94,13 @@ extension Yiana.Versions {
             if !deleted, document == nil { throw ValidationError("say which document (or --deleted for the documents lost).") }
             if since != nil, !deleted { throw ValidationError("--since goes with --deleted.") }
             if let since, Moment.parse(since) == nil { throw ValidationError("--since \(since): not a time; give e.g. 2h, 3d, 2026-11-25 or '2026-11-25 14:30'.") }
+            if backupOptions.reading, since != nil { throw ValidationError("--since goes with the keeper's list, not with --repo (--at picks a snapshot).") }
+            try backupOptions.validate()
         }
 
         func run() async throws {
             let library = try libraryOptions.open()
+            if backupOptions.reading { return try await backupOptions.list(library, document: document, json: json) }
             guard let document else { return try await listLost(library) }
             let url = try Yiana.Versions.documentURL(document, in: library)
             let versions = try VersionStore(library: library).versions(of: url)

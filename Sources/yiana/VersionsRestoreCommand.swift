@@ -24,11 +24,20 @@ extension Yiana.Versions {
                   yiana versions restore --deleted --since 2h --dry-run
                   yiana versions restore --deleted --since '2026-11-25 14:00'
 
+                --repo brings the state back from a restic repository (`yiana backup`) instead: \
+                the newest of the document's states there, or the one VERSION names, from the \
+                newest snapshot (or the one --snapshot or --at picks), checked against its \
+                SHA-256 and as a document before it replaces anything.
+
+                  yiana versions restore --repo /media/backup/yiana "Letters/Bank statement"
+                  yiana versions restore --repo /media/backup/yiana Report 3f2a9c01 --at 2026-11-01
+
                 Exit status: 0 when everything asked for was restored, 1 when something was not.
                 """
         )
 
         @OptionGroup var libraryOptions: LibraryOptions
+        @OptionGroup var backupOptions: BackupSourceOptions
 
         @Flag(help: "Restore every document lost (deleted or overwritten) since --since.")
         var deleted = false
@@ -49,6 +58,12 @@ extension Yiana.Versions {
         var version: String?
 
         func validate() throws {
+            try backupOptions.validate()
+            if backupOptions.reading {
+                guard document != nil, !deleted else { throw ValidationError("with --repo, say which document (and optionally which version).") }
+                if since != nil || dryRun || json { throw ValidationError("--since, --dry-run and --json go with --deleted.") }
+                return
+            }
             if deleted {
                 guard document == nil, version == nil else { throw ValidationError("--deleted restores every lost document; give no DOC or VERSION with it.") }
                 if let since, Moment.parse(since) == nil { throw ValidationError("--since \(since): not a time; give e.g. 2h, 3d, 2026-11-25 or '2026-11-25 14:30'.") }
@@ -60,6 +75,7 @@ extension Yiana.Versions {
 
         func run() async throws {
             let library = try libraryOptions.open()
+            if backupOptions.reading, let document { return try await backupOptions.restore(document, version: version, in: library) }
             guard let document, let version else { return try await restoreLost(library) }
             let url = try Yiana.Versions.documentURL(document, in: library)
             let store = VersionStore(library: library)

@@ -34,19 +34,22 @@ struct BackupViewTests {
         let view = keeper.backupView
         func refresh() async throws -> BackupView.Update {
             await keeper.lookAtLibrary()
-            let (entries, unkept) = keeper.backupEntries(try LibraryScanner.scan(keeper.library))
-            #expect(unkept.isEmpty)
-            return try view.update(entries)
+            let contents = keeper.backupEntries(try LibraryScanner.scan(keeper.library))
+            #expect(contents.unkept.isEmpty && contents.notDownloaded.isEmpty)
+            return try view.update(contents.entries)
         }
-        // Young: every document as it is, the address file copied, no other state.
-        #expect(try await refresh() == BackupView.Update(linked: 5, copied: 1, removed: 0, same: 0))
+        // Young: every document as it is, the address file and the manifest copied, no other state.
+        #expect(try await refresh() == BackupView.Update(linked: 5, copied: 2, removed: 0, same: 0))
         var expected = Dictionary(uniqueKeysWithValues: first.map { ("library/" + $0.0, $0.1) })
         expected["library/.addresses/One.json"] = try sha(root.path + "/.addresses/One.json")
         expected["history/journal.tsv"] = try sha(keeper.journal.url.path)
+        expected["history/library.tsv"] = try sha(keeper.backupManifest)
         #expect(try contents(view) == expected)
+        let manifest = try String(contentsOfFile: view.top + "/history/library.tsv", encoding: .utf8)
+        #expect(Set(manifest.split(separator: "\n")) == Set(first.map { "\($0.1)\t\($0.0)" }), "which state each document is")
         let oneInode = try #require(FileStamp(path: view.top + "/library/A/One.yianazip")).inode
         // Nothing changed: nothing made again.
-        #expect(try await refresh() == BackupView.Update(linked: 0, copied: 0, removed: 0, same: 6))
+        #expect(try await refresh() == BackupView.Update(linked: 0, copied: 0, removed: 0, same: 7))
 
         // A document edited, another deleted, one damaged (bytes that are not a document
         // renamed over it), one evicted (iCloud's placeholder in its place).
@@ -89,9 +92,9 @@ struct BackupViewTests {
         let restic = try Restic(repository: elsewhere.path("repo"), environment: try resticEnvironment(elsewhere, password: "a long one"))
         try restic.run(["init"])
         let first = try restic.backup(BackupView.name, in: view.folder.path, tags: ["yiana"])
-        #expect(first.filesNew == 5 && !first.incomplete, "two documents, two earlier states, the journal: \(first)")
+        #expect(first.filesNew == 6 && !first.incomplete, "two documents, two earlier states, the journal, the manifest: \(first)")
         let again = try restic.backup(BackupView.name, in: view.folder.path, tags: ["yiana"])
-        #expect(again.filesNew == 0 && again.filesChanged == 0 && again.filesUnmodified == 5 && again.bytesProcessed == first.bytesProcessed, "\(again)")
+        #expect(again.filesNew == 0 && again.filesChanged == 0 && again.filesUnmodified == 6 && again.bytesProcessed == first.bytesProcessed, "\(again)")
         // The machine lost: only the repository.
         try FileManager.default.removeItem(at: root)
         try restic.run(["restore", "latest", "--target", elsewhere.path("back")])

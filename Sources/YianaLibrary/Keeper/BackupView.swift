@@ -9,7 +9,9 @@ import YianaSystem
 ///   arriving; the app's companion files, copied;
 /// - `yiana/history/objects/<sha256>`: every other state the keeper holds (deleted
 ///   documents' and earlier ones), so that restic reads each byte once;
-/// - `yiana/history/journal.tsv`: the keeper's journal, which says what each path held when.
+/// - `yiana/history/journal.tsv`: the keeper's journal, which says what each path held when;
+/// - `yiana/history/library.tsv`: which state each document of `library/` is (SHA-256, path),
+///   so that the repository alone says where each kept state's bytes are.
 ///
 /// The keeper's objects and journal are on the view's own file system: they are hard links,
 /// made once and left alone while they stay the same, so that restic's next run finds them
@@ -19,6 +21,9 @@ struct BackupView: Sendable {
     let folder: URL
     /// The target's name, the snapshot's top folder.
     static let name = "yiana"
+    /// The view's parts, relative to ``top``.
+    static let libraryFolder = "library", objectsFolder = "history/objects"
+    static let journalName = "history/journal.tsv", manifestName = "history/library.tsv"
 
     var top: String { folder.appendingPathComponent(Self.name).path }
 
@@ -109,42 +114,79 @@ extension Keeper {
     /// The backup view of this library's keeper.
     var backupView: BackupView { BackupView(folder: place.folder.appendingPathComponent("backup")) }
 
+    /// Where the view's manifest (``BackupView/manifestName``) is written before it is copied in.
+    var backupManifest: String { place.folder.appendingPathComponent("backup-manifest.tsv").path }
+
     /// What the backup view holds for the library as `scan` found it, from what the catalog
-    /// holds (``BackupView``), and the documents of which no state is kept (none goes in).
-    func backupEntries(_ scan: LibraryScan) -> (entries: [BackupView.Entry], unkept: [String]) {
+    /// holds (``BackupView``), and the documents of which no verified state is kept (none goes
+    /// in). Every kept state that goes in is checked against its SHA-256 first, read again
+    /// only when its file changed since it was last found intact: bytes a program rewrote in
+    /// place through a link are dropped from the keeper, never sent as a document's state.
+    /// Writes the manifest (``backupManifest``) when it changed.
+    func backupEntries(_ scan: LibraryScan, now: Date = Date()) -> BackupContents {
         let catalog = catalog()
-        var entries: [BackupView.Entry] = [], unkept: [String] = [], inLibrary = Set<String>()
+        var entries: [BackupView.Entry] = [], unkept: [String] = [], notDownloaded: [String] = [], inLibrary = Set<String>()
         let items = scan.items.filter { $0.kind == .document || $0.kind == .placeholder }
         let paths = items.compactMap { library.documentPath(of: $0) }
         let records = catalog.records(of: paths)
-        // The bytes kept, read once: what a document's state needs, and the history.
-        var kept = Set<String>()
-        try? catalog.forEachKeptObject { kept.insert($0) }
+        // The bytes kept, read once, with their files' identities when last found intact.
+        var kept: [String: String?] = [:]
+        try? catalog.forEachKeptObject { kept[$0] = $1 }
+        var found: [String: String] = [:], checked: [String: Bool] = [:]
+        defer { catalog.noteVerified(found) }
+        func intact(_ sha: String) -> Bool {
+            if let known = checked[sha] { return known }
+            guard let identity = kept[sha] else { return false }
+            let intact = self.intact(sha, catalog: catalog, now: now, recorded: identity, held: true, found: &found)
+            checked[sha] = intact
+            return intact
+        }
+        var manifest = [UInt8]()
         var seen = Set<String>()
         for item in items {
             // A document and its placeholder stand for one path: the first found goes in.
             guard let path = library.documentPath(of: item), seen.insert(path).inserted else { continue }
             let record = records[path]
-            let sha: String?
+            var candidates: [String] = []
             if item.kind == .document, case .document(let state)? = record?.state, state.stamp == (item.stamp ?? FileStamp(path: item.path)) {
-                sha = state.sha256  // kept as it is now
-            } else {
-                sha = record?.lastDocument?.sha256  // its last good state
+                candidates.append(state.sha256)  // kept as it is now
             }
-            guard let sha, kept.contains(sha) else {
-                unkept.append(path)
+            if let last = record?.lastDocument?.sha256 { candidates.append(last) }  // its last good state
+            guard let sha = candidates.first(where: intact) else {
+                // An evicted document never seen whole here is in the cloud, not lost.
+                if item.kind == .placeholder, !items.contains(where: { $0.kind == .document && library.documentPath(of: $0) == path }) {
+                    notDownloaded.append(path)
+                } else {
+                    unkept.append(path)
+                }
                 continue
             }
-            entries.append(BackupView.Entry(path: "library/" + path, source: objectPath(sha), link: true))
+            entries.append(BackupView.Entry(path: BackupView.libraryFolder + "/" + path, source: objectPath(sha), link: true))
+            manifest += Array((sha + "\t" + TabSeparated.escape(path) + "\n").utf8)
             inLibrary.insert(sha)
         }
         for companion in scan.companions where !companion.isTemp {
-            entries.append(BackupView.Entry(path: "library/" + companion.path, source: library.root.appendingPathComponent(companion.path).path, link: false))
+            entries.append(BackupView.Entry(path: BackupView.libraryFolder + "/" + companion.path,
+                                            source: library.root.appendingPathComponent(companion.path).path, link: false))
         }
-        for sha in kept.subtracting(inLibrary).sorted() {
-            entries.append(BackupView.Entry(path: "history/objects/" + sha, source: objectPath(sha), link: true))
+        for sha in kept.keys.filter({ !inLibrary.contains($0) }).sorted() where intact(sha) {
+            entries.append(BackupView.Entry(path: BackupView.objectsFolder + "/" + sha, source: objectPath(sha), link: true))
         }
-        entries.append(BackupView.Entry(path: "history/journal.tsv", source: journal.url.path, link: true))
-        return (entries, unkept.sorted())
+        entries.append(BackupView.Entry(path: BackupView.journalName, source: journal.url.path, link: true))
+        // Written only when it changed: restic then finds the view's copy as it was.
+        if FileManager.default.contents(atPath: backupManifest).map({ [UInt8]($0) }) != manifest {
+            try? TemporaryFile.replace(backupManifest, with: manifest, mode: 0o600)
+        }
+        entries.append(BackupView.Entry(path: BackupView.manifestName, source: backupManifest, link: false))
+        return BackupContents(entries: entries, unkept: unkept.sorted(), notDownloaded: notDownloaded.sorted())
     }
+}
+
+/// What the backup view is to hold, and the documents it cannot.
+struct BackupContents: Sendable {
+    var entries: [BackupView.Entry]
+    /// Documents of which no verified state is kept.
+    var unkept: [String]
+    /// Evicted documents (placeholders) never seen whole on this machine.
+    var notDownloaded: [String]
 }

@@ -165,7 +165,10 @@ extension Keeper {
         // Hashed once while the file stays as it was (inode, size, times, links): a server
         // listing lost documents again, or drawing their pages, reads no byte twice.
         let current = FileIdentity.current(at: path), identity = current.fingerprint
-        if VerifiedObjects.shared.contains(path, identity) || recorded == identity && current != .absent { return true }
+        // By the rule of `==`: a link made or removed since (the backup view's) is the same file.
+        if VerifiedObjects.shared.contains(path, identity) || current != .absent && recorded.map({ current.matches(fingerprint: Substring($0)) }) == true {
+            return true
+        }
         catalog.hashed.add(1, ordering: .relaxed)
         let hash: String
         do {
@@ -221,6 +224,8 @@ public struct KeeperSummary: Codable, Sendable, Equatable {
     public let lost: Int
     /// The mass-loss alarm, while it is raised.
     public let alarm: MassLossAlarm?
+    /// The last backup of the library from this machine (`yiana backup`), nil when none ran.
+    public let backup: BackupRecord?
 }
 
 extension Keeper {
@@ -228,7 +233,8 @@ extension Keeper {
     public func summary() -> KeeperSummary {
         let counts = catalog().counts()
         return KeeperSummary(folder: place.folder.path, mode: place.mode, reason: place.reason, states: counts.states,
-                             documents: counts.documents, lastLook: readLastLook(), lost: counts.lost, alarm: alarm())
+                             documents: counts.documents, lastLook: readLastLook(), lost: counts.lost, alarm: alarm(),
+                             backup: backupRecord())
     }
 }
 

@@ -87,7 +87,7 @@ extension Keeper {
         // What the kept bytes cost beyond the library (most cost nothing: a linked state whose
         // document is still there); only what costs something is held.
         var costs: [String: UInt64] = [:]
-        try catalog.forEachKeptObject { sha256 in
+        try catalog.forEachKeptObject { sha256, _ in
             let bytes = self.cost(of: sha256)
             if bytes > 0 { costs[sha256] = bytes }
         }

@@ -60,10 +60,10 @@ extension KeeperCatalog {
     }
 
     /// The bytes of the kept states, each once.
-    func forEachKeptObject(_ body: (String) throws -> Void) throws {
+    func forEachKeptObject(_ body: (_ sha: String, _ identity: String?) throws -> Void) throws {
         try queue.read { db in
-            let rows = try db.cursor(sql: "SELECT DISTINCT s.sha FROM state s JOIN object o ON o.sha = s.sha")
-            while let row = try rows.next() { try body(row[0]) }
+            let rows = try db.cursor(sql: "SELECT DISTINCT s.sha, o.identity FROM state s JOIN object o ON o.sha = s.sha")
+            while let row = try rows.next() { try body(row[0], row[1]) }
         }
     }
 

@@ -98,6 +98,11 @@ final class KeeperCatalog: Sendable {
     private static let unsettled = Mutex<[String: Int]>([:])
     static func madeInMemory(for journal: KeeperJournal) -> Int { unsettled.withLock { $0[journal.url.path] ?? 0 } }
 
+    /// Forgets the catalog of `journal` (one read from a folder about to be removed).
+    static func close(_ journal: KeeperJournal) {
+        _ = open.withLock { $0.removeValue(forKey: journal.url.path) }
+    }
+
     /// The catalog of `journal`, brought up to date.
     static func of(_ journal: KeeperJournal) -> KeeperCatalog {
         let catalog = open.withLock { open in

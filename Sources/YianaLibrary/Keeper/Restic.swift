@@ -37,8 +37,32 @@ public struct Restic: Sendable {
                 || environment["RESTIC_REPOSITORY_FILE"].map({ !$0.isEmpty }) == true else { throw .noRepositoryGiven }
         self.executable = executable
         self.version = version
-        self.repository = named ? repository : nil
+        let here = FileManager.default.currentDirectoryPath
+        self.repository = named ? repository.map { Self.absolute($0, in: here) } : nil
+        // restic runs in the backup's folder: what names a file here must still name it there.
+        var environment = environment
+        environment["RESTIC_REPOSITORY"] = environment["RESTIC_REPOSITORY"].map { Self.absolute($0, in: here) }
+        for name in Self.fileVariables { environment[name] = environment[name].map { $0.isEmpty ? $0 : Self.absolute(path: $0, in: here) } }
         self.environment = environment
+    }
+
+    /// restic's variables that name a file.
+    static let fileVariables = ["RESTIC_REPOSITORY_FILE", "RESTIC_PASSWORD_FILE", "RESTIC_CACERT", "RESTIC_TLS_CLIENT_CERT", "RESTIC_CACHE_DIR"]
+    /// The back ends a repository's location may start with (`sftp:host:/path`); anything
+    /// else is a folder (`local:` may also say so).
+    static let backends = ["sftp:", "rest:", "s3:", "b2:", "azure:", "gs:", "swift:", "rclone:"]
+
+    /// A repository's location with a relative folder made absolute against `folder`.
+    static func absolute(_ location: String, in folder: String) -> String {
+        guard !location.isEmpty, !backends.contains(where: location.hasPrefix) else { return location }
+        if location.hasPrefix("local:") { return "local:" + absolute(path: String(location.dropFirst(6)), in: folder) }
+        return absolute(path: location, in: folder)
+    }
+
+    static func absolute(path: String, in folder: String) -> String {
+        if path.hasPrefix("/") { return path }
+        if path == "~" || path.hasPrefix("~/") { return (path as NSString).expandingTildeInPath }
+        return URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).standardizedFileURL.path
     }
 
     /// The version in what `restic version` printed ("restic 0.14.0 compiled with go1.19.8
@@ -102,12 +126,14 @@ public struct Restic: Sendable {
     }
 
     /// `restic backup` of `target` (relative to `folder`, where restic runs, so that the
-    /// snapshot holds it under that name) with `tags`; `progress` gets the share done (0...1)
-    /// as restic reports it.
+    /// snapshot holds it under that name) with `tags`, compared with the snapshot `parent`
+    /// (else restic's choice); `progress` gets the share done (0...1) as restic reports it.
     /// - Throws: ``ResticError``; ``ResticError/failed(_:_:)`` when restic printed no summary.
-    public func backup(_ target: String, in folder: String, tags: [String], progress: @escaping @Sendable (Double) -> Void = { _ in }) throws(ResticError) -> Snapshot {
+    public func backup(_ target: String, in folder: String, tags: [String], parent: String? = nil,
+                       progress: @escaping @Sendable (Double) -> Void = { _ in }) throws(ResticError) -> Snapshot {
         let summary = Collected()
-        let run = try run(["backup", "--json"] + tags.flatMap { ["--tag", $0] } + [target], in: folder) { line in
+        let arguments = ["backup", "--json"] + tags.flatMap { ["--tag", $0] } + (parent.map { ["--parent", $0] } ?? []) + [target]
+        let run = try run(arguments, in: folder) { line in
             guard let data = line.data(using: .utf8), let message = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return }
             switch message["message_type"] as? String {
             case "status": if let done = message["percent_done"] as? Double { progress(done) }

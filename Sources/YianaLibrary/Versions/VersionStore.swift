@@ -147,11 +147,19 @@ public struct VersionStore: Sendable {
             object = objectURL(record)
             guard FileManager.default.fileExists(atPath: object.path) else { throw VersionStoreError.missingObject(record.shortID) }
         }
+        return try restore(bytesAt: object, id: record.shortID, to: url)
+    }
+
+    /// Puts the bytes of `file` (the version `id`, checked by the caller) at `url`, after
+    /// keeping what is there now.
+    /// - Returns: the record of the replaced document, if there was one.
+    @discardableResult
+    public func restore(bytesAt object: URL, id: String, to url: URL) throws -> VersionRecord? {
         var replaced: VersionRecord? = nil
         // What is kept is what gets replaced: the write refuses if another process wrote meanwhile.
         let current = FileIdentity.current(at: url.path)
         if current != .absent {
-            let reason = "replaced by restoring version \(record.shortID)"
+            let reason = "replaced by restoring version \(id)"
             if (try? DocumentReader(path: url.path, checks: .layout).metadata()) == nil {
                 // Bytes that are not a document (garbage, ransomware) stay on this machine, in
                 // the keeper, rather than travel to every device in the shared store.
