@@ -20,10 +20,11 @@ cd "$(dirname "$0")/.."
 # lintian, debootstrap, curl, dpkg-dev, binutils, patchelf: the package, its checks and its fresh root;
 # nginx, openssl: the HTTPS example; apprise: notifications (`watch --notify`); python3-aiosmtpd: the
 # SMTP server that receives them by email; restic: the repositories a library's history is kept in off
-# this machine (the keeper's restic side). All here, before anything runs beside anything else: two apt installs at
+# this machine (the keeper's restic side); openssh-server: a repository over SFTP, on a server the test starts on
+# loopback. All here, before anything runs beside anything else: two apt installs at
 # once would wait on each other's lock.
 Scripts/setup.sh unison syncthing libtasn1-doc python3 systemd chromium chromium-driver python3-selenium python3-venv postgresql \
-    lintian debootstrap curl dpkg-dev binutils patchelf nginx openssl apprise python3-aiosmtpd restic
+    lintian debootstrap curl dpkg-dev binutils patchelf nginx openssl apprise python3-aiosmtpd restic openssh-server
 Scripts/checks/structure.sh >/dev/null || { Scripts/checks/structure.sh; exit 1; }  # the layering and size rules
 
 logs=.build/test-logs

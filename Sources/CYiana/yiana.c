@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 int yiana_preallocate(int fd, int64_t length) {
     return fallocate(fd, 0, 0, (off_t)length);
@@ -23,6 +26,14 @@ int yiana_ofd_lock_byte(int fd, int exclusive, int64_t offset) {
     lock.l_len = 1;
     lock.l_pid = 0; /* must be 0 for OFD locks */
     return fcntl(fd, F_OFD_SETLK, &lock);
+}
+
+int yiana_become_subreaper(void) {
+#ifdef PR_SET_CHILD_SUBREAPER
+    return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+#else
+    return -1;
+#endif
 }
 
 /* mimalloc's, weak: present only in the programs linked against it (`yiana`, `yiana-bench`). */

@@ -314,6 +314,24 @@ package enum Sys {
     package static func signal(_ pid: Int32, _ signal: Int32) -> Bool { kill(pid, signal) == 0 }
 
     package static let killSignal = SIGKILL
+    /// Freezes a process where it is (the crash harness stops one before it looks for its children).
+    package static let stopSignal = SIGSTOP
+
+    /// Makes this process the one its descendants are handed to when their parent dies
+    /// (`PR_SET_CHILD_SUBREAPER`), so that it can reap them (``reap(_:)``): the crash harness,
+    /// whose killed `yiana` leaves restic behind.
+    package static func becomeSubreaper() -> Bool { yiana_become_subreaper() == 0 }
+
+    /// Waits for the child `pid` to end and reaps it (a process it is handed as subreaper,
+    /// once its parent has died: waited for up to `seconds`).
+    package static func reap(_ pid: Int32, seconds: Double = 5) {
+        var status: Int32 = 0
+        let deadline = Date().addingTimeInterval(seconds)
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR || errno == ECHILD && Date() < deadline else { return }
+            if errno == ECHILD { usleep(1000) }
+        }
+    }
 
     /// Sleeps for `seconds` (fractions allowed).
     package static func sleep(seconds: Double) {

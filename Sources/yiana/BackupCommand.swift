@@ -55,9 +55,18 @@ struct RepositoryOptions: ParsableArguments {
         "The restic repository.", discussion: "Default: restic's own RESTIC_REPOSITORY or RESTIC_REPOSITORY_FILE.", valueName: "repo"))
     var repository: String?
 
+    @Option(name: .customLong("restic-option"), help: ArgumentHelp(
+        "One of restic's extended options, for every run (restic's -o; repeatable).",
+        discussion: "For example sftp.command='ssh -p 2222 backup@nas -s sftp' or s3.region=eu-west-1.", valueName: "key=value"))
+    var options: [String] = []
+
+    func validate() throws {
+        for option in options where !option.contains("=") { throw ValidationError("--restic-option \(option): give KEY=VALUE, as restic's -o takes.") }
+    }
+
     /// restic, ready for the repository; its refusal as an exit code and a message.
     func restic() throws -> Restic {
-        do { return try Restic(repository: repository) } catch { throw Self.failure(error) }
+        do { return try Restic(repository: repository, options: options) } catch { throw Self.failure(error) }
     }
 
     /// What restic refused, said, with its exit code (the `yiana backup` help lists them).

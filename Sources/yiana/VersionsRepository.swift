@@ -29,13 +29,24 @@ struct BackupSourceOptions: ParsableArguments {
         do { return (history, try historyOptions.snapshot(of: history)) } catch { throw RepositoryOptions.failure(error) }
     }
 
+    /// The states of the document at `path` (`id`: its metadata id): in the snapshot asked
+    /// for, else in the newest that holds any (walking back from the newest).
+    private func states(_ history: ResticHistory, _ snapshot: ResticSnapshot, path: String, id: String?,
+                        wanted: (RepositoryState) -> Bool = { _ in true }) throws -> (ResticSnapshot, [RepositoryState]) {
+        let states = try history.contents(of: snapshot).states(path: path, documentID: id).filter(wanted)
+        guard states.isEmpty, historyOptions.snapshot == nil, historyOptions.at == nil,
+              let earlier = try history.newestStates(path: path, documentID: id, wanted: wanted) else { return (snapshot, states) }
+        return earlier
+    }
+
     /// `versions list --repo`: the states of `document`, or (none given) the documents the
     /// snapshot holds that the library does not.
     func list(_ library: Library, document: String?, json: Bool) async throws {
-        let (history, snapshot) = try open(library)
-        let contents = try await repositoryOptions.said { try history.contents(of: snapshot) }
-        let source = "snapshot \(snapshot.shortID) (\(LocalTime(snapshot.time).text)) in \(history.restic.shownRepository)"
+        let (history, newest) = try open(library)
+        func source(_ snapshot: ResticSnapshot) -> String { "snapshot \(snapshot.shortID) (\(LocalTime(snapshot.time).text)) in \(history.restic.shownRepository)" }
         guard let document else {
+            let contents = try await repositoryOptions.said { try history.contents(of: newest) }
+            let source = source(newest)
             let lost = contents.lost(from: library)
             if json { return try Output.json(lost) }
             var text = [UInt8]()
@@ -54,24 +65,24 @@ struct BackupSourceOptions: ParsableArguments {
         let url = try Yiana.Versions.documentURL(document, in: library)
         let path = library.relativePath(of: url) ?? document
         let id = (try? DocumentReader(path: url.path, checks: .layout).metadata())?.id.uuidString
-        let states = contents.states(path: path, documentID: id)
+        let (snapshot, states) = try await repositoryOptions.said { try self.states(history, newest, path: path, id: id) }
         if json { return try Output.json(states) }
-        guard !states.isEmpty else { return print("no state of \(path) in \(source).") }
+        guard !states.isEmpty else { return print("no state of \(path) in any snapshot of \(history.restic.shownRepository).") }
         var text = [UInt8]()
         for state in states { Self.append(state, to: &text) }
-        text += "\(Output.count(states.count, "state")) of \(path) in \(source).\n".utf8
+        text += "\(Output.count(states.count, "state")) of \(path) in \(source(snapshot)).\n".utf8
         print(String(decoding: text, as: UTF8.self), terminator: "")
     }
 
     /// `versions restore --repo DOC [VERSION]`.
     func restore(_ document: String, version: String?, in library: Library) async throws {
-        let (history, snapshot) = try open(library)
+        let (history, newest) = try open(library)
         let url = try Yiana.Versions.documentURL(document, in: library)
         let path = library.relativePath(of: url) ?? document
         let id = (try? DocumentReader(path: url.path, checks: .layout).metadata())?.id.uuidString
         try await repositoryOptions.said {
-            let states = try history.contents(of: snapshot).states(path: path, documentID: id)
-            let matching = version.map { prefix in states.filter { $0.sha256.hasPrefix(prefix.lowercased()) } } ?? states
+            let prefix = version?.lowercased() ?? ""
+            let (snapshot, matching) = try self.states(history, newest, path: path, id: id) { $0.sha256.hasPrefix(prefix) }
             guard let state = matching.first else { throw CommandFailure(RepositoryHistoryError.noState(version.map { "\(path) with id \($0)" } ?? path).description) }
             if Set(matching.map(\.sha256)).count > 1, let version { throw CommandFailure(RepositoryHistoryError.ambiguous(version, matching.count).description) }
             let replaced = try await history.restore(state, from: snapshot, to: url, in: library)

@@ -15,6 +15,7 @@ struct HarnessTests {
     static let groups: [[String]] = [
         ["ocr", "serve import", "serve restore", "serve edit", "serve delete", "serve resolve"],
         ["watch", "index", "append", "inject"],
+        ["backup"],
         ["concurrency"],
     ]
     static let others: Set<String> = ["import", "repair", "edit", "move", "rename", "delete", "conflicts resolve", "download", "evict", "sync",

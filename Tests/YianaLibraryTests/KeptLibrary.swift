@@ -10,10 +10,11 @@ struct KeptLibrary {
     let keeper: Keeper
     var root: URL { folder.url }
 
-    init() throws {
+    /// `mode`: how the keeper keeps (by copy unless asked: a link shares the library's inode).
+    init(mode: KeeperMode = .copy) throws {
         folder = try TemporaryFolder()
         store = try TemporaryFolder()
-        place = KeeperPlace(folder: store.url.appendingPathComponent("k"), mode: .copy, reason: "test")
+        place = KeeperPlace(folder: store.url.appendingPathComponent("k"), mode: mode, reason: "test")
         keeper = Keeper(library: try Library(root: folder.url), place: place)
     }
 

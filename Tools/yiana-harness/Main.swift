@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import YianaSystem
 import YianaLibrary
 import enum YianaTestSupport.FaultShim
 
@@ -69,6 +70,8 @@ struct HarnessCommand: AsyncParsableCommand {
         // template's, for the commands and for the checks made in this process alike.
         let machine = workURL.appendingPathComponent("run").appendingPathComponent(Checks.machineFolder)
         setenv("XDG_STATE_HOME", machine.appendingPathComponent("state").path, 1)
+        // A killed `yiana backup` leaves restic to this process, which reaps it (Runner.killTree).
+        _ = Sys.becomeSubreaper()
         setenv("XDG_CACHE_HOME", machine.appendingPathComponent("cache").path, 1)
         let runner = Runner(yiana: yiana, shim: shim, scratch: workURL)
         let samplesURL = URL(fileURLWithPath: samples).standardizedFileURL

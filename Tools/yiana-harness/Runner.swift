@@ -54,13 +54,32 @@ struct Runner {
         if let killAfter {
             let deadline = start.addingTimeInterval(killAfter)
             while process.isRunning && Date() < deadline { Sys.sleep(seconds: 0.0005) }
-            if process.isRunning { Sys.signal(process.processIdentifier, Sys.killSignal) }
+            if process.isRunning { Self.killTree(process.processIdentifier) }
         }
         process.waitUntilExit()
         let stderr = output.stderr, stdout = output.stdout
         let signalled = process.terminationReason == .uncaughtSignal
         return Outcome(status: signalled ? -1 : process.terminationStatus, signal: signalled ? process.terminationStatus : nil,
                        seconds: Date().timeIntervalSince(start), stderr: stderr, stdout: stdout)
+    }
+
+    /// SIGKILL to `pid` and every process it started (restic under `yiana backup`), as a
+    /// machine's crash would end them all: it is frozen first (SIGSTOP: it starts no other
+    /// child meanwhile), its children found, then it is killed, then they.
+    /// Those children are the harness's once `pid` is dead (it is their subreaper, set in
+    /// main): each is reaped, so that no dead restic stands as a live lock holder.
+    static func killTree(_ pid: Int32, reaping: Bool = false) {
+        Sys.signal(pid, Sys.stopSignal)
+        let children = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).filter { child in
+            guard let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            // "pid (comm) state ppid …": the parent is the second field after the name.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && Int32(fields[1]) == pid
+        }
+        Sys.signal(pid, Sys.killSignal)
+        for child in children { killTree(child, reaping: true) }
+        if reaping { Sys.reap(pid) }
     }
 
     /// `cp -a from to`: a whole folder, modification times kept (the index skips files by them).

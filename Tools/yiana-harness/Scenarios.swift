@@ -305,5 +305,7 @@ enum Scenarios {
                  build: OCRCheck.build, finished: OCRCheck.finished),
         Scenario(name: "watch", libraries: ["lib"], what: "yiana watch --once --ocr --resolve identical: 2 scans, 2 documents, 2 copies",
                  build: WatchCheck.build, finished: WatchCheck.finished),
+        Scenario(name: "backup", libraries: ["lib"], what: "yiana backup of 5 documents (2 of 1.5 MB) to a restic repository, restic killed with it",
+                 build: BackupCheck.build, finished: BackupCheck.finished),
     ] + ServeRequests.scenarios
 }

@@ -41,4 +41,8 @@ int yiana_ofd_lock_byte(int fd, int exclusive, int64_t offset);
    otherwise). Returns 1 when it set it. */
 int yiana_tune_allocator(void);
 
+/* prctl(PR_SET_CHILD_SUBREAPER, 1): the descendants of this process whose parent dies are
+   handed to it, not to init (Linux; returns -1 elsewhere). Returns 0, or -1 with errno. */
+int yiana_become_subreaper(void);
+
 #endif

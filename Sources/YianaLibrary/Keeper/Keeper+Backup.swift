@@ -145,6 +145,9 @@ extension Keeper {
             } catch {
                 throw BackupError.view("\(error)")
             }
+            // A run killed halfway leaves restic's lock behind; restic removes only the stale
+            // ones (their process gone from this machine, or 30 minutes old), never a live one.
+            try restic.removeStaleLocks()
             let parent = try? latestSnapshot(restic, libraryID: libraryID)
             let snapshot = try restic.backup(BackupView.name, in: view.folder.path, tags: [Self.backupTagAll, Self.backupTag(libraryID)],
                                              parent: parent) { progress(.sending($0)) }
@@ -264,6 +267,7 @@ extension Keeper {
     public func forgetBackups(_ restic: Restic, retention: BackupRetention, prune: Bool, dryRun: Bool) throws -> BackupForgetReport {
         if let alarm = alarm() { throw BackupError.alarmRaised(alarm) }
         let libraryID = try LibraryIdentity.key(of: library)
+        try restic.removeStaleLocks()  // forget takes the repository alone: a killed run's lock would stop it
         let arguments = ["forget", "--json", "--tag", Self.backupTag(libraryID), "--group-by", "tags"] + retention.arguments
             + (dryRun ? ["--dry-run"] : []) + (prune && !dryRun ? ["--prune"] : [])
         let text = try restic.output(arguments)

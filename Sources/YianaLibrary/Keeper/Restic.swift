@@ -21,13 +21,16 @@ public struct Restic: Sendable {
     /// The repository named on the command line (`--repo`); nil: restic's own
     /// `RESTIC_REPOSITORY` or `RESTIC_REPOSITORY_FILE`.
     public let repository: String?
+    /// restic's extended options, each `KEY=VALUE` (`sftp.command=…`, `s3.region=…`), given
+    /// to every run as `-o`.
+    public let options: [String]
     let environment: [String: String]
 
     /// restic found on `$PATH` (of `environment`) and its version checked.
     /// - Throws: ``ResticError/missing`` or ``ResticError/tooOld(_:)``, and
     ///   ``ResticError/noRepositoryGiven`` when neither `repository` nor restic's own
     ///   variables name one.
-    public init(repository: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ResticError) {
+    public init(repository: String?, options: [String] = [], environment: [String: String] = ProcessInfo.processInfo.environment) throws(ResticError) {
         guard let executable = ChildProcess.find("restic", environment: environment) else { throw .missing }
         guard let run = try? ChildProcess.run(executable, ["version"], environment: environment, timeout: 30), run.status == 0,
               let version = Self.version(in: run.output) else { throw .missing }
@@ -37,6 +40,7 @@ public struct Restic: Sendable {
                 || environment["RESTIC_REPOSITORY_FILE"].map({ !$0.isEmpty }) == true else { throw .noRepositoryGiven }
         self.executable = executable
         self.version = version
+        self.options = options
         let here = FileManager.default.currentDirectoryPath
         self.repository = named ? repository.map { Self.absolute($0, in: here) } : nil
         // restic runs in the backup's folder: what names a file here must still name it there.
@@ -98,7 +102,7 @@ public struct Restic: Sendable {
                     line: @escaping @Sendable (String) -> Void = { _ in }) throws(ResticError) -> Run {
         let child: ChildProcess
         do {
-            child = try ChildProcess.run(executable, (repository.map { ["--repo", $0] } ?? []) + arguments,
+            child = try ChildProcess.run(executable, (repository.map { ["--repo", $0] } ?? []) + options.flatMap { ["-o", $0] } + arguments,
                                          environment: environment, directory: directory, input: input, line: line)
         } catch {
             throw .missing
@@ -146,6 +150,12 @@ public struct Restic: Sendable {
         }
         snapshot.incomplete = run.status == 3
         return snapshot
+    }
+
+    /// `restic unlock`: removes the locks of restic runs that are gone (killed, or of a machine
+    /// that crashed), which would stop a forget, a prune or a check; never a live run's.
+    public func removeStaleLocks() throws(ResticError) {
+        try run(["unlock"])
     }
 
     /// Every line restic printed on standard output for `arguments`, as one text.

@@ -123,6 +123,19 @@ public struct ResticHistory: Sendable {
         return all[all.count - 1]
     }
 
+    /// The states of the document at `path` (and of `documentID`) in the newest snapshot that
+    /// holds any, walking back from the newest: a state the keeper had dropped, or found
+    /// rewritten in place, before a later snapshot is still in the earlier ones. Nil when none does.
+    /// `wanted`: only such states count (a version asked for by its id).
+    public func newestStates(path: String?, documentID: String?,
+                             wanted: (RepositoryState) -> Bool = { _ in true }) throws -> (snapshot: ResticSnapshot, states: [RepositoryState])? {
+        for snapshot in try snapshots().reversed() {
+            let states = try contents(of: snapshot).states(path: path, documentID: documentID).filter(wanted)
+            if !states.isEmpty { return (snapshot, states) }
+        }
+        return nil
+    }
+
     /// A folder of its own below ``scratch``, removed when `body` returns.
     func withFolder<T>(_ body: (URL) throws -> T) throws -> T {
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
