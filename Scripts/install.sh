@@ -23,19 +23,20 @@ install -m 0644 .build/plugins/GenerateManual/outputs/yiana/*.1 "$prefix/share/m
 "$bin/yiana" --generate-completion-script zsh > "$prefix/share/zsh/site-functions/_yiana"
 "$bin/yiana" --generate-completion-script fish > "$prefix/share/fish/vendor_completions.d/yiana.fish"
 
-# The systemd user unit of `yiana watch`, one instance per library (see the file).
+# The systemd user units of `yiana watch`, `serve` and the daily `backup`, one instance per library (see the files).
 units="${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user"
 mkdir -p "$units"
-for unit in yiana-watch@.service yiana-serve@.service; do
+for unit in yiana-watch@.service yiana-serve@.service yiana-backup@.service yiana-backup@.timer; do
     sed "s|@BIN@|$prefix/bin|" "Scripts/service/systemd/$unit" > "$units/$unit"
 done
 if command -v systemctl >/dev/null && systemctl --user daemon-reload 2>/dev/null; then
-    echo "installed the user units yiana-watch@.service and yiana-serve@.service; for ~/Yiana, now and at every login:"
+    echo "installed the user units yiana-watch@.service, yiana-serve@.service and yiana-backup@.timer; for ~/Yiana, now and at every login:"
 else
-    echo "installed the user units yiana-watch@.service and yiana-serve@.service in $units (no user systemd is running here); once it is:"
+    echo "installed the user units yiana-watch@.service, yiana-serve@.service and yiana-backup@.timer in $units (no user systemd is running here); once it is:"
 fi
 echo "  systemctl --user enable --now \"yiana-watch@\$(systemd-escape --path ~/Yiana).service\"   # keeps it indexed and healthy"
 echo "  systemctl --user enable --now \"yiana-serve@\$(systemd-escape --path ~/Yiana).service\"   # http://127.0.0.1:8484/"
+echo "  systemctl --user enable --now \"yiana-backup@\$(systemd-escape --path ~/Yiana).timer\"    # daily, into the restic repository of ~/.config/yiana-tools/backup.env"
 
 echo "installed yiana in $prefix/bin, $(ls .build/plugins/GenerateManual/outputs/yiana/*.1 | wc -l) man pages in $prefix/share/man/man1,"
 echo "and completions for bash, zsh and fish. Try: man yiana; man yiana.repair"

@@ -83,7 +83,7 @@ done
 chmod 644 "$root"/usr/share/*/completions/yiana "$root/usr/share/zsh/vendor-completions/_yiana" "$root/usr/share/fish/vendor_completions.d/yiana.fish"
 
 # The systemd user units, pointing at the installed program.
-for unit in Scripts/service/systemd/*.service; do
+for unit in Scripts/service/systemd/*.service Scripts/service/systemd/*.timer; do
     sed "s|@BIN@|/usr/bin|g" "$unit" > "$root/usr/lib/systemd/user/$(basename "$unit")"
     chmod 644 "$root/usr/lib/systemd/user/$(basename "$unit")"
 done

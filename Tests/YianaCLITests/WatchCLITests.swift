@@ -280,20 +280,31 @@ struct WatchCLITests {
         #expect(watcher.stop() == 0)
     }
 
-    /// The systemd user units Scripts/install.sh installs (the watcher's and the server's):
-    /// systemd's own check passes on each, with yiana where the install puts it (here, the build's).
-    @Test(arguments: ["watch", "serve"]) func theSystemdUnitVerifies(command: String) async throws {
+    /// The systemd user units Scripts/install.sh installs (the watcher's, the server's and the
+    /// backup's): systemd's own check passes on each, with yiana where the install puts it (here,
+    /// the build's).
+    @Test(arguments: ["watch", "serve", "backup"]) func theSystemdUnitVerifies(command: String) async throws {
         let analyze = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
         try #require(FileManager.default.isExecutableFile(atPath: analyze.path), "systemd-analyze (package systemd) checks the unit")
         let folder = try TemporaryFolder()
         let text = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("Scripts/service/systemd/yiana-\(command)@.service"), encoding: .utf8)
-        #expect(text.contains("Restart=on-failure") && text.contains("ExecStart=@BIN@/yiana \(command) --library %f"))
+        #expect(text.contains(command == "backup" ? "Type=oneshot" : "Restart=on-failure") && text.contains("ExecStart=@BIN@/yiana \(command) --library %f"))
         // The man page is not installed here: the rest is checked.
         let unit = text.replacingOccurrences(of: "@BIN@", with: Fixtures.productsFolder.path)
             .split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("Documentation=") }.joined(separator: "\n")
         let instance = folder.url.appendingPathComponent("yiana-\(command)@home-ann-Yiana.service")
         try unit.write(to: instance, atomically: true, encoding: .utf8)
-        let check = try await runProcess(analyze, ["verify", instance.path])
+        var units = [instance.path]
+        if command == "backup" {
+            // Its timer, beside it: the two are checked together.
+            let timer = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("Scripts/service/systemd/yiana-backup@.timer"), encoding: .utf8)
+            #expect(timer.contains("OnCalendar=daily") && timer.contains("Persistent=true"))
+            let timerInstance = folder.url.appendingPathComponent("yiana-backup@home-ann-Yiana.timer")
+            try timer.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("Documentation=") }.joined(separator: "\n")
+                .write(to: timerInstance, atomically: true, encoding: .utf8)
+            units.append(timerInstance.path)
+        }
+        let check = try await runProcess(analyze, ["verify"] + units)
         #expect(check.status == 0 && check.stderr.isEmpty, "\(check.stderr)")
     }
 

@@ -29,6 +29,9 @@ enum BackupCheck {
             let held = try history.contents(of: try history.snapshot()).libraryPaths
             let documents = try LibraryScanner.scan(try Library(root: library)).items.filter { $0.kind == .document }.count
             if held.count != documents { return "the newest snapshot holds \(held.count) documents of \(documents)" }
+            // A killed run's lock stays behind (restic's way); check takes the repository alone,
+            // so it is removed first, as `yiana backup forget` does.
+            try restic.removeStaleLocks()
             let check = try restic.run(["check"])
             if check.status != 0 { return "restic check: \(check.errors.suffix(300))" }
             return nil

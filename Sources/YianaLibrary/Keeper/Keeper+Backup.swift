@@ -145,12 +145,14 @@ extension Keeper {
             } catch {
                 throw BackupError.view("\(error)")
             }
-            // A run killed halfway leaves restic's lock behind; restic removes only the stale
-            // ones (their process gone from this machine, or 30 minutes old), never a live one.
-            try restic.removeStaleLocks()
-            let parent = try? latestSnapshot(restic, libraryID: libraryID)
-            let snapshot = try restic.backup(BackupView.name, in: view.folder.path, tags: [Self.backupTagAll, Self.backupTag(libraryID)],
-                                             parent: parent) { progress(.sending($0)) }
+            // restic compares each file with its last snapshot of this same folder (the view's
+            // path is the library's own) and reads only what changed. Every restic run opens the
+            // repository by deriving its key from the password (about half a second here): the
+            // backup is the one run. A run killed halfway leaves its lock behind; it does not
+            // stop a backup (`forget` removes it first).
+            let snapshot = try restic.backup(BackupView.name, in: view.folder.path, tags: [Self.backupTagAll, Self.backupTag(libraryID)]) {
+                progress(.sending($0))
+            }
             let counts = contents.entries.reduce(into: (documents: 0, companions: 0, states: 0)) { counts, entry in
                 if entry.path.hasPrefix(BackupView.objectsFolder + "/") {
                     counts.states += 1
@@ -175,13 +177,6 @@ extension Keeper {
         }
     }
 
-    /// The newest snapshot of the library (its full id), the parent of the next backup:
-    /// restic then compares each file with it, and reads only what changed.
-    func latestSnapshot(_ restic: Restic, libraryID: String) throws -> String? {
-        let text = try restic.output(["snapshots", "--json", "--tag", Self.backupTag(libraryID), "--latest", "1"])
-        let snapshots = try JSONDecoder().decode([ResticSnapshot].self, from: Data(text.utf8))
-        return snapshots.max { $0.time < $1.time }?.id
-    }
 }
 
 /// A snapshot as `restic snapshots --json` lists it.
