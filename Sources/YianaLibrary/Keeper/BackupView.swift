@@ -59,14 +59,24 @@ struct BackupView: Sendable {
             try Sys.unlink(top + "/" + path)
             update.removed += 1
         }
+        var made = Set(folders + [top])  // the folders there, and those made: each made once
         for entry in entries {
             let final = top + "/" + entry.path
-            if let there = present[entry.path], try same(there, at: final, as: entry) {
+            let there = present[entry.path]
+            if let there, try same(there, at: final, as: entry) {
                 update.same += 1
                 continue
             }
-            try FileManager.default.createDirectory(atPath: (final as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            if entry.link {
+            let folder = (final as NSString).deletingLastPathComponent
+            if !made.contains(folder) {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                made.insert(folder)
+            }
+            if entry.link, there == nil {
+                try Sys.link(entry.source, final)  // a new name: made at once
+                update.linked += 1
+            } else if entry.link {
+                // Another file under the name: the link takes its place in one step.
                 let temp = final + ".yiana-tmp-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
                 try Sys.link(entry.source, temp)
                 do { try Sys.rename(temp, final) } catch {
@@ -148,8 +158,11 @@ extension Keeper {
             guard let path = library.documentPath(of: item), seen.insert(path).inserted else { continue }
             let record = records[path]
             var candidates: [String] = []
-            if item.kind == .document, case .document(let state)? = record?.state, state.stamp == (item.stamp ?? FileStamp(path: item.path)) {
-                candidates.append(state.sha256)  // kept as it is now
+            if item.kind == .document, case .document(let state)? = record?.state, let stamp = item.stamp ?? FileStamp(path: item.path), state.stamp == stamp {
+                // Kept as it is now. Kept by a link, the object is the document's own file, as
+                // the look hashed it (same inode, size and time): nothing more to check.
+                if checked[state.sha256] == nil, FileStamp(path: objectPath(state.sha256)) == stamp { checked[state.sha256] = true }
+                candidates.append(state.sha256)
             }
             if let last = record?.lastDocument?.sha256 { candidates.append(last) }  // its last good state
             guard let sha = candidates.first(where: intact) else {

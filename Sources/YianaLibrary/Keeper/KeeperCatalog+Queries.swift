@@ -62,11 +62,23 @@ extension KeeperCatalog {
         records(of: [path])[path]
     }
 
-    /// What the catalog knows of each of `paths` (those it knows).
-    func records(of paths: some Sequence<String>) -> [String: PathRecord] {
+    /// What the catalog knows of each of `paths` (those it knows): one query a path, or, for
+    /// most of the paths it holds (a backup's whole library), one pass over them all (a tenth
+    /// of the time).
+    func records(of paths: some Collection<String>) -> [String: PathRecord] {
         read([:]) { db in
-            let statement = try db.statement(sql: Self.pathQuery + " WHERE p.path = ?")
             var found: [String: PathRecord] = [:]
+            // How many paths it holds, from the counts the triggers keep (no count of rows).
+            if paths.count > 1000, let held = try db.value(Int.self, sql: "SELECT sum(n) FROM kinds"), paths.count * 2 > held {
+                let wanted = Set(paths)
+                let rows = try db.statement(sql: Self.pathQuery).cursor(arguments: [])
+                while let row = try rows.next() {
+                    let path: String = row[0]
+                    if wanted.contains(path), let record = Self.pathRecord(row) { found[path] = record }
+                }
+                return found
+            }
+            let statement = try db.statement(sql: Self.pathQuery + " WHERE p.path = ?")
             for path in paths {
                 if let record = try statement.row(arguments: [path]).flatMap(Self.pathRecord) { found[path] = record }
             }
