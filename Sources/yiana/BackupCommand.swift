@@ -111,6 +111,10 @@ extension Yiana.Backup {
                 runs at a time.
 
                 A systemd timer runs it daily: Scripts/service/systemd/yiana-backup@.timer.
+
+                Examples:
+                  yiana backup --repo /media/backup/yiana
+                  RESTIC_REPOSITORY=sftp:me@nas:/srv/restic/yiana yiana backup run --json
                 """
         )
 
@@ -160,7 +164,15 @@ extension Yiana.Backup {
     struct Snapshots: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "snapshots",
-            abstract: "List the library's snapshots in the repository, oldest first."
+            abstract: "List the library's snapshots in the repository, oldest first.",
+            discussion: """
+                Each snapshot's id, when it was made and on which machine. Give an id (or its \
+                first characters) to --snapshot of `versions list`, `versions restore` and \
+                `backup restore`.
+
+                Example:
+                  yiana backup snapshots --repo /media/backup/yiana --json
+                """
         )
 
         @OptionGroup var libraryOptions: LibraryOptions
