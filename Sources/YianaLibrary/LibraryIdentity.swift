@@ -29,6 +29,20 @@ public enum LibraryIdentity {
         return ids(in: library).min() ?? id
     }
 
+    /// Gives `library` the id `id` when it has none (a library restored from a backup takes
+    /// back the id its snapshots are tagged with, so that its next backups are of the same
+    /// library). Never over another.
+    public static func adopt(_ id: String, for library: Library) throws {
+        guard ids(in: library).isEmpty, UUID(uuidString: id) != nil else { return }
+        let folder = library.root.appendingPathComponent(Library.stateFolderName)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent(fileName).path
+        let temporary = try TemporaryFile(beside: path)
+        try temporary.write(Array((id.lowercased() + "\n").utf8))
+        try temporary.sync()
+        try temporary.place(at: path, .keepingExisting)
+    }
+
     /// Every id the library's `.yiana` folder holds: the file's and its sync copies'.
     public static func ids(in library: Library) -> [String] {
         let folder = library.root.appendingPathComponent(Library.stateFolderName)

@@ -80,7 +80,9 @@ struct BackupTests {
         #expect(snapshot.shortID == second.snapshot)
         let restored = try history.restoreLibrary(snapshot, to: fresh.url.appendingPathComponent("Yiana"))
         #expect(restored.documents == 19 && restored.companions == 1 && restored.damaged.isEmpty, "\(restored)")
-        #expect(try files(fresh.url.appendingPathComponent("Yiana")) == library.filter { !$0.key.hasPrefix(".yiana/") }, "every document and companion file, byte for byte")
+        #expect(try files(fresh.url.appendingPathComponent("Yiana")).filter { !$0.key.hasPrefix(".yiana/") } == library.filter { !$0.key.hasPrefix(".yiana/") },
+                "every document and companion file, byte for byte")
+        #expect(LibraryIdentity.ids(in: try Library(root: fresh.url.appendingPathComponent("Yiana"))) == [history.libraryID], "the id its snapshots are tagged with")
 
         // The history: the deleted document's last state and the edited ones' earlier states.
         let contents = try history.contents(of: snapshot)

@@ -75,6 +75,25 @@ struct BackupViewTests {
         #expect(update.removed == 1 && update.same >= 3, "\(update)")
     }
 
+    /// A file gone between the entries and the update (an object the keeper's prune removed,
+    /// a companion deleted) is left out, its name removed; the rest is made.
+    @Test func aFileGoneMeanwhileIsLeftOut() throws {
+        let folder = try TemporaryFolder()
+        let view = BackupView(folder: folder.url.appendingPathComponent("backup"))
+        try Data("kept".utf8).write(to: folder.url.appendingPathComponent("object"))
+        try Data("gone".utf8).write(to: folder.url.appendingPathComponent("doomed"))
+        let entries = [BackupView.Entry(path: "library/A.yianazip", source: folder.path("object"), link: true),
+                       BackupView.Entry(path: "history/objects/doomed", source: folder.path("doomed"), link: true)]
+        #expect(try view.update(entries) == BackupView.Update(linked: 2))
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("doomed"))
+        try Data("another".utf8).write(to: folder.url.appendingPathComponent("object2"))
+        let later = [BackupView.Entry(path: "library/A.yianazip", source: folder.path("object2"), link: true), entries[1],
+                     BackupView.Entry(path: "library/.addresses/A.json", source: folder.path("no-such-companion"), link: false)]
+        #expect(try view.update(later) == BackupView.Update(linked: 1, missing: 2))
+        #expect(FileKind.at(view.top + "/history/objects/doomed") == .missing)
+        #expect(try String(contentsOfFile: view.top + "/library/A.yianazip", encoding: .utf8) == "another")
+    }
+
     /// The view backed up by the real restic, then the machine lost: from the repository
     /// alone, each document as it was and every earlier state come back byte for byte; a
     /// second run with nothing changed reads nothing again.

@@ -38,6 +38,9 @@ struct BackupView: Sendable {
     /// What an update did.
     struct Update: Sendable, Equatable {
         var linked = 0, copied = 0, removed = 0, same = 0
+        /// Entries whose file went before it was put in (an object the keeper's prune dropped
+        /// meanwhile, a companion file deleted): left out, their names removed.
+        var missing = 0
     }
 
     /// Brings the view to hold exactly `entries`: a name that is already the file it should be
@@ -63,31 +66,40 @@ struct BackupView: Sendable {
         for entry in entries {
             let final = top + "/" + entry.path
             let there = present[entry.path]
-            if let there, try same(there, at: final, as: entry) {
-                update.same += 1
-                continue
-            }
-            let folder = (final as NSString).deletingLastPathComponent
-            if !made.contains(folder) {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                made.insert(folder)
-            }
-            if entry.link, there == nil {
-                try Sys.link(entry.source, final)  // a new name: made at once
-                update.linked += 1
-            } else if entry.link {
-                // Another file under the name: the link takes its place in one step.
-                let temp = final + ".yiana-tmp-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
-                try Sys.link(entry.source, temp)
-                do { try Sys.rename(temp, final) } catch {
-                    Sys.removeIfPresent(temp)
-                    throw error
+            do {
+                if let there, try same(there, at: final, as: entry) {
+                    update.same += 1
+                    continue
                 }
-                update.linked += 1
-            } else {
-                guard let bytes = FileManager.default.contents(atPath: entry.source) else { throw SystemError("read", path: entry.source, code: .notFound) }
-                try TemporaryFile.replace(final, with: bytes, mode: 0o600)
-                update.copied += 1
+                let folder = (final as NSString).deletingLastPathComponent
+                if !made.contains(folder) {
+                    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                    made.insert(folder)
+                }
+                if entry.link, there == nil {
+                    try Sys.link(entry.source, final)  // a new name: made at once
+                    update.linked += 1
+                } else if entry.link {
+                    // Another file under the name: the link takes its place in one step.
+                    let temp = final + ".yiana-tmp-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+                    do {
+                        try Sys.link(entry.source, temp)
+                        try Sys.rename(temp, final)
+                    } catch {
+                        Sys.removeIfPresent(temp)
+                        throw error
+                    }
+                    update.linked += 1
+                } else {
+                    guard let bytes = FileManager.default.contents(atPath: entry.source) else { throw SystemError("read", path: entry.source, code: .notFound) }
+                    try TemporaryFile.replace(final, with: bytes, mode: 0o600)
+                    update.copied += 1
+                }
+            } catch let error as SystemError where error.code == .notFound && FileKind.at(entry.source) == .missing {
+                // Its file went since the entries were made (no lock is held against the
+                // keeper's prune): left out, as the next run's entries will leave it.
+                if there != nil { Sys.removeIfPresent(final) }
+                update.missing += 1
             }
         }
         // Deepest first: a folder emptied by its own empty folders' removal goes too.

@@ -56,8 +56,6 @@ public struct BackupRecord: Codable, Sendable, Equatable {
 public enum BackupError: Error, Equatable, CustomStringConvertible {
     /// Another `yiana backup` of the library holds its lock.
     case running(String)
-    /// The library's folder could not be listed.
-    case unreadable(String)
     /// The backup view could not be brought up to date.
     case view(String)
     /// Snapshots are not forgotten while the mass-loss alarm stands.
@@ -66,7 +64,6 @@ public enum BackupError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .running(let library): "another `yiana backup` of \(library) is running: wait for it to finish (it takes this library's backup lock)"
-        case .unreadable(let why): "the library could not be listed: \(why)"
         case .view(let why): "the backup folder could not be made: \(why)"
         case .alarm(let why): why
         }
@@ -134,14 +131,12 @@ extension Keeper {
             let look = await self.look(scan, arrival: Arrival(scan: scan, now: now), jobs: jobs, now: now)
             progress(.viewing)
             let view = backupView
-            let contents: BackupContents
+            // No lock against the keeper's own writers: a state found changed in place is
+            // dropped through the journal as it is checked, and an object the prune removes
+            // meanwhile is left out of this snapshot (its links made before keep their bytes).
+            let contents = backupEntries(scan, now: now)
             do {
-                // Under the journal's lock: no prune removes an object between its check and its link.
-                contents = try journal.withLock {
-                    let contents = backupEntries(scan, now: now)
-                    _ = try view.update(contents.entries)
-                    return contents
-                }
+                _ = try view.update(contents.entries)
             } catch {
                 throw BackupError.view("\(error)")
             }

@@ -326,6 +326,8 @@ extension ResticHistory {
             if FileKind.at(restored.path) != .folder { try FileManager.default.createDirectory(at: restored, withIntermediateDirectories: true) }
             if kind == .folder { try FileManager.default.removeItem(at: folder) }
             try FileManager.default.moveItem(at: restored, to: folder)
+            // The library's id, as its snapshots are tagged: its next backups go on its history.
+            try LibraryIdentity.adopt(libraryID, for: try Library(root: folder))
             let documents = contents.libraryPaths.count - damaged.count
             return LibraryRestore(snapshot: snapshot.shortID, snapshotTime: snapshot.time, folder: folder.path,
                                   documents: documents, companions: files - documents, damaged: damaged.sorted())
