@@ -87,10 +87,22 @@ let package = Package(
         // connections, statements, rows, transactions and migrations, for the modules that
         // keep one (the keeper's catalog, the search index).
         .target(name: "YianaSQLite", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        // A folder of documents: the library, its one scanner and items, documents still
+        // arriving or evicted, naming, the app's companion files, this machine's state files.
+        .target(name: "YianaFolder", dependencies: ["YianaSystem", "YianaArchive", "YianaPDF", .product(name: "Crypto", package: "swift-crypto")]),
+        // Where a document's history is kept: the shared version store (synced), this
+        // machine's keeper (its journal and catalog), and restic's repository off the machine.
+        .target(
+            name: "YianaHistory",
+            dependencies: ["YianaSystem", "YianaArchive", "YianaFolder", "YianaSQLite", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // What works on a library's documents, keeping first: import, verify and repair,
+        // edit, rename, move and delete, append and inject. It brings YianaFolder and
+        // YianaHistory with it (Exports.swift), so that a module importing it sees the library whole.
         .target(
             name: "YianaLibrary",
             dependencies: [
-                "YianaSystem", "YianaArchive", "YianaPDF", "YianaSQLite",
+                "YianaSystem", "YianaArchive", "YianaPDF", "YianaFolder", "YianaHistory",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

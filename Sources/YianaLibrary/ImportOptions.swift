@@ -1,4 +1,6 @@
 import Foundation
+import YianaFolder
+import YianaHistory
 
 /// How an import runs.
 public struct ImportOptions: Sendable {

@@ -1,4 +1,6 @@
 import Foundation
+import YianaFolder
+import YianaHistory
 
 /// What `import` did with each input.
 public struct ImportReport: Codable, Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import YianaFolder
 import YianaArchive
 
 /// The PDFs a library already holds: by SHA-256, and their sizes.

@@ -3,6 +3,8 @@ import Testing
 import YianaArchive
 import YianaSystem
 import YianaTestSupport
+@testable import YianaFolder
+@testable import YianaHistory
 @testable import YianaLibrary
 
 /// `yiana backup` with the real restic (issue 58): the library's documents and whole history

@@ -1,4 +1,6 @@
 import Testing
+@testable import YianaFolder
+@testable import YianaHistory
 @testable import YianaLibrary
 
 @Suite("conflict-copy names")

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import YianaArchive
 import YianaTestSupport
+@testable import YianaFolder
+@testable import YianaHistory
 @testable import YianaLibrary
 
 @Suite("import")

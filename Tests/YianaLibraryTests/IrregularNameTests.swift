@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import YianaArchive
 import YianaTestSupport
+@testable import YianaFolder
+@testable import YianaHistory
 @testable import YianaLibrary
 
 /// File names whose bytes are not UTF-8 (FF FE, a Latin-1 "é") and symbolic links: found,

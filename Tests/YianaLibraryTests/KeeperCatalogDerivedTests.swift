@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import YianaSystem
 import YianaTestSupport
+@testable import YianaFolder
+@testable import YianaHistory
 @testable import YianaLibrary
 
 /// What the catalog answers (what each path is, bytes and ids held now, paths gone, moves,

@@ -4,6 +4,8 @@ import Testing
 import YianaArchive
 import YianaSystem
 import YianaTestSupport
+@testable import YianaFolder
+@testable import YianaHistory
 @testable import YianaLibrary
 
 /// The keeper's catalog (SQLite beside the journal) reads only what was appended since any

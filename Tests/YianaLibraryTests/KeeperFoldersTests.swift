@@ -3,6 +3,8 @@ import Testing
 import YianaArchive
 import YianaSystem
 import YianaTestSupport
+@testable import YianaFolder
+@testable import YianaHistory
 @testable import YianaLibrary
 
 /// `versions list --deleted` in a fresh process lists again only the folders whose times

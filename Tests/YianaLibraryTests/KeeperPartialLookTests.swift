@@ -3,6 +3,8 @@ import Testing
 import YianaArchive
 import YianaSystem
 import YianaTestSupport
+@testable import YianaFolder
+@testable import YianaHistory
 @testable import YianaLibrary
 
 /// A watcher's look is told what changed (its walk, kept between passes, says which documents

@@ -3,6 +3,8 @@ import Testing
 import YianaArchive
 import YianaSystem
 import YianaTestSupport
+@testable import YianaFolder
+@testable import YianaHistory
 @testable import YianaLibrary
 
 /// Where the keeper lives when the library is on another file system than this machine's

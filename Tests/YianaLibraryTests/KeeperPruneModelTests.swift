@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import YianaSystem
 import YianaTestSupport
+@testable import YianaFolder
+@testable import YianaHistory
 @testable import YianaLibrary
 
 /// A prune asks the catalog path by path and state by state (a year's history is never in

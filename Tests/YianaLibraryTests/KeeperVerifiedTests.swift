@@ -3,6 +3,8 @@ import Testing
 import YianaArchive
 import YianaSystem
 import YianaTestSupport
+@testable import YianaFolder
+@testable import YianaHistory
 @testable import YianaLibrary
 
 /// Every state the keeper offers hashes to its name; a listing in a fresh process reads again

@@ -1,6 +1,8 @@
 import Foundation
 import YianaArchive
 import YianaTestSupport
+@testable import YianaFolder
+@testable import YianaHistory
 @testable import YianaLibrary
 
 /// A library in a temporary folder and its keeper, whose store is in another (by copies).

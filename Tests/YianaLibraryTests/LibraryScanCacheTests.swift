@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import YianaSystem
 import YianaTestSupport
+@testable import YianaFolder
+@testable import YianaHistory
 @testable import YianaLibrary
 
 /// A watcher's pass lists again only the folders inotify named; what it gets is what a walk

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import YianaTestSupport
+@testable import YianaFolder
+@testable import YianaHistory
 @testable import YianaLibrary
 
 @Suite("iCloud placeholders")

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import YianaTestSupport
+@testable import YianaFolder
+@testable import YianaHistory
 @testable import YianaLibrary
 
 /// Debian's restic, run for real against repositories in temporary folders: what it is asked

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import YianaArchive
 import YianaTestSupport
+@testable import YianaFolder
+@testable import YianaHistory
 @testable import YianaLibrary
 
 /// The library's shared state as sync programs leave it: each device's own logs, the old

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import YianaArchive
 import YianaTestSupport
+@testable import YianaFolder
+@testable import YianaHistory
 @testable import YianaLibrary
 
 /// The damage matrix: each class of damage made from a good archive, and the code verify gives it.

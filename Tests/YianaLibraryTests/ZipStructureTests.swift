@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import YianaArchive
 import YianaTestSupport
+@testable import YianaFolder
+@testable import YianaHistory
 @testable import YianaLibrary
 
 /// Compressed entries read in constant memory, compression bombs refused before they are

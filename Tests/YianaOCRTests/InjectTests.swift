@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import YianaArchive
+@testable import YianaFolder
+@testable import YianaHistory
 @testable import YianaLibrary
 import YianaPDF
 import YianaTestSupport

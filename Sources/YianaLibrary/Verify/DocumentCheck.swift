@@ -1,4 +1,6 @@
 import Foundation
+import YianaFolder
+import YianaHistory
 import YianaArchive
 import YianaPDF
 import YianaSystem

@@ -1,4 +1,6 @@
 import Foundation
+import YianaFolder
+import YianaHistory
 import YianaArchive
 
 /// Rebuilds usable metadata from a damaged `metadata.json`: every key that reads is kept;

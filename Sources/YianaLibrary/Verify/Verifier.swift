@@ -1,28 +1,9 @@
 import Foundation
+import YianaFolder
+import YianaHistory
 import YianaArchive
 import YianaPDF
 import YianaSystem
-
-/// One thing wrong with one file.
-public struct VerifyProblem: Codable, Sendable, Equatable {
-    /// A stable code for scripts (`crc-mismatch`, `truncated`, `metadata-bad-key`, …).
-    public let code: ProblemCode
-    /// What is wrong, in a sentence a person understands.
-    public let message: String
-    /// True for what is not damage (an evicted placeholder): it does not fail `verify`.
-    public var isNotice = false
-    /// For a companion file: the key the app's decoder stops at (`overrides[2].page_number`),
-    /// or the document an orphan names.
-    public var key: String? = nil
-}
-
-/// The verification of one file.
-public struct VerifiedFile: Codable, Sendable {
-    /// Relative to the library (or as given).
-    public let path: String
-    public var problems: [VerifyProblem]
-    public var ok: Bool { problems.allSatisfy(\.isNotice) }
-}
 
 public struct VerifyReport: Codable, Sendable {
     public var files: [VerifiedFile] = []

@@ -1,4 +1,6 @@
 import Foundation
+import YianaFolder
+import YianaHistory
 import YianaArchive
 import YianaSystem
 
@@ -56,16 +58,6 @@ public struct DocumentRewrite: Sendable {
     /// This machine's scratch folder for the library (``LocalState/scratch()``).
     public func scratchFolder() throws -> URL {
         try LocalState(library: library).scratch()
-    }
-
-    static func sweep(_ folder: URL, olderThan cutoff: Date) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        for name in names {
-            let url = folder.appendingPathComponent(name)
-            if let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date, modified < cutoff {
-                try? FileManager.default.removeItem(at: url)
-            }
-        }
     }
 
     /// Keeps the document at `url` in the version store, then removes it — under its lock,
