@@ -85,5 +85,8 @@ struct BackupCLITests {
         #expect(forget.status == 0 && forget.stdout.contains("\"kept\""), "\(forget.stderr)")
         let snapshots = try await setup.yiana(["backup", "snapshots", "--repo", setup.repository])
         #expect(snapshots.stdout.contains("1 snapshot of library"), "\(snapshots.stdout)")
+        let check = try await runProcess(URL(fileURLWithPath: "/usr/bin/restic"), ["check", "--repo", setup.repository],
+                                         environment: ProcessInfo.processInfo.environment.merging(setup.environment) { $1 })
+        #expect(check.status == 0, "\(check.stderr)")
     }
 }

@@ -172,6 +172,46 @@ struct BackupTests {
         try check(restic)
     }
 
+    /// Nothing the view is made from changed: the view is left as it is, and restic's
+    /// comparison is the only work; a companion file edited, a document added, or the view's
+    /// folder gone, and it is made again.
+    @Test func anUnchangedLibraryLeavesTheViewAsItIs() async throws {
+        let kept = try KeptLibrary(), elsewhere = try TemporaryFolder()
+        let keeper = kept.keeper, root = kept.root
+        for index in 0..<3 { try document(kept, "D\(index).yianazip", size: 2000, seed: UInt64(index)) }
+        try FileManager.default.createDirectory(at: root.appendingPathComponent(".addresses"), withIntermediateDirectories: true)
+        let address = root.appendingPathComponent(".addresses/D0.json")
+        try Data(#"{"name": "Ann"}"#.utf8).write(to: address)
+        let restic = try Restic(repository: elsewhere.path("repo"), environment: try resticEnvironment(elsewhere, password: "pw"))
+        try restic.run(["init"])
+        let first = try await keeper.backUp(to: restic, scan: try LibraryScanner.scan(keeper.library))
+        let signature = keeper.viewSignature(try LibraryScanner.scan(keeper.library))
+        #expect(keeper.madeView(try LibraryScanner.scan(keeper.library), keeper.backupView) != nil)
+        let second = try await keeper.backUp(to: restic, scan: try LibraryScanner.scan(keeper.library))
+        #expect(second.documents == first.documents && second.companions == 1 && second.filesNew == 0 && second.filesChanged == 0, "\(second)")
+        #expect(keeper.viewSignature(try LibraryScanner.scan(keeper.library)) == signature)
+
+        // The companion file edited (same size): the signature moves, the snapshot holds the edit.
+        try await Task.sleep(for: .milliseconds(20))
+        try Data(#"{"name": "Bob"}"#.utf8).write(to: address)
+        #expect(keeper.madeView(try LibraryScanner.scan(keeper.library), keeper.backupView) == nil)
+        let third = try await keeper.backUp(to: restic, scan: try LibraryScanner.scan(keeper.library))
+        #expect(third.filesChanged >= 1, "\(third)")
+        let history = try ResticHistory(restic: restic, library: keeper.library, chosenID: nil, scratch: kept.store.url)
+        let back = try history.restoreLibrary(try history.snapshot(), to: elsewhere.url.appendingPathComponent("back"))
+        #expect(back.documents == 3)
+        #expect(try String(contentsOfFile: elsewhere.path("back/.addresses/D0.json"), encoding: .utf8).contains("Bob"))
+
+        // A document added, and the view's folder removed: each time it is made again.
+        try document(kept, "D3.yianazip", size: 2000, seed: 3)
+        let fourth = try await keeper.backUp(to: restic, scan: try LibraryScanner.scan(keeper.library))
+        #expect(fourth.documents == 4 && fourth.filesNew == 1, "\(fourth)")
+        try FileManager.default.removeItem(atPath: keeper.backupView.top)
+        let fifth = try await keeper.backUp(to: restic, scan: try LibraryScanner.scan(keeper.library))
+        #expect(fifth.documents == 4 && FileKind.at(keeper.backupView.top + "/library/D3.yianazip") == .regular, "\(fifth)")
+        try check(restic)
+    }
+
     @Test func oneBackupOfALibraryAtATimeAndFailuresAreRecorded() async throws {
         let kept = try KeptLibrary(), elsewhere = try TemporaryFolder()
         try document(kept, "One.yianazip", seed: 1)

@@ -125,5 +125,6 @@ struct BackupViewTests {
         for old in [top, two] { #expect(try sha(back + "/history/objects/" + old) == old, "an earlier state, named by its SHA-256") }
         let journal = try String(contentsOfFile: back + "/history/journal.tsv", encoding: .utf8)
         #expect(journal.contains("Top.yianazip") && journal.contains(top), "the journal says where the deleted document was")
+        #expect(try restic.run(["check"]).status == 0)
     }
 }

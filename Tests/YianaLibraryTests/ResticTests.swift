@@ -69,6 +69,9 @@ struct ResticTests {
             guard case .locked(let detail)? = error as? ResticError else { return false }
             return detail.contains("locked by PID") && "\(error)".contains("restic unlock")
         }
+        try pipe.fileHandleForWriting.close()
+        holder.waitUntilExit()
+        #expect(try none.run(["check"]).status == 0, "the repository the held backup wrote to")
     }
 
     @Test func aBackupStreamsItsProgressAndSaysItsSnapshot() throws {
@@ -88,6 +91,7 @@ struct ResticTests {
         let id = try #require(summary["snapshot_id"] as? String)
         let snapshots = try #require(try JSONSerialization.jsonObject(with: Data(try restic.output(["snapshots", "--json"]).utf8)) as? [[String: Any]])
         #expect(snapshots.count == 1 && (snapshots[0]["id"] as? String)?.hasPrefix(id) == true && snapshots[0]["tags"] as? [String] == ["yiana"])
+        #expect(try restic.run(["check"]).status == 0)
     }
 }
 

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import YianaFolder
 import YianaArchive
@@ -132,14 +133,22 @@ extension Keeper {
             let look = await self.look(scan, arrival: Arrival(scan: scan, now: now), jobs: jobs, now: now)
             progress(.viewing)
             let view = backupView
-            // No lock against the keeper's own writers: a state found changed in place is
-            // dropped through the journal as it is checked, and an object the prune removes
-            // meanwhile is left out of this snapshot (its links made before keep their bytes).
-            let contents = backupEntries(scan, now: now)
-            do {
-                _ = try view.update(contents.entries)
-            } catch {
-                throw BackupError.view("\(error)")
+            let contents: BackupCounts
+            if let made = madeView(scan, view) {
+                contents = made  // nothing it is made from changed since
+            } else {
+                // No lock against the keeper's own writers: a state found changed in place is
+                // dropped through the journal as it is checked, and an object the prune removes
+                // meanwhile is left out of this snapshot (its links made before keep their bytes).
+                let entries = backupEntries(scan, now: now)
+                do {
+                    _ = try view.update(entries.entries)
+                } catch {
+                    Sys.removeIfPresent(viewRecordFile.path)
+                    throw BackupError.view("\(error)")
+                }
+                contents = BackupCounts(entries)
+                recordView(scan, contents)
             }
             // restic compares each file with its last snapshot of this same folder (the view's
             // path is the library's own) and reads only what changed. Every restic run opens the
@@ -149,15 +158,8 @@ extension Keeper {
             let snapshot = try restic.backup(BackupView.name, in: view.folder.path, tags: [Self.backupTagAll, Self.backupTag(libraryID)]) {
                 progress(.sending($0))
             }
-            let counts = contents.entries.reduce(into: (documents: 0, companions: 0, states: 0)) { counts, entry in
-                if entry.path.hasPrefix(BackupView.objectsFolder + "/") {
-                    counts.states += 1
-                } else if entry.path.hasPrefix(BackupView.libraryFolder + "/") {
-                    if entry.link { counts.documents += 1 } else { counts.companions += 1 }
-                }
-            }
             let report = BackupReport(repository: restic.shownRepository, snapshot: snapshot.id, incomplete: snapshot.incomplete,
-                                      documents: counts.documents, companions: counts.companions, states: counts.states,
+                                      documents: contents.documents, companions: contents.companions, states: contents.states,
                                       unkept: contents.unkept, notDownloaded: contents.notDownloaded, filesNew: snapshot.filesNew, filesChanged: snapshot.filesChanged,
                                       filesUnmodified: snapshot.filesUnmodified, dataAdded: snapshot.dataAdded,
                                       bytesProcessed: snapshot.bytesProcessed, failures: look.failures,
@@ -276,5 +278,79 @@ extension Keeper {
         report.removed = groups.flatMap { $0.remove ?? [] }.map(\.shortID).sorted()
         report.pruned = prune && !dryRun
         return report
+    }
+}
+
+/// What the backup view was last made from, and what it held (`backup-view.json` in the
+/// keeper's place): a backup that finds the library, its companion files and the journal as
+/// they were then leaves the view as it is, and restic's own comparison is the only work.
+struct BackupViewRecord: Codable, Sendable, Equatable {
+    /// ``Keeper/viewSignature(_:)`` when the view was made.
+    var signature: String
+    var documents: Int, companions: Int, states: Int
+    var unkept: [String], notDownloaded: [String]
+}
+
+extension Keeper {
+    var viewRecordFile: URL { place.folder.appendingPathComponent("backup-view.json") }
+
+    /// What the view is made from, in one SHA-256: the journal's file (inode, size, time: what
+    /// the keeper knows), and every document, placeholder and companion file of the library as
+    /// `scan` found it (path and stamp). Nothing here changes but something the view would.
+    func viewSignature(_ scan: LibraryScan) -> String {
+        var hasher = SHA256()
+        func add(_ text: String) { hasher.update(data: Data((text + "\n").utf8)) }
+        let journalStamp = FileStamp(path: journal.url.path)
+        add("journal \(journalStamp.map { "\($0.inode) \($0.size) \($0.modified)" } ?? "none")")
+        for item in scan.items where item.kind == .document || item.kind == .placeholder {
+            let stamp = item.stamp ?? FileStamp(path: item.path)
+            add("\(item.kind) \(item.path) \(stamp.map { "\($0.inode) \($0.size) \($0.modified)" } ?? "none")")
+        }
+        for companion in scan.companions where !companion.isTemp {
+            let stamp = FileStamp(path: library.root.appendingPathComponent(companion.path).path)
+            add("companion \(companion.path) \(stamp.map { "\($0.inode) \($0.size) \($0.modified)" } ?? "none")")
+        }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The view's counts as they were last made, when the view is still what `scan` would
+    /// make it (``viewSignature(_:)`` unchanged, the view's folder there); else nil.
+    func madeView(_ scan: LibraryScan, _ view: BackupView) -> BackupCounts? {
+        guard FileKind.at(view.top) == .folder, let data = FileManager.default.contents(atPath: viewRecordFile.path),
+              let record = try? JSONDecoder().decode(BackupViewRecord.self, from: data), record.signature == viewSignature(scan) else { return nil }
+        return BackupCounts(documents: record.documents, companions: record.companions, states: record.states,
+                            unkept: record.unkept, notDownloaded: record.notDownloaded)
+    }
+
+    /// Records what the view was just made from (the journal as it is after the checks, which
+    /// may have dropped a state) and holds.
+    func recordView(_ scan: LibraryScan, _ counts: BackupCounts) {
+        let record = BackupViewRecord(signature: viewSignature(scan), documents: counts.documents, companions: counts.companions,
+                                      states: counts.states, unkept: counts.unkept, notDownloaded: counts.notDownloaded)
+        guard let data = try? JSONEncoder().encode(record) else { return }
+        try? TemporaryFile.replace(viewRecordFile.path, with: [UInt8](data), mode: 0o600)
+    }
+}
+
+/// What a backup view holds, counted.
+struct BackupCounts: Sendable, Equatable {
+    var documents: Int, companions: Int, states: Int
+    var unkept: [String], notDownloaded: [String]
+
+    init(documents: Int, companions: Int, states: Int, unkept: [String], notDownloaded: [String]) {
+        (self.documents, self.companions, self.states, self.unkept, self.notDownloaded) = (documents, companions, states, unkept, notDownloaded)
+    }
+
+    init(_ contents: BackupContents) {
+        var counts = (documents: 0, companions: 0, states: 0)
+        for entry in contents.entries {
+            if entry.path.hasPrefix(BackupView.objectsFolder + "/") {
+                counts.states += 1
+            } else if entry.path.hasPrefix(BackupView.libraryFolder + "/") {
+                if entry.link { counts.documents += 1 } else { counts.companions += 1 }
+            }
+        }
+        self.init(documents: counts.documents, companions: counts.companions, states: counts.states,
+                  unkept: contents.unkept, notDownloaded: contents.notDownloaded)
     }
 }
