@@ -83,7 +83,9 @@ struct BackupSourceOptions: ParsableArguments {
         try await repositoryOptions.said {
             let prefix = version?.lowercased() ?? ""
             let (snapshot, matching) = try self.states(history, newest, path: path, id: id) { $0.sha256.hasPrefix(prefix) }
-            guard let state = matching.first else { throw CommandFailure(RepositoryHistoryError.noState(version.map { "\(path) with id \($0)" } ?? path).description) }
+            // Without a version asked for: the newest state that is a document (bytes that
+            // overwrote one are kept and listed, never put back as the document).
+            guard let state = version == nil ? matching.first(where: { $0.documentID != nil }) : matching.first else { throw CommandFailure(RepositoryHistoryError.noState(version.map { "\(path) with id \($0)" } ?? path).description) }
             if Set(matching.map(\.sha256)).count > 1, let version { throw CommandFailure(RepositoryHistoryError.ambiguous(version, matching.count).description) }
             let replaced = try await history.restore(state, from: snapshot, to: url, in: library)
             print("restored \(state.shortID) (seen \(LocalTime(state.seenAt).text)) from snapshot \(snapshot.shortID) to \(path)"

@@ -138,6 +138,21 @@ struct BackupTests {
         #expect(try sha(one) == good, "as it was before the rewrite")
         #expect(replaced != nil, "the garbage it replaced is kept first")
         #expect(Keeper.verifiesWhole(one))
+        // Bytes kept that are not a document (no metadata id: what overwrote one) are listed,
+        // never put back as the document.
+        _ = try await keeper.backUp(to: restic, scan: try LibraryScanner.scan(keeper.library))
+        let third = try history.snapshot()
+        let state = try #require(try history.contents(of: third).states(path: "One.yianazip", documentID: nil).first)
+        let garbage = RepositoryState(path: state.path, sha256: state.sha256, size: state.size, seenAt: state.seenAt, reason: "replaced",
+                                      documentID: nil, title: nil, snapshot: state.snapshot, snapshotTime: state.snapshotTime, location: state.location)
+        await #expect(throws: RepositoryHistoryError.notADocument(garbage.shortID)) {
+            _ = try await history.restore(garbage, from: third, to: one, in: keeper.library)
+        }
+        #expect(try sha(one) == good)
+        // Evicted since (its placeholder in its place): not lost.
+        try Placeholder(documentName: "One.yianazip", documentSize: 4000).stubData().write(to: Placeholder.stubURL(for: one))
+        try FileManager.default.removeItem(at: one)
+        #expect(try history.contents(of: third).lost(from: keeper.library).isEmpty)
         try check(restic)
     }
 

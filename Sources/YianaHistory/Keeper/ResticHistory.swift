@@ -49,6 +49,7 @@ public enum RepositoryHistoryError: Error, Equatable, CustomStringConvertible {
     case damaged(String, String)
     case notEmpty(String)
     case unreadable(String)
+    case notADocument(String)
 
     public var description: String {
         switch self {
@@ -60,6 +61,7 @@ public enum RepositoryHistoryError: Error, Equatable, CustomStringConvertible {
         case .damaged(let sha, let location): "the bytes restic gave back for \(location) do not hash to \(sha.prefix(12)): run `restic check --read-data` on the repository; nothing was changed"
         case .notEmpty(let folder): "\(folder) is not empty: give a new folder (or an empty one) to restore the library into; nothing was changed"
         case .unreadable(let why): "the snapshot could not be read: \(why)"
+        case .notADocument(let id): "the state \(id) is not a whole document (bytes that overwrote one are kept too, never restored as one); `yiana versions list --repo REPO DOC` shows the others"
         }
     }
 }
@@ -236,12 +238,17 @@ public struct SnapshotContents: Sendable {
             var seen = Set<String>()
             return (byPath[path] ?? []).filter { seen.insert($0.sha256).inserted }.compactMap(repositoryState)
         }
-        for (path, how) in absent where FileKind.at(library.root.appendingPathComponent(path).path) != .regular || how == .overwritten {
+        for (path, how) in absent {
+            let file = library.root.appendingPathComponent(path)
+            // Back since (a document there again, or its evicted placeholder): not lost.
+            if FileKind.at(file.path) == .regular ? (try? DocumentReader(path: file.path, checks: .layout).metadata()) != nil
+                : FileKind.at(Placeholder.stubURL(for: file).path) == .regular { continue }
             let versions = versions(path)
             guard !versions.isEmpty, listed.insert(path).inserted else { continue }
             found.append(RepositoryLost(path: path, how: how, versions: versions))
         }
-        for path in libraryPaths.keys where !listed.contains(path) && FileKind.at(library.root.appendingPathComponent(path).path) == .missing {
+        for path in libraryPaths.keys where !listed.contains(path) && FileKind.at(library.root.appendingPathComponent(path).path) == .missing
+            && FileKind.at(Placeholder.stubURL(for: library.root.appendingPathComponent(path)).path) != .regular {
             let versions = versions(path)
             guard !versions.isEmpty else { continue }
             found.append(RepositoryLost(path: path, how: .missingHere, versions: versions))
@@ -268,9 +275,8 @@ extension ResticHistory {
     public func restore(_ state: RepositoryState, from snapshot: ResticSnapshot, to url: URL, in library: Library) async throws -> VersionRecord? {
         let replaced = try withFolder { folder in
             let file = try fetch(state, from: snapshot, into: folder)
-            guard Keeper.verifiesWhole(file) || !state.path.hasSuffix("." + Library.documentExtension) else {
-                throw RepositoryHistoryError.damaged(state.sha256, state.location)
-            }
+            // Bytes kept that are not a document (what overwrote one) are never put back as one.
+            guard state.documentID != nil, Keeper.verifiesWhole(file) else { throw RepositoryHistoryError.notADocument(state.shortID) }
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             return try VersionStore(library: library).restore(bytesAt: file, id: state.shortID, to: url)
         }
