@@ -46,8 +46,7 @@ struct DeletedRoutes {
             } catch {
                 throw HTTPError(.conflict, message: "\(path): version \(record.shortID) was not restored: \(error)")
             }
-            await keeper.observe([url])
-            keeper.refreshAlarm()
+            await keeper.recordRestored([url])
             await IndexAfterWrites.update([path], library: library, index: indexHandle)
             let link = HTML.base + "/doc?path=" + HTML.queryValue(path)
             return HTML.page(title: "Restored", library: library,

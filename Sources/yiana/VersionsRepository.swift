@@ -35,7 +35,7 @@ struct BackupSourceOptions: ParsableArguments {
                         wanted: (RepositoryState) -> Bool = { _ in true }) throws -> (ResticSnapshot, [RepositoryState]) {
         let states = try history.contents(of: snapshot).states(path: path, documentID: id).filter(wanted)
         guard states.isEmpty, historyOptions.snapshot == nil, historyOptions.at == nil,
-              let earlier = try history.newestStates(path: path, documentID: id, wanted: wanted) else { return (snapshot, states) }
+              let earlier = try history.newestStates(path: path, documentID: id, before: snapshot, wanted: wanted) else { return (snapshot, states) }
         return earlier
     }
 

@@ -77,6 +77,24 @@ struct BackupViewTests {
         #expect(update.removed == 1 && update.same >= 3, "\(update)")
     }
 
+    /// A document with a placeholder beside it (a stub left from before it was downloaded) is
+    /// backed up as it is now, whichever the folder lists first; a placeholder alone is said
+    /// apart, as never downloaded here.
+    @Test func aDocumentBesideItsPlaceholderGoesInAsItIsNow() async throws {
+        let kept = try KeptLibrary()
+        let keeper = kept.keeper, root = kept.root
+        let one = try kept.document("One.yianazip")
+        await keeper.lookAtLibrary()
+        try kept.document("One.yianazip", text: "One, edited")
+        await keeper.lookAtLibrary()
+        try Placeholder(documentName: "One.yianazip", documentSize: 4000).stubData().write(to: Placeholder.stubURL(for: one))
+        let two = root.appendingPathComponent("Two.yianazip")
+        try Placeholder(documentName: "Two.yianazip", documentSize: 4000).stubData().write(to: Placeholder.stubURL(for: two))
+        let contents = keeper.backupEntries(try LibraryScanner.scan(keeper.library))
+        #expect(contents.entries.first { $0.path == "library/One.yianazip" }?.source == keeper.objectPath(try sha(one.path)))
+        #expect(contents.notDownloaded == ["Two.yianazip"] && contents.unkept.isEmpty)
+    }
+
     /// A file gone between the entries and the update (an object the keeper's prune removed,
     /// a companion deleted) is left out, its name removed; the rest is made.
     @Test func aFileGoneMeanwhileIsLeftOut() throws {

@@ -149,9 +149,11 @@ extension Keeper {
     func backupEntries(_ scan: LibraryScan, now: Date = Date()) -> BackupContents {
         let catalog = catalog()
         var entries: [BackupView.Entry] = [], unkept: [String] = [], notDownloaded: [String] = [], inLibrary = Set<String>()
-        let items = scan.items.filter { $0.kind == .document || $0.kind == .placeholder }
-        let paths = items.compactMap { library.documentPath(of: $0) }
-        let records = catalog.records(of: paths)
+        // Documents before placeholders: a document and the placeholder beside it stand for one
+        // path, and the document is what goes in.
+        let items = (scan.items.filter { $0.kind == .document } + scan.items.filter { $0.kind == .placeholder })
+            .compactMap { item in library.documentPath(of: item).map { (item: item, path: $0) } }
+        let records = catalog.records(of: items.map(\.path))
         // The bytes kept, read once, with their files' identities when last found intact.
         var kept: [String: String?] = [:]
         try? catalog.forEachKeptObject { kept[$0] = $1 }
@@ -166,9 +168,7 @@ extension Keeper {
         }
         var manifest = [UInt8]()
         var seen = Set<String>()
-        for item in items {
-            // A document and its placeholder stand for one path: the first found goes in.
-            guard let path = library.documentPath(of: item), seen.insert(path).inserted else { continue }
+        for (item, path) in items where seen.insert(path).inserted {
             let record = records[path]
             var candidates: [String] = []
             if item.kind == .document, case .document(let state)? = record?.state, let stamp = item.stamp ?? FileStamp(path: item.path), state.stamp == stamp {
@@ -179,8 +179,8 @@ extension Keeper {
             }
             if let last = record?.lastDocument?.sha256 { candidates.append(last) }  // its last good state
             guard let sha = candidates.first(where: intact) else {
-                // An evicted document never seen whole here is in the cloud, not lost.
-                if item.kind == .placeholder, !items.contains(where: { $0.kind == .document && library.documentPath(of: $0) == path }) {
+                // An evicted document (no document beside it) never seen whole here is in the cloud, not lost.
+                if item.kind == .placeholder {
                     notDownloaded.append(path)
                 } else {
                     unkept.append(path)

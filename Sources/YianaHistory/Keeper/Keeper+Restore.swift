@@ -67,11 +67,16 @@ extension Keeper {
                 results.append(LostRestore(path: document.path, how: document.how, version: version.shortID, outcome: .failed, reason: "\(error)"))
             }
         }
-        if !written.isEmpty {
-            await observe(written, reason: Self.seenHere)
-            refreshAlarm()
-        }
+        await recordRestored(written)
         return results.sorted { $0.path < $1.path }
+    }
+
+    /// Records documents just put back (by any restore): kept as they are now, and the alarm
+    /// lowered when every document it named is back.
+    public func recordRestored(_ urls: [URL]) async {
+        guard !urls.isEmpty else { return }
+        await observe(urls, reason: Self.seenHere)
+        refreshAlarm()
     }
 
     /// Lowers the alarm when every document it named is back.

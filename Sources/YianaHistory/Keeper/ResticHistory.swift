@@ -130,9 +130,10 @@ public struct ResticHistory: Sendable {
     /// holds any, walking back from the newest: a state the keeper had dropped, or found
     /// rewritten in place, before a later snapshot is still in the earlier ones. Nil when none does.
     /// `wanted`: only such states count (a version asked for by its id).
-    public func newestStates(path: String?, documentID: String?,
+    /// `before`: only snapshots older than it (one already read).
+    public func newestStates(path: String?, documentID: String?, before: ResticSnapshot? = nil,
                              wanted: (RepositoryState) -> Bool = { _ in true }) throws -> (snapshot: ResticSnapshot, states: [RepositoryState])? {
-        for snapshot in try snapshots().reversed() {
+        for snapshot in try snapshots().reversed() where before.map({ snapshot.time < $0.time }) ?? true {
             let states = try contents(of: snapshot).states(path: path, documentID: documentID).filter(wanted)
             if !states.isEmpty { return (snapshot, states) }
         }
@@ -280,11 +281,7 @@ extension ResticHistory {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             return try VersionStore(library: library).restore(bytesAt: file, id: state.shortID, to: url)
         }
-        if Keeper.isEnabled() {
-            let keeper = Keeper(library: library)
-            await keeper.observe([url])
-            keeper.refreshAlarm()
-        }
+        if Keeper.isEnabled() { await Keeper(library: library).recordRestored([url]) }
         return replaced
     }
 
