@@ -44,9 +44,6 @@ final class Live: @unchecked Sendable {
 
     static func of(_ library: Library) -> Live? { registry.withLock { $0[library.root.path] } }
 
-    /// The conflict copies last counted (nil before the first count).
-    var lastConflictCount: Int? { lock.withLock { conflicts?.count } }
-
     /// The library's conflict copies (files a sync program named as such, as the health
     /// page's `in-conflict`), counted again when the index changed (at most every 2 s) or
     /// every 30 s: a walk of the folder's names, no document opened.
@@ -117,8 +114,9 @@ final class Live: @unchecked Sendable {
 }
 
 /// `/events`: server-sent events for the pages of one library. `changed` when the index
-/// changes (checked every second), `conflicts` with the number of conflict copies when it
-/// changes, `job` with the job's status (as `/api/jobs`) when it moves; a comment every 15 s
+/// changes (checked every second), `conflicts` with the number of conflict copies first
+/// thing (the page was drawn with a count that may have moved since, counted by another
+/// page's connection or by a page's header) and whenever it changes, `job` with the job's status (as `/api/jobs`) when it moves; a comment every 15 s
 /// keeps the connection. Ends at once when the server stops, else after ten minutes (the
 /// browser reconnects).
 struct LiveRoutes {
@@ -130,7 +128,7 @@ struct LiveRoutes {
             Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
                 var version = await PageRoutes.indexVersion(live.index)
-                var conflicts = live.lastConflictCount
+                var conflicts: Int?  // the first count sent at once, as the job's status
                 var job: Int?  // the first status sent at once: the page may have been drawn before it moved
                 for second in 1...600 where !Task.isShuttingDownGracefully && !Task.isCancelled {
                     try await Task.sleep(nanoseconds: 1_000_000_000)

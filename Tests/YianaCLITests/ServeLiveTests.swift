@@ -26,34 +26,43 @@ struct ServeLiveTests {
         #expect(first.contains(#"<span id="conflict-count" class="badge" hidden"#), "no conflict yet: \(first)")
         let port = server.base.port!
 
-        // Dropped as a sync program would, while a page listens.
+        // One connection, as a page's: the count it starts from is sent first (0); then the
+        // files land as a sync program drops them, and the same connection must hear the count
+        // rise and the index change. The count is taken again when the index changes (each of
+        // the server's own scans, every 10 s while a page listens) or every 30 s; up to 90 s in
+        // all: the server's own scan ran late while the whole suite loaded this 2-core VM.
         let library = URL(fileURLWithPath: lib)
-        let arrival = Task.detached {
-            try await Task.sleep(nanoseconds: 300_000_000)
-            try CoordinatedDocument.create(at: library.appendingPathComponent("Allotment minutes.yianazip").path,
-                                           metadata: DocumentMetadata(title: "Allotment minutes", pageCount: 1), pdf: .data(simplePDF(["rhubarb", "allotment"])))
-            try FileManager.default.copyItem(at: library.appendingPathComponent("Filled form.yianazip"),
-                                             to: library.appendingPathComponent("Filled form (Bob's conflicted copy 2026-11-26).yianazip"))
-        }
-        // Listened to until both are heard and the arrival is found: a scan that began just before the
-        // arrival landed changes the index too (its last run) without it, so a page may hear `changed`
-        // twice; the count of conflict copies is taken again when the index changes or every 30 s (so
-        // it may come after the arrival is found: listened for on). Up to 90 s in all: the server's
-        // own scan ran late while the whole suite loaded this 2-core VM.
-        var heard = ""
-        var found = false
-        let deadline = Date().addingTimeInterval(90)
-        repeat {
-            let before = heard
-            heard += try await offPool {
-                try RawHTTP.stream(port: port, "/events", seconds: 12) { $0.contains("event: changed") && (before + $0).contains("event: conflicts\ndata: 1\n") }
+        let listened = try await offPool { () -> (before: String, after: String, landed: String) in
+            var landedAt: Int?
+            var landed = "not yet: no first count heard"
+            let text = try RawHTTP.stream(port: port, "/events", seconds: 90) { text in
+                if landedAt == nil, text.contains("event: conflicts\ndata: 0\n") {
+                    landedAt = text.utf8.count
+                    do { try Self.dropAnArrivalAndAConflictCopy(in: library); landed = "yes" } catch { landed = "failed: \(error)" }
+                }
+                guard let at = landedAt else { return false }
+                let after = String(decoding: text.utf8.dropFirst(at), as: UTF8.self)
+                return landed != "yes" || (after.contains("event: conflicts\ndata: 1\n") && after.contains("event: changed"))
             }
+            let at = landedAt ?? text.utf8.count
+            return (String(decoding: text.utf8.prefix(at), as: UTF8.self), String(decoding: text.utf8.dropFirst(at), as: UTF8.self), landed)
+        }
+        #expect(listened.landed == "yes", "the first count was sent, and the files landed: \(listened.landed) \(listened.before)")
+        #expect(listened.after.contains("event: conflicts\ndata: 1\n"), "the count in the navigation: \(listened.after)")
+        #expect(listened.after.contains("event: changed"), "the server's own scan indexed the arrival: \(listened.after)")
+        // A scan that began just before the arrival landed changes the index too (its last run)
+        // without it: listened to again (the server scans while a page listens) until it is found.
+        var found = false
+        let deadline = Date().addingTimeInterval(60)
+        while true {
             found = String(decoding: try await server.get("/?q=rhubarb").body, as: UTF8.self).contains("Allotment minutes")
-        } while !(found && heard.contains("event: conflicts\ndata: 1\n")) && Date() < deadline
-        try await arrival.value
-        #expect(heard.contains("event: conflicts\ndata: 1\n"), "the count in the navigation: \(heard)")
-        #expect(heard.contains("event: changed"), "the server's own scan indexed the arrival: \(heard)")
-        #expect(found, "the arrival is found once the page heard the index change: \(heard)")
+            if found || Date() >= deadline { break }
+            _ = try await offPool { try RawHTTP.stream(port: port, "/events", seconds: 12) { $0.contains("event: changed") } }
+        }
+        #expect(found, "the arrival is found once the page heard the index change")
+        // A page drawn before the count moved, connecting after: it is told at once.
+        let fresh = try await offPool { try RawHTTP.stream(port: port, "/events", seconds: 10) { $0.contains("event: conflicts\n") } }
+        #expect(fresh.contains("event: conflicts\ndata: 1\n"), "\(fresh)")
         let page = String(decoding: try await server.get("/health").body, as: UTF8.self)
         #expect(page.contains(#"<span id="conflict-count" class="badge" aria-label="1 conflict copy">1</span>"#), "\(page)")
 
@@ -62,6 +71,14 @@ struct ServeLiveTests {
         #expect(try await server.post("/jobs/start", form: ["kind": "index", "csrf": token]).status == 200)
         let job = try await offPool { try RawHTTP.stream(port: port, "/events", seconds: 10) { $0.contains(#""state":"done""#) } }
         #expect(job.contains("event: job\ndata: {") && job.contains(#""kind":"index""#) && job.contains(#""state":"done""#), "\(job)")
+    }
+
+    /// A new document and a conflict copy, dropped as a sync program would.
+    static func dropAnArrivalAndAConflictCopy(in library: URL) throws {
+        try CoordinatedDocument.create(at: library.appendingPathComponent("Allotment minutes.yianazip").path,
+                                       metadata: DocumentMetadata(title: "Allotment minutes", pageCount: 1), pdf: .data(simplePDF(["rhubarb", "allotment"])))
+        try FileManager.default.copyItem(at: library.appendingPathComponent("Filled form.yianazip"),
+                                         to: library.appendingPathComponent("Filled form (Bob's conflicted copy 2026-11-26).yianazip"))
     }
 
     /// A read-only server writes nothing, its index included: no scan of its own.
