@@ -1,10 +1,26 @@
 import Foundation
+import Synchronization
 import Testing
 import YianaSystem
 import YianaTestSupport
 
 @Suite("The system layer")
 struct SystemLayerTests {
+    /// Work on a few threads: every item once, the results in the items' order, and the
+    /// work really spread (two runs on two threads at once).
+    @Test func parallelWorkKeepsTheOrderAndDoesEachItemOnce() {
+        let items = Array(0..<10_000)
+        let threads = Mutex<Set<String>>([])
+        let done = Parallel.map(items, workers: 2) { item -> Int in
+            threads.withLock { _ = $0.insert("\(pthread_self())") }
+            return item * 3
+        }
+        #expect(done == items.map { $0 * 3 })
+        #expect(threads.withLock { $0.count } == 2)
+        #expect(Parallel.map(Array(0..<10), workers: 4) { $0 + 1 } == Array(1...10))  // too few for a thread
+        #expect(Parallel.map([Int](), workers: 2) { $0 }.isEmpty)
+    }
+
     @Test func aReplacementTakesTheNameInOneStepAndLeavesNothingElse() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("state.json")

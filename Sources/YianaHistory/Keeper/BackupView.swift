@@ -48,9 +48,10 @@ struct BackupView: Sendable {
     /// (the same inode for a link, the same bytes for a copy) is left as it is; another is put
     /// in place (a temporary name, then a rename over it); a name no entry has is removed,
     /// with the folders it leaves empty.
+    /// New names are linked on `jobs` threads: the kernel's work, two folders at once.
     /// - Throws: when a name cannot be made (a file system without hard links among them),
     ///   naming it.
-    func update(_ entries: [Entry]) throws -> Update {
+    func update(_ entries: [Entry], jobs: Int = 2) throws -> Update {
         var update = Update()
         let top = self.top
         try FileManager.default.createDirectory(atPath: top, withIntermediateDirectories: true)
@@ -64,6 +65,7 @@ struct BackupView: Sendable {
             update.removed += 1
         }
         var made = Set(folders + [top])  // the folders there, and those made: each made once
+        var fresh: [(source: String, final: String)] = []  // new names, linked after the others
         for entry in entries {
             let final = top + "/" + entry.path
             let there = present[entry.path]
@@ -72,14 +74,13 @@ struct BackupView: Sendable {
                     update.same += 1
                     continue
                 }
-                let folder = (final as NSString).deletingLastPathComponent
+                let folder = String(final[..<(final.lastIndex(of: "/") ?? final.endIndex)])
                 if !made.contains(folder) {
                     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                     made.insert(folder)
                 }
                 if entry.link, there == nil {
-                    try Sys.link(entry.source, final)  // a new name: made at once
-                    update.linked += 1
+                    fresh.append((entry.source, final))
                 } else if entry.link {
                     // Another file under the name: the link takes its place in one step.
                     let temp = final + ".yiana-tmp-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
@@ -101,6 +102,19 @@ struct BackupView: Sendable {
                 // keeper's prune): left out, as the next run's entries will leave it.
                 if there != nil { Sys.removeIfPresent(final) }
                 update.missing += 1
+            }
+        }
+        let failures = Parallel.map(fresh, workers: jobs) { name -> SystemError? in
+            do throws(SystemError) { try Sys.link(name.source, name.final) } catch { return error }
+            return nil
+        }
+        for (name, failure) in zip(fresh, failures) {
+            if let failure {
+                // As above: an object the prune dropped meanwhile is left out.
+                guard failure.code == .notFound, FileKind.at(name.source) == .missing else { throw failure }
+                update.missing += 1
+            } else {
+                update.linked += 1
             }
         }
         // Deepest first: a folder emptied by its own empty folders' removal goes too.
@@ -146,7 +160,7 @@ extension Keeper {
     /// only when its file changed since it was last found intact: bytes a program rewrote in
     /// place through a link are dropped from the keeper, never sent as a document's state.
     /// Writes the manifest (``backupManifest``) when it changed.
-    func backupEntries(_ scan: LibraryScan, now: Date = Date()) -> BackupContents {
+    func backupEntries(_ scan: LibraryScan, now: Date = Date(), jobs: Int = 2) -> BackupContents {
         let catalog = catalog()
         var entries: [BackupView.Entry] = [], unkept: [String] = [], notDownloaded: [String] = [], inLibrary = Set<String>()
         // Documents before placeholders: a document and the placeholder beside it stand for one
@@ -166,16 +180,25 @@ extension Keeper {
             checked[sha] = intact
             return intact
         }
+        // A document kept as it is now: its state's SHA-256 and stamp.
+        func keptAsItIs(_ item: LibraryItem, _ record: KeeperCatalog.PathRecord?) -> (sha: String, stamp: FileStamp)? {
+            guard item.kind == .document, case .document(let state)? = record?.state,
+                  let stamp = item.stamp ?? FileStamp(path: item.path), state.stamp == stamp else { return nil }
+            return (state.sha256, stamp)
+        }
+        // Kept by a link, the object is the document's own file, as the look hashed it (same
+        // inode, size and time): nothing more to check. Each object's stamp taken on `jobs` threads.
+        let objectStamps = Parallel.map(items, workers: jobs) { item, path in
+            keptAsItIs(item, records[path]).flatMap { FileStamp(path: objectPath($0.sha)) }
+        }
         var manifest = [UInt8]()
         var seen = Set<String>()
-        for (item, path) in items where seen.insert(path).inserted {
+        for ((item, path), objectStamp) in zip(items, objectStamps) where seen.insert(path).inserted {
             let record = records[path]
             var candidates: [String] = []
-            if item.kind == .document, case .document(let state)? = record?.state, let stamp = item.stamp ?? FileStamp(path: item.path), state.stamp == stamp {
-                // Kept as it is now. Kept by a link, the object is the document's own file, as
-                // the look hashed it (same inode, size and time): nothing more to check.
-                if checked[state.sha256] == nil, FileStamp(path: objectPath(state.sha256)) == stamp { checked[state.sha256] = true }
-                candidates.append(state.sha256)
+            if let state = keptAsItIs(item, record) {
+                if checked[state.sha] == nil, objectStamp == state.stamp { checked[state.sha] = true }
+                candidates.append(state.sha)
             }
             if let last = record?.lastDocument?.sha256 { candidates.append(last) }  // its last good state
             guard let sha = candidates.first(where: intact) else {

@@ -140,9 +140,9 @@ extension Keeper {
                 // No lock against the keeper's own writers: a state found changed in place is
                 // dropped through the journal as it is checked, and an object the prune removes
                 // meanwhile is left out of this snapshot (its links made before keep their bytes).
-                let entries = backupEntries(scan, now: now)
+                let entries = backupEntries(scan, now: now, jobs: jobs)
                 do {
-                    _ = try view.update(entries.entries)
+                    _ = try view.update(entries.entries, jobs: jobs)
                 } catch {
                     Sys.removeIfPresent(viewRecordFile.path)
                     throw BackupError.view("\(error)")
