@@ -114,10 +114,10 @@ final class Live: @unchecked Sendable {
 }
 
 /// `/events`: server-sent events for the pages of one library. `changed` when the index
-/// changes (checked every second), `conflicts` with the number of conflict copies first
-/// thing (the page was drawn with a count that may have moved since, counted by another
-/// page's connection or by a page's header) and whenever it changes, `job` with the job's status (as `/api/jobs`) when it moves; a comment every 15 s
-/// keeps the connection. Ends at once when the server stops, else after ten minutes (the
+/// changes (checked every second); `conflicts` with the number of conflict copies, first
+/// thing (the page was drawn with a count that may have moved since, counted again by another
+/// page's connection or a page's header) and whenever it changes; `job` with the job's status
+/// (as `/api/jobs`) when it moves; a comment every 15 s keeps the connection. Ends at once when the server stops, else after ten minutes (the
 /// browser reconnects).
 struct LiveRoutes {
     let live: Live

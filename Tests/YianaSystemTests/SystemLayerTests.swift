@@ -7,7 +7,7 @@ import YianaTestSupport
 @Suite("The system layer")
 struct SystemLayerTests {
     /// Work on a few threads: every item once, the results in the items' order, and the
-    /// work really spread (two runs on two threads at once).
+    /// work really spread (its two runs on two threads).
     @Test func parallelWorkKeepsTheOrderAndDoesEachItemOnce() {
         let items = Array(0..<10_000)
         let threads = Mutex<Set<String>>([])
