@@ -108,8 +108,10 @@ struct BackupViewTests {
         try FileManager.default.removeItem(at: folder.url.appendingPathComponent("doomed"))
         try Data("another".utf8).write(to: folder.url.appendingPathComponent("object2"))
         let later = [BackupView.Entry(path: "library/A.yianazip", source: folder.path("object2"), link: true), entries[1],
-                     BackupView.Entry(path: "library/.addresses/A.json", source: folder.path("no-such-companion"), link: false)]
-        #expect(try view.update(later) == BackupView.Update(linked: 1, missing: 2))
+                     BackupView.Entry(path: "library/.addresses/A.json", source: folder.path("no-such-companion"), link: false),
+                     BackupView.Entry(path: "history/objects/pruned", source: folder.path("pruned"), link: true)]  // a new name, its file gone
+        #expect(try view.update(later) == BackupView.Update(linked: 1, missing: 3))
+        #expect(FileKind.at(view.top + "/history/objects/pruned") == .missing)
         #expect(FileKind.at(view.top + "/history/objects/doomed") == .missing)
         #expect(try String(contentsOfFile: view.top + "/library/A.yianazip", encoding: .utf8) == "another")
     }

@@ -97,9 +97,7 @@ struct BackupView: Sendable {
                     try TemporaryFile.replace(final, with: bytes, mode: 0o600)
                     update.copied += 1
                 }
-            } catch let error as SystemError where error.code == .notFound && FileKind.at(entry.source) == .missing {
-                // Its file went since the entries were made (no lock is held against the
-                // keeper's prune): left out, as the next run's entries will leave it.
+            } catch let error as SystemError where Self.went(error, entry.source) {
                 if there != nil { Sys.removeIfPresent(final) }
                 update.missing += 1
             }
@@ -110,8 +108,7 @@ struct BackupView: Sendable {
         }
         for (name, failure) in zip(fresh, failures) {
             if let failure {
-                // As above: an object the prune dropped meanwhile is left out.
-                guard failure.code == .notFound, FileKind.at(name.source) == .missing else { throw failure }
+                guard Self.went(failure, name.source) else { throw failure }
                 update.missing += 1
             } else {
                 update.linked += 1
@@ -122,6 +119,13 @@ struct BackupView: Sendable {
             try? FileManager.default.removeItem(atPath: folder)
         }
         return update
+    }
+
+    /// True when `error` says `source` was not found and it is indeed gone: its file went since
+    /// the entries were made (no lock is held against the keeper's prune), and it is left out,
+    /// as the next run's entries will leave it.
+    private static func went(_ error: SystemError, _ source: String) -> Bool {
+        error.code == .notFound && FileKind.at(source) == .missing
     }
 
     /// The regular files below `folder` (by path relative to the view's top, `relative` being
