@@ -184,24 +184,21 @@ extension Keeper {
             checked[sha] = intact
             return intact
         }
-        // A document kept as it is now: its state's SHA-256 and stamp.
-        func keptAsItIs(_ item: LibraryItem, _ record: KeeperCatalog.PathRecord?) -> (sha: String, stamp: FileStamp)? {
-            guard item.kind == .document, case .document(let state)? = record?.state,
+        // Each document kept as it is now: its state's SHA-256, its stamp, and its object's stamp,
+        // taken on `jobs` threads. Kept by a link, the object is the document's own file, as the
+        // look hashed it (same inode, size and time): nothing more to check.
+        let keptAsItIs = Parallel.map(items, workers: jobs) { item, path -> (sha: String, stamp: FileStamp, object: FileStamp?)? in
+            guard item.kind == .document, case .document(let state)? = records[path]?.state,
                   let stamp = item.stamp ?? FileStamp(path: item.path), state.stamp == stamp else { return nil }
-            return (state.sha256, stamp)
-        }
-        // Kept by a link, the object is the document's own file, as the look hashed it (same
-        // inode, size and time): nothing more to check. Each object's stamp taken on `jobs` threads.
-        let objectStamps = Parallel.map(items, workers: jobs) { item, path in
-            keptAsItIs(item, records[path]).flatMap { FileStamp(path: objectPath($0.sha)) }
+            return (state.sha256, stamp, FileStamp(path: objectPath(state.sha256)))
         }
         var manifest = [UInt8]()
         var seen = Set<String>()
-        for ((item, path), objectStamp) in zip(items, objectStamps) where seen.insert(path).inserted {
+        for ((item, path), asItIs) in zip(items, keptAsItIs) where seen.insert(path).inserted {
             let record = records[path]
             var candidates: [String] = []
-            if let state = keptAsItIs(item, record) {
-                if checked[state.sha] == nil, objectStamp == state.stamp { checked[state.sha] = true }
+            if let state = asItIs {
+                if checked[state.sha] == nil, state.object == state.stamp { checked[state.sha] = true }
                 candidates.append(state.sha)
             }
             if let last = record?.lastDocument?.sha256 { candidates.append(last) }  // its last good state
@@ -215,7 +212,7 @@ extension Keeper {
                 continue
             }
             entries.append(BackupView.Entry(path: BackupView.libraryFolder + "/" + path, source: objectPath(sha), link: true))
-            manifest += Array((sha + "\t" + TabSeparated.escape(path) + "\n").utf8)
+            manifest.append(contentsOf: (sha + "\t" + TabSeparated.escape(path) + "\n").utf8)
             inLibrary.insert(sha)
         }
         for companion in scan.companions where !companion.isTemp {
