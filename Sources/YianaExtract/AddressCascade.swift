@@ -30,20 +30,21 @@ public struct AddressCascade: Sendable {
     /// A page that reads as a letter is read as one first (`LetterPage`); where the letter does
     /// not say who its patient is, the app's extractors may, unless they name someone the letter
     /// says is someone else (its signer, sender, GP) or an address of theirs.
-    func entries(_ text: String, number: Int) -> (entries: [AddressPage], letter: LetterPage?) {
+    func entries(_ text: String, number: Int, layout: PageLayout? = nil) -> (entries: [AddressPage], letter: LetterPage?) {
         guard text.utf8.contains(where: TextPatterns.isDigit) else { return ([], nil) }  // no postcode without a digit
         let lines = PageLines(text)
         let letter = LetterPage(lines, sectors: sectors)
+        let fields = layout.map(FieldReader.init)
+        let check = FactCheck(sectors: sectors, pageText: lines.text)
         var entries: [AddressPage] = []
         if letter.isLetter {
             entries = letter.entries(lines, number: number, sectors: sectors)
-            if entries.first?.addressType == "patient" { return (entries, letter) }
         }
-        if let found = registration.extract(lines, number: number) ?? form.extract(lines, number: number)
+        if entries.first?.addressType != "patient", let found = registration.extract(lines, number: number) ?? form.extract(lines, number: number)
             ?? label.extract(lines, number: number) ?? fallback.extract(lines, number: number), !letter.isLetter || letter.allows(found) {
             entries.insert(found, at: 0)
         }
-        return (entries, letter.isLetter ? letter : nil)
+        return (reconciled(entries, fields: fields, letter: letter, check: check, page: number), letter.isLetter ? letter : nil)
     }
 
     /// Every page's people; `documentID` (the app's: the document's title) gives the
@@ -52,13 +53,19 @@ public struct AddressCascade: Sendable {
     /// a `Page 2` header, or the letter not yet signed) are its patient's, each with the
     /// letter's GP and other recipients, wherever on the letter they are named.
     public func document(_ documentID: String, pages: [(number: Int, text: String)]) -> [AddressPage] {
+        document(documentID, pages: pages.map { (number: $0.number, text: $0.text, layout: nil) })
+    }
+
+    /// ``document(_:pages:)`` with each page's layout, where there is one (its words and their
+    /// places), for its labelled fields to be read by where they stand.
+    func document(_ documentID: String, pages: [(number: Int, text: String, layout: PageLayout?)]) -> [AddressPage] {
         let identity = FileNameIdentity(documentID)
         var perPage: [[AddressPage]] = []
         var readAs: [LetterPage?] = []
         var letters: [[Int]] = []  // runs of indexes into perPage
         var letterOpen = false
-        for (number, text) in pages {
-            let (entries, letter) = entries(text, number: number)
+        for (number, text, layout) in pages {
+            let (entries, letter) = entries(text, number: number, layout: layout)
             let index = perPage.count
             perPage.append(entries)
             readAs.append(letter)
@@ -71,7 +78,7 @@ public struct AddressCascade: Sendable {
             letterOpen = !letter.isSignedOff
         }
         for run in letters {
-            guard let patient = run.lazy.compactMap({ perPage[$0].first }).first(where: { $0.addressType == "patient" && ["letter", "form"].contains($0.extraction?.method) })
+            guard let patient = run.lazy.compactMap({ perPage[$0].first }).first(where: { $0.addressType == "patient" && ["letter", "form", "fields"].contains($0.extraction?.method) })
             else { continue }
             let gp = run.lazy.compactMap { readAs[$0]?.gp }.first
             var others: [AddressPage] = []
@@ -83,7 +90,7 @@ public struct AddressCascade: Sendable {
                 let number = perPage[index].first?.pageNumber ?? pages[index].number
                 // A page's own patient where it names one as a letter does; else the letter's (what the
                 // app's extractors found in the body of a continuation is someone the body mentions).
-                var own = perPage[index].first.flatMap { $0.addressType == "patient" && ["letter", "form"].contains($0.extraction?.method) ? $0 : nil } ?? patient
+                var own = perPage[index].first.flatMap { $0.addressType == "patient" && ["letter", "form", "fields"].contains($0.extraction?.method) ? $0 : nil } ?? patient
                 own.pageNumber = number
                 own.gp = own.gp ?? gp
                 perPage[index] = [own] + others.map { other in

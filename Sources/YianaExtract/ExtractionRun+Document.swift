@@ -45,7 +45,7 @@ extension ExtractionRun {
                 return (result, ExtractedState(source: source, key: "", addressFile: "-"))
             }
             result.addressFile = Self.addressPath(key: key)
-            let pages = cascade.document(key, pages: texts.sorted { $0.key < $1.key }.map { (number: $0.key, text: $0.value) })
+            let pages = cascade.document(key, pages: texts.sorted { $0.key < $1.key }.map { (number: $0.key, text: $0.value.text, layout: $0.value.layout) })
             result.people = pages.map { ExtractionResult.Person(page: $0.pageNumber, name: $0.patient?.fullName, postcode: $0.address?.postcode,
                                                                  method: $0.extraction?.method, role: $0.addressType) }
             let file = AddressFileText(documentID: key, pageCount: pageCount, pages: pages)
@@ -65,24 +65,40 @@ extension ExtractionRun {
         let reader = try DocumentReader(path: url.path)
         let metadata = try reader.metadata()
         let (texts, _) = try pageTexts(reader, metadata: metadata, document: url, path: url.lastPathComponent)
-        return (Self.addressKey(title: metadata.title, documentURL: url), texts.sorted { $0.key < $1.key }.map { (number: $0.key, text: $0.value) })
+        return (Self.addressKey(title: metadata.title, documentURL: url), texts.sorted { $0.key < $1.key }.map { (number: $0.key, text: $0.value.text) })
     }
 
-    /// Each page's text (1-based): its OCR results where there are some, else its text
-    /// layer; and how many pages the document has.
-    private func pageTexts(_ reader: DocumentReader, metadata: DocumentMetadata, document: URL, path: String) throws -> ([Int: String], Int) {
+    /// A page's text and, where its words' places are known, its layout.
+    typealias PageText = (text: String, layout: PageLayout?)
+
+    /// Each page's text (1-based) and layout: its OCR results where there are some (their
+    /// words' boxes), else its text layer (poppler's); and how many pages the document has.
+    private func pageTexts(_ reader: DocumentReader, metadata: DocumentMetadata, document: URL, path: String) throws -> ([Int: PageText], Int) {
         func hasWords(_ text: String) -> Bool { text.contains { $0.isLetter || $0.isNumber } }
-        var texts: [Int: String] = [:]
+        var texts: [Int: PageText] = [:]
         for page in OCRResults.read(for: document, in: library) ?? [] where page.number >= 1 && hasWords(page.text) {
-            texts[page.number] = page.text
+            let words = page.blocks.map { block in
+                (x: block.boundingBox.x, y: block.boundingBox.y, width: block.boundingBox.width, height: block.boundingBox.height,
+                 words: block.lines.flatMap(\.words).map { (text: $0.text, x: $0.boundingBox.x, y: $0.boundingBox.y,
+                                                             width: $0.boundingBox.width, height: $0.boundingBox.height) })
+            }
+            // A page read from its own text layer has no boxes for its words: its layout is the PDF's.
+            texts[page.number] = (page.text, words.allSatisfy(\.words.isEmpty) ? nil : PageLayout(ocrBlocks: words))
         }
         var pageCount = max(metadata.pageCount, texts.keys.max() ?? 0)
-        guard reader.pdf != nil, texts.count < max(1, metadata.pageCount) else { return (texts, pageCount) }
+        guard reader.pdf != nil, texts.count < max(1, metadata.pageCount) || texts.values.contains(where: { $0.layout == nil }) else {
+            return (texts, pageCount)
+        }
         let pdf = try reader.pdfBytes().document(source: path)
         pageCount = pdf.pageCount
+        for (number, page) in texts where page.layout == nil && number <= pdf.pageCount {
+            texts[number]?.layout = PageLayout(pdfWords: pdf.words(ofPage: number - 1).map { (text: $0.text, x: $0.x, y: $0.y, width: $0.width, height: $0.height) })
+        }
         for index in 0..<pdf.pageCount where texts[index + 1] == nil {
-            let text = pdf.text(ofPage: index)
-            if hasWords(text) { texts[index + 1] = text }
+            let (text, words) = pdf.textAndWords(ofPage: index)
+            if hasWords(text) {
+                texts[index + 1] = (text, words.isEmpty ? nil : PageLayout(pdfWords: words.map { (text: $0.text, x: $0.x, y: $0.y, width: $0.width, height: $0.height) }))
+            }
         }
         return (texts.filter { $0.key <= pageCount }, pageCount)
     }

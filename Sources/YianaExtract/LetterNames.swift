@@ -65,6 +65,11 @@ enum LetterNames {
             words.removeFirst()
         }
         guard (2...6).contains(words.count) else { return nil }
+        // `SMITH Jane`, `ST JOHN Arthur`: the surname in capitals before the forenames is put last.
+        let leadingCapitals = words.prefix { $0.filter(\.isLetter).count >= 2 && !$0.contains(where: \.isLowercase) }.count
+        if leadingCapitals > 0, leadingCapitals < words.count, words[leadingCapitals...].allSatisfy({ $0.contains(where: \.isLowercase) }) {
+            words = Array(words[leadingCapitals...] + words[..<leadingCapitals])
+        }
         words = words.map { word in
             let word = word.hasSuffix(".") && word.utf8.count > 2 ? String(word.dropLast()) : word
             return word.utf8.count >= 2 && !word.contains(where: \.isLowercase) ? titleCased(word) : word  // `Mrs Jane SMITH`

@@ -21,6 +21,8 @@ public struct PostcodeSectors: Sendable {
     private let places: [String: Place]
     /// Every county the table names, lowercased: to tell a county line from a town line.
     let counties: Set<String>
+    /// The postcode areas (`RH`, `SW`) the table holds sectors of.
+    let areas: Set<String>
     /// Where the table was read from.
     public let source: URL?
     /// Why there is no table, when there is none.
@@ -45,6 +47,7 @@ public struct PostcodeSectors: Sendable {
         }
         self.places = places
         self.counties = counties
+        areas = Set(places.keys.map { String($0.prefix { $0.isLetter }) })
         self.source = source
         self.problem = nil
     }
@@ -52,6 +55,7 @@ public struct PostcodeSectors: Sendable {
     private init(problem: String) {
         places = [:]
         counties = []
+        areas = []
         source = nil
         self.problem = problem
     }

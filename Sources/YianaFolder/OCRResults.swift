@@ -8,7 +8,39 @@ public enum OCRResults {
     public struct Page: Decodable, Sendable {
         public let number: Int
         public let text: String
-        enum CodingKeys: String, CodingKey { case number = "pageNumber", text }
+        /// The page's words with their boxes, block by block and line by line, as the results
+        /// hold them (`textBlocks[].lines[].words[]`); empty when they hold none.
+        public let blocks: [Block]
+        enum CodingKeys: String, CodingKey { case number = "pageNumber", text, blocks = "textBlocks" }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            number = try container.decode(Int.self, forKey: .number)
+            text = try container.decode(String.self, forKey: .text)
+            blocks = (try? container.decodeIfPresent([Block].self, forKey: .blocks)) ?? []
+        }
+    }
+
+    /// A block of the results (the app's service: one recognised observation, most often a
+    /// line; `yiana ocr`: one of tesseract's blocks).
+    public struct Block: Decodable, Sendable {
+        public let lines: [Line]
+        public let boundingBox: Box
+    }
+
+    public struct Line: Decodable, Sendable {
+        public let words: [Word]
+        public let boundingBox: Box
+    }
+
+    public struct Word: Decodable, Sendable {
+        public let text: String
+        public let boundingBox: Box
+    }
+
+    /// A box as fractions of the page's width and height.
+    public struct Box: Decodable, Sendable {
+        public let x, y, width, height: Double
     }
 
     private struct File: Decodable { let pages: [Page] }

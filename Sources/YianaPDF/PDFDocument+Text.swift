@@ -19,25 +19,39 @@ extension PDFDocument {
     }
 
     private static func layoutText(_ page: OpaquePointer) -> String {
-        guard let raw = yiana_poppler_page_get_text(page) else { return "" }
+        withLayout(page) { utf8, boxes in breaks(utf8: utf8, boxes: boxes) } ?? plainText(page)
+    }
+
+    /// `body` given the page's text (UTF-8) and the glyph box of each of its characters, from
+    /// one call of each (`poppler_page_get_text`, `poppler_page_get_text_layout`); nil when
+    /// poppler gives no layout.
+    static func withLayout<T>(_ page: OpaquePointer, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<GlyphBox>) -> T) -> T? {
+        guard let raw = yiana_poppler_page_get_text(page) else { return nil }
         defer { yiana_g_free(raw) }
         let utf8 = UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw))
         var rectangles: UnsafeMutablePointer<PopplerRectangle>? = nil
         var count: guint = 0
-        guard yiana_poppler_page_get_text_layout(page, &rectangles, &count) != 0, let rectangles else { return String(decoding: utf8, as: UTF8.self) }
+        guard yiana_poppler_page_get_text_layout(page, &rectangles, &count) != 0, let rectangles else { return nil }
         defer { yiana_g_free(rectangles) }
         // PopplerRectangle is four doubles, x1, y1, x2, y2: the layout of GlyphBox.
         let boxes = UnsafeRawPointer(rectangles).withMemoryRebound(to: GlyphBox.self, capacity: Int(count)) {
             UnsafeBufferPointer(start: $0, count: Int(count))
         }
-        return breaks(utf8: utf8, boxes: boxes)
+        return body(utf8, boxes)
+    }
+
+    /// The page's text as poppler gives it, without a layout to break it by.
+    static func plainText(_ page: OpaquePointer) -> String {
+        guard let raw = yiana_poppler_page_get_text(page) else { return "" }
+        defer { yiana_g_free(raw) }
+        return String(cString: raw)
     }
 
     /// The values of the filled form fields on `page` (text fields, and the chosen items of
     /// choice fields), one per line, in the page's field order; "" when it has none.
     /// poppler's page text leaves them out: a form whose only text is its values would
     /// otherwise be a page without text.
-    private static func formValues(_ page: OpaquePointer) -> String {
+    static func formValues(_ page: OpaquePointer) -> String {
         guard let mapping = yiana_poppler_page_get_form_field_mapping(page) else { return "" }
         defer { yiana_poppler_page_free_form_field_mapping(mapping) }
         var values: [String] = []

@@ -15,16 +15,23 @@ extension PDFDocument {
     public func words(ofPage index: Int) -> [PageWord] {
         guard index >= 0, index < pageCount, let page = yiana_poppler_document_get_page(handle, Int32(index)) else { return [] }
         defer { yiana_g_object_unref(UnsafeMutableRawPointer(page)) }
-        guard let raw = yiana_poppler_page_get_text(page) else { return [] }
-        defer { yiana_g_free(raw) }
-        let scalars = Array(String(cString: raw).unicodeScalars)
-        var rectangles: UnsafeMutablePointer<PopplerRectangle>? = nil
-        var count: guint = 0
-        guard yiana_poppler_page_get_text_layout(page, &rectangles, &count) != 0, let rectangles else { return [] }
-        defer { yiana_g_free(rectangles) }
-        let boxes = UnsafeRawPointer(rectangles).withMemoryRebound(to: GlyphBox.self, capacity: Int(count)) {
-            Array(UnsafeBufferPointer(start: $0, count: Int(count)))
-        }
+        return Self.withLayout(page) { utf8, boxes in Self.words(utf8: utf8, boxes: boxes) } ?? []
+    }
+
+    /// The text of page `index` (0-based) as ``text(ofPage:)`` gives it, and its words as
+    /// ``words(ofPage:)`` gives them, from one reading of the page's layout (the costly part of either).
+    public func textAndWords(ofPage index: Int) -> (text: String, words: [PageWord]) {
+        guard index >= 0, index < pageCount, let page = yiana_poppler_document_get_page(handle, Int32(index)) else { return ("", []) }
+        defer { yiana_g_object_unref(UnsafeMutableRawPointer(page)) }
+        let form = Self.formValues(page)
+        let (text, words) = Self.withLayout(page) { utf8, boxes in (Self.breaks(utf8: utf8, boxes: boxes), Self.words(utf8: utf8, boxes: boxes)) }
+            ?? (Self.plainText(page), [])
+        return (form.isEmpty ? text : text.isEmpty ? form : text + "\n" + form, words)
+    }
+
+    /// The words of a page's text, `utf8`, whose i-th Unicode scalar is drawn in `boxes[i]`.
+    static func words(utf8: UnsafeBufferPointer<UInt8>, boxes: UnsafeBufferPointer<GlyphBox>) -> [PageWord] {
+        let scalars = Array(String(decoding: utf8, as: UTF8.self).unicodeScalars)
         guard boxes.count >= scalars.count else { return [] }
         var words: [PageWord] = []
         var text = String.UnicodeScalarView()

@@ -1,0 +1,134 @@
+import Foundation
+
+extension AddressCascade {
+    /// A page's entries once its labelled fields have had their say and every value its check:
+    /// the patient the labels name (with their date of birth, hospital or NHS number) is the
+    /// page's patient; where the letter's reading names someone else, the evidence disagrees
+    /// and no patient is written; where it names the same person, or the labels name no one,
+    /// the labels' identifiers fill what it lacks, and an identifier two readings give
+    /// differently is not written (a date of birth or an NHS number that disagrees: no
+    /// patient). Then no value that fails its check is written (`FactCheck`), and no patient
+    /// who is someone the page says is someone else (its signer, sender, GP, referrer).
+    func reconciled(_ entries: [AddressPage], fields: FieldReader?, letter: LetterPage, check: FactCheck, page: Int) -> [AddressPage] {
+        var entries = entries
+        var patientIndex = entries.firstIndex { $0.addressType == "patient" }
+        if let fields {
+            let labelled = fields.patientEntry(page: page, check: check)
+            if let index = patientIndex {
+                let found = entries[index]
+                if let labelled, let name = found.patient?.fullName, let labelledName = labelled.patient?.fullName, !LetterNames.same(name, labelledName) {
+                    if found.extraction?.method == "letter" || found.extraction?.method == "form" {
+                        entries.remove(at: index)  // two readings, two people: write neither
+                    } else {
+                        entries[index] = labelled  // the app's weaker rules found someone; the labels name the patient
+                    }
+                } else if labelled == nil, let name = found.patient?.fullName, let labelledName = fields.patientName, !LetterNames.same(name, labelledName) {
+                    entries.remove(at: index)  // the labels name someone else than the one found
+                } else if let merged = Self.merge(labelled ?? found, with: labelled == nil ? nil : found, fields: fields, check: check) {
+                    entries[index] = merged
+                } else {
+                    entries.remove(at: index)
+                }
+            } else if let labelled {
+                entries.insert(labelled, at: 0)
+            }
+            patientIndex = entries.firstIndex { $0.addressType == "patient" }
+        }
+        let notPatient = letter.notPatient + (fields.map { $0.others + $0.gp.names } ?? [])
+        if let index = patientIndex {
+            // The letter's reading of its own patient has kept its letterhead's and footer's postcodes out already;
+            // a patient read from labels keeps out the postcodes above its labels and at the page's foot.
+            var notPatientPostcodes = fields?.otherPostcodes ?? []
+            if entries[index].extraction?.method == "fields" { notPatientPostcodes.formUnion(fields?.headAndFootPostcodes ?? []) }
+            if let checked = check.checked(entries[index], notPatient: notPatient, notPatientPostcodes: notPatientPostcodes,
+                                           notPatientPhones: fields?.headAndFootPhones ?? []) {
+                entries[index] = checked
+            } else {
+                entries.remove(at: index)
+            }
+        }
+        return entries
+    }
+
+    /// `base` with what `other` (another reading of the same person) and the labels' identifiers
+    /// add; nil when they disagree on the date of birth or the NHS number.
+    private static func merge(_ base: AddressPage, with other: AddressPage?, fields: FieldReader, check: FactCheck) -> AddressPage? {
+        var merged = base
+        var person = merged.patient ?? AddressPage.Patient()
+        let ids = fields.identifiers(check: check)
+        func agree(_ mine: String?, _ theirs: String?, normalise: (String) -> String = { $0 }) -> (value: String?, conflict: Bool) {
+            guard let mine else { return (theirs, false) }
+            guard let theirs else { return (mine, false) }
+            return normalise(mine) == normalise(theirs) ? (mine, false) : (nil, true)
+        }
+        let digits: (String) -> String = { $0.filter(\.isNumber) }
+        var dob = agree(person.dateOfBirth, ids.dateOfBirth)
+        var nhs = agree(person.nhsNumber, ids.nhsNumber, normalise: digits)
+        var mrn = agree(person.mrn, ids.mrn)
+        if let other = other?.patient {
+            dob = dob.conflict ? dob : agree(dob.value, other.dateOfBirth)
+            nhs = nhs.conflict ? nhs : agree(nhs.value, other.nhsNumber, normalise: digits)
+            mrn = mrn.conflict ? mrn : agree(mrn.value, other.mrn)
+            person.phones = person.phones ?? other.phones
+        }
+        guard !dob.conflict, !nhs.conflict else { return nil }
+        person.dateOfBirth = dob.value
+        person.nhsNumber = nhs.value
+        person.mrn = mrn.value
+        person.phones = person.phones ?? ids.phones
+        merged.patient = person
+        if let name = person.fullName, fields.isSomeoneElse(name) { return nil }
+        if merged.address == nil { merged.address = other?.address ?? fields.address(check: check) }
+        merged.gp = merged.gp ?? other?.gp ?? fields.gpEntry
+        return merged
+    }
+}
+
+extension FactCheck {
+    /// `entry` with every value that fails its check left out; nil when its name fails (no
+    /// person is written without a name that reads as one) or names someone who is not the patient.
+    func checked(_ entry: AddressPage, notPatient: [String], notPatientPostcodes: Set<String>, notPatientPhones: Set<String>) -> AddressPage? {
+        var entry = entry
+        guard var person = entry.patient else { return nil }
+        // A page the app's rules read with a placeholder for a name (`Unknown`) keeps its address, as the app keeps it.
+        if let name = person.fullName {
+            guard Self.isPersonName(name), !notPatient.contains(where: { LetterNames.same($0, name) }) else { return nil }
+            if let gpName = entry.gp?.name, LetterNames.same(gpName, name) { return nil }
+        }
+        // The app's own rules keep a postcode of the right form, as the app does (its fixtures are of invented
+        // sectors); what this project's readers find must be in a sector that exists.
+        let appRule = ["clearwater_form", "form", "label", "unstructured"].contains(entry.extraction?.method ?? "")
+        if let dob = person.dateOfBirth, !isDateOfBirth(dob) { person.dateOfBirth = nil }
+        if let nhs = person.nhsNumber, !Self.isNHSNumber(nhs) { person.nhsNumber = nil }
+        if let mrn = person.mrn, !Self.isHospitalNumber(mrn, nhs: person.nhsNumber) { person.mrn = nil }
+        entry.patient = person
+        if var phones = person.phones {
+            for phone in [phones.home, phones.work, phones.mobile].compactMap({ $0 }) where notPatientPhones.contains(phone.filter(\.isNumber)) {
+                if phones.home == phone { phones.home = nil }
+                if phones.work == phone { phones.work = nil }
+                if phones.mobile == phone { phones.mobile = nil }
+            }
+            person.phones = phones == AddressPage.Phones() ? nil : phones
+            entry.patient = person
+        }
+        if var address = entry.address {
+            if let postcode = address.postcode, !isPostcode(postcode, formOnly: appRule) || notPatientPostcodes.contains(postcode) {
+                address = AddressPage.Address()  // a postcode that is no patient's: the lines with it are no patient's either
+            }
+            // A speck or a rule OCR read at a line's ends is no part of it (`14 Park View . .`, `| Flat 30`).
+            let edges = CharacterSet(charactersIn: " .,;|_")
+            let lines = [address.line1, address.line2].compactMap { $0?.trimmingCharacters(in: edges) }.filter(Self.isAddressLine)
+            address.line1 = lines.first
+            address.line2 = lines.count > 1 ? lines[1] : nil
+            if let city = address.city, !Self.isAddressLine(city) || city.contains(where: \.isNumber) { address.city = nil }
+            entry.address = address == AddressPage.Address() ? nil : address
+        }
+        if var gp = entry.gp {
+            gp.name = gp.name?.trimmingCharacters(in: CharacterSet(charactersIn: " .,;'|"))
+            if let gpName = gp.name, LetterNames.person(Substring(gpName)) == nil { gp.name = nil }
+            if let postcode = gp.postcode, !isPostcode(postcode, formOnly: appRule) { gp.postcode = nil }
+            entry.gp = gp.isEmpty ? nil : gp
+        }
+        return entry
+    }
+}

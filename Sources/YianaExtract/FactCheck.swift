@@ -1,0 +1,117 @@
+import Foundation
+
+/// The check every value passes before it is written as a fact about a person (a
+/// recogniser is a pattern, a check and its context, as Presidio's NHS number and postcode
+/// recognisers are): a name has name words and no label, role, number or date in it; a date
+/// of birth is a real date before the letter's; an NHS number passes modulus 11; a postcode
+/// is a real one whose sector exists; an address line is no label, date, phone or number.
+/// A value that fails is left out, never written; a patient whose name fails is no patient.
+struct FactCheck: Sendable {
+    let sectors: PostcodeSectors
+    /// The dates the page gives (its letter's date among them).
+    let pageDates: [String]
+    /// Today, as `DD/MM/YYYY`'s parts.
+    let today: (year: Int, month: Int, day: Int)
+
+    init(sectors: PostcodeSectors, pageText: String, now: Date = Date()) {
+        self.sectors = sectors
+        pageDates = Self.dates(in: pageText)
+        let parts = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC") ?? .current, from: now)
+        today = (parts.year ?? 2026, parts.month ?? 1, parts.day ?? 1)
+    }
+
+    private static let datePattern = Pattern(#"(?<![\d/.\-])(?:\d{1,2}[/.\-]\d{1,2}[/.\-]\d{2,4}|\d{4}-\d{2}-\d{2}|\d{1,2}(?:st|nd|rd|th)?[ \-](?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?[ \-,]+\d{4})(?![\d])"#)
+
+    /// Every date written in `text`, as `DD/MM/YYYY`.
+    static func dates(in text: String) -> [String] {
+        guard text.utf8.contains(where: TextPatterns.isDigit) else { return [] }
+        return datePattern.all(in: text).compactMap { match in
+            LetterIdentifiers.date(atStartOf: Substring(match[0].replacingOccurrences(of: #"(\d)(st|nd|rd|th)"#, with: "$1", options: .regularExpression)))
+        }
+    }
+
+    /// `DD/MM/YYYY` as a number that orders dates.
+    static func ordinal(_ date: String) -> Int? {
+        let parts = date.split(separator: "/").compactMap { Int($0) }
+        guard parts.count == 3 else { return nil }
+        return parts[2] * 10_000 + parts[1] * 100 + parts[0]
+    }
+
+    /// A real date, not before 1890 nor after today, and before the letter's: when the page
+    /// gives other dates, one of them is later (a "date of birth" that is the page's latest
+    /// date is the letter's or the clinic's).
+    func isDateOfBirth(_ date: String) -> Bool {
+        guard let value = Self.ordinal(date), value >= 1890_01_01, value <= today.year * 10_000 + today.month * 100 + today.day else { return false }
+        let others = pageDates.compactMap(Self.ordinal).filter { $0 != value }
+        return others.isEmpty || others.contains { $0 > value }
+    }
+
+    /// Ten digits whose modulus-11 check digit holds.
+    static func isNHSNumber(_ number: String) -> Bool {
+        let digits = number.utf8.filter(TextPatterns.isDigit).map { $0 - 0x30 }
+        return number.utf8.allSatisfy { TextPatterns.isDigit($0) || $0 == 0x20 } && LetterIdentifiers.isValidNHS(digits)
+    }
+
+    /// A hospital number: 4 to 16 letters and digits with a digit among them, and no date, phone or NHS number.
+    static func isHospitalNumber(_ number: String, nhs: String?) -> Bool {
+        let digits = number.filter(\.isNumber)
+        guard (4...16).contains(number.count), !digits.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return false }
+        if let nhs, nhs.filter(\.isNumber) == digits { return false }
+        if digits.count == 11, digits.hasPrefix("0"), digits.count == number.count { return false }  // a phone
+        return PeopleText.date(in: number) == nil
+    }
+
+    /// A UK postcode in its written form whose sector the table knows; one of an area the
+    /// table does not hold (Scotland, Northern Ireland) passes on its form alone, and so does
+    /// any with `formOnly` (the app's own rules, which keep what has a postcode's form).
+    func isPostcode(_ postcode: String, formOnly: Bool = false) -> Bool {
+        guard TextPatterns.firstPostcode(in: postcode) == postcode else { return false }
+        guard !formOnly else { return true }
+        guard sectors.count > 0, let sector = PostcodeSectors.sector(of: postcode) else { return true }
+        if sectors.place(of: postcode) != nil { return true }
+        let area = String(sector.prefix { $0.isLetter })
+        return !sectors.holdsArea(area)
+    }
+
+    /// Words that make a line a label, a role or a document's own, never a person's name.
+    private static let notNameWords: Set<String> = [
+        "name", "surname", "forename", "forenames", "title", "address", "postcode", "dob", "nhs", "mrn", "number", "no", "date", "birth",
+        "tel", "telephone", "phone", "mobile", "gp", "consultant", "patient", "details", "hospital", "clinic", "practice", "surgery",
+        "referral", "referred", "optometrist", "signed", "secretary", "typed", "dictated", "ref", "re", "dear", "yours", "sincerely",
+        "regards", "department", "trust", "summary", "letter", "copy", "cc", "page", "unit", "ward", "centre", "medical", "health",
+        "registered", "practitioner", "general", "the", "and", "of", "for", "to", "from", "with", "by", "on", "at", "in",
+    ]
+
+    /// True when `name` (as it would be written, without its title) reads as a person's:
+    /// one to six words of letters, hyphens and apostrophes, each capitalised, none a label's,
+    /// a role's or a firm's.
+    static func isPersonName(_ name: String) -> Bool {
+        let words = name.split(separator: " ")
+        guard (1...6).contains(words.count), !PeopleText.names(organisationIn: name) else { return false }
+        return words.allSatisfy { word in
+            guard let first = word.first, first.isLetter, first.isUppercase || word.count <= 3 else { return false }
+            let bare = word.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ".'-"))
+            return word.allSatisfy { $0.isLetter || $0 == "-" || $0 == "'" || $0 == "." } && !notNameWords.contains(bare)
+                && !PeopleText.titles.contains(bare)
+        }
+    }
+
+    /// True when `line` may be a line of an address: not a label, a date, a phone or an
+    /// identifier, and not a sentence.
+    static func isAddressLine(_ line: String) -> Bool {
+        let words = line.split(separator: " ").map(String.init)
+        guard let first = words.first, line.utf8.count <= 80, !line.contains(":"), !LetterPage.isProse(line),
+              LabelLexicon.matches(words).isEmpty, !LabelLexicon.isLabelStart(words),
+              !PeopleText.titles.contains(LabelLexicon.key(first)) else { return false }
+        if LetterIdentifiers.date(atStartOf: Substring(line)) != nil, line.split(separator: " ").count <= 3 { return false }
+        if LetterIdentifiers.phone(in: Substring(line)) != nil { return false }
+        if LetterIdentifiers.nhsNumber(atStartOf: Substring(line)) != nil { return false }
+        let digits = line.filter(\.isNumber).count
+        return digits <= 6
+    }
+}
+
+extension PostcodeSectors {
+    /// True when the table holds sectors of the postcode area `area` (`RH`, `SW`).
+    func holdsArea(_ area: String) -> Bool { areas.contains(area) }
+}

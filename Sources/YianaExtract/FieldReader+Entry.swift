@@ -1,0 +1,150 @@
+import Foundation
+
+extension FieldReader {
+    /// The patient the labels name, every value checked: the name from its label or from the
+    /// `Surname` / `Forename(s)` / `Title` fields, in any form letters write it; nil without a
+    /// name that reads as one, when two labels give two names, or when the labels name no date
+    /// of birth, hospital number or NHS number beside it (thin evidence is no patient).
+    /// ``identifiers(check:)`` gives the identifiers alone.
+    func patientEntry(page: Int, check: FactCheck) -> AddressPage? {
+        guard let name = patientName, !isSomeoneElse(name) else { return nil }
+        let ids = identifiers(check: check)
+        guard ids.dateOfBirth != nil || ids.nhsNumber != nil || ids.mrn != nil else { return nil }
+        var entry = AddressPage(page: page, method: "fields", confidence: 0.9, name: name, dateOfBirth: ids.dateOfBirth,
+                                address: address(check: check) ?? AddressPage.Address(), phones: ids.phones, mrn: ids.mrn, gp: gpEntry)
+        entry.patient?.nhsNumber = ids.nhsNumber
+        if entry.address == AddressPage.Address() { entry.address = nil }
+        return entry
+    }
+
+    /// The name the patient's labels give, when they agree.
+    var patientName: String? {
+        var candidates = patient.names.compactMap { Self.readName($0) }
+        if let surname = Self.one(patient.surname), let forenames = Self.one(patient.forenames) {
+            let title = Self.one(patient.titles).map { $0 + " " } ?? ""
+            if let person = LetterNames.person(Substring(title + forenames + " " + surname)), FactCheck.isPersonName(person.name) {
+                candidates.append(person.name)
+            }
+        }
+        guard let first = candidates.first, candidates.allSatisfy({ LetterNames.same($0, first) }),
+              candidates.count == patient.names.count + (patient.surname.isEmpty ? 0 : 1) else { return nil }
+        return first
+    }
+
+    /// True when `name` is one of the people the labels say are someone else.
+    func isSomeoneElse(_ name: String) -> Bool {
+        (others + gp.names).contains { other in Self.readName(other).map { LetterNames.same($0, name) } ?? false }
+    }
+
+    /// The one value of a field, or nil when there is none or two that disagree.
+    private static func one(_ values: [String]) -> String? {
+        guard let first = values.first, values.allSatisfy({ $0.lowercased() == first.lowercased() }) else { return nil }
+        return first
+    }
+
+    /// The value all of `values` give, read by `read`: nil when none reads or two disagree.
+    private static func agreed(_ values: [String], _ read: (String) -> String?) -> String? {
+        let read = values.compactMap(read)
+        guard read.count == values.count, let first = read.first, read.allSatisfy({ $0 == first }) else { return nil }
+        return first
+    }
+
+    /// The patient's date of birth, hospital number, NHS number and phones, each checked.
+    func identifiers(check: FactCheck) -> (dateOfBirth: String?, mrn: String?, nhsNumber: String?, phones: AddressPage.Phones?) {
+        let dob = Self.agreed(patient.datesOfBirth) { value in
+            LetterIdentifiers.date(atStartOf: Substring(value)).flatMap { check.isDateOfBirth($0) ? $0 : nil }
+        }
+        let nhs = Self.agreed(patient.nhsNumbers) { value in LetterIdentifiers.nhsNumber(atStartOf: Substring(value)) }
+        let mrn = Self.agreed(patient.hospitalNumbers) { value in
+            LetterIdentifiers.hospitalNumber(atStartOf: Substring(value)).flatMap { FactCheck.isHospitalNumber($0, nhs: nhs) ? $0 : nil }
+        }
+        var phones: AddressPage.Phones?
+        for value in patient.phones {
+            guard let (number, _) = LetterIdentifiers.phone(in: Substring(value)) else { continue }
+            var found = phones ?? AddressPage.Phones()
+            if number.hasPrefix("07") { found.mobile = found.mobile ?? number } else if found.home == nil { found.home = number } else { found.work = found.work ?? number }
+            phones = found
+        }
+        return (dob, mrn, nhs, phones)
+    }
+
+    /// The patient's address from its labelled lines (and a `Postcode` field), its postcode
+    /// checked and never one of the people's who are not the patient.
+    func address(check: FactCheck) -> AddressPage.Address? {
+        guard var lines = patient.addresses.first, patient.addresses.dropFirst().allSatisfy({ $0 == lines }) else { return nil }
+        if let postcode = Self.one(patient.postcodes) { lines.append(postcode) }
+        lines = lines.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " ,.;")) }.filter { !$0.isEmpty }
+        guard let lastLine = lines.last, let (postcode, before) = TextPatterns.lastPostcode(in: lastLine),
+              check.isPostcode(postcode), !otherPostcodes.contains(postcode) else { return nil }
+        var address: AddressPage.Address
+        if lines.count == 1, before.contains(",") {
+            // `116 Kingsway, Nutfield, Keighley BD20 5DD`: its commas part its lines.
+            var parts = lines[0].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let last = parts.removeLast()
+            address = AddressPage.Address(lines: parts, postcodeLine: last, postcode: postcode, sectors: check.sectors)
+        } else if lines.count == 1 {
+            address = OneLineAddress.split(before, postcode: postcode, sectors: check.sectors)
+        } else {
+            address = AddressPage.Address(lines: Array(lines.dropLast()), postcodeLine: lastLine, postcode: postcode, sectors: check.sectors)
+        }
+        address.fill(from: check.sectors)
+        return address
+    }
+
+    /// The GP the labels name: their name, practice, address and postcode.
+    var gpEntry: AddressPage.GP? {
+        guard let raw = Self.one(gp.names), let person = LetterNames.person(Substring(raw.split(separator: ",").first ?? "")) else { return nil }
+        let titled = person.title.map { "\($0) \(person.name)" } ?? person.name
+        let rest = raw.split(separator: ",").dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }
+        let lines = rest + (gp.practice.first ?? []) + (gp.addresses.first ?? [])
+        var text = lines.joined(separator: ", ")
+        var postcode: String?
+        if let (found, before) = TextPatterns.lastPostcode(in: text) {
+            postcode = found
+            text = String(before)
+        }
+        let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " ,.")) }.filter { !$0.isEmpty }
+        let practice = parts.first { !$0.contains(where: \.isNumber) && PeopleText.names(organisationIn: $0) } ?? parts.first
+        let address = parts.filter { $0 != practice }.joined(separator: ", ")
+        return AddressPage.GP(name: titled, practice: practice, address: address.nilIfEmpty, postcode: postcode)
+    }
+
+    /// A name as a label's value gives it (`Mrs Jane Smith`, `SMITH, Jane (Mrs)`, `SMITH Jane`,
+    /// `Jane SMITH`), as `Jane Smith`; nil when it does not read as a person's name.
+    static func readName(_ raw: String) -> String? {
+        var text = raw
+        // A bracketed title (`(Mrs)`) stands before the name.
+        var title = ""
+        if let open = text.firstIndex(of: "("), let close = text[open...].firstIndex(of: ")") {
+            let inside = text[text.index(after: open)..<close].trimmingCharacters(in: .whitespaces)
+            if PeopleText.titles.contains(inside.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "."))) { title = inside + " " }
+            text.removeSubrange(open...close)
+        }
+        // The name ends at a number or a label of another field.
+        var words: [String] = []
+        for word in text.split(separator: " ").map(String.init) {
+            if word.contains(where: \.isNumber) || !LabelLexicon.matches([word]).isEmpty && !PeopleText.titles.contains(LabelLexicon.key(word)) { break }
+            words.append(word)
+        }
+        var joined = words.joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: " ,;"))
+        if let comma = joined.firstIndex(of: ",") {
+            let before = joined[..<comma].trimmingCharacters(in: .whitespaces)
+            let after = joined[joined.index(after: comma)...].trimmingCharacters(in: CharacterSet(charactersIn: " ,"))
+            guard !after.contains(",") else { return nil }
+            // `SMITH, Jane`: a surname before the comma; `Mrs Jane Smith, Reigate`: the name before it.
+            let surnameFirst = !before.contains(" ") || !before.contains(where: \.isLowercase)
+            joined = surnameFirst && !after.isEmpty ? "\(after) \(before)" : before
+        } else {
+            // `SMITH Jane`: the one word in capitals among words that are not is the surname.
+            let parts = joined.split(separator: " ").map(String.init).filter { !PeopleText.titles.contains(LabelLexicon.key($0)) }
+            let capitals = parts.filter { $0.count >= 2 && !$0.contains(where: \.isLowercase) }
+            if capitals.count == 1, parts.count >= 2, parts.first == capitals.first {
+                joined = (parts.dropFirst() + [capitals[0]]).joined(separator: " ")
+                if let leading = joined.split(separator: " ").first, PeopleText.titles.contains(LabelLexicon.key(String(leading))) { title = "" }
+            }
+            if let first = words.first, PeopleText.titles.contains(LabelLexicon.key(first)), !joined.hasPrefix(first) { title = first + " " }
+        }
+        guard let person = LetterNames.person(Substring(title + joined)), FactCheck.isPersonName(person.name) else { return nil }
+        return person.name
+    }
+}

@@ -1,0 +1,297 @@
+import Foundation
+
+/// The fields a page labels, read from its layout (`PageLayout`) rather than from its text's
+/// reading order: each label of the lexicon (`LabelLexicon`) with its value after it in the
+/// same cell (`DOB: 12/03/1945`), in the next cell to its right (a table's value column, a
+/// label column beside its values), or under it (a form's box); a value that goes on over
+/// several lines (an address) taken line by line while the next line starts where it started
+/// and is no label. Whose a field is comes from its label (an NHS number is the patient's)
+/// or, for a generic one (name, address), from the section heading above it (`GP details`,
+/// `Referring optometrist`). Two values of one field that disagree leave the field unread.
+struct FieldReader: Sendable {
+    enum Party: Sendable, Equatable { case patient, gp, other }
+
+    /// What the labels say of one person.
+    struct Person: Sendable, Equatable {
+        var names: [String] = []
+        var surname: [String] = []
+        var forenames: [String] = []
+        var titles: [String] = []
+        var datesOfBirth: [String] = []
+        var hospitalNumbers: [String] = []
+        var nhsNumbers: [String] = []
+        /// Each labelled address: its lines.
+        var addresses: [[String]] = []
+        var postcodes: [String] = []
+        var phones: [String] = []
+        /// The GP's practice lines, for a GP.
+        var practice: [[String]] = []
+        /// How many labels named one of the patient's own fields (date of birth, numbers, name).
+        var labels = 0
+    }
+
+    var patient = Person()
+    var gp = Person()
+    /// Names the labels give people who are not the patient (the consultant, the referrer, the signer).
+    var others: [String] = []
+    /// Postcodes of the people who are not the patient (the referrer's practice, the GP's).
+    var otherPostcodes: Set<String> = []
+    /// Dates the page labels as the letter's (`Clinic date`, `Date`).
+    var letterDates: [String] = []
+
+    private struct Section {
+        var party: Party
+        var line: Int
+        var x0, x1: Double
+    }
+
+    /// Postcodes of the page's letterhead (the lines above its first label) and of its foot.
+    var headAndFootPostcodes: Set<String> = []
+    /// Phones (their digits) of the lines above the patient's first label and of the page's foot.
+    var headAndFootPhones: Set<String> = []
+    /// Where each generic field given to the patient was (a telephone, an address), to be kept
+    /// only beside the patient's own labels.
+    private var generic: [(field: LabelLexicon.Field, line: Int, x: Double)] = []
+    private var specific: [(line: Int, x: Double)] = []
+
+    init(_ layout: PageLayout) {
+        var used = Set<[Int]>()  // [line, cell]
+        var sections: [Section] = []
+        var firstLabel: Int?
+        for (lineIndex, cells) in layout.lines.enumerated() {
+            for (cellIndex, cell) in cells.enumerated() where !used.contains([lineIndex, cellIndex]) {
+                if firstLabel == nil, Self.label(cell.words) != nil { firstLabel = lineIndex }
+                read(cell.words, line: lineIndex, cellIndex: cellIndex, in: layout, used: &used, sections: &sections)
+            }
+        }
+        let bottom = layout.bands.map(\.bottom).max() ?? 0
+        for (index, cells) in layout.lines.enumerated() where index < (firstLabel ?? 0) || layout.bands[index].top > bottom - 50 {
+            headAndFootPostcodes.formUnion(cells.flatMap { TextPatterns.postcodes(in: $0.text) })
+        }
+        // Phones above the patient's first label (the letterhead's, the window's) and at the foot are not the patient's.
+        let firstSpecific = specific.map(\.line).min() ?? 0
+        for (index, cells) in layout.lines.enumerated() where index < firstSpecific || layout.bands[index].top > bottom - 50 {
+            for cell in cells {
+                var rest = Substring(cell.text)
+                while let (phone, after) = LetterIdentifiers.phone(in: rest) {
+                    headAndFootPhones.insert(phone.filter(\.isNumber))
+                    rest = after
+                }
+            }
+        }
+        keepGenericBesideSpecific()
+    }
+
+    /// Drops the patient's generic fields (a telephone, an address, a postcode) that stand
+    /// nowhere near a label of the patient's own (a letterhead's `Tel:` is the hospital's).
+    private mutating func keepGenericBesideSpecific() {
+        // The patient's labels and the generic ones joined to them: rows no more than five lines apart, in one column.
+        var joined = specific
+        var pending = generic
+        var grew = true
+        while grew {
+            grew = false
+            pending.removeAll { field in
+                guard joined.contains(where: { abs($0.line - field.line) <= 5 && abs($0.x - field.x) <= 60 }) else { return false }
+                joined.append((field.line, field.x))
+                grew = true
+                return true
+            }
+        }
+        let far = pending
+        for field in far {
+            switch field.field {
+            case .phone: patient.phones.removeAll()
+            case .address: patient.addresses.removeAll()
+            case .postcode: patient.postcodes.removeAll()
+            case .name: patient.names.removeAll()
+            default: break
+            }
+        }
+    }
+
+    /// The field a label names, or nil.
+    private static func label(_ words: [PlacedWord]) -> (field: LabelLexicon.Field, count: Int, colon: Bool)? {
+        LabelLexicon.matches(words.map(\.text)).first
+    }
+
+    private static func isSection(_ field: LabelLexicon.Field) -> Party? {
+        switch field {
+        case .patientSection: .patient
+        case .gpSection, .gp: .gp
+        case .otherSection, .otherPerson: .other
+        case .patientName: .patient
+        default: nil
+        }
+    }
+
+    /// Reads the labels of the words of one cell (or of what is left of one after an earlier label's value).
+    private mutating func read(_ words: [PlacedWord], line: Int, cellIndex: Int, in layout: PageLayout, used: inout Set<[Int]>,
+                               sections: inout [Section]) {
+        let matches = LabelLexicon.matches(words.map(\.text))
+        guard let best = matches.first else { return }
+        used.insert([line, cellIndex])
+        var value = Array(words[best.count...])
+        // A second label in the same cell, with its colon (`DOB: 12/03/1945  NHS No: 943 476 5919`): the value stops there.
+        var rest: [PlacedWord] = []
+        if value.count >= 2 {
+            for start in 1..<value.count {
+                if let next = Self.label(Array(value[start...])), next.colon {
+                    rest = Array(value[start...])
+                    value = Array(value[..<start])
+                    break
+                }
+            }
+        }
+        let cells = layout.lines[line]
+        let height = layout.bands[line].height
+        var valueLines: [[PlacedWord]] = []
+        var valueX = value.first?.x0
+        var valueLine = line
+        if !value.isEmpty {
+            valueLines.append(value)
+        } else if rest.isEmpty, let end = words.last?.x1,
+                  let rightIndex = cells.indices.first(where: { cells[$0].x0 > end && !used.contains([line, $0]) }),
+                  Self.label(cells[rightIndex].words) == nil {
+            valueLines.append(cells[rightIndex].words)
+            used.insert([line, rightIndex])
+            valueX = cells[rightIndex].x0
+        }
+        // A heading: no value beside it, and a label (or nothing) under it.
+        if valueLines.isEmpty, rest.isEmpty {
+            let below = Self.cellBelow(words, line: line, in: layout, used: used)
+            let belowIsLabel = below.map { Self.label(layout.lines[$0.line][$0.cell].words) != nil } ?? true
+            let heading = belowIsLabel ? matches.lazy.compactMap({ Self.isSection($0.field) }).first
+                : [.patientSection, .gpSection, .otherSection].contains(best.field) ? Self.isSection(best.field) : nil
+            if let party = heading {
+                let right = cells.first { $0.x0 > (words.last?.x1 ?? 0) + 2 * height }
+                sections.append(Section(party: party, line: line, x0: words[0].x0 - height, x1: right?.x0 ?? .infinity))
+                return
+            }
+            // A label above its value (a form's box).
+            if let below, !belowIsLabel {
+                valueLines.append(layout.lines[below.line][below.cell].words)
+                used.insert([below.line, below.cell])
+                valueX = layout.lines[below.line][below.cell].x0
+                valueLine = below.line
+            }
+        }
+        let field = best.field
+        if [.address, .gp, .practice].contains(field), let x = valueX, !valueLines.isEmpty {
+            valueLines += Self.continuation(from: valueLine, valueX: x, labelX: words[0].x0, field: field, in: layout, used: &used,
+                                            stopAtPostcode: valueLines.last.map { TextPatterns.firstPostcode(in: $0.map(\.text).joined(separator: " ")) != nil } ?? false)
+        }
+        let texts = valueLines.map { $0.map(\.text).joined(separator: " ") }.map(Self.trimmed).filter { !$0.isEmpty }
+        let party = Self.party(at: line, x: words[0].x0, sections: sections)
+        if party == .patient {
+            switch field {
+            case .phone, .address, .postcode, .name: generic.append((field, line, words[0].x0))
+            case .patientName, .dateOfBirth, .hospitalNumber, .nhsNumber, .surname, .forenames: specific.append((line, words[0].x0))
+            default: break
+            }
+        }
+        assign(field, texts, party: party)
+        if !rest.isEmpty {
+            read(rest, line: line, cellIndex: cellIndex, in: layout, used: &used, sections: &sections)
+        }
+    }
+
+    /// The cell under `words` on the next line or the one after, starting near where they start.
+    private static func cellBelow(_ words: [PlacedWord], line: Int, in layout: PageLayout, used: Set<[Int]>) -> (line: Int, cell: Int)? {
+        let height = layout.bands[line].height
+        for next in (line + 1)..<min(layout.lines.count, line + 3) where layout.gap(from: line, to: next) <= 1.6 {
+            if let index = layout.lines[next].indices.first(where: { index in
+                let cell = layout.lines[next][index]
+                return !used.contains([next, index]) && abs(cell.x0 - words[0].x0) <= 1.5 * height
+            }) {
+                return (next, index)
+            }
+        }
+        return nil
+    }
+
+    /// The lines that go on from a value that started at `valueX` on `line`: each starting
+    /// where it started (or, for a value run on from its label's line, where the label
+    /// started), close under the line before, and no label; an address ends at its postcode.
+    private static func continuation(from line: Int, valueX: Double, labelX: Double, field: LabelLexicon.Field, in layout: PageLayout,
+                                     used: inout Set<[Int]>, stopAtPostcode: Bool) -> [[PlacedWord]] {
+        guard !stopAtPostcode else { return [] }
+        var taken: [[PlacedWord]] = []
+        var last = line
+        while taken.count < 6, last + 1 < layout.lines.count, layout.gap(from: last, to: last + 1) <= 1.0 {
+            let next = last + 1
+            let height = layout.bands[last].height
+            guard let index = layout.lines[next].indices.first(where: { index in
+                let cell = layout.lines[next][index]
+                return !used.contains([next, index]) && (abs(cell.x0 - valueX) <= 0.8 * height || abs(cell.x0 - labelX) <= 0.8 * height && valueX > labelX)
+            }) else { break }
+            let cell = layout.lines[next][index]
+            // Anything left of it on its line that is not empty is another column's, unless it is a label (then the value has ended).
+            if layout.lines[next][..<index].contains(where: { label($0.words) != nil }) { break }
+            guard label(cell.words) == nil, cell.text.utf8.count <= PageLines.longLine, !LetterPage.isProse(cell.text),
+                  !cell.text.hasPrefix("Dear ") else { break }
+            used.insert([next, index])
+            taken.append(cell.words)
+            last = next
+            if TextPatterns.firstPostcode(in: cell.text) != nil { break }
+        }
+        return taken
+    }
+
+    private static func party(at line: Int, x: Double, sections: [Section]) -> Party {
+        sections.last { $0.line < line && x >= $0.x0 && x < $0.x1 }?.party ?? .patient
+    }
+
+    private static func trimmed(_ text: String) -> String {
+        text.trimmingCharacters(in: CharacterSet(charactersIn: " ,;:-–\t"))
+    }
+
+    private mutating func assign(_ field: LabelLexicon.Field, _ lines: [String], party: Party) {
+        guard let first = lines.first else { return }
+        switch (field, party) {
+        case (.patientName, _), (.name, .patient):
+            patient.names.append(first)
+            patient.labels += 1
+        case (.name, .gp), (.gp, _):
+            gp.names.append(first)
+            if lines.count > 1 { gp.practice.append(Array(lines.dropFirst())) }
+            otherPostcodes.formUnion(lines.flatMap { TextPatterns.postcodes(in: $0) })
+        case (.practice, .gp), (.practice, .patient):
+            gp.practice.append(lines)
+            otherPostcodes.formUnion(lines.flatMap { TextPatterns.postcodes(in: $0) })
+        case (.name, .other), (.otherPerson, _):
+            others.append(first)
+            otherPostcodes.formUnion(lines.flatMap { TextPatterns.postcodes(in: $0) })
+        case (.address, .gp), (.postcode, .gp):
+            gp.addresses.append(lines)
+            otherPostcodes.formUnion(lines.flatMap { TextPatterns.postcodes(in: $0) })
+        case (.address, .other), (.postcode, .other), (.practice, .other), (.phone, .other):
+            otherPostcodes.formUnion(lines.flatMap { TextPatterns.postcodes(in: $0) })
+        case (.surname, .patient):
+            patient.surname.append(first)
+        case (.forenames, .patient):
+            patient.forenames.append(first)
+        case (.title, .patient):
+            patient.titles.append(first)
+        case (.dateOfBirth, .patient):
+            patient.datesOfBirth.append(first)
+            patient.labels += 1
+        case (.hospitalNumber, .patient):
+            patient.hospitalNumbers.append(first)
+            patient.labels += 1
+        case (.nhsNumber, .patient):
+            patient.nhsNumbers.append(lines.joined(separator: " "))
+            patient.labels += 1
+        case (.address, .patient):
+            patient.addresses.append(lines)
+        case (.postcode, .patient):
+            patient.postcodes.append(first)
+        case (.phone, .patient):
+            patient.phones.append(first)
+        case (.letterField, _):
+            if let date = LetterIdentifiers.date(atStartOf: Substring(first)) { letterDates.append(date) }
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+
+/// A word of a page and where it is drawn, in points from the page's top-left corner (an
+/// OCR result's fractions are taken as of an A4 page).
+struct PlacedWord: Sendable, Equatable {
+    var text: String
+    var x0, y0, x1, y1: Double
+    var height: Double { y1 - y0 }
+    var middle: Double { (y0 + y1) / 2 }
+}
+
+/// A page as words with places (pdfplumber's way, and Tabula's "stream" mode): the words
+/// made into lines by their height on the page, and each line cut into cells where a gap
+/// wider than its letters' height parts them: the columns of a table, a label column beside
+/// its values, two blocks side by side. A label is read with the value beside it or under it,
+/// whatever the text's reading order (`FieldReader`).
+struct PageLayout: Sendable {
+    /// A run of words on one line with no wide gap between them.
+    struct Cell: Sendable, Equatable {
+        var words: [PlacedWord]
+        /// The line it is on (an index into ``lines``).
+        var line: Int
+        var x0: Double { words.first?.x0 ?? 0 }
+        var x1: Double { words.last?.x1 ?? 0 }
+        var text: String { words.map(\.text).joined(separator: " ") }
+    }
+
+    /// Each line's cells, left to right; lines top to bottom.
+    let lines: [[Cell]]
+    /// Each line's top, bottom and height (its tallest word's).
+    let bands: [(top: Double, bottom: Double, height: Double)]
+
+    /// The most words laid out (a page of a letter has a few hundred).
+    static let wordLimit = 6000
+
+    init(words raw: [PlacedWord]) {
+        let words = raw.prefix(Self.wordLimit).filter { !$0.text.isEmpty && $0.x1 >= $0.x0 && $0.y1 > $0.y0 }
+            .sorted { $0.middle < $1.middle }
+        // Lines: a word joins the line whose middle lies within half a height of its own.
+        var rows: [[PlacedWord]] = []
+        var middles: [Double] = []
+        var heights: [Double] = []
+        for word in words {
+            var joined = false
+            for index in stride(from: rows.count - 1, through: max(0, rows.count - 3), by: -1)
+            where abs(middles[index] - word.middle) < 0.5 * min(heights[index], word.height) {
+                rows[index].append(word)
+                middles[index] = (middles[index] * Double(rows[index].count - 1) + word.middle) / Double(rows[index].count)
+                heights[index] = max(heights[index], word.height)
+                joined = true
+                break
+            }
+            if !joined {
+                rows.append([word])
+                middles.append(word.middle)
+                heights.append(word.height)
+            }
+        }
+        let order = rows.indices.sorted { middles[$0] < middles[$1] }
+        var lines: [[Cell]] = []
+        var bands: [(top: Double, bottom: Double, height: Double)] = []
+        for rowIndex in order {
+            let row = rows[rowIndex].sorted { $0.x0 < $1.x0 }
+            let height = Self.typicalHeight(row)
+            var cells: [Cell] = []
+            for word in row {
+                if var last = cells.last, word.x0 - last.x1 <= height {
+                    last.words.append(word)
+                    cells[cells.count - 1] = last
+                } else {
+                    cells.append(Cell(words: [word], line: lines.count))
+                }
+            }
+            lines.append(cells)
+            bands.append((row.map(\.y0).min() ?? 0, row.map(\.y1).max() ?? 0, height))
+        }
+        self.lines = lines
+        self.bands = bands
+    }
+
+    /// The height of a line's letters: the median of its words' (a capital or a bracket
+    /// stands taller in OCR's boxes, a word of small letters lower).
+    private static func typicalHeight(_ row: [PlacedWord]) -> Double {
+        let heights = row.map(\.height).sorted()
+        return max(heights[heights.count / 2], 1)
+    }
+
+    /// The cell after `cell` on its line.
+    func cell(rightOf cell: Cell) -> Cell? {
+        lines[cell.line].first { $0.x0 > cell.x1 }
+    }
+
+    /// The gap between the bottom of line `a` and the top of line `b` below it, in `a`'s heights.
+    func gap(from a: Int, to b: Int) -> Double {
+        (bands[b].top - bands[a].bottom) / max(bands[a].height, 1)
+    }
+}
+
+extension PageLayout {
+    /// A page laid out from its text layer's words (poppler's boxes, in points).
+    init(pdfWords: [(text: String, x: Double, y: Double, width: Double, height: Double)]) {
+        self.init(words: pdfWords.map { PlacedWord(text: $0.text, x0: $0.x, y0: $0.y, x1: $0.x + $0.width, y1: $0.y + $0.height) })
+    }
+
+    /// A page laid out from an OCR result's words, whose boxes are fractions of the page. The
+    /// app's service writes Vision's boxes, which start at the page's foot: told by its blocks
+    /// running up the page as its lines run down, and turned over.
+    init(ocrBlocks: [(x: Double, y: Double, width: Double, height: Double, words: [(text: String, x: Double, y: Double, width: Double, height: Double)])]) {
+        var rising = 0, falling = 0
+        for (a, b) in zip(ocrBlocks, ocrBlocks.dropFirst()) {
+            if b.y + b.height / 2 < a.y + a.height / 2 - 0.002 { rising += 1 } else if b.y > a.y + 0.002 { falling += 1 }
+        }
+        let flip = rising > falling * 2 && rising >= 3
+        let (width, height) = (595.0, 842.0)
+        var words: [PlacedWord] = []
+        for block in ocrBlocks {
+            for word in block.words where word.width >= 0 && word.height > 0 {
+                let top = flip ? 1 - word.y - word.height : word.y
+                words.append(PlacedWord(text: word.text, x0: word.x * width, y0: top * height, x1: (word.x + word.width) * width,
+                                        y1: (top + word.height) * height))
+            }
+        }
+        self.init(words: words)
+    }
+}
