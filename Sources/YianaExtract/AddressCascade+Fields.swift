@@ -12,12 +12,13 @@ extension AddressCascade {
     func reconciled(_ entries: [AddressPage], fields: FieldReader?, letter: LetterPage, check: FactCheck, page: Int) -> [AddressPage] {
         var entries = entries
         var patientIndex = entries.firstIndex { $0.addressType == "patient" }
+        var readByLetter = patientIndex.map { entries[$0].extraction?.method == "letter" } ?? false
         if let fields {
             let labelled = fields.patientEntry(page: page, check: check)
             if let index = patientIndex {
                 let found = entries[index]
                 if let labelled, let name = found.patient?.fullName, let labelledName = labelled.patient?.fullName, !LetterNames.same(name, labelledName) {
-                    if found.extraction?.method == "letter" || found.extraction?.method == "form" {
+                    if found.extraction?.method == "letter" {
                         entries.remove(at: index)  // two readings, two people: write neither
                     } else {
                         entries[index] = labelled  // the app's weaker rules found someone; the labels name the patient
@@ -26,11 +27,18 @@ extension AddressCascade {
                     entries.remove(at: index)  // the labels name someone else than the one found
                 } else if let merged = Self.merge(labelled ?? found, with: labelled == nil ? nil : found, fields: fields, check: check) {
                     entries[index] = merged
+                    readByLetter = readByLetter && merged.extraction?.method == "fields"
                 } else {
                     entries.remove(at: index)
                 }
             } else if let labelled {
                 entries.insert(labelled, at: 0)
+            }
+            // A form whose labels name the patient's own fields, and whose name the labels did not give: what the app's
+            // address-block and prose rules make of it is not read from its labels, and is not written.
+            if let index = entries.firstIndex(where: { $0.addressType == "patient" }), fields.patient.labels >= 2,
+               ["label", "unstructured"].contains(entries[index].extraction?.method ?? ""), fields.patientName == nil {
+                entries.remove(at: index)
             }
             patientIndex = entries.firstIndex { $0.addressType == "patient" }
         }
@@ -39,7 +47,7 @@ extension AddressCascade {
             // The letter's reading of its own patient has kept its letterhead's and footer's postcodes out already;
             // a patient read from labels keeps out the postcodes above its labels and at the page's foot.
             var notPatientPostcodes = fields?.otherPostcodes ?? []
-            if entries[index].extraction?.method == "fields" { notPatientPostcodes.formUnion(fields?.headAndFootPostcodes ?? []) }
+            if entries[index].extraction?.method == "fields", !readByLetter { notPatientPostcodes.formUnion(fields?.headAndFootPostcodes ?? []) }
             if let checked = check.checked(entries[index], notPatient: notPatient, notPatientPostcodes: notPatientPostcodes,
                                            notPatientPhones: fields?.headAndFootPhones ?? []) {
                 entries[index] = checked
@@ -78,7 +86,11 @@ extension AddressCascade {
         person.phones = person.phones ?? ids.phones
         merged.patient = person
         if let name = person.fullName, fields.isSomeoneElse(name) { return nil }
-        if merged.address == nil { merged.address = other?.address ?? fields.address(check: check) }
+        if let mine = merged.address?.postcode, let theirs = other?.address?.postcode, mine != theirs {
+            merged.address = nil  // two readings, two addresses: neither is written
+        } else if merged.address == nil {
+            merged.address = other?.address ?? fields.address(check: check)
+        }
         merged.gp = merged.gp ?? other?.gp ?? fields.gpEntry
         return merged
     }
@@ -120,12 +132,13 @@ extension FactCheck {
             let lines = [address.line1, address.line2].compactMap { $0?.trimmingCharacters(in: edges) }.filter(Self.isAddressLine)
             address.line1 = lines.first
             address.line2 = lines.count > 1 ? lines[1] : nil
+            address.city = address.city?.trimmingCharacters(in: edges)
             if let city = address.city, !Self.isAddressLine(city) || city.contains(where: \.isNumber) { address.city = nil }
             entry.address = address == AddressPage.Address() ? nil : address
         }
         if var gp = entry.gp {
             gp.name = gp.name?.trimmingCharacters(in: CharacterSet(charactersIn: " .,;'|"))
-            if let gpName = gp.name, LetterNames.person(Substring(gpName)) == nil { gp.name = nil }
+            if let gpName = gp.name, LetterNames.person(Substring(gpName)).map({ Self.isPersonName($0.name) }) != true { gp.name = nil }
             if let postcode = gp.postcode, !isPostcode(postcode, formOnly: appRule) { gp.postcode = nil }
             entry.gp = gp.isEmpty ? nil : gp
         }

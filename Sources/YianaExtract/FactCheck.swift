@@ -92,6 +92,7 @@ struct FactCheck: Sendable {
             guard let first = word.first, first.isLetter, first.isUppercase || word.count <= 3 else { return false }
             let bare = word.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ".'-"))
             return word.allSatisfy { $0.isLetter || $0 == "-" || $0 == "'" || $0 == "." } && !notNameWords.contains(bare)
+                && word.last != "-" && word.last != "'"
                 && !PeopleText.titles.contains(bare)
         }
     }

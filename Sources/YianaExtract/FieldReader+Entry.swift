@@ -77,15 +77,31 @@ extension FieldReader {
         guard let lastLine = lines.last, let (postcode, before) = TextPatterns.lastPostcode(in: lastLine),
               check.isPostcode(postcode), !otherPostcodes.contains(postcode) else { return nil }
         var address: AddressPage.Address
-        if lines.count == 1, before.contains(",") {
-            // `116 Kingsway, Nutfield, Keighley BD20 5DD`: its commas part its lines.
-            var parts = lines[0].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            let last = parts.removeLast()
-            address = AddressPage.Address(lines: parts, postcodeLine: last, postcode: postcode, sectors: check.sectors)
-        } else if lines.count == 1 {
+        // Its lines, and the parts commas make of them (`116 Kingsway, Nutfield,` / `Keighley BD20 5DD`).
+        var parts = lines.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
+        // A town of the table whose name has a comma or was wrapped (`Longfield, New Ash Green and Hartley`, `Hutton` /
+        // `Cranswick`) is one part again.
+        if let town = check.sectors.place(of: postcode)?.town?.lowercased(), parts.count >= 2 {
+            let beside = TextPatterns.townBeside(postcode: postcode, in: parts[parts.count - 1]) ?? ""
+            for count in 2...min(3, parts.count) {
+                let tail = Array(parts.suffix(count).dropLast()) + (beside.isEmpty ? [] : [beside])
+                guard tail.count >= 2 else { continue }
+                if tail.joined(separator: ", ").lowercased() == town || tail.joined(separator: " ").lowercased() == town {
+                    parts = Array(parts.dropLast(count)) + [tail.joined(separator: tail.joined(separator: ", ").lowercased() == town ? ", " : " ") + " " + postcode]
+                    break
+                }
+            }
+        }
+        if parts.count == 1 {
             address = OneLineAddress.split(before, postcode: postcode, sectors: check.sectors)
         } else {
-            address = AddressPage.Address(lines: Array(lines.dropLast()), postcodeLine: lastLine, postcode: postcode, sectors: check.sectors)
+            var last = parts.removeLast()
+            // `…, Oxfordshire OX10 8FN`: a county beside the postcode is the county; the town is the part before it.
+            if let beside = TextPatterns.townBeside(postcode: postcode, in: last), check.sectors.counties.contains(beside.lowercased()) {
+                parts.append(beside)
+                last = postcode
+            }
+            address = AddressPage.Address(lines: parts, postcodeLine: last, postcode: postcode, sectors: check.sectors)
         }
         address.fill(from: check.sectors)
         return address
@@ -112,6 +128,7 @@ extension FieldReader {
     /// A name as a label's value gives it (`Mrs Jane Smith`, `SMITH, Jane (Mrs)`, `SMITH Jane`,
     /// `Jane SMITH`), as `Jane Smith`; nil when it does not read as a person's name.
     static func readName(_ raw: String) -> String? {
+        guard !raw.hasSuffix("-") else { return nil }  // a name broken at its end and not found whole
         var text = raw
         // A bracketed title (`(Mrs)`) stands before the name.
         var title = ""

@@ -55,6 +55,7 @@ struct FieldReader: Sendable {
     private var specific: [(line: Int, x: Double)] = []
 
     init(_ layout: PageLayout) {
+        let layout = layout.splittingValuesUnderLabelRows { Self.label($0.words) != nil }
         var used = Set<[Int]>()  // [line, cell]
         var sections: [Section] = []
         var firstLabel: Int?
@@ -177,11 +178,24 @@ struct FieldReader: Sendable {
             }
         }
         let field = best.field
+        if let x = valueX, !valueLines.isEmpty, [.patientName, .name, .surname, .forenames].contains(field) {
+            // A name wrapped in a narrow column (`FATIMA ELLIS-` / `MORGAN`): the next line, alone under it.
+            valueLines += Self.wrappedName(after: valueLine, valueX: x, labelX: words[0].x0, in: layout, used: &used)
+        }
+        if field == .patientName, LabelLexicon.key(words[0].text) == "re", let address = Self.addressUnderReLine(line, x: words[0].x0, in: layout, used: &used) {
+            // `Re: SMITH, Jane, DOB …` with the address on a line of its own under it (or under its numbers' line).
+            patient.addresses.append([address])
+            specific.append((line, words[0].x0))
+        }
         if [.address, .gp, .practice].contains(field), let x = valueX, !valueLines.isEmpty {
             valueLines += Self.continuation(from: valueLine, valueX: x, labelX: words[0].x0, field: field, in: layout, used: &used,
                                             stopAtPostcode: valueLines.last.map { TextPatterns.firstPostcode(in: $0.map(\.text).joined(separator: " ")) != nil } ?? false)
         }
-        let texts = valueLines.map { $0.map(\.text).joined(separator: " ") }.map(Self.trimmed).filter { !$0.isEmpty }
+        var texts = valueLines.map { $0.map(\.text).joined(separator: " ") }
+        if [.patientName, .name, .surname, .forenames].contains(field), texts.count > 1 {
+            texts = [texts.dropFirst().reduce(texts[0]) { $0.hasSuffix("-") ? $0 + $1 : $0 + " " + $1 }]
+        }
+        texts = texts.map(Self.trimmed).filter { !$0.isEmpty }
         let party = Self.party(at: line, x: words[0].x0, sections: sections)
         if party == .patient {
             switch field {
@@ -238,12 +252,41 @@ struct FieldReader: Sendable {
         return taken
     }
 
+    /// The line under a name's value that goes on from it: close under it, starting where it
+    /// starts, with nothing left of it on its line (a table's next row has its label there), no label.
+    private static func wrappedName(after line: Int, valueX: Double, labelX: Double, in layout: PageLayout, used: inout Set<[Int]>) -> [[PlacedWord]] {
+        let next = line + 1
+        guard valueX > labelX, next < layout.lines.count, layout.gap(from: line, to: next) <= 0.8,
+              let first = layout.lines[next].first, !used.contains([next, 0]), abs(first.x0 - valueX) <= 0.8 * layout.bands[line].height,
+              label(first.words) == nil, first.words.count <= 3, first.text.allSatisfy({ $0.isLetter || " -'.".contains($0) }) else { return [] }
+        used.insert([next, 0])
+        return [first.words]
+    }
+
+    /// The address a `Re:` line's patient lives at: the first of the next three lines, starting
+    /// where the `Re:` starts, that is no label and holds a postcode.
+    private static func addressUnderReLine(_ line: Int, x: Double, in layout: PageLayout, used: inout Set<[Int]>) -> String? {
+        var last = line
+        for next in (line + 1)..<min(layout.lines.count, line + 4) where layout.gap(from: last, to: next) <= 1.0 {
+            guard let first = layout.lines[next].first, abs(first.x0 - x) <= layout.bands[line].height else { return nil }
+            last = next
+            if label(first.words) != nil { continue }
+            guard layout.lines[next].count == 1, TextPatterns.firstPostcode(in: first.text) != nil, !LetterPage.isProse(first.text) else { return nil }
+            used.insert([next, 0])
+            return first.text
+        }
+        return nil
+    }
+
     private static func party(at line: Int, x: Double, sections: [Section]) -> Party {
         sections.last { $0.line < line && x >= $0.x0 && x < $0.x1 }?.party ?? .patient
     }
 
+    /// A value without the punctuation around it; a word broken at its end (`ELLIS-`) is kept broken, so that it reads as no whole name.
     private static func trimmed(_ text: String) -> String {
-        text.trimmingCharacters(in: CharacterSet(charactersIn: " ,;:-–\t"))
+        let inner = text.trimmingCharacters(in: CharacterSet(charactersIn: " ,;:\t"))
+        return inner.hasSuffix("-") && inner.dropLast().last?.isLetter == true ? inner
+            : inner.trimmingCharacters(in: CharacterSet(charactersIn: " ,;:-–\t"))
     }
 
     private mutating func assign(_ field: LabelLexicon.Field, _ lines: [String], party: Party) {

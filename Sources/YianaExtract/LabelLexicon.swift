@@ -26,7 +26,7 @@ enum LabelLexicon {
     static let labels: [(words: [String], field: Field)] = {
         let table: [(Field, [String])] = [
             (.patientName, ["patient", "patient name", "patients name", "patient's name", "name of patient", "full name", "patient full name",
-                            "client name", "patient surname and forename"]),
+                            "client name", "patient surname and forename", "re", "regarding"]),
             (.surname, ["surname", "family name", "last name", "patient surname"]),
             (.forenames, ["forename", "forenames", "first name", "first names", "firstname", "given name", "given names", "christian name",
                           "patient forename", "patient forenames"]),

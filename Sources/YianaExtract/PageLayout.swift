@@ -60,11 +60,23 @@ struct PageLayout: Sendable {
         var lines: [[Cell]] = []
         var bands: [(top: Double, bottom: Double, height: Double)] = []
         for rowIndex in order {
-            let row = rows[rowIndex].sorted { $0.x0 < $1.x0 }
+            var row = rows[rowIndex].sorted { $0.x0 < $1.x0 }
             let height = Self.typicalHeight(row)
+            // A mark standing alone (a scan's speck read as `_`, `.` or `©`) is no word of the page; a colon after a label is.
+            row = row.enumerated().filter { index, word in
+                guard word.text.count <= 2, PageLines.isSpeck(word.text) else { return true }
+                let before = index > 0 ? word.x0 - row[index - 1].x1 : .infinity
+                let after = index + 1 < row.count ? row[index + 1].x0 - word.x1 : .infinity
+                return min(before, after) <= height
+            }.map(\.element)
+            guard !row.isEmpty else { continue }
+            // A justified line's spaces are all wide: a gap parts cells only when it is wider than the line's own spaces too.
+            let gaps = zip(row, row.dropFirst()).map { $1.x0 - $0.x1 }.sorted()
+            let space = gaps.count >= 3 ? gaps[gaps.count / 4] : 0
+            let parting = max(height, 2.5 * space)
             var cells: [Cell] = []
             for word in row {
-                if var last = cells.last, word.x0 - last.x1 <= height {
+                if var last = cells.last, word.x0 - last.x1 <= parting {
                     last.words.append(word)
                     cells[cells.count - 1] = last
                 } else {
@@ -83,6 +95,34 @@ struct PageLayout: Sendable {
     private static func typicalHeight(_ row: [PlacedWord]) -> Double {
         let heights = row.map(\.height).sorted()
         return max(heights[heights.count / 2], 1)
+    }
+
+    init(lines: [[Cell]], bands: [(top: Double, bottom: Double, height: Double)]) {
+        self.lines = lines
+        self.bands = bands
+    }
+
+    /// The layout with each cell under a row of labels (a form's boxes: `Last name` beside
+    /// `First name(s)`) cut where the labels' columns start: two boxes' values close enough to
+    /// read as one cell (`Anderson-Dixon Tomasz`) are each their own label's again.
+    func splittingValuesUnderLabelRows(isLabel: (Cell) -> Bool) -> PageLayout {
+        var lines = lines
+        for index in lines.indices.dropLast() where lines[index].count >= 2 && lines[index].allSatisfy(isLabel) && gap(from: index, to: index + 1) <= 1.6 {
+            let starts = lines[index].dropFirst().map(\.x0)
+            let tolerance = bands[index].height / 2
+            var cut: [Cell] = []
+            for cell in lines[index + 1] {
+                var rest = cell.words
+                for start in starts where rest.first.map({ $0.x0 < start - tolerance }) == true && rest.last.map({ $0.x0 >= start - tolerance }) == true {
+                    let split = rest.firstIndex { $0.x0 >= start - tolerance } ?? rest.count
+                    cut.append(Cell(words: Array(rest[..<split]), line: index + 1))
+                    rest = Array(rest[split...])
+                }
+                if !rest.isEmpty { cut.append(Cell(words: rest, line: index + 1)) }
+            }
+            lines[index + 1] = cut
+        }
+        return PageLayout(lines: lines, bands: bands)
     }
 
     /// The cell after `cell` on its line.

@@ -48,9 +48,28 @@ struct PageLines: Sendable {
             // A word OCR read broken over two lines (`Amer-` / `sham`): one word again.
             text = text.replacingOccurrences(of: #"(?<=[a-z])-\n(?=[a-z])"#, with: "", options: .regularExpression)
         }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(Self.trimmed)
+        if lines.contains(where: Self.isSpeck) || lines.contains(where: { $0.hasSuffix(" |") || $0.hasPrefix("| ") }) {
+            // What OCR makes of a scan's specks and rules: a line of a mark or two (`_`, `:`, `|`), a bar at a line's end.
+            lines = lines.filter { !Self.isSpeck($0) }.map(Self.withoutEdgeBars)
+            text = lines.joined(separator: "\n")
+        }
         self.text = text
-        lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(Self.trimmed)
+        self.lines = lines
         filled = lines.filter { !$0.isEmpty }
+    }
+
+    /// True for a line of one to three marks and nothing else (`_`, `. .`, `=`, `©`).
+    static func isSpeck(_ line: String) -> Bool {
+        !line.isEmpty && line.count <= 3 && !line.contains { $0.isLetter || $0.isNumber }
+    }
+
+    /// `line` without a lone bar at its start or end (`186 Kingsway |`).
+    private static func withoutEdgeBars(_ line: String) -> String {
+        var line = Substring(line)
+        while line.hasSuffix(" |") { line = line.dropLast(2) }
+        while line.hasPrefix("| "), line.dropFirst(2).first?.isUppercase != true || line.dropFirst(2).first == nil { line = line.dropFirst(2) }
+        return trimmed(line)
     }
 }
 
