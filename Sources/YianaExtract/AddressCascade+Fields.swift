@@ -36,8 +36,11 @@ extension AddressCascade {
             }
             // A form whose labels name the patient's own fields, and whose name the labels did not give: what the app's
             // address-block and prose rules make of it is not read from its labels, and is not written.
-            if let index = entries.firstIndex(where: { $0.addressType == "patient" }), fields.patient.labels >= 2,
-               ["label", "unstructured"].contains(entries[index].extraction?.method ?? ""), fields.patientName == nil {
+            // Nor when the labels give the patient's name in ways that do not read or do not agree.
+            if let index = entries.firstIndex(where: { $0.addressType == "patient" }), fields.patientName == nil,
+               ["label", "unstructured"].contains(entries[index].extraction?.method ?? "") && fields.patient.labels >= 2
+                || ["form", "label", "unstructured", "clearwater_form"].contains(entries[index].extraction?.method ?? "")
+                && !(fields.patient.names.isEmpty && fields.patient.surname.isEmpty) {
                 entries.remove(at: index)
             }
             patientIndex = entries.firstIndex { $0.addressType == "patient" }
@@ -128,7 +131,7 @@ extension FactCheck {
                 address = AddressPage.Address()  // a postcode that is no patient's: the lines with it are no patient's either
             }
             // A speck or a rule OCR read at a line's ends is no part of it (`14 Park View . .`, `| Flat 30`).
-            let edges = CharacterSet(charactersIn: " .,;|_")
+            let edges = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: ")'")).inverted
             let lines = [address.line1, address.line2].compactMap { $0?.trimmingCharacters(in: edges) }.filter(Self.isAddressLine)
             address.line1 = lines.first
             address.line2 = lines.count > 1 ? lines[1] : nil

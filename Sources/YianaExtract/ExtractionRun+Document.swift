@@ -83,7 +83,13 @@ extension ExtractionRun {
                                                              width: $0.boundingBox.width, height: $0.boundingBox.height) })
             }
             // A page read from its own text layer has no boxes for its words: its layout is the PDF's.
-            texts[page.number] = (page.text, words.allSatisfy(\.words.isEmpty) ? nil : PageLayout(ocrBlocks: words))
+            if words.allSatisfy(\.words.isEmpty) {
+                texts[page.number] = (page.text, nil)
+            } else {
+                // OCR reads straight across a page's columns: the text is read from where its words are, column by column.
+                let layout = PageLayout(ocrBlocks: words)
+                texts[page.number] = (layout.readingText(isLabel: FieldReader.isLabel), layout)
+            }
         }
         var pageCount = max(metadata.pageCount, texts.keys.max() ?? 0)
         guard reader.pdf != nil, texts.count < max(1, metadata.pageCount) || texts.values.contains(where: { $0.layout == nil }) else {

@@ -111,6 +111,9 @@ struct FieldReader: Sendable {
         }
     }
 
+    /// True when `cell` starts with a label.
+    static func isLabel(_ cell: PageLayout.Cell) -> Bool { label(cell.words) != nil }
+
     /// The field a label names, or nil.
     private static func label(_ words: [PlacedWord]) -> (field: LabelLexicon.Field, count: Int, colon: Bool)? {
         LabelLexicon.matches(words.map(\.text)).first
@@ -253,11 +256,14 @@ struct FieldReader: Sendable {
     }
 
     /// The line under a name's value that goes on from it: close under it, starting where it
-    /// starts, with nothing left of it on its line (a table's next row has its label there), no label.
+    /// starts (or where its label starts, for a value run on from its label's line), with
+    /// nothing left of it on its line (a table's next row has its label there), no label.
     private static func wrappedName(after line: Int, valueX: Double, labelX: Double, in layout: PageLayout, used: inout Set<[Int]>) -> [[PlacedWord]] {
         let next = line + 1
+        let height = layout.bands[line].height
         guard valueX > labelX, next < layout.lines.count, layout.gap(from: line, to: next) <= 0.8,
-              let first = layout.lines[next].first, !used.contains([next, 0]), abs(first.x0 - valueX) <= 0.8 * layout.bands[line].height,
+              let first = layout.lines[next].first, !used.contains([next, 0]),
+              abs(first.x0 - valueX) <= 0.8 * height || abs(first.x0 - labelX) <= 0.8 * height && valueX - labelX > 2 * height,
               label(first.words) == nil, first.words.count <= 3, first.text.allSatisfy({ $0.isLetter || " -'.".contains($0) }) else { return [] }
         used.insert([next, 0])
         return [first.words]

@@ -163,3 +163,49 @@ extension PageLayout {
         self.init(words: words)
     }
 }
+
+extension PageLayout {
+    /// The page's text read column by column: a block of lines that start (or end) where the
+    /// one above does is read whole before the block beside it (the envelope window before the
+    /// reference column beside it, a patient's block before the consultant's), where OCR reads
+    /// straight across them (`Dr Joan Rahman Our ref : G56/7801`). A label and its value beside
+    /// it stay one line (`Patient name: SMITH, Jane`), as a table's row reads.
+    func readingText(isLabel: (Cell) -> Bool) -> String {
+        struct Block {
+            var lines: [String]
+            var lastLine: Int
+            var x0, x1: Double
+            let first: (line: Int, x: Double)
+        }
+        var blocks: [Block] = []
+        for (index, cells) in lines.enumerated() {
+            // A label with the value beside it is one piece.
+            var pieces: [(text: String, x0: Double, x1: Double)] = []
+            var pendingLabel: Cell?
+            for cell in cells {
+                if let label = pendingLabel {
+                    pieces.append((label.text + " " + cell.text, label.x0, cell.x1))
+                    pendingLabel = nil
+                } else if isLabel(cell), cell != cells.last {
+                    pendingLabel = cell
+                } else {
+                    pieces.append((cell.text, cell.x0, cell.x1))
+                }
+            }
+            if let label = pendingLabel { pieces.append((label.text, label.x0, label.x1)) }
+            let tolerance = 1.5 * bands[index].height
+            for piece in pieces {
+                if let open = blocks.indices.last(where: { blocks[$0].lastLine == index - 1 && !cells.isEmpty
+                        && (abs(blocks[$0].x0 - piece.x0) <= tolerance || abs(blocks[$0].x1 - piece.x1) <= tolerance) && gap(from: index - 1, to: index) <= 1.5 }) {
+                    blocks[open].lines.append(piece.text)
+                    blocks[open].lastLine = index
+                    blocks[open].x0 = piece.x0
+                    blocks[open].x1 = piece.x1
+                } else {
+                    blocks.append(Block(lines: [piece.text], lastLine: index, x0: piece.x0, x1: piece.x1, first: (index, piece.x0)))
+                }
+            }
+        }
+        return blocks.sorted { ($0.first.line, $0.first.x) < ($1.first.line, $1.first.x) }.map { $0.lines.joined(separator: "\n") }.joined(separator: "\n")
+    }
+}
