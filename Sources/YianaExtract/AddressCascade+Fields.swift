@@ -14,7 +14,8 @@ extension AddressCascade {
         var patientIndex = entries.firstIndex { $0.addressType == "patient" }
         var readByLetter = patientIndex.map { entries[$0].extraction?.method == "letter" } ?? false
         if let fields {
-            let labelled = fields.patientEntry(page: page, check: check)
+            let ids = fields.identifiers(check: check)
+            let labelled = fields.patientEntry(page: page, check: check, ids: ids)
             if let index = patientIndex {
                 let found = entries[index]
                 if let labelled, let name = found.patient?.fullName, let labelledName = labelled.patient?.fullName, !LetterNames.same(name, labelledName) {
@@ -25,7 +26,7 @@ extension AddressCascade {
                     }
                 } else if labelled == nil, let name = found.patient?.fullName, let labelledName = fields.patientName, !LetterNames.same(name, labelledName) {
                     entries.remove(at: index)  // the labels name someone else than the one found
-                } else if let merged = Self.merge(labelled ?? found, with: labelled == nil ? nil : found, fields: fields, check: check) {
+                } else if let merged = Self.merge(labelled ?? found, with: labelled == nil ? nil : found, fields: fields, ids: ids, check: check) {
                     entries[index] = merged
                     readByLetter = readByLetter && merged.extraction?.method == "fields"
                 } else {
@@ -63,10 +64,10 @@ extension AddressCascade {
 
     /// `base` with what `other` (another reading of the same person) and the labels' identifiers
     /// add; nil when they disagree on the date of birth or the NHS number.
-    private static func merge(_ base: AddressPage, with other: AddressPage?, fields: FieldReader, check: FactCheck) -> AddressPage? {
+    private static func merge(_ base: AddressPage, with other: AddressPage?, fields: FieldReader, ids: FieldReader.Identifiers,
+                              check: FactCheck) -> AddressPage? {
         var merged = base
         var person = merged.patient ?? AddressPage.Patient()
-        let ids = fields.identifiers(check: check)
         func agree(_ mine: String?, _ theirs: String?, normalise: (String) -> String = { $0 }) -> (value: String?, conflict: Bool) {
             guard let mine else { return (theirs, false) }
             guard let theirs else { return (mine, false) }
@@ -89,8 +90,9 @@ extension AddressCascade {
         person.phones = person.phones ?? ids.phones
         merged.patient = person
         if let name = person.fullName, fields.isSomeoneElse(name) { return nil }
-        if let mine = merged.address?.postcode, let theirs = other?.address?.postcode, mine != theirs {
-            merged.address = nil  // two readings, two addresses: neither is written
+        if let mine = merged.address?.postcode, let theirs = other?.address?.postcode {
+            // Two readings of one address: the letter's own (its lines read as letters write them); two addresses: neither.
+            merged.address = mine != theirs ? nil : other?.extraction?.method == "letter" ? other?.address : merged.address
         } else if merged.address == nil {
             merged.address = other?.address ?? fields.address(check: check)
         }
@@ -132,7 +134,9 @@ extension FactCheck {
             }
             // A speck or a rule OCR read at a line's ends is no part of it (`14 Park View . .`, `| Flat 30`).
             let edges = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: ")'")).inverted
+            // A line that is the patient's own name (a label's block read from its name line) is no line of the address.
             let lines = [address.line1, address.line2].compactMap { $0?.trimmingCharacters(in: edges) }.filter(Self.isAddressLine)
+                .filter { line in person.fullName.map { !LetterNames.same(line, $0) } ?? true }
             address.line1 = lines.first
             address.line2 = lines.count > 1 ? lines[1] : nil
             address.city = address.city?.trimmingCharacters(in: edges)

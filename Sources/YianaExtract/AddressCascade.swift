@@ -56,8 +56,13 @@ public struct AddressCascade: Sendable {
         document(documentID, pages: pages.map { (number: $0.number, text: $0.text, layout: nil) })
     }
 
-    /// ``document(_:pages:)`` with each page's layout, where there is one (its words and their
-    /// places), for its labelled fields to be read by where they stand.
+    /// ``document(_:pages:)`` with each page's words and their places (empty where they are not
+    /// known), for its labelled fields to be read by where they stand.
+    public func document(_ documentID: String, laidOutPages pages: [(number: Int, text: String, words: [PlacedWord])]) -> [AddressPage] {
+        document(documentID, pages: pages.map { (number: $0.number, text: $0.text, layout: $0.words.isEmpty ? nil : PageLayout(words: $0.words)) })
+    }
+
+    /// ``document(_:pages:)`` with each page's layout, where there is one.
     func document(_ documentID: String, pages: [(number: Int, text: String, layout: PageLayout?)]) -> [AddressPage] {
         let identity = FileNameIdentity(documentID)
         var perPage: [[AddressPage]] = []

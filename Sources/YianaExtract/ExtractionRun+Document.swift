@@ -68,6 +68,16 @@ extension ExtractionRun {
         return (Self.addressKey(title: metadata.title, documentURL: url), texts.sorted { $0.key < $1.key }.map { (number: $0.key, text: $0.value.text) })
     }
 
+    /// ``pageTexts(ofDocumentAt:)`` with each page's words and their places, as `extract` lays
+    /// them out (for `yiana-bench layout-pages`, which makes the suite's layout fixtures).
+    public func laidOutPages(ofDocumentAt url: URL) throws -> (key: String, pages: [(number: Int, text: String, words: [PlacedWord])]) {
+        let reader = try DocumentReader(path: url.path)
+        let metadata = try reader.metadata()
+        let (texts, _) = try pageTexts(reader, metadata: metadata, document: url, path: url.lastPathComponent)
+        return (Self.addressKey(title: metadata.title, documentURL: url),
+                texts.sorted { $0.key < $1.key }.map { (number: $0.key, text: $0.value.text, words: $0.value.layout?.words ?? []) })
+    }
+
     /// A page's text and, where its words' places are known, its layout.
     typealias PageText = (text: String, layout: PageLayout?)
 
@@ -85,6 +95,9 @@ extension ExtractionRun {
             // A page read from its own text layer has no boxes for its words: its layout is the PDF's.
             if words.allSatisfy(\.words.isEmpty) {
                 texts[page.number] = (page.text, nil)
+            } else if page.blocks.count == 1, let box = page.blocks.first?.boundingBox, box.x == 0, box.y == 0, box.width == 1, box.height == 1 {
+                // A page's own text layer, its words' boxes kept by `yiana ocr`: its text is the PDF's, read as it was.
+                texts[page.number] = (page.text, PageLayout(ocrBlocks: words))
             } else {
                 // OCR reads straight across a page's columns: the text is read from where its words are, column by column.
                 let layout = PageLayout(ocrBlocks: words)
@@ -92,14 +105,17 @@ extension ExtractionRun {
             }
         }
         var pageCount = max(metadata.pageCount, texts.keys.max() ?? 0)
-        guard reader.pdf != nil, texts.count < max(1, metadata.pageCount) || texts.values.contains(where: { $0.layout == nil }) else {
+        let needsText = texts.count < max(1, metadata.pageCount)
+        guard reader.pdf != nil, needsText || texts.values.contains(where: { $0.layout == nil }) else { return (texts, pageCount) }
+        // The PDF only for its words' places: a PDF that does not open leaves the pages read from their text alone.
+        guard let pdf = needsText ? try reader.pdfBytes().document(source: path) : try? reader.pdfBytes().document(source: path) else {
             return (texts, pageCount)
         }
-        let pdf = try reader.pdfBytes().document(source: path)
-        pageCount = pdf.pageCount
         for (number, page) in texts where page.layout == nil && number <= pdf.pageCount {
             texts[number]?.layout = PageLayout(pdfWords: pdf.words(ofPage: number - 1).map { (text: $0.text, x: $0.x, y: $0.y, width: $0.width, height: $0.height) })
         }
+        guard needsText else { return (texts, pageCount) }
+        pageCount = pdf.pageCount
         for index in 0..<pdf.pageCount where texts[index + 1] == nil {
             let (text, words) = pdf.textAndWords(ofPage: index)
             if hasWords(text) {

@@ -61,7 +61,7 @@ public struct ExtractionRun: Sendable {
     public var jobs = max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
 
     /// Bumped when the rules change, so every document is extracted again by the new ones.
-    public static let rulesVersion = 2
+    public static let rulesVersion = 3
 
     public init(library: Library, cascade: AddressCascade = AddressCascade()) {
         self.library = library

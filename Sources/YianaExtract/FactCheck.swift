@@ -8,16 +8,43 @@ import Foundation
 /// A value that fails is left out, never written; a patient whose name fails is no patient.
 struct FactCheck: Sendable {
     let sectors: PostcodeSectors
-    /// The dates the page gives (its letter's date among them).
-    let pageDates: [String]
+    private let pageText: String
+    private let cache = Cache()
     /// Today, as `DD/MM/YYYY`'s parts.
     let today: (year: Int, month: Int, day: Int)
 
+    /// The page's dates, found when a date of birth is first checked (most pages' text is read for none).
+    // @unchecked: a check is made for one page and used on the thread that reads it.
+    private final class Cache: @unchecked Sendable {
+        var dates: [String]?
+    }
+
     init(sectors: PostcodeSectors, pageText: String, now: Date = Date()) {
         self.sectors = sectors
-        pageDates = Self.dates(in: pageText)
-        let parts = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC") ?? .current, from: now)
-        today = (parts.year ?? 2026, parts.month ?? 1, parts.day ?? 1)
+        self.pageText = pageText
+        today = Self.civil(daysSince1970: Int((now.timeIntervalSince1970 / 86_400).rounded(.down)))
+    }
+
+    /// The UTC calendar date `days` after 1 January 1970 (Howard Hinnant's `civil_from_days`):
+    /// a page's check needs no `Calendar`.
+    static func civil(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// The dates the page gives (its letter's date among them).
+    var pageDates: [String] {
+        if let dates = cache.dates { return dates }
+        let dates = Self.dates(in: pageText)
+        cache.dates = dates
+        return dates
     }
 
     private static let datePattern = Pattern(#"(?<![\d/.\-])(?:\d{1,2}[/.\-]\d{1,2}[/.\-]\d{2,4}|\d{4}-\d{2}-\d{2}|\d{1,2}(?:st|nd|rd|th)?[ \-](?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?[ \-,]+\d{4})(?![\d])"#)

@@ -6,9 +6,8 @@ extension FieldReader {
     /// name that reads as one, when two labels give two names, or when the labels name no date
     /// of birth, hospital number or NHS number beside it (thin evidence is no patient).
     /// ``identifiers(check:)`` gives the identifiers alone.
-    func patientEntry(page: Int, check: FactCheck) -> AddressPage? {
+    func patientEntry(page: Int, check: FactCheck, ids: Identifiers) -> AddressPage? {
         guard let name = patientName, !isSomeoneElse(name) else { return nil }
-        let ids = identifiers(check: check)
         guard ids.dateOfBirth != nil || ids.nhsNumber != nil || ids.mrn != nil else { return nil }
         var entry = AddressPage(page: page, method: "fields", confidence: 0.9, name: name, dateOfBirth: ids.dateOfBirth,
                                 address: address(check: check) ?? AddressPage.Address(), phones: ids.phones, mrn: ids.mrn, gp: gpEntry)
@@ -18,7 +17,7 @@ extension FieldReader {
     }
 
     /// The name the patient's labels give, when they agree.
-    var patientName: String? {
+    func readPatientName() -> String? {
         var candidates = patient.names.compactMap { Self.readName($0) }
         if let surname = Self.one(patient.surname), let forenames = Self.one(patient.forenames) {
             let title = Self.one(patient.titles).map { $0 + " " } ?? ""
@@ -33,7 +32,7 @@ extension FieldReader {
 
     /// True when `name` is one of the people the labels say are someone else.
     func isSomeoneElse(_ name: String) -> Bool {
-        (others + gp.names).contains { other in Self.readName(other).map { LetterNames.same($0, name) } ?? false }
+        otherNames.contains { LetterNames.same($0, name) }
     }
 
     /// The one value of a field, or nil when there is none or two that disagree.
@@ -50,7 +49,9 @@ extension FieldReader {
     }
 
     /// The patient's date of birth, hospital number, NHS number and phones, each checked.
-    func identifiers(check: FactCheck) -> (dateOfBirth: String?, mrn: String?, nhsNumber: String?, phones: AddressPage.Phones?) {
+    typealias Identifiers = (dateOfBirth: String?, mrn: String?, nhsNumber: String?, phones: AddressPage.Phones?)
+
+    func identifiers(check: FactCheck) -> Identifiers {
         let dob = Self.agreed(patient.datesOfBirth) { value in
             LetterIdentifiers.date(atStartOf: Substring(value)).flatMap { check.isDateOfBirth($0) ? $0 : nil }
         }
@@ -108,7 +109,7 @@ extension FieldReader {
     }
 
     /// The GP the labels name: their name, practice, address and postcode.
-    var gpEntry: AddressPage.GP? {
+    func readGP() -> AddressPage.GP? {
         guard let raw = Self.one(gp.names), let person = LetterNames.person(Substring(raw.split(separator: ",").first ?? "")) else { return nil }
         let titled = person.title.map { "\($0) \(person.name)" } ?? person.name
         let rest = raw.split(separator: ",").dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }

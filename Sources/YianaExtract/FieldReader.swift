@@ -38,6 +38,12 @@ struct FieldReader: Sendable {
     var otherPostcodes: Set<String> = []
     /// Dates the page labels as the letter's (`Clinic date`, `Date`).
     var letterDates: [String] = []
+    /// The patient's name, read once the page is read (``readPatientName()``).
+    private(set) var patientName: String?
+    /// The names of the people the labels say are not the patient (their other people and GP), read.
+    private(set) var otherNames: [String] = []
+    /// The GP the labels name (``readGP()``).
+    private(set) var gpEntry: AddressPage.GP?
 
     private struct Section {
         var party: Party
@@ -65,13 +71,14 @@ struct FieldReader: Sendable {
                 read(cell.words, line: lineIndex, cellIndex: cellIndex, in: layout, used: &used, sections: &sections)
             }
         }
-        let bottom = layout.bands.map(\.bottom).max() ?? 0
-        for (index, cells) in layout.lines.enumerated() where index < (firstLabel ?? 0) || layout.bands[index].top > bottom - 50 {
+        // The foot: the page's last 70 points (an A4 page's, or the page's own where words go lower), where a footer stands.
+        let foot = max(842, layout.bands.map(\.bottom).max() ?? 0) - 70
+        for (index, cells) in layout.lines.enumerated() where index < (firstLabel ?? 0) || layout.bands[index].top > foot {
             headAndFootPostcodes.formUnion(cells.flatMap { TextPatterns.postcodes(in: $0.text) })
         }
         // Phones above the patient's first label (the letterhead's, the window's) and at the foot are not the patient's.
         let firstSpecific = specific.map(\.line).min() ?? 0
-        for (index, cells) in layout.lines.enumerated() where index < firstSpecific || layout.bands[index].top > bottom - 50 {
+        for (index, cells) in layout.lines.enumerated() where index < firstSpecific || layout.bands[index].top > foot {
             for cell in cells {
                 var rest = Substring(cell.text)
                 while let (phone, after) = LetterIdentifiers.phone(in: rest) {
@@ -81,6 +88,9 @@ struct FieldReader: Sendable {
             }
         }
         keepGenericBesideSpecific()
+        otherNames = (others + gp.names).compactMap(Self.readName)
+        patientName = readPatientName()
+        gpEntry = readGP()
     }
 
     /// Drops the patient's generic fields (a telephone, an address, a postcode) that stand
@@ -277,7 +287,8 @@ struct FieldReader: Sendable {
             guard let first = layout.lines[next].first, abs(first.x0 - x) <= layout.bands[line].height else { return nil }
             last = next
             if label(first.words) != nil { continue }
-            guard layout.lines[next].count == 1, TextPatterns.firstPostcode(in: first.text) != nil, !LetterPage.isProse(first.text) else { return nil }
+            guard layout.lines[next].count == 1, let (_, before) = TextPatterns.lastPostcode(in: first.text), !LetterPage.isProse(first.text),
+                  FactCheck.isAddressLine(String(before).trimmingCharacters(in: CharacterSet(charactersIn: " ,"))) else { return nil }
             used.insert([next, 0])
             return first.text
         }

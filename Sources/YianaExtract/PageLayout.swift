@@ -2,11 +2,15 @@ import Foundation
 
 /// A word of a page and where it is drawn, in points from the page's top-left corner (an
 /// OCR result's fractions are taken as of an A4 page).
-struct PlacedWord: Sendable, Equatable {
-    var text: String
-    var x0, y0, x1, y1: Double
+public struct PlacedWord: Sendable, Equatable, Codable {
+    public var text: String
+    public var x0, y0, x1, y1: Double
     var height: Double { y1 - y0 }
     var middle: Double { (y0 + y1) / 2 }
+
+    public init(text: String, x0: Double, y0: Double, x1: Double, y1: Double) {
+        (self.text, self.x0, self.y0, self.x1, self.y1) = (text, x0, y0, x1, y1)
+    }
 }
 
 /// A page as words with places (pdfplumber's way, and Tabula's "stream" mode): the words
@@ -25,6 +29,8 @@ struct PageLayout: Sendable {
         var text: String { words.map(\.text).joined(separator: " ") }
     }
 
+    /// The words it was laid out from.
+    let words: [PlacedWord]
     /// Each line's cells, left to right; lines top to bottom.
     let lines: [[Cell]]
     /// Each line's top, bottom and height (its tallest word's).
@@ -86,6 +92,7 @@ struct PageLayout: Sendable {
             lines.append(cells)
             bands.append((row.map(\.y0).min() ?? 0, row.map(\.y1).max() ?? 0, height))
         }
+        self.words = words
         self.lines = lines
         self.bands = bands
     }
@@ -97,7 +104,8 @@ struct PageLayout: Sendable {
         return max(heights[heights.count / 2], 1)
     }
 
-    init(lines: [[Cell]], bands: [(top: Double, bottom: Double, height: Double)]) {
+    init(words: [PlacedWord], lines: [[Cell]], bands: [(top: Double, bottom: Double, height: Double)]) {
+        self.words = words
         self.lines = lines
         self.bands = bands
     }
@@ -122,7 +130,7 @@ struct PageLayout: Sendable {
             }
             lines[index + 1] = cut
         }
-        return PageLayout(lines: lines, bands: bands)
+        return PageLayout(words: words, lines: lines, bands: bands)
     }
 
     /// The cell after `cell` on its line.

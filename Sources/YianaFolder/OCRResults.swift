@@ -13,6 +13,12 @@ public enum OCRResults {
         public let blocks: [Block]
         enum CodingKeys: String, CodingKey { case number = "pageNumber", text, blocks = "textBlocks" }
 
+        init(number: Int, text: String, blocks: [Block]) {
+            self.number = number
+            self.text = text
+            self.blocks = blocks
+        }
+
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             number = try container.decode(Int.self, forKey: .number)
@@ -43,8 +49,6 @@ public enum OCRResults {
         public let x, y, width, height: Double
     }
 
-    private struct File: Decodable { let pages: [Page] }
-
     /// The largest results file read (the app's, with boxes for every word of a long scan,
     /// stays far below).
     public static let limit = 64 << 20
@@ -55,7 +59,7 @@ public enum OCRResults {
         // By lstat: FileManager's attributes read the owner's name from /etc/passwd on every call.
         guard FileKind.at(url.path) == .regular, let size = FileStamp(path: url.path)?.size, size <= limit,
               let data = try? Data(contentsOf: url) else { return nil }
-        return (try? JSONDecoder().decode(File.self, from: data))?.pages
+        return OCRResultsParser.pages(data)
     }
 
     /// Where the results of `document` are (whether or not there are any).

@@ -73,6 +73,13 @@ public struct BoundingBox: Codable, Sendable, Equatable {
     /// The whole page: the service's box for text it did not locate (a page's own text layer).
     public static let page = BoundingBox(x: 0, y: 0, width: 1, height: 1)
 
+    /// The box around `boxes`; nil when there are none.
+    init?(around boxes: [BoundingBox]) {
+        guard let left = boxes.map(\.x).min(), let top = boxes.map(\.y).min(),
+              let right = boxes.map({ $0.x + $0.width }).max(), let bottom = boxes.map({ $0.y + $0.height }).max() else { return nil }
+        self.init(x: left, y: top, width: right - left, height: bottom - top)
+    }
+
     /// The pixel box `left, top, right, bottom` of an image `width` × `height`.
     init(left: Int, top: Int, right: Int, bottom: Int, width: Int, height: Int) {
         let w = Double(max(width, 1)), h = Double(max(height, 1))

@@ -88,7 +88,7 @@ extension OCRRunner {
 
     func makeResult(_ prepared: PreparedDocument, recognized: [Int: RecognizedPage], at now: Date) -> OCRResult {
         let pages: [OCRPage] = (1..<prepared.pageCount + 1).compactMap { number in
-            recognized[number]?.page ?? prepared.ownText[number].map { Self.embeddedPage(number, text: $0) }
+            recognized[number]?.page ?? prepared.ownText[number].map { Self.embeddedPage(number, text: $0, words: prepared.ownWords[number] ?? []) }
         }
         let confidence = pages.isEmpty ? 0 : pages.map(\.confidence).reduce(0, +) / Double(pages.count)
         let embeddedOnly = prepared.toRecognize.isEmpty
@@ -115,10 +115,24 @@ extension OCRRunner {
         try ResultFiles(library: library).write(result, hocrPages: [:], for: prepared.url)
     }
 
-    /// A page whose text came from the PDF, as the service records one: one block and a line
-    /// per line of text, on the whole page, confidence 1.
-    static func embeddedPage(_ number: Int, text: String) -> OCRPage {
-        let lines = text.split(separator: "\n").map { TextLine(text: String($0), boundingBox: .page, words: []) }
+    /// A page whose text came from the PDF, as the service records one: one block on the whole
+    /// page and a line per line of text, confidence 1; each line with its words and their boxes
+    /// (`words`, the page's words in the order of its text) where they are known, so that
+    /// `extract` reads the page's layout from the results without opening its PDF. Where the
+    /// words do not match the lines' words one for one, the lines keep none.
+    static func embeddedPage(_ number: Int, text: String, words: [Word] = []) -> OCRPage {
+        var remaining = words[...]
+        var matched = !words.isEmpty
+        let lines = text.split(separator: "\n").map { line -> TextLine in
+            let tokens = line.split(whereSeparator: \.isWhitespace)
+            guard matched, remaining.count >= tokens.count, zip(tokens, remaining).allSatisfy({ $0 == $1.text }) else {
+                matched = false
+                return TextLine(text: String(line), boundingBox: .page, words: [])
+            }
+            let own = Array(remaining.prefix(tokens.count))
+            remaining = remaining.dropFirst(tokens.count)
+            return TextLine(text: String(line), boundingBox: BoundingBox(around: own.map(\.boundingBox)) ?? .page, words: own)
+        }
         return OCRPage(pageNumber: number, text: text,
                        textBlocks: [TextBlock(text: text, boundingBox: .page, confidence: 1, lines: lines)], confidence: 1)
     }

@@ -17,6 +17,8 @@ final class PreparedDocument: @unchecked Sendable {
     let pageCount: Int
     /// Page number (1-based) → the page's own text.
     let ownText: [Int: String]
+    /// Page number (1-based) → the words of its own text with their boxes, as fractions of the page.
+    let ownWords: [Int: [Word]]
     /// 1-based page numbers.
     let toRecognize: [Int]
     let options: OCROptions
@@ -38,12 +40,22 @@ final class PreparedDocument: @unchecked Sendable {
         do {
             let document = try PDFDocument(path: pdf.path)
             pageCount = document.pageCount
-            var own: [Int: String] = [:], recognize: [Int] = []
+            var own: [Int: String] = [:], ownWords: [Int: [Word]] = [:], recognize: [Int] = []
             for index in 0..<pageCount {
-                let text = document.text(ofPage: index).trimmingCharacters(in: .whitespacesAndNewlines)
-                if text.isEmpty { recognize.append(index + 1) } else { own[index + 1] = text }
+                // One reading of the page gives its text and where its words are (what `extract` lays a page out from).
+                let (raw, words) = document.textAndWords(ofPage: index)
+                let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+                if text.isEmpty { recognize.append(index + 1); continue }
+                own[index + 1] = text
+                if let size = document.pageSize(index), size.width > 0, size.height > 0 {
+                    ownWords[index + 1] = words.map {
+                        Word(text: $0.text, boundingBox: BoundingBox(x: $0.x / size.width, y: $0.y / size.height, width: $0.width / size.width,
+                                                                     height: $0.height / size.height), confidence: 1)
+                    }
+                }
             }
             ownText = own
+            self.ownWords = ownWords
             toRecognize = recognize
         } catch let error as PDFError {
             Sys.removeIfPresent(pdf.path)

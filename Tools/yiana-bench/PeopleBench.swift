@@ -79,6 +79,31 @@ enum PeopleBench {
         return 0
     }
 
+    /// Every document of LIBRARY with its pages' text and words (each `[text, x0, y0, x1, y1]`, in
+    /// points from the page's top-left corner) as `yiana extract` lays them out, written to OUTPUT
+    /// (`{"documents": [{"document_id", "pages": [{"page_number", "text", "words"}]}]}`).
+    static func layoutPages(library root: URL, output: URL) throws -> Int32 {
+        let library = try Library(root: root)
+        let run = ExtractionRun(library: library)
+        var documents: [[String: Any]] = []
+        for item in try LibraryScanner.scan(library).items where item.kind == .document {
+            let (key, pages) = try run.laidOutPages(ofDocumentAt: item.documentURL)
+            documents.append(["document_id": key, "pages": pages.map { page in
+                ["page_number": page.number, "text": page.text,
+                 "words": page.words.map { [$0.text, Self.rounded($0.x0), Self.rounded($0.y0), Self.rounded($0.x1), Self.rounded($0.y1)] as [Any] }] as [String: Any]
+            }])
+        }
+        documents.sort { ($0["document_id"] as? String ?? "") < ($1["document_id"] as? String ?? "") }
+        var data = try JSONSerialization.data(withJSONObject: ["documents": documents], options: [.sortedKeys])
+        data.append(0x0A)
+        try data.write(to: output)
+        print("\(documents.count) documents' laid-out pages in \(output.path)")
+        return 0
+    }
+
+    /// A place to a tenth of a point: the fixtures' size, not their reading, changes.
+    private static func rounded(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+
     /// Every document of LIBRARY with its pages' text as `yiana extract` reads them (OCR results,
     /// else the PDF's text), written to OUTPUT as the app's fixtures are laid out
     /// (`{"documents": [{"document_id", "pages": [{"page_number", "text"}], "expected": []}]}`).

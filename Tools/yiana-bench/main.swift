@@ -5,6 +5,7 @@
 //   yiana-bench fuzz-reader SECONDS CORPUS_DIR WORK_DIR [SEED]   (see Scripts/soak/fuzz-reader.sh)
 //   yiana-bench people [FIXTURES] [ROUNDS] [--misses]              (see Scripts/bench/extract.sh)
 //   yiana-bench letter-texts LIBRARY OUT.json                       (see Scripts/generate/letter-fixtures.sh)
+//   yiana-bench layout-pages LIBRARY OUT.json                       (see Scripts/generate/layout-fixtures.sh)
 //
 // Opens the index once (read-only, as `yiana search` does) and times each query of the
 // QUERIES file (one per line: the query words, optionally preceded by --tag T,
@@ -20,6 +21,9 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "fuzz-reader", arguments.count >= 4, let seconds = Double(arguments[1]) {
     let seed = arguments.count > 4 ? UInt64(arguments[4]) ?? 1 : UInt64(Date().timeIntervalSince1970)
     exit(await ReaderFuzzer(corpus: URL(fileURLWithPath: arguments[2]), work: URL(fileURLWithPath: arguments[3]), seed: seed).run(seconds: seconds))
+}
+if arguments.first == "layout-pages", arguments.count == 3 {
+    exit(try PeopleBench.layoutPages(library: URL(fileURLWithPath: arguments[1]), output: URL(fileURLWithPath: arguments[2])))
 }
 if arguments.first == "letter-texts", arguments.count == 3 {
     exit(try PeopleBench.letterTexts(library: URL(fileURLWithPath: arguments[1]), output: URL(fileURLWithPath: arguments[2])))
