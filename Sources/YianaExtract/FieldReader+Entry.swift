@@ -81,15 +81,19 @@ extension FieldReader {
         // Its lines, and the parts commas make of them (`116 Kingsway, Nutfield,` / `Keighley BD20 5DD`).
         var parts = lines.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
         // A town of the table whose name has a comma or was wrapped (`Longfield, New Ash Green and Hartley`, `Hutton` /
-        // `Cranswick`) is one part again.
+        // `Cranswick`) is one part again, wherever it stands (before a county, beside the postcode).
         if let town = check.sectors.place(of: postcode)?.town?.lowercased(), parts.count >= 2 {
-            let beside = TextPatterns.townBeside(postcode: postcode, in: parts[parts.count - 1]) ?? ""
-            for count in 2...min(3, parts.count) {
-                let tail = Array(parts.suffix(count).dropLast()) + (beside.isEmpty ? [] : [beside])
-                guard tail.count >= 2 else { continue }
-                if tail.joined(separator: ", ").lowercased() == town || tail.joined(separator: " ").lowercased() == town {
-                    parts = Array(parts.dropLast(count)) + [tail.joined(separator: tail.joined(separator: ", ").lowercased() == town ? ", " : " ") + " " + postcode]
-                    break
+            let beside = TextPatterns.townBeside(postcode: postcode, in: parts[parts.count - 1])
+            var candidates = Array(parts.dropLast())
+            if let beside { candidates.append(beside) }
+            search: for count in [2, 3] where candidates.count >= count {
+                for start in stride(from: candidates.count - count, through: max(0, candidates.count - count - 2), by: -1) {
+                    let run = candidates[start..<(start + count)]
+                    for separator in [", ", " "] where run.joined(separator: separator).lowercased() == town {
+                        candidates.replaceSubrange(start..<(start + count), with: [run.joined(separator: separator)])
+                        parts = beside == nil ? candidates + [parts[parts.count - 1]] : Array(candidates.dropLast()) + [candidates[candidates.count - 1] + " " + postcode]
+                        break search
+                    }
                 }
             }
         }

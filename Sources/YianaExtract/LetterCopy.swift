@@ -91,6 +91,12 @@ struct LetterCopy: Sendable, Equatable {
         return (person, Array(nameAndPractice[end...]), addressWords)
     }
 
+    /// True when `text` names a GP's practice (`Thornton Medical Practice`, `Riverside Surgery`).
+    static func namesPractice(_ text: String) -> Bool {
+        let lowered = text.lowercased()
+        return gpWords.contains(where: lowered.contains)
+    }
+
     private static func hasPracticeWord(_ text: String) -> Bool {
         text.lowercased().split(separator: " ").contains { practiceWords.contains(String($0)) }
     }

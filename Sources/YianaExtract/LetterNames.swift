@@ -59,6 +59,11 @@ enum LetterNames {
         while let last = words.last, credentials.contains(bare(last)) || isAllCapitals(last) && words.count > 2 {
             words.removeLast()
         }
+        // `DrS Lim`: a title run into an initial, as OCR reads a narrow space.
+        if let first = words.first, first.count >= 3, let initial = first.last, initial.isUppercase,
+           PeopleText.titles.contains(bare(String(first.dropLast()))) {
+            words.replaceSubrange(0...0, with: [String(first.dropLast()), String(initial)])
+        }
         var title: String?
         while words.count > 1, PeopleText.titles.contains(bare(words[0])) {
             title = title ?? (words[0].last == "." ? String(words[0].dropLast()) : words[0])
@@ -87,7 +92,7 @@ enum LetterNames {
     /// What may stand around a name and is no part of it.
     private static func isEdge(_ character: Character) -> Bool {
         switch character {
-        case " ", ",", ".", ";", ":", "-", "–", "—", "\t", "\n": true
+        case " ", ",", ".", ";", ":", "-", "–", "—", "\t", "\n", "'", "\u{2019}", "|", "_": true
         default: false
         }
     }

@@ -15,6 +15,10 @@ struct LetterPage: Sendable {
     var salutation: (title: String?, surname: String)?
     /// The addressee in the envelope window.
     var addressee: LetterAddressee?
+    /// A practice's window under the patient's details, the salutation speaking to it: the GP.
+    var practiceWindow: LetterAddressee?
+    /// The GP who signed a letter from their practice (a referral to a hospital): the patient's GP.
+    var senderGP: AddressPage.GP?
     var copies: [LetterCopy] = []
     /// Names that are the letter's signer, sender or letterhead: never its patient.
     var notPatient: [String] = []
@@ -100,6 +104,12 @@ struct LetterPage: Sendable {
         guard isLetter else { return }
         isSignedOff = closingAt != nil || firstCopyAt != nil
         addressee = LetterAddressee.find(in: lines[..<min(blockStart ?? bodyStart, bodyStart, lines.count)], salutation: salutation)
+        if addressee == nil, let blockStart, let salutationAt, blockStart < salutationAt, salutation?.title?.lowercased().hasPrefix("dr") == true {
+            // The patient's details above the window (a header in two columns): a practice's window under them, spoken to
+            // by the salutation, is the GP's.
+            practiceWindow = LetterAddressee.find(in: lines[(blockStart + 1)..<salutationAt], salutation: salutation)
+                .flatMap { $0.isPractice && LetterNames.surname($0.name) == salutation?.surname ? $0 : nil }
+        }
         findOthers(lines, headEnd: min(blockStart ?? bodyStart, bodyStart), letterheadEnd: [blockStart, addressee?.at].compactMap { $0 }.min(),
                    closingAt: closingAt, firstCopyAt: firstCopyAt)
     }
@@ -162,12 +172,42 @@ struct LetterPage: Sendable {
         return LetterCopy(text)
     }
 
+    /// The GP who signed: the signer's name over `General Practitioner` (or `GP`), their practice
+    /// the line under it or the letterhead's, its address the letterhead's lines under the
+    /// practice's name down to its postcode.
+    private static func sendingGP(signed: [String], head: ArraySlice<String>) -> AddressPage.GP? {
+        guard signed.count >= 2, let person = LetterNames.person(Substring(signed[0])), person.title != nil,
+              ["general practitioner", "gp", "gp partner", "salaried gp", "gp principal"].contains(signed[1].lowercased().trimmingCharacters(in: .punctuationCharacters))
+        else { return nil }
+        let isPractice = { (line: String) in LetterCopy.namesPractice(line) && !line.contains(where: \.isNumber) }
+        let practice = signed.count > 2 && isPractice(signed[2]) ? signed[2] : head.first(where: isPractice)
+        var address: [String] = []
+        var postcode: String?
+        if let practice, let at = head.firstIndex(of: practice) {
+            for line in head[(at + 1)...].prefix(6) where !line.isEmpty {
+                if let (found, before) = TextPatterns.lastPostcode(in: line) {
+                    postcode = found
+                    let rest = before.trimmingCharacters(in: CharacterSet(charactersIn: " ,"))
+                    if !rest.isEmpty { address.append(rest) }
+                    break
+                }
+                address.append(line)
+            }
+        }
+        return AddressPage.GP(name: "\(person.title ?? "") \(person.name)".trimmingCharacters(in: .whitespaces), practice: practice,
+                              address: postcode == nil ? nil : address.joined(separator: ", ").nilIfEmpty, postcode: postcode)
+    }
+
     /// The signer, the sender block and the letterhead (names never the patient), and the
     /// postcodes that are not the patient's.
     private mutating func findOthers(_ lines: [String], headEnd: Int, letterheadEnd: Int?, closingAt: Int?, firstCopyAt: Int?) {
         // The signer: the name lines after the sign-off, or the line before the first cc:.
         var signerLines: [String] = []
-        if let closingAt { signerLines += lines[(closingAt + 1)...].filter { !$0.isEmpty }.prefix(2) }
+        if let closingAt {
+            let signed = Array(lines[(closingAt + 1)...].filter { !$0.isEmpty }.prefix(3))
+            signerLines += signed.prefix(2)
+            senderGP = Self.sendingGP(signed: signed, head: lines[..<min(headEnd, lines.count)])
+        }
         if let firstCopyAt, let before = lines[..<firstCopyAt].last(where: { !$0.isEmpty }) { signerLines.append(before) }
         // The sender block and letterhead: titled names and names beside a role, before the addressee and Re:.
         let head = lines[..<min(headEnd, lines.count)]
@@ -211,7 +251,7 @@ extension LetterPage {
     /// The patient's GP as the letter names them: a copy to a practice, else the addressee at one.
     var gp: AddressPage.GP? {
         if let copy = copies.first(where: { $0.kind == .gp }) { return copy.gp }
-        guard let addressee, addressee.isPractice else { return nil }
+        guard let addressee = addressee ?? practiceWindow, addressee.isPractice else { return senderGP }
         let body = addressee.lines.dropLast()
         return AddressPage.GP(name: addressee.displayName, practice: body.first,
                               address: body.dropFirst().joined(separator: ", ").nilIfEmpty, postcode: addressee.postcode)

@@ -177,7 +177,8 @@ extension PageLayout {
     /// one above does is read whole before the block beside it (the envelope window before the
     /// reference column beside it, a patient's block before the consultant's), where OCR reads
     /// straight across them (`Dr Joan Rahman Our ref : G56/7801`). A label and its value beside
-    /// it stay one line (`Patient name: SMITH, Jane`), as a table's row reads.
+    /// it stay one line (`Patient name: SMITH, Jane`), as a table's row reads, and so does a
+    /// line of labelled fields.
     func readingText(isLabel: (Cell) -> Bool) -> String {
         struct Block {
             var lines: [String]
@@ -190,7 +191,12 @@ extension PageLayout {
             // A label with the value beside it is one piece.
             var pieces: [(text: String, x0: Double, x1: Double)] = []
             var pendingLabel: Cell?
-            for cell in cells {
+            // A row of fields (`Hospital No: …   NHS No: …   Tel: …`) is one line, as it is read.
+            let isRowOfFields = cells.count > 1 && cells.allSatisfy(isLabel)
+            if isRowOfFields, let first = cells.first, let last = cells.last {
+                pieces.append((cells.map(\.text).joined(separator: " "), first.x0, last.x1))
+            }
+            for cell in cells where !isRowOfFields {
                 if let label = pendingLabel {
                     pieces.append((label.text + " " + cell.text, label.x0, cell.x1))
                     pendingLabel = nil
