@@ -75,6 +75,12 @@ extension FieldReader {
         guard var lines = patient.addresses.first, patient.addresses.dropFirst().allSatisfy({ $0 == lines }) else { return nil }
         if let postcode = Self.one(patient.postcodes) { lines.append(postcode) }
         lines = lines.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " ,.;")) }.filter { !$0.isEmpty }
+        // A postcode broken over two lines (`… York YO31` / `8DU`) is one again.
+        if lines.count >= 2, let last = lines.last, TextPatterns.lastPostcode(in: last) == nil,
+           TextPatterns.lastPostcode(in: lines[lines.count - 2] + " " + last) != nil {
+            lines[lines.count - 2] += " " + last
+            lines.removeLast()
+        }
         guard let lastLine = lines.last, let (postcode, before) = TextPatterns.lastPostcode(in: lastLine),
               check.isPostcode(postcode), !otherPostcodes.contains(postcode) else { return nil }
         var address: AddressPage.Address

@@ -61,7 +61,7 @@ struct FieldReader: Sendable {
     private var specific: [(line: Int, x: Double)] = []
 
     init(_ layout: PageLayout) {
-        let layout = layout.splittingValuesUnderLabelRows { Self.label($0.words) != nil }
+        let layout = layout.splittingValuesUnderLabelRows { cell in Self.label(cell.words).map { $0.count == cell.words.count } ?? false }
         var used = Set<[Int]>()  // [line, cell]
         var sections: [Section] = []
         var firstLabel: Int?

@@ -110,8 +110,8 @@ struct PageLayout: Sendable {
         self.bands = bands
     }
 
-    /// The layout with each cell under a row of labels (a form's boxes: `Last name` beside
-    /// `First name(s)`) cut where the labels' columns start: two boxes' values close enough to
+    /// The layout with each cell under a row of labels without their values (a form's boxes:
+    /// `Last name` beside `First name(s)`) cut where the labels' columns start: two boxes' values close enough to
     /// read as one cell (`Anderson-Dixon Tomasz`) are each their own label's again.
     func splittingValuesUnderLabelRows(isLabel: (Cell) -> Bool) -> PageLayout {
         var lines = lines
