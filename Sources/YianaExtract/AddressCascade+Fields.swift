@@ -24,9 +24,10 @@ extension AddressCascade {
                     } else {
                         entries[index] = labelled  // the app's weaker rules found someone; the labels name the patient
                     }
-                } else if labelled == nil, let name = found.patient?.fullName, let labelledName = fields.patientName, !LetterNames.same(name, labelledName) {
+                } else if labelled == nil, let name = found.patient?.fullName, fields.patientNames.contains(where: { !LetterNames.same(name, $0) }) {
                     entries.remove(at: index)  // the labels name someone else than the one found
-                } else if let merged = Self.merge(labelled ?? found, with: labelled == nil ? nil : found, fields: fields, ids: ids, check: check) {
+                } else if let merged = Self.merge(labelled ?? found, with: labelled == nil ? nil : found, fields: fields,
+                                                  ids: fields.namesDisagree ? (nil, nil, nil, nil) : ids, check: check) {
                     entries[index] = merged
                     readByLetter = readByLetter && merged.extraction?.method == "fields"
                 } else {
@@ -40,8 +41,7 @@ extension AddressCascade {
             // Nor when the labels give the patient's name in ways that do not read or do not agree.
             if let index = entries.firstIndex(where: { $0.addressType == "patient" }), fields.patientName == nil,
                ["label", "unstructured"].contains(entries[index].extraction?.method ?? "") && fields.patient.labels >= 2
-                || ["form", "label", "unstructured", "clearwater_form"].contains(entries[index].extraction?.method ?? "")
-                && !(fields.patient.names.isEmpty && fields.patient.surname.isEmpty) {
+                || ["form", "label", "unstructured", "clearwater_form"].contains(entries[index].extraction?.method ?? "") && fields.namesDisagree {
                 entries.remove(at: index)
             }
             patientIndex = entries.firstIndex { $0.addressType == "patient" }

@@ -16,8 +16,9 @@ extension FieldReader {
         return entry
     }
 
-    /// The name the patient's labels give, when they agree.
-    func readPatientName() -> String? {
+    /// Every name the patient's labels give that reads as one (a `Name:` label's, the
+    /// `Surname` / `Forename(s)` fields').
+    func readPatientNames() -> [String] {
         var candidates = patient.names.compactMap { Self.readName($0) }
         if let surname = Self.one(patient.surname), let forenames = Self.one(patient.forenames) {
             let title = Self.one(patient.titles).map { $0 + " " } ?? ""
@@ -25,9 +26,19 @@ extension FieldReader {
                 candidates.append(person.name)
             }
         }
-        guard let first = candidates.first, candidates.allSatisfy({ LetterNames.same($0, first) }),
-              candidates.count == patient.names.count + (patient.surname.isEmpty ? 0 : 1) else { return nil }
+        return candidates
+    }
+
+    /// The name the patient's labels give, when every one of them reads and they agree.
+    func readPatientName() -> String? {
+        guard let first = patientNames.first, patientNames.allSatisfy({ LetterNames.same($0, first) }),
+              patientNames.count == patient.names.count + (patient.surname.isEmpty ? 0 : 1) else { return nil }
         return first
+    }
+
+    /// True when the labels name the patient in a way that does not read or does not agree.
+    var namesDisagree: Bool {
+        patientName == nil && !(patient.names.isEmpty && patient.surname.isEmpty && patient.forenames.isEmpty)
     }
 
     /// True when `name` is one of the people the labels say are someone else.

@@ -40,6 +40,8 @@ struct FieldReader: Sendable {
     var letterDates: [String] = []
     /// The patient's name, read once the page is read (``readPatientName()``).
     private(set) var patientName: String?
+    /// Every name the patient's labels give that reads (``readPatientNames()``).
+    private(set) var patientNames: [String] = []
     /// The names of the people the labels say are not the patient (their other people and GP), read.
     private(set) var otherNames: [String] = []
     /// The GP the labels name (``readGP()``).
@@ -57,7 +59,7 @@ struct FieldReader: Sendable {
     var headAndFootPhones: Set<String> = []
     /// Where each generic field given to the patient was (a telephone, an address), to be kept
     /// only beside the patient's own labels.
-    private var generic: [(field: LabelLexicon.Field, line: Int, x: Double)] = []
+    private var generic: [(field: LabelLexicon.Field, line: Int, x: Double, value: [String])] = []
     private var specific: [(line: Int, x: Double)] = []
 
     init(_ layout: PageLayout) {
@@ -89,6 +91,7 @@ struct FieldReader: Sendable {
         }
         keepGenericBesideSpecific()
         otherNames = (others + gp.names).compactMap(Self.readName)
+        patientNames = readPatientNames()
         patientName = readPatientName()
         gpEntry = readGP()
     }
@@ -112,10 +115,10 @@ struct FieldReader: Sendable {
         let far = pending
         for field in far {
             switch field.field {
-            case .phone: patient.phones.removeAll()
-            case .address: patient.addresses.removeAll()
-            case .postcode: patient.postcodes.removeAll()
-            case .name: patient.names.removeAll()
+            case .phone: patient.phones.removeAll { [$0] == field.value }
+            case .address: patient.addresses.removeAll { $0 == field.value }
+            case .postcode: patient.postcodes.removeAll { [$0] == field.value }
+            case .name: patient.names.removeAll { [$0] == field.value }
             default: break
             }
         }
@@ -212,7 +215,8 @@ struct FieldReader: Sendable {
         let party = Self.party(at: line, x: words[0].x0, sections: sections)
         if party == .patient {
             switch field {
-            case .phone, .address, .postcode, .name: generic.append((field, line, words[0].x0))
+            case .phone, .address, .postcode, .name:
+                generic.append((field, line, words[0].x0, field == .address ? texts : Array(texts.prefix(1))))
             case .patientName, .dateOfBirth, .hospitalNumber, .nhsNumber, .surname, .forenames: specific.append((line, words[0].x0))
             default: break
             }

@@ -1,0 +1,241 @@
+import Foundation
+import Testing
+import YianaArchive
+import YianaExtract
+import YianaTestSupport
+
+/// Fields read by their labels and their places on the page (issue 76): tables, label
+/// columns, labels above values, two blocks side by side, sections; and no value written that
+/// fails its check, no patient where the readings disagree.
+@Suite("layouts")
+struct LayoutTests {
+    let cascade = AddressCascade()
+
+    static let fixtures = Fixtures.packageRoot.appendingPathComponent("Tests/YianaExtractTests/Fixtures/layouts")
+
+    /// A page drawn as rows of text at places: each row's cells (a left edge in points and
+    /// its text) on one line, `lineHeight` apart; a word is 5.5 points a character, 10 high.
+    static func page(_ rows: [[(x: Double, text: String)]], top: Double = 300, lineHeight: Double = 14) -> [PlacedWord] {
+        var words: [PlacedWord] = []
+        for (index, row) in rows.enumerated() {
+            let y = top + Double(index) * lineHeight
+            for cell in row {
+                var x = cell.x
+                for word in cell.text.split(separator: " ") {
+                    let width = 5.5 * Double(word.count)
+                    words.append(PlacedWord(text: String(word), x0: x, y0: y, x1: x + width, y1: y + 10))
+                    x += width + 3
+                }
+            }
+        }
+        return words
+    }
+
+    /// The text of `rows`, a line each, as a text layer gives it.
+    static func text(_ rows: [[(x: Double, text: String)]]) -> String {
+        rows.map { $0.map(\.text).joined(separator: " ") }.joined(separator: "\n")
+    }
+
+    func read(_ rows: [[(x: Double, text: String)]], title: String = "Letter") -> [AddressPage] {
+        cascade.document(title, laidOutPages: [(number: 1, text: Self.text(rows), words: Self.page(rows))])
+    }
+
+    static let letterhead: [[(x: Double, text: String)]] = [
+        [(340, "East Surrey Hospital")], [(340, "Canada Avenue")], [(340, "Redhill RH1 5RH")], [(340, "Tel: 01737 768511")], [],
+    ]
+
+    /// The documents of Scripts/generate/layouts.py (seed 11: a tuning seed, 42 documents in its
+    /// seven families, 8 of them scanned and read by tesseract), as `extract` lays them out,
+    /// scored by Scripts/bench/layouts-score.py: no wrong fact at all, and on the text pages
+    /// every patient's name and date of birth, nearly every postcode and GP.
+    @Test func everyGeneratedLayoutGivesNoWrongFact() async throws {
+        let data = try Data(contentsOf: Self.fixtures.appendingPathComponent("pages.json"))
+        guard case .object(let root) = try JSONValue.decode(data), case .array(let documents)? = root["documents"] else {
+            Issue.record("pages.json does not read")
+            return
+        }
+        #expect(documents.count == 50)
+        let folder = try TemporaryFolder()
+        let addresses = folder.url.appendingPathComponent(".addresses")
+        try FileManager.default.createDirectory(at: addresses, withIntermediateDirectories: true)
+        for document in documents {
+            guard case .object(let fields) = document, case .string(let id)? = fields["document_id"], case .array(let pages)? = fields["pages"] else { continue }
+            let laidOut = pages.compactMap { page -> (number: Int, text: String, words: [PlacedWord])? in
+                guard case .object(let page) = page, case .integer(let number)? = page["page_number"], case .string(let text)? = page["text"],
+                      case .array(let words)? = page["words"] else { return nil }
+                return (Int(number), text, words.compactMap(Self.word))
+            }
+            #expect(laidOut.allSatisfy { !$0.words.isEmpty }, "\(id): a page without its words' places")
+            try JSONEncoder().encode(["pages": cascade.document(id, laidOutPages: laidOut)]).write(to: addresses.appendingPathComponent("\(id).json"))
+        }
+        let scorer = Fixtures.packageRoot.appendingPathComponent("Scripts/bench/layouts-score.py").path
+        let truth = Self.fixtures.appendingPathComponent("truth.json").path
+        let run = try await runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", scorer, truth, folder.url.path, "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let counts = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: [String: [String: Int]]])
+        let misses = try await runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", scorer, truth, folder.url.path, "--misses"]).stdout
+        #expect(counts.keys.filter { $0.hasSuffix("(text)") && !$0.hasPrefix("all") }.count == 7, "the seven families")
+        for (group, fields) in counts {
+            for (field, cell) in fields { #expect(cell["wrong"] == 0, "\(group) \(field): \(cell["wrong"] ?? 0) wrong\n\(misses)") }
+        }
+        let text = try #require(counts["all (text)"])
+        func share(_ field: String) -> Double {
+            guard let cell = text[field] else { return 0 }
+            return Double(cell["right"] ?? 0) / Double(max(1, (cell["right"] ?? 0) + (cell["missing"] ?? 0) + (cell["wrong"] ?? 0)))
+        }
+        #expect(share("name") == 1 && share("date of birth") == 1, "\(misses)")
+        for field in ["postcode", "nhs number", "line_1", "city", "gp name"] { #expect(share(field) >= 0.95, "\(field): \(share(field))\n\(misses)") }
+        #expect((counts["all (scans)"]?["name"]?["right"] ?? 0) >= 5, "the scans' patients\n\(misses)")
+    }
+
+    static func word(_ value: JSONValue) -> PlacedWord? {
+        guard case .array(let parts) = value, parts.count == 5, case .string(let text) = parts[0] else { return nil }
+        let numbers = parts.dropFirst().compactMap { part -> Double? in
+            switch part {
+            case .integer(let number): Double(number)
+            case .number(let number): number
+            default: nil
+            }
+        }
+        guard numbers.count == 4 else { return nil }
+        return PlacedWord(text: text, x0: numbers[0], y0: numbers[1], x1: numbers[2], y1: numbers[3])
+    }
+
+    /// An electronic record's letter to the GP: the patient's details in a label column beside
+    /// a value column, the address over three lines of its cell; the GP in the window.
+    @Test func aTableOfDetailsGivesThePatientAndTheWindowTheGP() throws {
+        let rows = Self.letterhead + [
+            [(50, "Dr A Patel")], [(50, "Reigate Medical Centre")], [(50, "12 High Street")], [(50, "Reigate")], [(50, "RH2 9AE")], [],
+            [(50, "Dear Dr Patel,")], [],
+            [(50, "Patient"), (150, "John MACLEOD")],
+            [(50, "Date of birth"), (150, "26-Feb-1951")],
+            [(50, "NHS No."), (150, "943 476 5919")],
+            [(50, "Address"), (150, "118 Priory Gardens")],
+            [(150, "York")],
+            [(150, "YO31 8DU")],
+            [(50, "Hospital No"), (150, "RH21218642")], [],
+            [(50, "I saw Mr Macleod in clinic today with his daughter, and we discussed the plan at length.")],
+            [(50, "Yours sincerely,")], [(50, "Mr L Arblaster")], [(50, "Consultant Ophthalmologist")],
+        ]
+        let patient = try #require(read(rows).first)
+        #expect(patient.addressType == "patient" && patient.extraction?.method == "fields")
+        #expect(patient.patient?.fullName == "John Macleod" && patient.patient?.dateOfBirth == "26/02/1951")
+        #expect(patient.patient?.nhsNumber == "943 476 5919" && patient.patient?.mrn == "RH21218642")
+        #expect(patient.address?.line1 == "118 Priory Gardens" && patient.address?.city == "York" && patient.address?.postcode == "YO31 8DU")
+        #expect(patient.gp?.name == "Dr A Patel" && patient.gp?.postcode == "RH2 9AE")
+    }
+
+    /// A clinic summary: `Name: SURNAME, Forename (Title)`, the GP under a `GP:` label with their
+    /// practice and its address: the GP is never the patient, nor their postcode the patient's.
+    @Test func aClinicSummaryNeverMakesTheGPThePatient() throws {
+        let rows = Self.letterhead + [
+            [(200, "CLINIC SUMMARY")], [],
+            [(50, "Name:"), (150, "SMITH, Jane (Mrs)")],
+            [(50, "D.O.B.:"), (150, "12.03.1945")],
+            [(50, "Hosp No:"), (150, "K123456")],
+            [(50, "NHS No:"), (150, "943 476 5919")],
+            [(50, "Address:"), (150, "14 Oak Lane")],
+            [(150, "Reigate")],
+            [(150, "RH2 7AA")],
+            [(50, "GP:"), (150, "Dr A Patel, Reigate Medical Centre")],
+            [(150, "12 High Street, Reigate RH2 9AE")],
+            [(50, "Consultant:"), (150, "Mr L Arblaster")],
+        ]
+        let patient = try #require(read(rows).first)
+        #expect(patient.patient?.fullName == "Jane Smith" && patient.patient?.dateOfBirth == "12/03/1945" && patient.patient?.mrn == "K123456")
+        #expect(patient.address?.line1 == "14 Oak Lane" && patient.address?.postcode == "RH2 7AA")
+        #expect(patient.gp?.name == "Dr A Patel" && patient.gp?.practice == "Reigate Medical Centre" && patient.gp?.postcode == "RH2 9AE")
+    }
+
+    /// An optometrist's referral form: sections, `Surname` / `Forename(s)` / `Title` boxes with
+    /// their values under them (the first two close enough to read as one cell, cut again at
+    /// the labels' columns), the
+    /// optometrist's own name and address in a section of their own.
+    @Test func aReferralFormReadsItsBoxesAndSections() throws {
+        let rows: [[(x: Double, text: String)]] = [
+            [(200, "Optometrist Referral")], [],
+            [(50, "Patient details")],
+            [(55, "Surname"), (138, "Forename(s)"), (255, "Title")],
+            [(55, "ANDERSON-DIXON"), (138, "Zofia"), (255, "Miss")],
+            [(55, "Date of birth"), (155, "NHS number")],
+            [(55, "25-Feb-1983"), (155, "603 072 8458")],
+            [(55, "Address"), (155, "Postcode")],
+            [(55, "80A Priory Gardens"), (155, "YO31 8DU")],
+            [(55, "York")],
+            [(50, "Referring optometrist")],
+            [(55, "Name"), (155, "Practice")],
+            [(55, "Mr Sunil Mehta"), (155, "Mehta Eyecare")],
+            [(55, "Address")],
+            [(55, "8 Orchard Close, Reigate RH2 7AA")],
+            [(50, "Signed: Mr Sunil Mehta")],
+        ]
+        let patient = try #require(read(rows).first)
+        #expect(patient.patient?.fullName == "Zofia Anderson-Dixon" && patient.patient?.dateOfBirth == "25/02/1983")
+        #expect(patient.patient?.nhsNumber == "603 072 8458")
+        #expect(patient.address?.postcode == "YO31 8DU")
+        #expect(read(rows).allSatisfy { $0.patient?.fullName != "Sunil Mehta" })
+    }
+
+    /// A header in two columns: the patient's labelled block beside the consultant's.
+    @Test func aPatientBlockBesideTheConsultantsIsThePatients() throws {
+        let rows = Self.letterhead + [
+            [(50, "Patient name: RAHMAN, Joan (Mrs)"), (320, "Consultant: Mr Luke Herbert")],
+            [(50, "D.O.B.: 23.04.1973"), (320, "Clinic date: 21/02/2026")],
+            [(50, "Hosp No: K8656702"), (320, "Typed by: lm")],
+            [(50, "Home address: 42A Meadow Way,")],
+            [(50, "Reigate RH2 7AA")], [],
+            [(50, "Dear Dr Fraser,")],
+        ]
+        let patient = try #require(read(rows).first)
+        #expect(patient.patient?.fullName == "Joan Rahman" && patient.patient?.mrn == "K8656702" && patient.address?.line1 == "42A Meadow Way")
+        #expect(patient.patient?.dateOfBirth == "23/04/1973")
+    }
+
+    /// Two readings that name two people (a table and a `Re:` line): no patient is written.
+    @Test func readingsThatDisagreeWriteNoPatient() throws {
+        let rows = Self.letterhead + [
+            [(50, "Dear Dr Patel,")],
+            [(50, "Re: Mrs Jane Brown, DOB: 12/03/1945, 14 Oak Lane, Reigate RH2 7AA")], [],
+            [(50, "Patient"), (150, "John SMITH")],
+            [(50, "Date of birth"), (150, "01/01/1950")],
+            [(50, "NHS number"), (150, "943 476 5919")], [],
+            [(50, "I saw them in clinic today and we discussed the plan at length with the family.")],
+        ]
+        #expect(read(rows).first { $0.addressType == "patient" } == nil)
+        // Two names under one label column: which is the patient is not known.
+        let twice = Self.letterhead + [
+            [(50, "Name"), (150, "John SMITH")], [(50, "Date of birth"), (150, "01/01/1950")], [(50, "Name"), (150, "Jane BROWN")],
+        ]
+        #expect(read(twice).first { $0.addressType == "patient" } == nil)
+    }
+
+    /// Every value is checked before it is written: an NHS number whose check digit fails, a
+    /// date of birth after the letter's date, a postcode of a sector that does not exist, a
+    /// label's word as a name: each left out, never written.
+    @Test func aValueThatFailsItsCheckIsNotWritten() throws {
+        func patient(_ details: [[(x: Double, text: String)]]) -> AddressPage? {
+            read(Self.letterhead + [[(50, "21 March 2026")], []] + details).first { $0.addressType == "patient" }
+        }
+        let nhs = try #require(patient([[(50, "Patient"), (150, "John SMITH")], [(50, "NHS number"), (150, "943 476 5918")],
+                                        [(50, "Date of birth"), (150, "01/01/1950")]]))
+        #expect(nhs.patient?.fullName == "John Smith" && nhs.patient?.nhsNumber == nil)
+        // A "date of birth" that is the page's latest date is the letter's: none, and so no patient on a name alone.
+        #expect(patient([[(50, "Patient"), (150, "John SMITH")], [(50, "Date of birth"), (150, "22/03/2026")]]) == nil)
+        let postcode = try #require(patient([[(50, "Patient"), (150, "John SMITH")], [(50, "Date of birth"), (150, "01/01/1950")],
+                                             [(50, "Address"), (150, "14 Oak Lane, Reigate RH2 3ZZ")]]))
+        #expect(postcode.address == nil, "RH2 3 is no sector")
+        #expect(patient([[(50, "Patient"), (150, "Title Mr")], [(50, "Date of birth"), (150, "01/01/1950")]]) == nil)
+        // The hospital's own telephone in its letterhead is never the patient's.
+        let phone = try #require(patient([[(50, "Patient"), (150, "John SMITH")], [(50, "Date of birth"), (150, "01/01/1950")],
+                                          [(50, "Telephone"), (150, "01737 123456")]]))
+        #expect(phone.patient?.phones?.home == "01737 123456")
+        #expect(patient([[(50, "Patient"), (150, "John SMITH")], [(50, "Date of birth"), (150, "01/01/1950")]])?.patient?.phones == nil)
+    }
+
+    /// A patient's name and nothing that identifies them (no date of birth, hospital or NHS
+    /// number): thin evidence, not read from the labels.
+    @Test func aNameAloneIsNoPatientOfTheLabels() throws {
+        let rows = Self.letterhead + [[(50, "Patient"), (150, "John SMITH")], [(50, "Address"), (150, "14 Oak Lane, Reigate RH2 7AA")]]
+        #expect(read(rows).first { $0.extraction?.method == "fields" } == nil)
+    }
+}
