@@ -41,7 +41,10 @@ struct OCRResultsParser {
             switch key {
             case "pageNumber": number = try parser.integer()
             case "text": text = try parser.string()
-            case "textBlocks": blocks = (try? parser.array { try $0.block() }) ?? []
+            case "textBlocks":
+                // Blocks that do not read leave the page its text (the decoder's `try?`): passed over whole.
+                let start = parser.at
+                if let read = try? parser.array({ try $0.block() }) { blocks = read } else { parser.at = start; try parser.skip() }
             default: try parser.skip()
             }
         }
