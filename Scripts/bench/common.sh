@@ -56,3 +56,32 @@ start_postgres() {
 }
 as_server() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 psql_() { psql -h "$work/pg" -p "$port" -U yiana -X -q -A -t "$@"; }
+# typst_python: the Python of the virtual environment the letter and layout generators run in
+# (.build/typst-venv, with Typst and Pillow from PyPI), made when it is missing or lacks either.
+typst_python() {
+    local venv=.build/typst-venv
+    if ! "$venv/bin/python" -c "import typst, PIL" 2>/dev/null; then
+        rm -rf "$venv"
+        python3 -m venv "$venv" >&2
+        "$venv/bin/pip" install -q --disable-pip-version-check "typst>=0.13,<1" "pillow>=10" >&2
+    fi
+    echo "$venv/bin/python"
+}
+# generated_library NAME GENERATOR ARGS...: for the suite's fixture scripts: the debug builds of
+# yiana and yiana-bench (`bin`), the generator's Python (`python`), a work folder (`work`, removed
+# at exit) holding this machine's state, and in it the generator's documents (`$work/docs`, from
+# `GENERATOR $work/docs ARGS...`) imported into `$work/lib` and recognised by `yiana ocr`.
+generated_library() {
+    local name="$1" generator="$2"
+    shift 2
+    Scripts/setup.sh poppler-utils python3-venv >/dev/null
+    python="$(typst_python)"
+    swift build --product yiana >/dev/null
+    swift build --product yiana-bench >/dev/null
+    bin="$(swift build --show-bin-path)"
+    bench_work "$name"
+    export YIANA_KEEP=off
+    "$python" "$generator" "$work/docs" "$@"
+    "$bin/yiana" import --allow-duplicates --library "$work/lib" "$work/docs/pdf" >/dev/null
+    "$bin/yiana" ocr --all --library "$work/lib" >/dev/null
+}

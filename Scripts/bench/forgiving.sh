@@ -13,17 +13,12 @@ source Scripts/bench/common.sh
 Scripts/setup.sh poppler-utils python3-venv >/dev/null
 yiana="$(release_binary yiana)"
 app="${1:-30}" other="${2:-30}" scans="${3:-16}"
-venv=.build/typst-venv
-if ! "$venv/bin/python" -c "import typst" 2>/dev/null; then
-    rm -rf "$venv"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install -q --disable-pip-version-check "typst>=0.13,<1"
-fi
+python="$(typst_python)"
 bench_work bench-forgiving
 export XDG_STATE_HOME="$work/state" XDG_CACHE_HOME="$work/cache" YIANA_KEEP=off
 
 # The scans at 150 dpi, as a phone's or a cheap scanner's: some names for tesseract to misread.
-"$venv/bin/python" Scripts/generate/letters.py "$work/letters" --app "$app" --other "$other" --scans "$scans" --scan-dpi "${SCAN_DPI:-150}"
+"$python" Scripts/generate/letters.py "$work/letters" --app "$app" --other "$other" --scans "$scans" --scan-dpi "${SCAN_DPI:-150}"
 python3 Scripts/bench/forgiving.py misread "$work/letters" 56
 "$yiana" import --allow-duplicates --library "$work/lib" "$work/letters/pdf" >/dev/null
 "$yiana" ocr --all --library "$work/lib" >/dev/null

@@ -17,17 +17,12 @@ source Scripts/bench/common.sh
 Scripts/setup.sh poppler-utils python3-venv >/dev/null
 yiana="$(release_binary yiana)"
 app="${1:-40}" other="${2:-24}" scans="${3:-12}" misses="${4:-}"
-venv=.build/typst-venv
-if ! "$venv/bin/python" -c "import typst" 2>/dev/null; then
-    rm -rf "$venv"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install -q --disable-pip-version-check "typst>=0.13,<1"
-fi
+python="$(typst_python)"
 work="$(mktemp -d "${BENCH_DIR:-/tmp}/yiana-bench-letters-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 export XDG_STATE_HOME="$work/state" XDG_CACHE_HOME="$work/cache" YIANA_KEEP=off
 
-"$venv/bin/python" Scripts/generate/letters.py "$work/letters" --app "$app" --other "$other" --scans "$scans"
+"$python" Scripts/generate/letters.py "$work/letters" --app "$app" --other "$other" --scans "$scans"
 "$yiana" import --allow-duplicates --library "$work/lib" "$work/letters/pdf" >/dev/null
 start=$(date +%s.%N)
 "$yiana" ocr --all --library "$work/lib" >/dev/null

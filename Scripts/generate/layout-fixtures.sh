@@ -10,22 +10,8 @@
 # Usage: Scripts/generate/layout-fixtures.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-Scripts/setup.sh poppler-utils python3-venv >/dev/null
-venv=.build/typst-venv
-if ! "$venv/bin/python" -c "import typst, PIL" 2>/dev/null; then
-    rm -rf "$venv"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install -q --disable-pip-version-check "typst>=0.13,<1" "pillow>=10"
-fi
-swift build --product yiana >/dev/null
-swift build --product yiana-bench >/dev/null
-bin="$(swift build --show-bin-path)"
-work="$(mktemp -d /tmp/yiana-layout-fixtures-XXXXXX)"
-trap 'rm -rf "$work"' EXIT
-export XDG_STATE_HOME="$work/state" XDG_CACHE_HOME="$work/cache" YIANA_KEEP=off
-"$venv/bin/python" Scripts/generate/layouts.py "$work/docs" --count 42 --scans 8 --seed 11
-"$bin/yiana" import --allow-duplicates --library "$work/lib" "$work/docs/pdf" >/dev/null
-"$bin/yiana" ocr --all --library "$work/lib" >/dev/null
+source Scripts/bench/common.sh
+generated_library layouts-fixtures Scripts/generate/layouts.py --count 42 --scans 8 --seed 11
 out=Tests/YianaExtractTests/Fixtures/layouts
 mkdir -p "$out"
 "$bin/yiana-bench" layout-pages "$work/lib" "$out/pages.json"

@@ -64,11 +64,11 @@ struct FieldReader: Sendable {
 
     init(_ layout: PageLayout) {
         let layout = layout.splittingValuesUnderLabelRows { cell in Self.label(cell.words).map { $0.count == cell.words.count } ?? false }
-        var used = Set<[Int]>()  // [line, cell]
+        var used = Set<Int>()  // the cells read (`place`)
         var sections: [Section] = []
         var firstLabel: Int?
         for (lineIndex, cells) in layout.lines.enumerated() {
-            for (cellIndex, cell) in cells.enumerated() where !used.contains([lineIndex, cellIndex]) {
+            for (cellIndex, cell) in cells.enumerated() where !used.contains(Self.place(lineIndex, cellIndex)) {
                 if firstLabel == nil, Self.label(cell.words) != nil { firstLabel = lineIndex }
                 read(cell.words, line: lineIndex, cellIndex: cellIndex, in: layout, used: &used, sections: &sections)
             }
@@ -124,6 +124,9 @@ struct FieldReader: Sendable {
         }
     }
 
+    /// A cell's place on the page as one number (its line's and its own), for the set of cells read.
+    static func place(_ line: Int, _ cell: Int) -> Int { line << 16 | cell }
+
     /// True when `cell` starts with a label.
     static func isLabel(_ cell: PageLayout.Cell) -> Bool { label(cell.words) != nil }
 
@@ -143,23 +146,12 @@ struct FieldReader: Sendable {
     }
 
     /// Reads the labels of the words of one cell (or of what is left of one after an earlier label's value).
-    private mutating func read(_ words: [PlacedWord], line: Int, cellIndex: Int, in layout: PageLayout, used: inout Set<[Int]>,
+    private mutating func read(_ words: [PlacedWord], line: Int, cellIndex: Int, in layout: PageLayout, used: inout Set<Int>,
                                sections: inout [Section]) {
         let matches = LabelLexicon.matches(words.map(\.text))
         guard let best = matches.first else { return }
-        used.insert([line, cellIndex])
-        var value = Array(words[best.count...])
-        // A second label in the same cell, with its colon (`DOB: 12/03/1945  NHS No: 943 476 5919`): the value stops there.
-        var rest: [PlacedWord] = []
-        if value.count >= 2 {
-            for start in 1..<value.count {
-                if let next = Self.label(Array(value[start...])), next.colon {
-                    rest = Array(value[start...])
-                    value = Array(value[..<start])
-                    break
-                }
-            }
-        }
+        used.insert(Self.place(line, cellIndex))
+        let (value, rest) = Self.untilNextLabel(Array(words[best.count...]))
         let cells = layout.lines[line]
         let height = layout.bands[line].height
         var valueLines: [[PlacedWord]] = []
@@ -168,10 +160,10 @@ struct FieldReader: Sendable {
         if !value.isEmpty {
             valueLines.append(value)
         } else if rest.isEmpty, let end = words.last?.x1,
-                  let rightIndex = cells.indices.first(where: { cells[$0].x0 > end && !used.contains([line, $0]) }),
+                  let rightIndex = cells.indices.first(where: { cells[$0].x0 > end && !used.contains(Self.place(line, $0)) }),
                   Self.label(cells[rightIndex].words) == nil {
             valueLines.append(cells[rightIndex].words)
-            used.insert([line, rightIndex])
+            used.insert(Self.place(line, rightIndex))
             valueX = cells[rightIndex].x0
         }
         // A heading: no value beside it, and a label (or nothing) under it.
@@ -188,12 +180,32 @@ struct FieldReader: Sendable {
             // A label above its value (a form's box).
             if let below, !belowIsLabel {
                 valueLines.append(layout.lines[below.line][below.cell].words)
-                used.insert([below.line, below.cell])
+                used.insert(Self.place(below.line, below.cell))
                 valueX = layout.lines[below.line][below.cell].x0
                 valueLine = below.line
             }
         }
-        let field = best.field
+        record(best.field, valueLines, valueX: valueX, valueLine: valueLine, label: words, line: line, in: layout, used: &used, sections: sections)
+        if !rest.isEmpty {
+            read(rest, line: line, cellIndex: cellIndex, in: layout, used: &used, sections: &sections)
+        }
+    }
+
+    /// `words` up to a second label with its colon in the same cell (`DOB: 12/03/1945  NHS No: 943 476 5919`), and that label on.
+    private static func untilNextLabel(_ words: [PlacedWord]) -> (value: [PlacedWord], rest: [PlacedWord]) {
+        guard words.count >= 2 else { return (words, []) }
+        for start in 1..<words.count {
+            if let next = label(Array(words[start...])), next.colon { return (Array(words[..<start]), Array(words[start...])) }
+        }
+        return (words, [])
+    }
+
+    /// Takes the value of a `field` label (`label`, on `line`): its lines as found, and those that
+    /// go on from them (a wrapped name, an address's lines, a `Re:` line's address), for whoever
+    /// the field is of.
+    private mutating func record(_ field: LabelLexicon.Field, _ found: [[PlacedWord]], valueX: Double?, valueLine: Int, label words: [PlacedWord],
+                                 line: Int, in layout: PageLayout, used: inout Set<Int>, sections: [Section]) {
+        var valueLines = found
         if let x = valueX, !valueLines.isEmpty, [.patientName, .name, .surname, .forenames].contains(field) {
             // A name wrapped in a narrow column (`FATIMA ELLIS-` / `MORGAN`): the next line, alone under it.
             valueLines += Self.wrappedName(after: valueLine, valueX: x, labelX: words[0].x0, in: layout, used: &used)
@@ -222,18 +234,15 @@ struct FieldReader: Sendable {
             }
         }
         assign(field, texts, party: party)
-        if !rest.isEmpty {
-            read(rest, line: line, cellIndex: cellIndex, in: layout, used: &used, sections: &sections)
-        }
     }
 
     /// The cell under `words` on the next line or the one after, starting near where they start.
-    private static func cellBelow(_ words: [PlacedWord], line: Int, in layout: PageLayout, used: Set<[Int]>) -> (line: Int, cell: Int)? {
+    private static func cellBelow(_ words: [PlacedWord], line: Int, in layout: PageLayout, used: Set<Int>) -> (line: Int, cell: Int)? {
         let height = layout.bands[line].height
         for next in (line + 1)..<min(layout.lines.count, line + 3) where layout.gap(from: line, to: next) <= 1.6 {
             if let index = layout.lines[next].indices.first(where: { index in
                 let cell = layout.lines[next][index]
-                return !used.contains([next, index]) && abs(cell.x0 - words[0].x0) <= 1.5 * height
+                return !used.contains(Self.place(next, index)) && abs(cell.x0 - words[0].x0) <= 1.5 * height
             }) {
                 return (next, index)
             }
@@ -245,7 +254,7 @@ struct FieldReader: Sendable {
     /// where it started (or, for a value run on from its label's line, where the label
     /// started), close under the line before, and no label; an address ends at its postcode.
     private static func continuation(from line: Int, valueX: Double, labelX: Double, field: LabelLexicon.Field, in layout: PageLayout,
-                                     used: inout Set<[Int]>, stopAtPostcode: Bool) -> [[PlacedWord]] {
+                                     used: inout Set<Int>, stopAtPostcode: Bool) -> [[PlacedWord]] {
         guard !stopAtPostcode else { return [] }
         var taken: [[PlacedWord]] = []
         var last = line
@@ -254,14 +263,14 @@ struct FieldReader: Sendable {
             let height = layout.bands[last].height
             guard let index = layout.lines[next].indices.first(where: { index in
                 let cell = layout.lines[next][index]
-                return !used.contains([next, index]) && (abs(cell.x0 - valueX) <= 0.8 * height || abs(cell.x0 - labelX) <= 0.8 * height && valueX > labelX)
+                return !used.contains(Self.place(next, index)) && (abs(cell.x0 - valueX) <= 0.8 * height || abs(cell.x0 - labelX) <= 0.8 * height && valueX > labelX)
             }) else { break }
             let cell = layout.lines[next][index]
             // Anything left of it on its line that is not empty is another column's, unless it is a label (then the value has ended).
             if layout.lines[next][..<index].contains(where: { label($0.words) != nil }) { break }
             guard label(cell.words) == nil, cell.text.utf8.count <= PageLines.longLine, !LetterPage.isProse(cell.text),
                   !cell.text.hasPrefix("Dear ") else { break }
-            used.insert([next, index])
+            used.insert(Self.place(next, index))
             taken.append(cell.words)
             last = next
             if TextPatterns.firstPostcode(in: cell.text) != nil { break }
@@ -272,20 +281,20 @@ struct FieldReader: Sendable {
     /// The line under a name's value that goes on from it: close under it, starting where it
     /// starts (or where its label starts, for a value run on from its label's line), with
     /// nothing left of it on its line (a table's next row has its label there), no label.
-    private static func wrappedName(after line: Int, valueX: Double, labelX: Double, in layout: PageLayout, used: inout Set<[Int]>) -> [[PlacedWord]] {
+    private static func wrappedName(after line: Int, valueX: Double, labelX: Double, in layout: PageLayout, used: inout Set<Int>) -> [[PlacedWord]] {
         let next = line + 1
         let height = layout.bands[line].height
         guard valueX > labelX, next < layout.lines.count, layout.gap(from: line, to: next) <= 0.8,
-              let first = layout.lines[next].first, !used.contains([next, 0]),
+              let first = layout.lines[next].first, !used.contains(Self.place(next, 0)),
               abs(first.x0 - valueX) <= 0.8 * height || abs(first.x0 - labelX) <= 0.8 * height && valueX - labelX > 2 * height,
               label(first.words) == nil, first.words.count <= 3, first.text.allSatisfy({ $0.isLetter || " -'.".contains($0) }) else { return [] }
-        used.insert([next, 0])
+        used.insert(Self.place(next, 0))
         return [first.words]
     }
 
     /// The address a `Re:` line's patient lives at: the first of the next three lines, starting
     /// where the `Re:` starts, that is no label and holds a postcode.
-    private static func addressUnderReLine(_ line: Int, x: Double, in layout: PageLayout, used: inout Set<[Int]>) -> String? {
+    private static func addressUnderReLine(_ line: Int, x: Double, in layout: PageLayout, used: inout Set<Int>) -> String? {
         var last = line
         for next in (line + 1)..<min(layout.lines.count, line + 4) where layout.gap(from: last, to: next) <= 1.0 {
             guard let first = layout.lines[next].first, abs(first.x0 - x) <= layout.bands[line].height else { return nil }
@@ -293,7 +302,7 @@ struct FieldReader: Sendable {
             if label(first.words) != nil { continue }
             guard layout.lines[next].count == 1, let (_, before) = TextPatterns.lastPostcode(in: first.text), !LetterPage.isProse(first.text),
                   FactCheck.isAddressLine(String(before).trimmingCharacters(in: CharacterSet(charactersIn: " ,"))) else { return nil }
-            used.insert([next, 0])
+            used.insert(Self.place(next, 0))
             return first.text
         }
         return nil

@@ -82,6 +82,16 @@ enum LabelLexicon {
     /// `word` as labels are matched: lowercase, without full stops, colons, brackets and
     /// apostrophes (`D.O.B.:` → `dob`, `Forename(s)` → `forenames`, `Patient's` → `patients`).
     static func key(_ word: String) -> String {
+        // Nearly every word is ASCII: its bytes folded and filtered without Foundation.
+        if word.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: word.utf8.compactMap { byte -> UInt8? in
+                switch byte {
+                case 0x2E, 0x3A, 0x28, 0x29, 0x27, 0x2C, 0x3B, 0x2A, 0x5B, 0x5D: nil
+                case 0x41...0x5A: byte | 0x20
+                default: byte
+                }
+            }, as: UTF8.self)
+        }
         var out = ""
         for scalar in word.unicodeScalars {
             switch scalar {
@@ -95,9 +105,9 @@ enum LabelLexicon {
     /// The labels that start `words` (a cell's), longest first, with how many words each takes
     /// (its own, and a colon or dash standing apart after it).
     static func matches(_ words: [String]) -> [(field: Field, count: Int, colon: Bool)] {
-        guard !words.isEmpty else { return [] }
+        // Most cells start with no label's first word: told from that word alone.
+        guard let first = words.first, first.utf8.count <= 24, let candidates = byFirstWord[key(first)] else { return [] }
         let keys = words.prefix(6).map(key)
-        guard let candidates = byFirstWord[keys[0]] else { return [] }
         var found: [(field: Field, count: Int, colon: Bool)] = []
         for label in candidates where label.words.count <= keys.count && Array(keys.prefix(label.words.count)) == label.words {
             var count = label.words.count

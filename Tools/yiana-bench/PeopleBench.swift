@@ -83,22 +83,13 @@ enum PeopleBench {
     /// points from the page's top-left corner) as `yiana extract` lays them out, written to OUTPUT
     /// (`{"documents": [{"document_id", "pages": [{"page_number", "text", "words"}]}]}`).
     static func layoutPages(library root: URL, output: URL) throws -> Int32 {
-        let library = try Library(root: root)
-        let run = ExtractionRun(library: library)
-        var documents: [[String: Any]] = []
-        for item in try LibraryScanner.scan(library).items where item.kind == .document {
-            let (key, pages) = try run.laidOutPages(ofDocumentAt: item.documentURL)
-            documents.append(["document_id": key, "pages": pages.map { page in
+        try writeDocuments(of: root, to: output, what: "laid-out pages") { run, url in
+            let (key, pages) = try run.laidOutPages(ofDocumentAt: url)
+            return ["document_id": key, "pages": pages.map { page in
                 ["page_number": page.number, "text": page.text,
                  "words": page.words.map { [$0.text, Self.rounded($0.x0), Self.rounded($0.y0), Self.rounded($0.x1), Self.rounded($0.y1)] as [Any] }] as [String: Any]
-            }])
+            }]
         }
-        documents.sort { ($0["document_id"] as? String ?? "") < ($1["document_id"] as? String ?? "") }
-        var data = try JSONSerialization.data(withJSONObject: ["documents": documents], options: [.sortedKeys])
-        data.append(0x0A)
-        try data.write(to: output)
-        print("\(documents.count) documents' laid-out pages in \(output.path)")
-        return 0
     }
 
     /// A place to a tenth of a point: the fixtures' size, not their reading, changes.
@@ -108,18 +99,26 @@ enum PeopleBench {
     /// else the PDF's text), written to OUTPUT as the app's fixtures are laid out
     /// (`{"documents": [{"document_id", "pages": [{"page_number", "text"}], "expected": []}]}`).
     static func letterTexts(library root: URL, output: URL) throws -> Int32 {
+        try writeDocuments(of: root, to: output, what: "page texts") { run, url in
+            let (key, pages) = try run.pageTexts(ofDocumentAt: url)
+            return ["document_id": key, "pages": pages.map { ["page_number": $0.number, "text": $0.text] }, "expected": [Any]()]
+        }
+    }
+
+    /// `document`'s answer for each document of the library at `root`, by its id, written to `output` as `{"documents": […]}`.
+    private static func writeDocuments(of root: URL, to output: URL, what: String,
+                                       _ document: (ExtractionRun, URL) throws -> [String: Any]) throws -> Int32 {
         let library = try Library(root: root)
         let run = ExtractionRun(library: library)
         var documents: [[String: Any]] = []
         for item in try LibraryScanner.scan(library).items where item.kind == .document {
-            let (key, pages) = try run.pageTexts(ofDocumentAt: item.documentURL)
-            documents.append(["document_id": key, "pages": pages.map { ["page_number": $0.number, "text": $0.text] }, "expected": [Any]()])
+            documents.append(try document(run, item.documentURL))
         }
         documents.sort { ($0["document_id"] as? String ?? "") < ($1["document_id"] as? String ?? "") }
-        var data = try JSONSerialization.data(withJSONObject: ["documents": documents], options: [.prettyPrinted, .sortedKeys])
+        var data = try JSONSerialization.data(withJSONObject: ["documents": documents], options: [.sortedKeys])
         data.append(0x0A)
         try data.write(to: output)
-        print("\(documents.count) documents' page texts in \(output.path)")
+        print("\(documents.count) documents' \(what) in \(output.path)")
         return 0
     }
 }
