@@ -135,7 +135,7 @@ extension FactCheck {
             // A speck or a rule OCR read at a line's ends is no part of it (`14 Park View . .`, `| Flat 30`).
             let edges = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: ")'")).inverted
             // A line that is the patient's own name (a label's block read from its name line) is no line of the address.
-            let lines = [address.line1, address.line2].compactMap { $0?.trimmingCharacters(in: edges) }.filter(Self.isAddressLine)
+            let lines = [address.line1, address.line2].compactMap { $0.map(Self.withoutSpecks)?.trimmingCharacters(in: edges) }.filter(Self.isAddressLine)
                 .filter { line in person.fullName.map { !LetterNames.same(line, $0) } ?? true }
             address.line1 = lines.first
             address.line2 = lines.count > 1 ? lines[1] : nil

@@ -88,17 +88,24 @@ struct FactCheck: Sendable {
         return PeopleText.date(in: number) == nil
     }
 
-    /// A UK postcode in its written form whose sector the table knows; one of an area the
-    /// table does not hold (Scotland, Northern Ireland) passes on its form alone, and so does
-    /// any with `formOnly` (the app's own rules, which keep what has a postcode's form).
+    /// A UK postcode in its written form whose sector the table knows; one of an area beyond
+    /// the table (Scotland, Northern Ireland, the islands) passes on its form alone, and so
+    /// does any with `formOnly` (the app's own rules, which keep what has a postcode's form).
     func isPostcode(_ postcode: String, formOnly: Bool = false) -> Bool {
         guard TextPatterns.firstPostcode(in: postcode) == postcode else { return false }
         guard !formOnly else { return true }
         guard sectors.count > 0, let sector = PostcodeSectors.sector(of: postcode) else { return true }
         if sectors.place(of: postcode) != nil { return true }
         let area = String(sector.prefix { $0.isLetter })
-        return !sectors.holdsArea(area)
+        return !sectors.holdsArea(area) && Self.areasBeyondTheTable.contains(area)
     }
+
+    /// The postcode areas of Scotland, Northern Ireland, the Channel Islands and the Isle of
+    /// Man, which the table (England and Wales) does not hold: a postcode of any other area
+    /// the table does not know (`C03 4LD`, a `CO3` OCR read with a zero) is none.
+    private static let areasBeyondTheTable: Set<String> = [
+        "AB", "DD", "DG", "EH", "FK", "G", "HS", "IV", "KA", "KW", "KY", "ML", "PA", "PH", "TD", "ZE", "BT", "GY", "JE", "IM",
+    ]
 
     /// Words that make a line a label, a role or a document's own, never a person's name.
     private static let notNameWords: Set<String> = [
@@ -124,11 +131,43 @@ struct FactCheck: Sendable {
         }
     }
 
+    /// `line` without what OCR made of specks inside it: a mark standing alone (`Oak . Lane`) and
+    /// a full stop glued to a word of three letters or more before a capital (`Rose. Cottage`;
+    /// `St. Mary's` keeps its own).
+    static func withoutSpecks(_ line: String) -> String {
+        let words = line.split(separator: " ")
+        guard words.contains(where: { $0.contains(".") || !$0.contains(where: { $0.isLetter || $0.isNumber }) }) else { return line }
+        var kept: [String] = []
+        for (index, word) in words.enumerated() {
+            guard word.contains(where: { $0.isLetter || $0.isNumber }) else { continue }
+            let next = index + 1 < words.count ? words[index + 1] : nil
+            if word.hasSuffix("."), word.dropLast().count >= 3, word.dropLast().allSatisfy(\.isLetter), next?.first?.isUppercase == true {
+                kept.append(String(word.dropLast()))
+            } else {
+                kept.append(String(word))
+            }
+        }
+        return kept.joined(separator: " ")
+    }
+
+    /// Small words of place names (`City and County of the City of London`, `Stratford-upon-Avon`,
+    /// `Weston super Mare`), never a sentence's by themselves.
+    private static let placeWords: Set<String> = ["and", "of", "the", "upon", "on", "in", "under", "by", "le", "next", "with", "cum",
+                                                   "super", "en", "de", "la", "y", "sur", "at"]
+
+    /// True for a line of a sentence: six words or more, two of them lowercase and no place
+    /// name's small words (a letter's body, not a town's long name).
+    static func isSentence(_ line: String) -> Bool {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard words.count >= 6 else { return false }
+        return words.filter { word in word.first?.isLowercase == true && !placeWords.contains(word.lowercased()) }.count >= 2
+    }
+
     /// True when `line` may be a line of an address: not a label, a date, a phone or an
     /// identifier, and not a sentence.
     static func isAddressLine(_ line: String) -> Bool {
         let words = line.split(separator: " ").map(String.init)
-        guard let first = words.first, line.utf8.count <= 80, !line.contains(":"), !LetterPage.isProse(line),
+        guard let first = words.first, line.utf8.count <= 80, !line.contains(":"), !isSentence(line),
               LabelLexicon.matches(words).isEmpty, !LabelLexicon.isLabelStart(words),
               !PeopleText.titles.contains(LabelLexicon.key(first)) else { return false }
         if LetterIdentifiers.date(atStartOf: Substring(line)) != nil, line.split(separator: " ").count <= 3 { return false }

@@ -268,7 +268,7 @@ struct FieldReader: Sendable {
             let cell = layout.lines[next][index]
             // Anything left of it on its line that is not empty is another column's, unless it is a label (then the value has ended).
             if layout.lines[next][..<index].contains(where: { label($0.words) != nil }) { break }
-            guard label(cell.words) == nil, cell.text.utf8.count <= PageLines.longLine, !LetterPage.isProse(cell.text),
+            guard label(cell.words) == nil, cell.text.utf8.count <= PageLines.longLine, !FactCheck.isSentence(cell.text),
                   !cell.text.hasPrefix("Dear ") else { break }
             used.insert(Self.place(next, index))
             taken.append(cell.words)
@@ -300,7 +300,7 @@ struct FieldReader: Sendable {
             guard let first = layout.lines[next].first, abs(first.x0 - x) <= layout.bands[line].height else { return nil }
             last = next
             if label(first.words) != nil { continue }
-            guard layout.lines[next].count == 1, let (_, before) = TextPatterns.lastPostcode(in: first.text), !LetterPage.isProse(first.text),
+            guard layout.lines[next].count == 1, let (_, before) = TextPatterns.lastPostcode(in: first.text), !FactCheck.isSentence(first.text),
                   FactCheck.isAddressLine(String(before).trimmingCharacters(in: CharacterSet(charactersIn: " ,"))) else { return nil }
             used.insert(Self.place(next, 0))
             return first.text

@@ -159,13 +159,20 @@ struct LetterPage: Sendable {
         return words >= 6 && lower * 2 >= words
     }
 
+    /// True for a line of a hospital's footer (`East Surrey Hospital, Canada Avenue … · Switchboard …`),
+    /// where a copy's line whose postcode OCR misread must not run on to.
+    private static func isFooterLine(_ line: String) -> Bool {
+        line.hasBytes("hospital", ignoringCase: true) || line.hasBytes("trust", ignoringCase: true) || line.hasBytes("switchboard", ignoringCase: true)
+            || line.hasBytes("\u{B7}")
+    }
+
     /// A `cc:` line and the lines that go on from it, until its postcode.
     private static func copy(at index: Int, in lines: [String]) -> LetterCopy? {
         guard let match = copyLine.first(in: lines[index]) else { return nil }
         var text = String(lines[index].dropFirst(match[0].count))
         var next = index + 1
         while TextPatterns.postcodes(in: text).isEmpty, next < lines.count, next <= index + 3, !lines[next].isEmpty,
-              copyLine.first(in: lines[next]) == nil, !lines[next].contains("|") {
+              copyLine.first(in: lines[next]) == nil, !lines[next].contains("|"), !Self.isFooterLine(lines[next]) {
             text += (text.hasSuffix("-") ? "" : " ") + lines[next]  // `Aston-on-` / `Trent`
             next += 1
         }

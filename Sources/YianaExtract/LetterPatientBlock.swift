@@ -26,7 +26,7 @@ struct LetterPatientBlock: Sendable, Equatable {
     private static let labels: [(Label, Pattern)] = [
         (.dateOfBirth, Pattern(#"(?<![A-Za-z])(?:D\.?\s?O\.?\s?B|Date\s+of\s+birth|Birth\s+date|Born)\b\.?\s*[:.\-]?\s*"#, [.caseInsensitive])),
         (.nhs, Pattern(#"(?<![A-Za-z])NHS\s*(?:No|Number|Num|#)?\b\.?\s*[:.\-]?\s*"#, [.caseInsensitive])),
-        (.mrn, Pattern(#"(?<![A-Za-z])(?:MRN|Hosp(?:ital)?\.?\s*(?:No|Number|Num|ID|Ref)|Unit\s+(?:No|Number)|Patient\s+(?:No|Number|ID)|Case\s+(?:No|Number)|Record\s+(?:No|Number)|Reg(?:istration)?\s+(?:No|Number)|[A-Z]{2,4}\s+(?:No|Number)(?=\s*:))\b\.?\s*[:.\-]?\s*"#, [.caseInsensitive])),
+        (.mrn, Pattern(#"(?<![A-Za-z])(?:MRN|Hosp(?:ital)?\.?\s*(?:No|Number|Num|ID|Ref)|Unit\s+(?:No|Number)|Patient\s+(?:No|Number|ID)|Case\s+(?:No|Number)|Record\s+(?:No|Number)|Reg(?:istration)?\s+(?:No|Number)|(?!(?:Tel|Fax|Mob|Ref|GOC|NHS|Ph)\s)[A-Z]{2,4}\s+(?:No|Number)(?=\s*:))\b\.?\s*[:.\-]?\s*"#, [.caseInsensitive])),
         (.address, Pattern(#"(?<![A-Za-z])(?:Add|Addr|Address|Home\s+address)\b\.?\s*[:\-]\s*"#, [.caseInsensitive])),
         (.phone, Pattern(#"(?<![A-Za-z])(?:Tel(?:ephone)?(?:\s+No)?|Phone|Mob(?:ile)?|Home\s+(?:tel|phone))\b\.?\s*[:.\-]?\s*(?=[+\d(])"#, [.caseInsensitive])),
         (.name, Pattern(#"(?<![A-Za-z])(?:Patient(?:'s)?\s+name|Name|Patient)\s*:\s*"#, [.caseInsensitive])),

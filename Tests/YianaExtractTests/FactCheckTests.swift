@@ -29,6 +29,7 @@ struct FactCheckTests {
         #expect(check.isPostcode("RH2 7AA") && !check.isPostcode("RH2 3ZZ"), "RH2 3 is no sector")
         #expect(check.isPostcode("EH1 1YZ"), "a Scottish area the table does not hold: its form alone")
         #expect(check.isPostcode("RH2 3ZZ", formOnly: true) && !check.isPostcode("RH23ZZ X"))
+        #expect(!check.isPostcode("C03 4LD") && check.isPostcode("CO3 4LD"), "no area C: a CO3 read with a zero")
     }
 
     @Test func namesAndAddressLinesHoldNoLabelNumberOrDate() {
@@ -36,6 +37,9 @@ struct FactCheckTests {
         #expect(!FactCheck.isPersonName("Title Mr") && !FactCheck.isPersonName("Date Of Birth") && !FactCheck.isPersonName("Riverside Surgery"))
         #expect(!FactCheck.isPersonName("Jane Smith 12") && !FactCheck.isPersonName("Fatima Ellis-") && !FactCheck.isPersonName("jane smith"))
         #expect(FactCheck.isAddressLine("14 Oak Lane") && FactCheck.isAddressLine("Rose Cottage") && FactCheck.isAddressLine("Flat 5"))
+        #expect(FactCheck.isAddressLine("City and County of the City of London"), "a town's long name is no sentence")
+        #expect(FactCheck.withoutSpecks("Rose. Cottage") == "Rose Cottage" && FactCheck.withoutSpecks("14 Oak . Lane") == "14 Oak Lane")
+        #expect(FactCheck.withoutSpecks("12 St. Mary's Walk") == "12 St. Mary's Walk")
         for line in ["Date of birth 17 12 1963", "NHS No: 943 476 5919", "12/03/1945", "01737 123456", "943 476 5919", "Case", "Mr Flat 5",
                      "I saw her in clinic today with her daughter and we talked"] {
             #expect(!FactCheck.isAddressLine(line), "\(line)")
