@@ -53,7 +53,7 @@ extension AddressCascade {
             var notPatientPostcodes = fields?.otherPostcodes ?? []
             if entries[index].extraction?.method == "fields", !readByLetter { notPatientPostcodes.formUnion(fields?.headAndFootPostcodes ?? []) }
             if let checked = check.checked(entries[index], notPatient: notPatient, notPatientPostcodes: notPatientPostcodes,
-                                           notPatientPhones: fields?.headAndFootPhones ?? []) {
+                                           notPatientPhones: fields?.headAndFootPhones ?? [], doubtful: fields?.doubtful ?? []) {
                 entries[index] = checked
             } else {
                 entries.remove(at: index)
@@ -104,9 +104,18 @@ extension AddressCascade {
 extension FactCheck {
     /// `entry` with every value that fails its check left out; nil when its name fails (no
     /// person is written without a name that reads as one) or names someone who is not the patient.
-    func checked(_ entry: AddressPage, notPatient: [String], notPatientPostcodes: Set<String>, notPatientPhones: Set<String>) -> AddressPage? {
+    func checked(_ entry: AddressPage, notPatient: [String], notPatientPostcodes: Set<String>, notPatientPhones: Set<String>,
+                 doubtful: Set<String> = []) -> AddressPage? {
         var entry = entry
-        guard var person = entry.patient else { return nil }
+        guard var person = entry.patient, !Self.isDoubtful(person.fullName, doubtful) else { return nil }
+        // A value with a word OCR was unsure of is not written.
+        if Self.isDoubtful(person.dateOfBirth, doubtful) { person.dateOfBirth = nil }
+        if Self.isDoubtful(person.mrn, doubtful) { person.mrn = nil }
+        if Self.isDoubtful(person.nhsNumber, doubtful) { person.nhsNumber = nil }
+        if let address = entry.address, Self.isDoubtful(address.postcode, doubtful) || Self.isDoubtful(address.city, doubtful) { entry.address = nil }
+        if let line = entry.address?.line1, Self.isDoubtful(line, doubtful) { entry.address?.line1 = nil }
+        if let line = entry.address?.line2, Self.isDoubtful(line, doubtful) { entry.address?.line2 = nil }
+        if Self.isDoubtful(entry.gp?.name, doubtful) || Self.isDoubtful(entry.gp?.postcode, doubtful) { entry.gp = nil }
         // A page the app's rules read with a placeholder for a name (`Unknown`) keeps its address, as the app keeps it.
         if let name = person.fullName {
             guard Self.isPersonName(name), !notPatient.contains(where: { LetterNames.same($0, name) }) else { return nil }

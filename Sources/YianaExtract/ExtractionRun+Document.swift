@@ -90,7 +90,7 @@ extension ExtractionRun {
             let words = page.blocks.map { block in
                 (x: block.boundingBox.x, y: block.boundingBox.y, width: block.boundingBox.width, height: block.boundingBox.height,
                  words: block.lines.flatMap(\.words).map { (text: $0.text, x: $0.boundingBox.x, y: $0.boundingBox.y,
-                                                             width: $0.boundingBox.width, height: $0.boundingBox.height) })
+                                                             width: $0.boundingBox.width, height: $0.boundingBox.height, confidence: $0.confidence) })
             }
             // A page read from its own text layer has no boxes for its words: its layout is the PDF's.
             if words.allSatisfy(\.words.isEmpty) {

@@ -150,6 +150,17 @@ struct FactCheck: Sendable {
         return kept.joined(separator: " ")
     }
 
+    /// A word as values and OCR's words are compared: its letters and digits, lowercased.
+    static func token(_ word: Substring) -> String {
+        String(word.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init)).lowercased()
+    }
+
+    /// True when a word of `value` is one OCR was unsure of.
+    static func isDoubtful(_ value: String?, _ doubtful: Set<String>) -> Bool {
+        guard let value, !doubtful.isEmpty else { return false }
+        return value.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "/" || $0 == "-" }).contains { doubtful.contains(token($0)) }
+    }
+
     /// Small words of place names (`City and County of the City of London`, `Stratford-upon-Avon`,
     /// `Weston super Mare`), never a sentence's by themselves.
     private static let placeWords: Set<String> = ["and", "of", "the", "upon", "on", "in", "under", "by", "le", "next", "with", "cum",

@@ -53,6 +53,9 @@ struct FieldReader: Sendable {
         var x0, x1: Double
     }
 
+    /// The words OCR was unsure of (confidence under 0.3), as ``FactCheck/token(_:)`` folds them:
+    /// no value with one of them in it is written (`Dr R Brann` read at 6% for `Brennan`).
+    var doubtful: Set<String> = []
     /// Postcodes of the page's letterhead (the lines above its first label) and of its foot.
     var headAndFootPostcodes: Set<String> = []
     /// Phones (their digits) of the lines above the patient's first label and of the page's foot.
@@ -64,6 +67,10 @@ struct FieldReader: Sendable {
 
     init(_ layout: PageLayout) {
         let layout = layout.splittingValuesUnderLabelRows { cell in Self.label(cell.words).map { $0.count == cell.words.count } ?? false }
+        for word in layout.words where word.confidence < 0.3 {
+            let token = FactCheck.token(Substring(word.text))
+            if token.count >= 2 { doubtful.insert(token) }
+        }
         var used = Set<Int>()  // the cells read (`place`)
         var sections: [Section] = []
         var firstLabel: Int?

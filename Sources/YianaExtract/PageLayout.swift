@@ -5,11 +5,13 @@ import Foundation
 public struct PlacedWord: Sendable, Equatable, Codable {
     public var text: String
     public var x0, y0, x1, y1: Double
+    /// How sure OCR was of the word, 0…1 (1 for a PDF's own text).
+    public var confidence: Double
     var height: Double { y1 - y0 }
     var middle: Double { (y0 + y1) / 2 }
 
-    public init(text: String, x0: Double, y0: Double, x1: Double, y1: Double) {
-        (self.text, self.x0, self.y0, self.x1, self.y1) = (text, x0, y0, x1, y1)
+    public init(text: String, x0: Double, y0: Double, x1: Double, y1: Double, confidence: Double = 1) {
+        (self.text, self.x0, self.y0, self.x1, self.y1, self.confidence) = (text, x0, y0, x1, y1, confidence)
     }
 }
 
@@ -42,24 +44,31 @@ struct PageLayout: Sendable {
     init(words raw: [PlacedWord]) {
         let words = raw.prefix(Self.wordLimit).filter { !$0.text.isEmpty && $0.x1 >= $0.x0 && $0.y1 > $0.y0 }
             .sorted { $0.middle < $1.middle }
-        // Lines: a word joins the line whose middle lies within half a height of its own.
+        // Lines: a word joins the line whose middle lies within half a height of its own, or whose
+        // span it shares for half its height (a word without descenders beside one with them, a
+        // scan a little turned).
         var rows: [[PlacedWord]] = []
         var middles: [Double] = []
-        var heights: [Double] = []
+        var spans: [(top: Double, bottom: Double)] = []
         for word in words {
             var joined = false
-            for index in stride(from: rows.count - 1, through: max(0, rows.count - 3), by: -1)
-            where abs(middles[index] - word.middle) < 0.5 * min(heights[index], word.height) {
+            for index in stride(from: rows.count - 1, through: max(0, rows.count - 3), by: -1) {
+                let (top, bottom) = spans[index]
+                let shared = min(bottom, word.y1) - max(top, word.y0)
+                guard abs(middles[index] - word.middle) < 0.5 * min(bottom - top, word.height)
+                        || shared >= 0.6 * min(bottom - top, word.height) && abs(middles[index] - word.middle) < 0.5 * max(bottom - top, word.height)
+                else { continue }
+                let count = Double(rows[index].count)
                 rows[index].append(word)
-                middles[index] = (middles[index] * Double(rows[index].count - 1) + word.middle) / Double(rows[index].count)
-                heights[index] = max(heights[index], word.height)
+                middles[index] = (middles[index] * count + word.middle) / (count + 1)
+                spans[index] = ((top * count + word.y0) / (count + 1), (bottom * count + word.y1) / (count + 1))
                 joined = true
                 break
             }
             if !joined {
                 rows.append([word])
                 middles.append(word.middle)
-                heights.append(word.height)
+                spans.append((word.y0, word.y1))
             }
         }
         let order = rows.indices.sorted { middles[$0] < middles[$1] }
@@ -153,7 +162,7 @@ extension PageLayout {
     /// A page laid out from an OCR result's words, whose boxes are fractions of the page. The
     /// app's service writes Vision's boxes, which start at the page's foot: told by its blocks
     /// running up the page as its lines run down, and turned over.
-    init(ocrBlocks: [(x: Double, y: Double, width: Double, height: Double, words: [(text: String, x: Double, y: Double, width: Double, height: Double)])]) {
+    init(ocrBlocks: [(x: Double, y: Double, width: Double, height: Double, words: [(text: String, x: Double, y: Double, width: Double, height: Double, confidence: Double)])]) {
         var rising = 0, falling = 0
         for (a, b) in zip(ocrBlocks, ocrBlocks.dropFirst()) {
             if b.y + b.height / 2 < a.y + a.height / 2 - 0.002 { rising += 1 } else if b.y > a.y + 0.002 { falling += 1 }
@@ -165,7 +174,7 @@ extension PageLayout {
             for word in block.words where word.width >= 0 && word.height > 0 {
                 let top = flip ? 1 - word.y - word.height : word.y
                 words.append(PlacedWord(text: word.text, x0: word.x * width, y0: top * height, x1: (word.x + word.width) * width,
-                                        y1: (top + word.height) * height))
+                                        y1: (top + word.height) * height, confidence: word.confidence))
             }
         }
         self.init(words: words)
@@ -196,7 +205,11 @@ extension PageLayout {
             if isRowOfFields, let first = cells.first, let last = cells.last {
                 pieces.append((cells.map(\.text).joined(separator: " "), first.x0, last.x1))
             }
-            for cell in cells where !isRowOfFields {
+            // A cell of one or two marks standing apart (`oO`, `7`: a scan's specks) is left out of the text.
+            let specks = Set(cells.indices.filter { index in
+                cells[index].text.count <= 2 && !isLabel(cells[index]) && cells.count > 1
+            }.map { cells[$0].x0 })
+            for cell in cells where !isRowOfFields && !specks.contains(cell.x0) {
                 if let label = pendingLabel {
                     pieces.append((label.text + " " + cell.text, label.x0, cell.x1))
                     pendingLabel = nil
@@ -209,8 +222,10 @@ extension PageLayout {
             if let label = pendingLabel { pieces.append((label.text, label.x0, label.x1)) }
             let tolerance = 1.5 * bands[index].height
             for piece in pieces {
-                if let open = blocks.indices.last(where: { blocks[$0].lastLine == index - 1 && !cells.isEmpty
-                        && (abs(blocks[$0].x0 - piece.x0) <= tolerance || abs(blocks[$0].x1 - piece.x1) <= tolerance) && gap(from: index - 1, to: index) <= 1.5 }) {
+                // A block goes on over lines of the column beside it (a window's lines between the reference column's).
+                if let open = blocks.indices.last(where: { blocks[$0].lastLine < index && blocks[$0].lastLine >= index - 3
+                        && (abs(blocks[$0].x0 - piece.x0) <= tolerance || abs(blocks[$0].x1 - piece.x1) <= tolerance)
+                        && gap(from: blocks[$0].lastLine, to: index) <= 1.5 }) {
                     blocks[open].lines.append(piece.text)
                     blocks[open].lastLine = index
                     blocks[open].x0 = piece.x0

@@ -42,6 +42,16 @@ public enum OCRResults {
     public struct Word: Decodable, Sendable {
         public let text: String
         public let boundingBox: Box
+        /// How sure the recogniser was of it, 0…1 (1 where the results do not say).
+        public var confidence: Double = 1
+
+        enum CodingKeys: String, CodingKey { case text, boundingBox }
+
+        init(text: String, boundingBox: Box, confidence: Double) {
+            self.text = text
+            self.boundingBox = boundingBox
+            self.confidence = confidence
+        }
     }
 
     /// A box as fractions of the page's width and height.

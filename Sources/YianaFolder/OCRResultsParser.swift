@@ -79,16 +79,17 @@ struct OCRResultsParser {
     }
 
     private mutating func word() throws -> OCRResults.Word {
-        var text: String?, box: OCRResults.Box?
+        var text: String?, box: OCRResults.Box?, confidence = 1.0
         try object { key, parser in
             switch key {
             case "text": text = try parser.string()
             case "boundingBox": box = try parser.box()
+            case "confidence": confidence = (try? parser.number()) ?? 1
             default: try parser.skip()
             }
         }
         guard let text, let box else { throw Malformed() }
-        return OCRResults.Word(text: text, boundingBox: box)
+        return OCRResults.Word(text: text, boundingBox: box, confidence: confidence)
     }
 
     private mutating func box() throws -> OCRResults.Box {

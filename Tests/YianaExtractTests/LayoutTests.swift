@@ -89,7 +89,7 @@ struct LayoutTests {
     }
 
     static func word(_ value: JSONValue) -> PlacedWord? {
-        guard case .array(let parts) = value, parts.count == 5, case .string(let text) = parts[0] else { return nil }
+        guard case .array(let parts) = value, parts.count == 5 || parts.count == 6, case .string(let text) = parts[0] else { return nil }
         let numbers = parts.dropFirst().compactMap { part -> Double? in
             switch part {
             case .integer(let number): Double(number)
@@ -97,8 +97,8 @@ struct LayoutTests {
             default: nil
             }
         }
-        guard numbers.count == 4 else { return nil }
-        return PlacedWord(text: text, x0: numbers[0], y0: numbers[1], x1: numbers[2], y1: numbers[3])
+        guard numbers.count == parts.count - 1 else { return nil }
+        return PlacedWord(text: text, x0: numbers[0], y0: numbers[1], x1: numbers[2], y1: numbers[3], confidence: numbers.count > 4 ? numbers[4] : 1)
     }
 
     /// An electronic record's letter to the GP: the patient's details in a label column beside
@@ -230,6 +230,18 @@ struct LayoutTests {
                                           [(50, "Telephone"), (150, "01737 123456")]]))
         #expect(phone.patient?.phones?.home == "01737 123456")
         #expect(patient([[(50, "Patient"), (150, "John SMITH")], [(50, "Date of birth"), (150, "01/01/1950")]])?.patient?.phones == nil)
+    }
+
+    /// A value with a word OCR was unsure of is not written: a name read at 6% is no name.
+    @Test func aWordOCRWasUnsureOfIsNoFact() throws {
+        let rows = Self.letterhead + [[(50, "Name:"), (150, "Mrs Jane BRANN")], [(50, "DOB:"), (150, "12/03/1945")], [(50, "NHS No:"), (150, "943 476 5919")]]
+        let words = Self.page(rows).map { word in
+            var word = word
+            if word.text == "BRANN" { word.confidence = 0.06 }
+            return word
+        }
+        #expect(cascade.document("Letter", laidOutPages: [(1, Self.text(rows), Self.page(rows))]).first?.patient?.fullName == "Jane Brann")
+        #expect(cascade.document("Letter", laidOutPages: [(1, Self.text(rows), words)]).first { $0.addressType == "patient" } == nil)
     }
 
     /// A patient's name and nothing that identifies them (no date of birth, hospital or NHS

@@ -80,14 +80,17 @@ enum PeopleBench {
     }
 
     /// Every document of LIBRARY with its pages' text and words (each `[text, x0, y0, x1, y1]`, in
-    /// points from the page's top-left corner) as `yiana extract` lays them out, written to OUTPUT
+    /// points from the page's top-left corner, and OCR's confidence in it after them where it has one) as `yiana extract` lays them out, written to OUTPUT
     /// (`{"documents": [{"document_id", "pages": [{"page_number", "text", "words"}]}]}`).
     static func layoutPages(library root: URL, output: URL) throws -> Int32 {
         try writeDocuments(of: root, to: output, what: "laid-out pages") { run, url in
             let (key, pages) = try run.laidOutPages(ofDocumentAt: url)
             return ["document_id": key, "pages": pages.map { page in
                 ["page_number": page.number, "text": page.text,
-                 "words": page.words.map { [$0.text, Self.rounded($0.x0), Self.rounded($0.y0), Self.rounded($0.x1), Self.rounded($0.y1)] as [Any] }] as [String: Any]
+                 "words": page.words.map { word in
+                     [word.text, Self.rounded(word.x0), Self.rounded(word.y0), Self.rounded(word.x1), Self.rounded(word.y1)]
+                         + (word.confidence < 1 ? [Self.rounded(word.confidence * 100) / 100] : []) as [Any]
+                 }] as [String: Any]
             }]
         }
     }
