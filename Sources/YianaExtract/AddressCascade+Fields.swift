@@ -113,7 +113,7 @@ extension FactCheck {
         if Self.isDoubtful(person.mrn, doubtful) { person.mrn = nil }
         if Self.isDoubtful(person.nhsNumber, doubtful) { person.nhsNumber = nil }
         if let address = entry.address, Self.isDoubtful(address.postcode, doubtful) || Self.isDoubtful(address.city, doubtful) { entry.address = nil }
-        if let line = entry.address?.line1, Self.isDoubtful(line, doubtful) { entry.address?.line1 = nil }
+        if let line = entry.address?.line1, Self.isDoubtful(line, doubtful) { entry.address?.line1 = nil; entry.address?.line2 = nil }
         if let line = entry.address?.line2, Self.isDoubtful(line, doubtful) { entry.address?.line2 = nil }
         if Self.isDoubtful(entry.gp?.name, doubtful) || Self.isDoubtful(entry.gp?.postcode, doubtful) { entry.gp = nil }
         // A page the app's rules read with a placeholder for a name (`Unknown`) keeps its address, as the app keeps it.
@@ -143,9 +143,12 @@ extension FactCheck {
             }
             // A speck or a rule OCR read at a line's ends is no part of it (`14 Park View . .`, `| Flat 30`).
             let edges = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: ")'")).inverted
-            // A line that is the patient's own name (a label's block read from its name line) is no line of the address.
-            let lines = [address.line1, address.line2].compactMap { $0.map(Self.withoutSpecks)?.trimmingCharacters(in: edges) }.filter(Self.isAddressLine)
-                .filter { line in person.fullName.map { !LetterNames.same(line, $0) } ?? true }
+            // A line that is the patient's own name (a label's block read from its name line) is no line of the address: the
+            // next moves up. A first line that fails its check leaves the second unplaced: neither is written.
+            var lines = [address.line1, address.line2].compactMap { $0.map(Self.withoutSpecks)?.trimmingCharacters(in: edges) }
+            if let first = lines.first, let name = person.fullName, LetterNames.same(first, name) { lines.removeFirst() }
+            if let first = lines.first, !Self.isAddressLine(first) { lines = [] }
+            lines = Array(lines.prefix { Self.isAddressLine($0) })
             address.line1 = lines.first
             address.line2 = lines.count > 1 ? lines[1] : nil
             address.city = address.city?.trimmingCharacters(in: edges)

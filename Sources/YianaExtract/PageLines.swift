@@ -49,9 +49,9 @@ struct PageLines: Sendable {
             text = text.replacingOccurrences(of: #"(?<=[a-z])-\n(?=[a-z])"#, with: "", options: .regularExpression)
         }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(Self.trimmed)
-        if lines.contains(where: Self.isSpeck) || lines.contains(where: { $0.hasSuffix(" |") || $0.hasPrefix("| ") }) {
-            // What OCR makes of a scan's specks and rules: a line of a mark or two (`_`, `:`, `|`), a bar at a line's end.
-            lines = lines.filter { !Self.isSpeck($0) }.map(Self.withoutEdgeBars)
+        if lines.contains(where: { Self.isSpeck($0) || Self.hasEdgeSpeck($0) }) {
+            // What OCR makes of a scan's specks and rules: a line of a mark or two (`_`, `:`, `|`), a mark at a line's end (`~~ Woodhatch`).
+            lines = lines.filter { !Self.isSpeck($0) }.map(Self.withoutEdgeSpecks)
             text = lines.joined(separator: "\n")
         }
         self.text = text
@@ -64,12 +64,18 @@ struct PageLines: Sendable {
         !line.isEmpty && line.count <= 3 && !line.contains { $0.isLetter || $0.isNumber }
     }
 
-    /// `line` without a lone bar at its start or end (`186 Kingsway |`).
-    private static func withoutEdgeBars(_ line: String) -> String {
-        var line = Substring(line)
-        while line.hasSuffix(" |") { line = line.dropLast(2) }
-        while line.hasPrefix("| "), line.dropFirst(2).first?.isUppercase != true || line.dropFirst(2).first == nil { line = line.dropFirst(2) }
-        return trimmed(line)
+    /// True when `line` starts or ends with a mark or two standing apart (`~~ Woodhatch`, `186 Kingsway |`).
+    private static func hasEdgeSpeck(_ line: String) -> Bool {
+        guard line.utf8.count > 3, let first = line.split(separator: " ").first, let last = line.split(separator: " ").last else { return false }
+        return isSpeck(String(first)) && first.count <= 2 || isSpeck(String(last)) && last.count <= 2 && last != "." && last != ":"
+    }
+
+    /// `line` without the marks standing apart at its start and end (`~~ Woodhatch`, `186 Kingsway |`).
+    private static func withoutEdgeSpecks(_ line: String) -> String {
+        var words = line.split(separator: " ", omittingEmptySubsequences: true)
+        while words.count > 1, let first = words.first, first.count <= 2, isSpeck(String(first)) { words.removeFirst() }
+        while words.count > 1, let last = words.last, last.count <= 2, isSpeck(String(last)), last != ".", last != ":" { words.removeLast() }
+        return words.count == line.split(separator: " ").count ? line : words.joined(separator: " ")
     }
 }
 
