@@ -59,7 +59,16 @@ extension AddressCascade {
                 entries.remove(at: index)
             }
         }
-        return entries
+        // The other people copied (an optician, a specialist): a name that reads as a person's, a postcode that is one.
+        return entries.compactMap { entry in
+            guard entry.addressType != "patient" else { return entry }
+            guard let name = entry.patient?.fullName, FactCheck.isPersonName(name), !FactCheck.isDoubtful(name, fields?.doubtful ?? []) else { return nil }
+            var entry = entry
+            if let postcode = entry.address?.postcode, !check.isPostcode(postcode) || FactCheck.isDoubtful(postcode, fields?.doubtful ?? []) {
+                entry.address?.postcode = nil
+            }
+            return entry
+        }
     }
 
     /// `base` with what `other` (another reading of the same person) and the labels' identifiers
