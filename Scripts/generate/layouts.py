@@ -58,6 +58,16 @@ OPTOMETRISTS = [("Mr Ben Jones", "Reigate Opticians"), ("Ms Kemi Adeyemi", "Visi
 TYPISTS = ["JD", "lm", "TR/ak", "SB"]
 
 
+class Patients(People):
+    """`People` whose names may come again once most have been drawn: a run of a thousand
+    documents draws two people each (the patient and a relative) from 1,080 names."""
+
+    def patient(self):
+        if len(self.used) > 900:
+            self.used.clear()
+        return super().patient()
+
+
 def s(text):
     """`text` as a Typst string in markup: nothing in it is read as markup."""
     return '#"' + str(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
@@ -434,7 +444,7 @@ def main():
     parser.add_argument("--scan-dpi", type=int, default=200)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    people = People(rng)
+    people = Patients(rng)
     os.makedirs(os.path.join(args.out, "pdf"), exist_ok=True)
     truth = {}
     for n in range(args.count):
