@@ -47,6 +47,13 @@ extension AddressCascade {
             patientIndex = entries.firstIndex { $0.addressType == "patient" }
         }
         let notPatient = letter.notPatient + (fields.map { $0.others + $0.gp.names } ?? [])
+        // A copy to someone of the patient's surname and another first name (`Re: Jaan NOWAK` … `cc: Mrs Joan Nowak`): a
+        // misread or another person of the family: the page does not say which, and no patient is written.
+        if let index = patientIndex, let name = entries[index].patient?.fullName,
+           letter.copies.contains(where: { LetterNames.surname($0.name) == LetterNames.surname(name) && !LetterNames.same($0.name, name) }) {
+            entries.remove(at: index)
+            patientIndex = nil
+        }
         if let index = patientIndex {
             // The letter's reading of its own patient has kept its letterhead's and footer's postcodes out already;
             // a patient read from labels keeps out the postcodes above its labels and at the page's foot.
@@ -127,7 +134,7 @@ extension FactCheck {
         if Self.isDoubtful(entry.gp?.name, doubtful) || Self.isDoubtful(entry.gp?.postcode, doubtful) { entry.gp = nil }
         // A page the app's rules read with a placeholder for a name (`Unknown`) keeps its address, as the app keeps it.
         if let name = person.fullName {
-            guard Self.isPersonName(name), !notPatient.contains(where: { LetterNames.same($0, name) }) else { return nil }
+            guard Self.isPersonName(name), !notPatient.contains(where: { LetterNames.same($0, name) }), !isSplitByOCR(name) else { return nil }
             if let gpName = entry.gp?.name, LetterNames.same(gpName, name) { return nil }
         }
         // The app's own rules keep a postcode of the right form, as the app does (its fixtures are of invented

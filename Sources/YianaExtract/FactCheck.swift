@@ -161,6 +161,15 @@ struct FactCheck: Sendable {
         return value.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "/" || $0 == "-" }).contains { doubtful.contains(token($0)) }
     }
 
+    /// True when two words of `name` side by side make a word the page writes whole (`Stan Ley`
+    /// where the letter says `Stanley`): OCR parted a word, and the name is not the person's.
+    func isSplitByOCR(_ name: String) -> Bool {
+        let words = name.split(separator: " ").map { $0.lowercased() }
+        guard words.count >= 3 else { return false }
+        let pageWords = Set(pageText.lowercased().split(whereSeparator: { !$0.isLetter && $0 != "'" && $0 != "-" }).map(String.init))
+        return zip(words, words.dropFirst()).contains { pageWords.contains($0 + $1) }
+    }
+
     /// Small words of place names (`City and County of the City of London`, `Stratford-upon-Avon`,
     /// `Weston super Mare`), never a sentence's by themselves.
     private static let placeWords: Set<String> = ["and", "of", "the", "upon", "on", "in", "under", "by", "le", "next", "with", "cum",

@@ -244,6 +244,26 @@ struct LayoutTests {
         #expect(cascade.document("Letter", laidOutPages: [(1, Self.text(rows), words)]).first { $0.addressType == "patient" } == nil)
     }
 
+    /// Two mentions of the patient that disagree on the first name (a `Re:` line OCR misread, a
+    /// copy to her), or a name whose two words the page writes as one (`STAN LEY` for `Stanley`):
+    /// no patient.
+    @Test func aNameThePageContradictsIsNoPatient() throws {
+        let copy = Self.letterhead + [
+            [(50, "Dear Dr Patel,")], [(50, "Re: Jaan NOWAK DOB: 23/05/1928 NHS No: 943 476 5919")], [],
+            [(50, "I saw her in clinic today and we discussed the plan at length with the family.")],
+            [(50, "Yours sincerely,")], [(50, "Mr L Arblaster")], [(50, "Consultant Ophthalmologist")],
+            [(50, "cc: Mrs Joan Nowak, 14 Oak Lane, Reigate RH2 7AA")],
+        ]
+        #expect(read(copy).first { $0.addressType == "patient" } == nil)
+        let split = Self.letterhead + [
+            [(50, "Name:"), (150, "Mr STAN LEY LLEWELLYN")], [(50, "DOB:"), (150, "12/03/1945")], [(50, "NHS No:"), (150, "943 476 5919")], [],
+            [(50, "Stanley reports a gradual change over the last six months, and we discussed it.")],
+        ]
+        #expect(read(split).first { $0.addressType == "patient" } == nil)
+        let whole = split.dropLast() + [[(50, "He reports a gradual change over the last six months, and we discussed it.")]]
+        #expect(read(Array(whole)).first?.patient?.fullName == "Stan Ley Llewellyn", "without the page's word, the name is what its label says")
+    }
+
     /// A patient's name and nothing that identifies them (no date of birth, hospital or NHS
     /// number): thin evidence, not read from the labels.
     @Test func aNameAloneIsNoPatientOfTheLabels() throws {
