@@ -63,8 +63,9 @@ extension FieldReader {
     typealias Identifiers = (dateOfBirth: String?, mrn: String?, nhsNumber: String?, phones: AddressPage.Phones?)
 
     func identifiers(check: FactCheck) -> Identifiers {
+        // A date the page labels as its own (`Clinic date`, `Date`) is never the patient's date of birth.
         let dob = Self.agreed(patient.datesOfBirth) { value in
-            LetterIdentifiers.date(atStartOf: Substring(value)).flatMap { check.isDateOfBirth($0) ? $0 : nil }
+            LetterIdentifiers.date(atStartOf: Substring(value)).flatMap { check.isDateOfBirth($0) && !letterDates.contains($0) ? $0 : nil }
         }
         let nhs = Self.agreed(patient.nhsNumbers) { value in LetterIdentifiers.nhsNumber(atStartOf: Substring(value)) }
         let mrn = Self.agreed(patient.hospitalNumbers) { value in
