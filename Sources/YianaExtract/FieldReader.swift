@@ -201,8 +201,9 @@ struct FieldReader: Sendable {
     /// `words` up to a second label with its colon in the same cell (`DOB: 12/03/1945  NHS No: 943 476 5919`), and that label on.
     private static func untilNextLabel(_ words: [PlacedWord]) -> (value: [PlacedWord], rest: [PlacedWord]) {
         guard words.count >= 2 else { return (words, []) }
-        for start in 1..<words.count {
-            if let next = label(Array(words[start...])), next.colon { return (Array(words[..<start]), Array(words[start...])) }
+        // A label's value is a few words: a cell of thousands (a damaged scan's) is searched in its first 40.
+        for start in 1..<min(words.count, 40) {
+            if let next = label(Array(words[start..<min(words.count, start + 8)])), next.colon { return (Array(words[..<start]), Array(words[start...])) }
         }
         return (words, [])
     }

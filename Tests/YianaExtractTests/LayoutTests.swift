@@ -264,6 +264,17 @@ struct LayoutTests {
         #expect(read(Array(whole)).first?.patient?.fullName == "Stan Ley Llewellyn", "without the page's word, the name is what its label says")
     }
 
+    /// Pages no paperwork is (a line of thousands of labels, thousands of one-word lines, words
+    /// piled on one place) are read without harm, and give no patient.
+    @Test func hostileLayoutsAreReadWithoutHarm() {
+        let oneLine = (0..<6000).map { PlacedWord(text: $0 % 2 == 0 ? "Name:" : "DOB:", x0: Double($0) * 3, y0: 100, x1: Double($0) * 3 + 2, y1: 110) }
+        let column = (0..<6000).map { PlacedWord(text: "Address", x0: 50, y0: Double($0) * 12, x1: 90, y1: Double($0) * 12 + 10) }
+        let pile = (0..<6000).map { PlacedWord(text: "Patient \($0)", x0: 50, y0: 50, x1: 90, y1: 60) }
+        for words in [oneLine, column, pile, []] {
+            #expect(cascade.document("Letter", laidOutPages: [(1, "Name: DOB: 12/03/1945", words)]).allSatisfy { $0.extraction?.method != "fields" })
+        }
+    }
+
     /// A patient's name and nothing that identifies them (no date of birth, hospital or NHS
     /// number): thin evidence, not read from the labels.
     @Test func aNameAloneIsNoPatientOfTheLabels() throws {
