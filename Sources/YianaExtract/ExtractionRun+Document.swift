@@ -87,20 +87,14 @@ extension ExtractionRun {
         func hasWords(_ text: String) -> Bool { text.contains { $0.isLetter || $0.isNumber } }
         var texts: [Int: PageText] = [:]
         for page in OCRResults.read(for: document, in: library) ?? [] where page.number >= 1 && hasWords(page.text) {
-            let words = page.blocks.map { block in
-                (x: block.boundingBox.x, y: block.boundingBox.y, width: block.boundingBox.width, height: block.boundingBox.height,
-                 words: block.lines.flatMap(\.words).map { (text: $0.text, x: $0.boundingBox.x, y: $0.boundingBox.y,
-                                                             width: $0.boundingBox.width, height: $0.boundingBox.height, confidence: $0.confidence) })
-            }
-            // A page read from its own text layer has no boxes for its words: its layout is the PDF's.
-            if words.allSatisfy(\.words.isEmpty) {
-                texts[page.number] = (page.text, nil)
-            } else if page.blocks.count == 1, let box = page.blocks.first?.boundingBox, box.x == 0, box.y == 0, box.width == 1, box.height == 1 {
+            if page.blocks.allSatisfy({ $0.lines.allSatisfy(\.words.isEmpty) }) {
+                texts[page.number] = (page.text, nil)  // no boxes for its words: its layout is the PDF's
+            } else if page.isOwnTextLayer {
                 // A page's own text layer, its words' boxes kept by `yiana ocr`: its text is the PDF's, read as it was.
-                texts[page.number] = (page.text, PageLayout(ocrBlocks: words))
+                texts[page.number] = (page.text, PageLayout(ocrBlocks: page.blocks))
             } else {
                 // OCR reads straight across a page's columns: the text is read from where its words are, column by column.
-                let layout = PageLayout(ocrBlocks: words)
+                let layout = PageLayout(ocrBlocks: page.blocks)
                 texts[page.number] = (layout.readingText(isLabel: FieldReader.isLabel), layout)
             }
         }
@@ -112,14 +106,14 @@ extension ExtractionRun {
             return (texts, pageCount)
         }
         for (number, page) in texts where page.layout == nil && number <= pdf.pageCount {
-            texts[number]?.layout = PageLayout(pdfWords: pdf.words(ofPage: number - 1).map { (text: $0.text, x: $0.x, y: $0.y, width: $0.width, height: $0.height) })
+            texts[number]?.layout = PageLayout(pdfWords: pdf.words(ofPage: number - 1))
         }
         guard needsText else { return (texts, pageCount) }
         pageCount = pdf.pageCount
         for index in 0..<pdf.pageCount where texts[index + 1] == nil {
             let (text, words) = pdf.textAndWords(ofPage: index)
             if hasWords(text) {
-                texts[index + 1] = (text, words.isEmpty ? nil : PageLayout(pdfWords: words.map { (text: $0.text, x: $0.x, y: $0.y, width: $0.width, height: $0.height) }))
+                texts[index + 1] = (text, words.isEmpty ? nil : PageLayout(pdfWords: words))
             }
         }
         return (texts.filter { $0.key <= pageCount }, pageCount)

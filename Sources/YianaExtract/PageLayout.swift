@@ -1,4 +1,6 @@
 import Foundation
+import YianaLibrary
+import YianaPDF
 
 /// A word of a page and where it is drawn, in points from the page's top-left corner (an
 /// OCR result's fractions are taken as of an A4 page).
@@ -155,27 +157,26 @@ struct PageLayout: Sendable {
 
 extension PageLayout {
     /// A page laid out from its text layer's words (poppler's boxes, in points).
-    init(pdfWords: [(text: String, x: Double, y: Double, width: Double, height: Double)]) {
+    init(pdfWords: [PageWord]) {
         self.init(words: pdfWords.map { PlacedWord(text: $0.text, x0: $0.x, y0: $0.y, x1: $0.x + $0.width, y1: $0.y + $0.height) })
     }
 
     /// A page laid out from an OCR result's words, whose boxes are fractions of the page. The
     /// app's service writes Vision's boxes, which start at the page's foot: told by its blocks
     /// running up the page as its lines run down, and turned over.
-    init(ocrBlocks: [(x: Double, y: Double, width: Double, height: Double, words: [(text: String, x: Double, y: Double, width: Double, height: Double, confidence: Double)])]) {
+    init(ocrBlocks: [OCRResults.Block]) {
         var rising = 0, falling = 0
-        for (a, b) in zip(ocrBlocks, ocrBlocks.dropFirst()) {
+        for (a, b) in zip(ocrBlocks.map(\.boundingBox), ocrBlocks.dropFirst().map(\.boundingBox)) {
             if b.y + b.height / 2 < a.y + a.height / 2 - 0.002 { rising += 1 } else if b.y > a.y + 0.002 { falling += 1 }
         }
         let flip = rising > falling * 2 && rising >= 3
         let (width, height) = (595.0, 842.0)
         var words: [PlacedWord] = []
-        for block in ocrBlocks {
-            for word in block.words where word.width >= 0 && word.height > 0 {
-                let top = flip ? 1 - word.y - word.height : word.y
-                words.append(PlacedWord(text: word.text, x0: word.x * width, y0: top * height, x1: (word.x + word.width) * width,
-                                        y1: (top + word.height) * height, confidence: word.confidence))
-            }
+        for word in ocrBlocks.lazy.flatMap(\.lines).flatMap(\.words) where word.boundingBox.width >= 0 && word.boundingBox.height > 0 {
+            let box = word.boundingBox
+            let top = flip ? 1 - box.y - box.height : box.y
+            words.append(PlacedWord(text: word.text, x0: box.x * width, y0: top * height, x1: (box.x + box.width) * width,
+                                    y1: (top + box.height) * height, confidence: word.confidence))
         }
         self.init(words: words)
     }

@@ -5,57 +5,42 @@ import YianaSystem
 /// The results the app's OCR service keeps beside the library, one JSON file per document
 /// (`.ocr_results/<folder>/<name>.json`, its `pages`: `pageNumber`, 1-based, and `text`).
 public enum OCRResults {
-    public struct Page: Decodable, Sendable {
+    public struct Page: Sendable {
         public let number: Int
         public let text: String
         /// The page's words with their boxes, block by block and line by line, as the results
         /// hold them (`textBlocks[].lines[].words[]`); empty when they hold none.
         public let blocks: [Block]
-        enum CodingKeys: String, CodingKey { case number = "pageNumber", text, blocks = "textBlocks" }
 
-        init(number: Int, text: String, blocks: [Block]) {
-            self.number = number
-            self.text = text
-            self.blocks = blocks
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            number = try container.decode(Int.self, forKey: .number)
-            text = try container.decode(String.self, forKey: .text)
-            blocks = (try? container.decodeIfPresent([Block].self, forKey: .blocks)) ?? []
+        /// True for a page recorded from its PDF's own text, as the service records one: one
+        /// block on the whole page (its words, where kept, are the text layer's).
+        public var isOwnTextLayer: Bool {
+            guard blocks.count == 1, let box = blocks.first?.boundingBox else { return false }
+            return box.x == 0 && box.y == 0 && box.width == 1 && box.height == 1
         }
     }
 
     /// A block of the results (the app's service: one recognised observation, most often a
     /// line; `yiana ocr`: one of tesseract's blocks).
-    public struct Block: Decodable, Sendable {
+    public struct Block: Sendable {
         public let lines: [Line]
         public let boundingBox: Box
     }
 
-    public struct Line: Decodable, Sendable {
+    public struct Line: Sendable {
         public let words: [Word]
         public let boundingBox: Box
     }
 
-    public struct Word: Decodable, Sendable {
+    public struct Word: Sendable {
         public let text: String
         public let boundingBox: Box
         /// How sure the recogniser was of it, 0…1 (1 where the results do not say).
-        public var confidence: Double = 1
-
-        enum CodingKeys: String, CodingKey { case text, boundingBox }
-
-        init(text: String, boundingBox: Box, confidence: Double) {
-            self.text = text
-            self.boundingBox = boundingBox
-            self.confidence = confidence
-        }
+        public let confidence: Double
     }
 
     /// A box as fractions of the page's width and height.
-    public struct Box: Decodable, Sendable {
+    public struct Box: Sendable {
         public let x, y, width, height: Double
     }
 
