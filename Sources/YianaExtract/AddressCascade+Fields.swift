@@ -60,7 +60,7 @@ extension AddressCascade {
             var notPatientPostcodes = fields?.otherPostcodes ?? []
             if entries[index].extraction?.method == "fields", !readByLetter { notPatientPostcodes.formUnion(fields?.headAndFootPostcodes ?? []) }
             if let checked = check.checked(entries[index], notPatient: notPatient, notPatientPostcodes: notPatientPostcodes,
-                                           notPatientPhones: fields?.headAndFootPhones ?? [], doubtful: fields?.doubtful ?? []) {
+                                           notPatientPhones: fields?.headAndFootPhones ?? [], doubtful: fields?.doubtful ?? OCRDoubt()) {
                 entries[index] = checked
             } else {
                 entries.remove(at: index)
@@ -69,9 +69,9 @@ extension AddressCascade {
         // The other people copied (an optician, a specialist): a name that reads as a person's, a postcode that is one.
         return entries.compactMap { entry in
             guard entry.addressType != "patient" else { return entry }
-            guard let name = entry.patient?.fullName, FactCheck.isPersonName(name), !FactCheck.isDoubtful(name, fields?.doubtful ?? []) else { return nil }
+            guard let name = entry.patient?.fullName, FactCheck.isPersonName(name), !FactCheck.isDoubtful(name, fields?.doubtful ?? OCRDoubt()) else { return nil }
             var entry = entry
-            if let postcode = entry.address?.postcode, !check.isPostcode(postcode) || FactCheck.isDoubtful(postcode, fields?.doubtful ?? []) {
+            if let postcode = entry.address?.postcode, !check.isPostcode(postcode) || FactCheck.isDoubtful(postcode, fields?.doubtful ?? OCRDoubt()) {
                 entry.address?.postcode = nil
             }
             return entry
@@ -121,7 +121,7 @@ extension FactCheck {
     /// `entry` with every value that fails its check left out; nil when its name fails (no
     /// person is written without a name that reads as one) or names someone who is not the patient.
     func checked(_ entry: AddressPage, notPatient: [String], notPatientPostcodes: Set<String>, notPatientPhones: Set<String>,
-                 doubtful: Set<String> = []) -> AddressPage? {
+                 doubtful: OCRDoubt = OCRDoubt()) -> AddressPage? {
         var entry = entry
         guard var person = entry.patient, !Self.isDoubtful(person.fullName, doubtful) else { return nil }
         // A value with a word OCR was unsure of is not written.
@@ -131,7 +131,6 @@ extension FactCheck {
         if let address = entry.address, Self.isDoubtful(address.postcode, doubtful) || Self.isDoubtful(address.city, doubtful) { entry.address = nil }
         if let line = entry.address?.line1, Self.isDoubtful(line, doubtful) { entry.address?.line1 = nil; entry.address?.line2 = nil }
         if let line = entry.address?.line2, Self.isDoubtful(line, doubtful) { entry.address?.line2 = nil }
-        if Self.isDoubtful(entry.gp?.name, doubtful) || Self.isDoubtful(entry.gp?.postcode, doubtful) { entry.gp = nil }
         // A page the app's rules read with a placeholder for a name (`Unknown`) keeps its address, as the app keeps it.
         if let name = person.fullName {
             guard Self.isPersonName(name), !notPatient.contains(where: { LetterNames.same($0, name) }), !isSplitByOCR(name) else { return nil }
@@ -171,12 +170,17 @@ extension FactCheck {
             if let city = address.city, !Self.isAddressLine(city) || city.contains(where: \.isNumber) { address.city = nil }
             entry.address = address == AddressPage.Address() ? nil : address
         }
-        if var gp = entry.gp {
-            gp.name = gp.name?.trimmingCharacters(in: CharacterSet(charactersIn: " .,;'|"))
-            if let gpName = gp.name, LetterNames.person(Substring(gpName)).map({ Self.isPersonName($0.name) }) != true { gp.name = nil }
-            if let postcode = gp.postcode, !isPostcode(postcode, formOnly: appRule) { gp.postcode = nil }
-            entry.gp = gp.isEmpty ? nil : gp
-        }
+        entry.gp = checked(entry.gp, doubtful: doubtful, formOnly: appRule)
         return entry
+    }
+
+    /// A GP with a name that fails its check left nameless, a postcode that fails left out; nil
+    /// when OCR was unsure of a word of either (or nothing is left).
+    func checked(_ gp: AddressPage.GP?, doubtful: OCRDoubt, formOnly: Bool = false) -> AddressPage.GP? {
+        guard var gp, !Self.isDoubtful(gp.name, doubtful), !Self.isDoubtful(gp.postcode, doubtful) else { return nil }
+        gp.name = gp.name?.trimmingCharacters(in: CharacterSet(charactersIn: " .,;'|"))
+        if let gpName = gp.name, LetterNames.person(Substring(gpName)).map({ Self.isPersonName($0.name) }) != true { gp.name = nil }
+        if let postcode = gp.postcode, !isPostcode(postcode, formOnly: formOnly) { gp.postcode = nil }
+        return gp.isEmpty ? nil : gp
     }
 }

@@ -30,8 +30,9 @@ public struct AddressCascade: Sendable {
     /// A page that reads as a letter is read as one first (`LetterPage`); where the letter does
     /// not say who its patient is, the app's extractors may, unless they name someone the letter
     /// says is someone else (its signer, sender, GP) or an address of theirs.
-    func entries(_ text: String, number: Int, layout: PageLayout? = nil) -> (entries: [AddressPage], letter: LetterPage?) {
-        guard text.utf8.contains(where: TextPatterns.isDigit) else { return ([], nil) }  // no postcode without a digit
+    /// The letter comes with its GP checked (`letterGP`), as the letter's other pages are given it.
+    func entries(_ text: String, number: Int, layout: PageLayout? = nil) -> (entries: [AddressPage], letter: LetterPage?, letterGP: AddressPage.GP?) {
+        guard text.utf8.contains(where: TextPatterns.isDigit) else { return ([], nil, nil) }  // no postcode without a digit
         let lines = PageLines(text)
         let letter = LetterPage(lines, sectors: sectors)
         let fields = layout.map(FieldReader.init)
@@ -44,7 +45,8 @@ public struct AddressCascade: Sendable {
             ?? label.extract(lines, number: number) ?? fallback.extract(lines, number: number), !letter.isLetter || letter.allows(found) {
             entries.insert(found, at: 0)
         }
-        return (reconciled(entries, fields: fields, letter: letter, check: check, page: number), letter.isLetter ? letter : nil)
+        return (reconciled(entries, fields: fields, letter: letter, check: check, page: number), letter.isLetter ? letter : nil,
+                letter.isLetter ? check.checked(letter.gp, doubtful: fields?.doubtful ?? OCRDoubt()) : nil)
     }
 
     /// Every page's people; `documentID` (the app's: the document's title) gives the
@@ -67,13 +69,15 @@ public struct AddressCascade: Sendable {
         let identity = FileNameIdentity(documentID)
         var perPage: [[AddressPage]] = []
         var readAs: [LetterPage?] = []
+        var letterGPs: [AddressPage.GP?] = []
         var letters: [[Int]] = []  // runs of indexes into perPage
         var letterOpen = false
         for (number, text, layout) in pages {
-            let (entries, letter) = entries(text, number: number, layout: layout)
+            let (entries, letter, letterGP) = entries(text, number: number, layout: layout)
             let index = perPage.count
             perPage.append(entries)
             readAs.append(letter)
+            letterGPs.append(letterGP)
             guard let letter else { letterOpen = false; continue }
             if letter.startsLetter || letters.isEmpty || !(letter.isContinuation || letterOpen) {
                 letters.append([index])
@@ -85,7 +89,7 @@ public struct AddressCascade: Sendable {
         for run in letters {
             guard let patient = run.lazy.compactMap({ perPage[$0].first }).first(where: { $0.addressType == "patient" && ["letter", "form", "fields"].contains($0.extraction?.method) })
             else { continue }
-            let gp = run.lazy.compactMap { readAs[$0]?.gp }.first
+            let gp = run.lazy.compactMap { letterGPs[$0] }.first
             var others: [AddressPage] = []
             for entry in run.flatMap({ perPage[$0] }) where entry.addressType != "patient"
                 && !others.contains(where: { $0.addressType == entry.addressType && $0.patient?.fullName == entry.patient?.fullName && $0.address == entry.address }) {

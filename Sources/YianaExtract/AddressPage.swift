@@ -110,6 +110,9 @@ extension AddressPage.Address {
     private static let streetWords: Set<String> = ["road", "street", "lane", "avenue", "drive", "close", "way", "court", "grove", "green",
                                                    "place", "crescent", "gardens", "terrace", "square", "walk", "rise", "hill", "row", "mews", "park"]
 
+    /// True for `Road`, `Crescent`: a word that ends a street's name.
+    static func isStreetWord(_ word: some StringProtocol) -> Bool { streetWords.contains(word.lowercased()) }
+
     /// True for `Church Road`, `The Green`: a line that names a street (and is no town).
     static func isStreetLine(_ line: String) -> Bool {
         guard let last = line.split(separator: " ").last?.lowercased() else { return false }

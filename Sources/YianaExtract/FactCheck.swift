@@ -155,11 +155,8 @@ struct FactCheck: Sendable {
         String(word.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init)).lowercased()
     }
 
-    /// True when a word of `value` is one OCR was unsure of.
-    static func isDoubtful(_ value: String?, _ doubtful: Set<String>) -> Bool {
-        guard let value, !doubtful.isEmpty else { return false }
-        return value.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "/" || $0 == "-" }).contains { doubtful.contains(token($0)) }
-    }
+    /// True when a word of `value` is one OCR was unsure of (`OCRDoubt`).
+    static func isDoubtful(_ value: String?, _ doubtful: OCRDoubt) -> Bool { doubtful.contains(value) }
 
     /// True when two words of `name` side by side make a word the page writes whole (`Stan Ley`
     /// where the letter says `Stanley`): OCR parted a word, and the name is not the person's.
@@ -190,6 +187,10 @@ struct FactCheck: Sendable {
         guard let first = words.first, line.utf8.count <= 80, !line.contains(":"), !isSentence(line),
               LabelLexicon.matches(words).isEmpty, !LabelLexicon.isLabelStart(words),
               !PeopleText.titles.contains(LabelLexicon.key(first)) else { return false }
+        // Half of a line broken where a column wrapped it (`217 The` / `Crescent`, `Willerby, Anlaby and` / `Kirk Ella`).
+        if let last = words.last, ["the", "and", "of", "upon", "on"].contains(LabelLexicon.key(last)) || words.count == 1 && AddressPage.Address.isStreetWord(first) {
+            return false
+        }
         if LetterIdentifiers.date(atStartOf: Substring(line)) != nil, line.split(separator: " ").count <= 3 { return false }
         if LetterIdentifiers.phone(in: Substring(line)) != nil { return false }
         if LetterIdentifiers.nhsNumber(atStartOf: Substring(line)) != nil { return false }

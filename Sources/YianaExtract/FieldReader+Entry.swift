@@ -100,18 +100,20 @@ extension FieldReader {
         var parts = lines.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
         // A town of the table whose name has a comma or was wrapped (`Longfield, New Ash Green and Hartley`, `Hutton` /
         // `Cranswick`) is one part again, wherever it stands (before a county, beside the postcode).
-        if let town = check.sectors.place(of: postcode)?.town?.lowercased(), parts.count >= 2 {
+        if let town = check.sectors.place(of: postcode)?.town, parts.count >= 2 {
             let beside = TextPatterns.townBeside(postcode: postcode, in: parts[parts.count - 1])
             var candidates = Array(parts.dropLast())
             if let beside { candidates.append(beside) }
-            search: for count in [2, 3] where candidates.count >= count {
+            let bare = Self.bare(town)
+            search: for count in 2...4 where candidates.count >= count {
                 for start in stride(from: candidates.count - count, through: max(0, candidates.count - count - 2), by: -1) {
-                    let run = candidates[start..<(start + count)]
-                    for separator in [", ", " "] where run.joined(separator: separator).lowercased() == town {
-                        candidates.replaceSubrange(start..<(start + count), with: [run.joined(separator: separator)])
-                        parts = beside == nil ? candidates + [parts[parts.count - 1]] : Array(candidates.dropLast()) + [candidates[candidates.count - 1] + " " + postcode]
-                        break search
-                    }
+                    let run = candidates[start..<(start + count)].joined(separator: " ")
+                    guard Self.bare(run) == bare else { continue }
+                    // The page's words, with the commas the table's name has (`Chafford Hundred, West Thurrock and …`).
+                    let named = !town.contains(",") ? run : run == run.uppercased() ? town.uppercased() : town
+                    candidates.replaceSubrange(start..<(start + count), with: [named])
+                    parts = beside == nil ? candidates + [parts[parts.count - 1]] : Array(candidates.dropLast()) + [candidates[candidates.count - 1] + " " + postcode]
+                    break search
                 }
             }
         }
@@ -128,6 +130,11 @@ extension FieldReader {
         }
         address.fill(from: check.sectors)
         return address
+    }
+
+    /// A place's name lowercased, without its commas and with single spaces: to compare the page's with the table's.
+    private static func bare(_ name: String) -> String {
+        name.lowercased().split { $0 == " " || $0 == "," }.joined(separator: " ")
     }
 
     /// The GP the labels name: their name, practice, address and postcode.

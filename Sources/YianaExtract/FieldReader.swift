@@ -53,9 +53,9 @@ struct FieldReader: Sendable {
         var x0, x1: Double
     }
 
-    /// The words OCR was unsure of (confidence under 0.3), as ``FactCheck/token(_:)`` folds them:
-    /// no value with one of them in it is written (`Dr R Brann` read at 6% for `Brennan`).
-    var doubtful: Set<String> = []
+    /// The words OCR was unsure of (`OCRDoubt`): no value with one of them in it is written
+    /// (`Dr R Brann` read at 6% for `Brennan`).
+    var doubtful = OCRDoubt()
     /// Postcodes of the page's letterhead (the lines above its first label) and of its foot.
     var headAndFootPostcodes: Set<String> = []
     /// Phones (their digits) of the lines above the patient's first label and of the page's foot.
@@ -67,10 +67,7 @@ struct FieldReader: Sendable {
 
     init(_ layout: PageLayout) {
         let layout = layout.splittingValuesUnderLabelRows { cell in Self.label(cell.words).map { $0.count == cell.words.count } ?? false }
-        for word in layout.words where word.confidence < 0.3 {
-            let token = FactCheck.token(Substring(word.text))
-            if token.count >= 2 { doubtful.insert(token) }
-        }
+        doubtful = OCRDoubt(layout)
         var used = Set<Int>()  // the cells read (`place`)
         var sections: [Section] = []
         var firstLabel: Int?
@@ -138,7 +135,7 @@ struct FieldReader: Sendable {
     static func isLabel(_ cell: PageLayout.Cell) -> Bool { label(cell.words) != nil }
 
     /// The field a label names, or nil.
-    private static func label(_ words: [PlacedWord]) -> (field: LabelLexicon.Field, count: Int, colon: Bool)? {
+    static func label(_ words: [PlacedWord]) -> (field: LabelLexicon.Field, count: Int, colon: Bool)? {
         LabelLexicon.matches(words.map(\.text)).first
     }
 
@@ -227,6 +224,7 @@ struct FieldReader: Sendable {
             valueLines += Self.continuation(from: valueLine, valueX: x, labelX: words[0].x0, field: field, in: layout, used: &used,
                                             stopAtPostcode: valueLines.last.map { TextPatterns.firstPostcode(in: $0.map(\.text).joined(separator: " ")) != nil } ?? false)
         }
+        if [.address, .gp, .practice].contains(field) { valueLines = Self.unwrapped(valueLines) }
         var texts = valueLines.map { $0.map(\.text).joined(separator: " ") }
         if [.patientName, .name, .surname, .forenames].contains(field), texts.count > 1 {
             texts = [texts.dropFirst().reduce(texts[0]) { $0.hasSuffix("-") ? $0 + $1 : $0 + " " + $1 }]
@@ -256,48 +254,6 @@ struct FieldReader: Sendable {
             }
         }
         return nil
-    }
-
-    /// The lines that go on from a value that started at `valueX` on `line`: each starting
-    /// where it started (or, for a value run on from its label's line, where the label
-    /// started), close under the line before, and no label; an address ends at its postcode.
-    private static func continuation(from line: Int, valueX: Double, labelX: Double, field: LabelLexicon.Field, in layout: PageLayout,
-                                     used: inout Set<Int>, stopAtPostcode: Bool) -> [[PlacedWord]] {
-        guard !stopAtPostcode else { return [] }
-        var taken: [[PlacedWord]] = []
-        var last = line
-        while taken.count < 6, last + 1 < layout.lines.count, layout.gap(from: last, to: last + 1) <= 1.0 {
-            let next = last + 1
-            let height = layout.bands[last].height
-            guard let index = layout.lines[next].indices.first(where: { index in
-                let cell = layout.lines[next][index]
-                return !used.contains(Self.place(next, index)) && (abs(cell.x0 - valueX) <= 0.8 * height || abs(cell.x0 - labelX) <= 0.8 * height && valueX > labelX)
-            }) else { break }
-            let cell = layout.lines[next][index]
-            // Anything left of it on its line that is not empty is another column's, unless it is a label (then the value has ended).
-            if layout.lines[next][..<index].contains(where: { label($0.words) != nil }) { break }
-            guard label(cell.words) == nil, cell.text.utf8.count <= PageLines.longLine, !FactCheck.isSentence(cell.text),
-                  !cell.text.hasPrefix("Dear ") else { break }
-            used.insert(Self.place(next, index))
-            taken.append(cell.words)
-            last = next
-            if TextPatterns.firstPostcode(in: cell.text) != nil { break }
-        }
-        return taken
-    }
-
-    /// The line under a name's value that goes on from it: close under it, starting where it
-    /// starts (or where its label starts, for a value run on from its label's line), with
-    /// nothing left of it on its line (a table's next row has its label there), no label.
-    private static func wrappedName(after line: Int, valueX: Double, labelX: Double, in layout: PageLayout, used: inout Set<Int>) -> [[PlacedWord]] {
-        let next = line + 1
-        let height = layout.bands[line].height
-        guard valueX > labelX, next < layout.lines.count, layout.gap(from: line, to: next) <= 0.8,
-              let first = layout.lines[next].first, !used.contains(Self.place(next, 0)),
-              abs(first.x0 - valueX) <= 0.8 * height || abs(first.x0 - labelX) <= 0.8 * height && valueX - labelX > 2 * height,
-              label(first.words) == nil, first.words.count <= 3, first.text.allSatisfy({ $0.isLetter || " -'.".contains($0) }) else { return [] }
-        used.insert(Self.place(next, 0))
-        return [first.words]
     }
 
     /// The address a `Re:` line's patient lives at: the first of the next three lines, starting

@@ -244,6 +244,64 @@ struct LayoutTests {
         #expect(cascade.document("Letter", laidOutPages: [(1, Self.text(rows), words)]).first { $0.addressType == "patient" } == nil)
     }
 
+    /// A word OCR was half sure of that a value gives with a letter made a digit (`ONY` read at
+    /// 0.47 where the page says `9NY`) is no fact; the same word read surely, or read as the
+    /// digit it is, is. A GP OCR was unsure of in a copy is not the letter's GP on any page.
+    @Test func aLetterOCRMayHaveMisreadAsADigitIsNoFact() throws {
+        func address(_ read: String, confidence: Double) -> AddressPage.Address? {
+            let rows = Self.letterhead + [[(50, "Name:"), (150, "Mr John SMITH")], [(50, "DOB:"), (150, "12/03/1945")],
+                                          [(50, "Address:"), (150, "117 Holly Rise, Aylesbury HP22 \(read)")]]
+            let words = Self.page(rows).map { word in
+                var word = word
+                if word.text == read { word.confidence = confidence }
+                return word
+            }
+            return cascade.document("Letter", laidOutPages: [(1, Self.text(rows), words)]).first { $0.addressType == "patient" }?.address
+        }
+        #expect(address("ONY", confidence: 0.97)?.postcode == "HP22 0NY")
+        #expect(address("ONY", confidence: 0.47)?.postcode == nil)
+        #expect(address("0NY", confidence: 0.47)?.postcode == "HP22 0NY")
+
+        func gp(_ confidence: Double) -> AddressPage.GP? {
+            let rows = Self.letterhead + [
+                [(50, "Dear Mr Quigley,")], [(50, "Re: Mr Edward QUIGLEY DOB: 21/07/2003 NHS No: 943 476 5919")], [],
+                [(50, "I saw you in clinic today and we discussed the plan at length with your family.")],
+                [(50, "Yours sincerely,")], [(50, "Mr L Arblaster")], [(50, "Consultant Ophthalmologist")],
+                [(50, "cc: Dr M MiicKionvic, Oak Tree Family Practice, 102 Priory Gardens, Reigate RH2 7AA")],
+            ]
+            let words = Self.page(rows).map { word in
+                var word = word
+                if word.text == "MiicKionvic," { word.confidence = confidence }
+                return word
+            }
+            return cascade.document("Letter", laidOutPages: [(1, Self.text(rows), words)]).first { $0.addressType == "patient" }?.gp
+        }
+        #expect(gp(0.96)?.name == "Dr M MiicKionvic")
+        #expect(gp(0)?.name == nil)
+    }
+
+    /// An address wrapped in a narrow column is read as it was written before the wrap: a run
+    /// of parts with commas (`186 Foxglove` / `Drive, Reigate`), a street's last word alone
+    /// (`212A High` / `Street`), a town of the table whose name has commas; lines written one
+    /// a line stay so; a line broken where no line ends (`217 The`) is never written.
+    @Test func anAddressWrappedInANarrowColumnIsReadWhole() throws {
+        func address(_ lines: [String]) -> AddressPage.Address? {
+            var rows = Self.letterhead + [[(50, "Patient:"), (150, "John SMITH")], [(50, "DOB:"), (150, "01/01/1950")]]
+            for (index, line) in lines.enumerated() { rows.append(index == 0 ? [(50, "Address:"), (150, line)] : [(150, line)]) }
+            return read(rows).first { $0.addressType == "patient" }?.address
+        }
+        let run = try #require(address(["186 Foxglove", "Drive, Reigate", "RH2 7AA"]))
+        #expect(run.line1 == "186 Foxglove Drive" && run.line2 == nil && run.city == "Reigate")
+        let street = try #require(address(["212A High", "Street", "Reigate", "RH2 7AA"]))
+        #expect(street.line1 == "212A High Street" && street.city == "Reigate")
+        let lines = try #require(address(["Flat 2, 10 High Street", "Reigate", "RH2 7AA"]))
+        #expect(lines.line1 == "Flat 2" && lines.line2 == "10 High Street" && lines.city == "Reigate")
+        let town = try #require(address(["22 Queens Terrace,", "Chafford Hundred,", "West Thurrock and", "Purfleet-on-Thames", "RM20 4UT"]))
+        #expect(town.line1 == "22 Queens Terrace" && town.line2 == nil && town.city == "Chafford Hundred, West Thurrock and Purfleet-on-Thames")
+        let broken = try #require(address(["217 The", "Crescent", "Nutfield and South Merstham", "RH1 4AB"]))
+        #expect(broken.line1 == nil && broken.line2 == nil)
+    }
+
     /// Two mentions of the patient that disagree on the first name (a `Re:` line OCR misread, a
     /// copy to her), or a name whose two words the page writes as one (`STAN LEY` for `Stanley`):
     /// no patient.
