@@ -157,16 +157,15 @@ extension FactCheck {
                 address = AddressPage.Address()  // a postcode that is no patient's: the lines with it are no patient's either
             }
             // A speck or a rule OCR read at a line's ends is no part of it (`14 Park View . .`, `| Flat 30`).
-            let edges = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: ")'")).inverted
             // A line that is the patient's own name (a label's block read from its name line) is no line of the address: the
             // next moves up. A first line that fails its check leaves the second unplaced: neither is written.
-            var lines = [address.line1, address.line2].compactMap { $0.map(Self.withoutSpecks)?.trimmingCharacters(in: edges) }
+            var lines = [address.line1, address.line2].compactMap { $0.map(Self.withoutSpecks)?.trimmingCharacters(in: Self.lineEdges) }
             if let first = lines.first, let name = person.fullName, LetterNames.same(first, name) { lines.removeFirst() }
             if let first = lines.first, !Self.isAddressLine(first) { lines = [] }
             lines = Array(lines.prefix { Self.isAddressLine($0) })
             address.line1 = lines.first
             address.line2 = lines.count > 1 ? lines[1] : nil
-            address.city = address.city?.trimmingCharacters(in: edges)
+            address.city = address.city?.trimmingCharacters(in: Self.lineEdges)
             if let city = address.city, !Self.isAddressLine(city) || city.contains(where: \.isNumber) { address.city = nil }
             entry.address = address == AddressPage.Address() ? nil : address
         }
@@ -174,11 +173,14 @@ extension FactCheck {
         return entry
     }
 
+    /// What is no part of an address line at its ends: anything but letters, digits, `)` and `'`.
+    private static let lineEdges = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: ")'")).inverted
+
     /// A GP with a name that fails its check left nameless, a postcode that fails left out; nil
     /// when OCR was unsure of a word of either (or nothing is left).
     func checked(_ gp: AddressPage.GP?, doubtful: OCRDoubt, formOnly: Bool = false) -> AddressPage.GP? {
         guard var gp, !Self.isDoubtful(gp.name, doubtful), !Self.isDoubtful(gp.postcode, doubtful) else { return nil }
-        gp.name = gp.name?.trimmingCharacters(in: CharacterSet(charactersIn: " .,;'|"))
+        gp.name = gp.name?.trimming(" .,;'|")
         if let gpName = gp.name, LetterNames.person(Substring(gpName)).map({ Self.isPersonName($0.name) }) != true { gp.name = nil }
         if let postcode = gp.postcode, !isPostcode(postcode, formOnly: formOnly) { gp.postcode = nil }
         return gp.isEmpty ? nil : gp

@@ -53,7 +53,10 @@ struct FactCheck: Sendable {
     static func dates(in text: String) -> [String] {
         guard text.utf8.contains(where: TextPatterns.isDigit) else { return [] }
         return datePattern.all(in: text).compactMap { match in
-            LetterIdentifiers.date(atStartOf: Substring(match[0].replacingOccurrences(of: #"(\d)(st|nd|rd|th)"#, with: "$1", options: .regularExpression)))
+            // `12th March 2026` is `12 March 2026`; most dates have no such ending, and are not searched for one.
+            let date = match[0].utf8.count > 10 && match[0].utf8.first.map(TextPatterns.isDigit) == true && match[0].utf8.dropFirst().prefix(2).contains(where: TextPatterns.isLetter)
+                ? match[0].replacingOccurrences(of: #"(\d)(st|nd|rd|th)"#, with: "$1", options: .regularExpression) : match[0]
+            return LetterIdentifiers.date(atStartOf: Substring(date))
         }
     }
 
@@ -124,7 +127,7 @@ struct FactCheck: Sendable {
         guard (1...6).contains(words.count), !PeopleText.names(organisationIn: name) else { return false }
         return words.allSatisfy { word in
             guard let first = word.first, first.isLetter, first.isUppercase || word.count <= 3 else { return false }
-            let bare = word.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ".'-"))
+            let bare = word.lowercased().trimming(".'-")
             return word.allSatisfy { $0.isLetter || $0 == "-" || $0 == "'" || $0 == "." } && !notNameWords.contains(bare)
                 && word.last != "-" && word.last != "'"
                 && !PeopleText.titles.contains(bare)

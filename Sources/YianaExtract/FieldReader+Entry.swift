@@ -86,7 +86,7 @@ extension FieldReader {
     func address(check: FactCheck) -> AddressPage.Address? {
         guard var lines = patient.addresses.first, patient.addresses.dropFirst().allSatisfy({ $0 == lines }) else { return nil }
         if let postcode = Self.one(patient.postcodes) { lines.append(postcode) }
-        lines = lines.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " ,.;")) }.filter { !$0.isEmpty }
+        lines = lines.map { $0.trimming(" ,.;") }.filter { !$0.isEmpty }
         // A postcode broken over two lines (`… York YO31` / `8DU`) is one again.
         if lines.count >= 2, let last = lines.last, TextPatterns.lastPostcode(in: last) == nil,
            TextPatterns.lastPostcode(in: lines[lines.count - 2] + " " + last) != nil {
@@ -149,7 +149,7 @@ extension FieldReader {
             postcode = found
             text = String(before)
         }
-        let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " ,.")) }.filter { !$0.isEmpty }
+        let parts = text.split(separator: ",").map { $0.trimming(" ,.") }.filter { !$0.isEmpty }
         let practice = parts.first { !$0.contains(where: \.isNumber) && PeopleText.names(organisationIn: $0) } ?? parts.first
         let address = parts.filter { $0 != practice }.joined(separator: ", ")
         return AddressPage.GP(name: titled, practice: practice, address: address.nilIfEmpty, postcode: postcode)
@@ -164,7 +164,7 @@ extension FieldReader {
         var title = ""
         if let open = text.firstIndex(of: "("), let close = text[open...].firstIndex(of: ")") {
             let inside = text[text.index(after: open)..<close].trimmingCharacters(in: .whitespaces)
-            if PeopleText.titles.contains(inside.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "."))) { title = inside + " " }
+            if PeopleText.titles.contains(inside.lowercased().trimming(".")) { title = inside + " " }
             text.removeSubrange(open...close)
         }
         // The name ends at a number or a label of another field.
@@ -173,10 +173,10 @@ extension FieldReader {
             if word.contains(where: \.isNumber) || !LabelLexicon.matches([word]).isEmpty && !PeopleText.titles.contains(LabelLexicon.key(word)) { break }
             words.append(word)
         }
-        var joined = words.joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: " ,;"))
+        var joined = words.joined(separator: " ").trimming(" ,;")
         if let comma = joined.firstIndex(of: ",") {
             let before = joined[..<comma].trimmingCharacters(in: .whitespaces)
-            let after = joined[joined.index(after: comma)...].trimmingCharacters(in: CharacterSet(charactersIn: " ,"))
+            let after = joined[joined.index(after: comma)...].trimming(" ,")
             guard !after.contains(",") else { return nil }
             // `SMITH, Jane`: a surname before the comma; `Mrs Jane Smith, Reigate`: the name before it.
             let surnameFirst = !before.contains(" ") || !before.contains(where: \.isLowercase)

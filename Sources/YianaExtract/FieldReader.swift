@@ -265,7 +265,7 @@ struct FieldReader: Sendable {
             last = next
             if label(first.words) != nil { continue }
             guard layout.lines[next].count == 1, let (_, before) = TextPatterns.lastPostcode(in: first.text), !FactCheck.isSentence(first.text),
-                  FactCheck.isAddressLine(String(before).trimmingCharacters(in: CharacterSet(charactersIn: " ,"))) else { return nil }
+                  FactCheck.isAddressLine(String(before).trimming(" ,")) else { return nil }
             used.insert(Self.place(next, 0))
             return first.text
         }
@@ -278,9 +278,9 @@ struct FieldReader: Sendable {
 
     /// A value without the punctuation around it; a word broken at its end (`ELLIS-`) is kept broken, so that it reads as no whole name.
     private static func trimmed(_ text: String) -> String {
-        let inner = text.trimmingCharacters(in: CharacterSet(charactersIn: " ,;:\t"))
+        let inner = text.trimming(" ,;:\t")
         return inner.hasSuffix("-") && inner.dropLast().last?.isLetter == true ? inner
-            : inner.trimmingCharacters(in: CharacterSet(charactersIn: " ,;:-–\t"))
+            : inner.trimming(" ,;:-–\t")
     }
 
     private mutating func assign(_ field: LabelLexicon.Field, _ lines: [String], party: Party) {

@@ -27,7 +27,7 @@ struct LetterCopy: Sendable, Equatable {
     private static let specialistWords = ["hospital", "consultant", "department", "clinic", "unit", "infirmary", "specialist"]
 
     init?(_ raw: String) {
-        var text = raw.replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: CharacterSet(charactersIn: " .;"))
+        var text = raw.replacingOccurrences(of: "\n", with: " ").trimming(" .;")
         guard !text.isEmpty, text.count <= 300 else { return nil }
         if !text.contains(where: \.isLowercase) { text = LetterNames.titleCased(text) }
         var head = Substring(text)

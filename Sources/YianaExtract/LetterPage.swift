@@ -123,7 +123,7 @@ struct LetterPage: Sendable {
 
     /// "Mrs Smith", "Dr Patel", "Jane" → the title and surname spoken to.
     private static func speaksTo(_ raw: String) -> (title: String?, surname: String)? {
-        let words = raw.split(separator: " ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ",.;:")) }.filter { !$0.isEmpty }
+        let words = raw.split(separator: " ").map { $0.trimming(",.;:") }.filter { !$0.isEmpty }
         guard let last = words.last, words.count <= 5, last.first?.isLetter == true, !["sir", "madam", "colleague", "colleagues", "all"].contains(last.lowercased()) else { return nil }
         let title = words.first.flatMap { PeopleText.titles.contains($0.lowercased()) ? $0 : nil }
         return (title, LetterNames.surname(last))
@@ -194,7 +194,7 @@ struct LetterPage: Sendable {
             for line in head[(at + 1)...].prefix(6) where !line.isEmpty {
                 if let (found, before) = TextPatterns.lastPostcode(in: line) {
                     postcode = found
-                    let rest = before.trimmingCharacters(in: CharacterSet(charactersIn: " ,"))
+                    let rest = before.trimming(" ,")
                     if !rest.isEmpty { address.append(rest) }
                     break
                 }

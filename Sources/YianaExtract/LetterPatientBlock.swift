@@ -70,7 +70,7 @@ struct LetterPatientBlock: Sendable, Equatable {
         var pending: [Substring] = []
         var orphanDigits: [String] = []
         for piece in leftovers.flatMap({ $0.split(separator: "\n") }) {
-            let piece = piece.trimmingCharacters(in: CharacterSet(charactersIn: " ,.;"))
+            let piece = piece.trimming(" ,.;")
             guard !piece.isEmpty else { continue }
             if address == nil, TextPatterns.firstPostcode(in: piece) != nil {
                 pending.append(Substring(piece))

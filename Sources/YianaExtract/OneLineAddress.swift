@@ -25,7 +25,7 @@ enum OneLineAddress {
     static func split(_ text: Substring, postcode: String, sectors: PostcodeSectors) -> AddressPage.Address {
         var address = AddressPage.Address()
         address.postcode = postcode
-        var rest = text.trimmingCharacters(in: CharacterSet(charactersIn: " ,.;\n\t"))
+        var rest = text.trimming(" ,.;\n\t")
         if !rest.contains(where: \.isLowercase) { rest = LetterNames.titleCased(rest) }
         let place = sectors.place(of: postcode)
         // The county, then the town, at the end.
@@ -74,7 +74,7 @@ enum OneLineAddress {
     }
 
     private static func trimmedEnd(_ text: Substring) -> String {
-        String(text).trimmingCharacters(in: CharacterSet(charactersIn: " ,.;\n\t"))
+        String(text).trimming(" ,.;\n\t")
     }
 
     /// Words cut into address lines: before a house number that follows a word (unless a flat's

@@ -79,9 +79,11 @@ struct PageLayout: Sendable {
         for rowIndex in order {
             var row = rows[rowIndex].sorted { $0.x0 < $1.x0 }
             let height = Self.typicalHeight(row)
-            // A mark standing alone (a scan's speck read as `_`, `.` or `©`) is no word of the page; a colon after a label is.
+            // A mark standing alone (a scan's speck read as `_`, `.` or `©`), one OCR was half sure of beside a word
+            // (`_ Address:`), or a table's rule OCR read as `|`, is no word of the page; a colon after a label is.
             row = row.enumerated().filter { index, word in
                 guard word.text.count <= 2, PageLines.isSpeck(word.text) else { return true }
+                if word.confidence < 0.6 || word.confidence < 1 && word.text.allSatisfy({ $0 == "|" }) { return false }
                 let before = index > 0 ? word.x0 - row[index - 1].x1 : .infinity
                 let after = index + 1 < row.count ? row[index + 1].x0 - word.x1 : .infinity
                 return min(before, after) <= height

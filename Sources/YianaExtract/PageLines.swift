@@ -66,8 +66,10 @@ struct PageLines: Sendable {
 
     /// True when `line` starts or ends with a mark or two standing apart (`~~ Woodhatch`, `186 Kingsway |`).
     private static func hasEdgeSpeck(_ line: String) -> Bool {
-        guard line.utf8.count > 3, let first = line.split(separator: " ").first, let last = line.split(separator: " ").last else { return false }
-        return isSpeck(String(first)) && first.count <= 2 || isSpeck(String(last)) && last.count <= 2 && last != "." && last != ":"
+        // Its first and last words found without splitting it: a page has hundreds of lines and few specks.
+        guard line.utf8.count > 3, let firstSpace = line.firstIndex(of: " "), let lastSpace = line.lastIndex(of: " ") else { return false }
+        let first = line[..<firstSpace], last = line[line.index(after: lastSpace)...]
+        return first.count <= 2 && isSpeck(String(first)) || last.count <= 2 && last != "." && last != ":" && isSpeck(String(last))
     }
 
     /// `line` without the marks standing apart at its start and end (`~~ Woodhatch`, `186 Kingsway |`).
@@ -179,7 +181,7 @@ enum TextPatterns {
             }
         }
         let town = remainder.trimmingCharacters(in: .whitespacesAndNewlines)
-            .trimmingCharacters(in: CharacterSet(charactersIn: ",.-"))
+            .trimming(",.-")
             .trimmingCharacters(in: .whitespaces)
         guard town.count >= 3, town != line, town.first?.isNumber != true, !town.contains(":") else { return nil }
         return town
@@ -187,6 +189,13 @@ enum TextPatterns {
 }
 
 extension StringProtocol {
+    /// The text without the characters of `marks` at either end: `trimmingCharacters(in:)`
+    /// without a `CharacterSet` built and the text bridged for each value.
+    func trimming(_ marks: String) -> String {
+        guard let start = firstIndex(where: { !marks.contains($0) }), let end = lastIndex(where: { !marks.contains($0) }) else { return "" }
+        return String(self[start...end])
+    }
+
     /// True when the ASCII `needle` is among the text's bytes (lowercase `needle` with
     /// `ignoringCase`): a plain byte search, many times cheaper than Foundation's `contains`,
     /// which the extractors would otherwise call for most lines of every page.

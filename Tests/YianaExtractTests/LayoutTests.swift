@@ -280,6 +280,20 @@ struct LayoutTests {
         #expect(gp(0)?.name == nil)
     }
 
+    /// A scan's speck OCR was half sure of beside a label (`_ Address:`), and a table's rule read
+    /// as `|` between a label and its value, are no words of the page: the label is read.
+    @Test func specksAndRulesBesideALabelAreNoWords() throws {
+        let rows = Self.letterhead + [[(50, "Name:"), (150, "Mr John SMITH")], [(50, "DOB:"), (150, "12/03/1945")],
+                                      [(44, "_ Address:"), (150, "| 14 Oak Lane, Reigate RH2 7AA")]]
+        let words = Self.page(rows).map { word in
+            var word = word
+            word.confidence = word.text == "_" ? 0.52 : 0.95
+            return word
+        }
+        let patient = try #require(cascade.document("Letter", laidOutPages: [(1, Self.text(rows), words)]).first { $0.addressType == "patient" })
+        #expect(patient.address?.line1 == "14 Oak Lane" && patient.address?.postcode == "RH2 7AA")
+    }
+
     /// An address wrapped in a narrow column is read as it was written before the wrap: a run
     /// of parts with commas (`186 Foxglove` / `Drive, Reigate`), a street's last word alone
     /// (`212A High` / `Street`), a town of the table whose name has commas; lines written one
