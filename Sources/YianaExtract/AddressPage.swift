@@ -90,7 +90,8 @@ extension AddressPage.Address {
     /// the last line unless it starts with a number or names a street (and when the last line
     /// is a county the table knows, the one before it).
     init(lines: [String], postcodeLine: String?, postcode: String, sectors: PostcodeSectors) {
-        var lines = lines.filter { !$0.isEmpty && !$0.contains(":") && TextPatterns.firstPostcode(in: $0) == nil }
+        // Without the marks at a line's ends (`Lincolnshire .`, a scan's speck), so that a county is known for one.
+        var lines = lines.map { $0.trimming(" .,;") }.filter { !$0.isEmpty && !$0.contains(":") && TextPatterns.firstPostcode(in: $0) == nil }
         if let last = lines.last, sectors.counties.contains(last.lowercased()), lines.count >= 2 {
             county = last
             lines.removeLast()

@@ -87,6 +87,15 @@ extension FieldReader {
         guard var lines = patient.addresses.first, patient.addresses.dropFirst().allSatisfy({ $0 == lines }) else { return nil }
         if let postcode = Self.one(patient.postcodes) { lines.append(postcode) }
         lines = lines.map { $0.trimming(" ,.;") }.filter { !$0.isEmpty }
+        // A place's name broken at its hyphen where a column wrapped it (`…, Ashton-in-` / `Makerfield WN4 9WE`) is one word again.
+        var index = 0
+        while index + 1 < lines.count {
+            if lines[index].hasSuffix("-"), lines[index].dropLast().last?.isLetter == true {
+                lines[index] += lines.remove(at: index + 1)
+            } else {
+                index += 1
+            }
+        }
         // A postcode broken over two lines (`… York YO31` / `8DU`) is one again.
         if lines.count >= 2, let last = lines.last, TextPatterns.lastPostcode(in: last) == nil,
            TextPatterns.lastPostcode(in: lines[lines.count - 2] + " " + last) != nil {

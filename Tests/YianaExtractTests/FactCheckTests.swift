@@ -41,8 +41,15 @@ struct FactCheckTests {
         #expect(FactCheck.withoutSpecks("Rose. Cottage") == "Rose Cottage" && FactCheck.withoutSpecks("14 Oak . Lane") == "14 Oak Lane")
         #expect(FactCheck.withoutSpecks("12 St. Mary's Walk") == "12 St. Mary's Walk")
         for line in ["Date of birth 17 12 1963", "NHS No: 943 476 5919", "12/03/1945", "01737 123456", "943 476 5919", "Case", "Mr Flat 5",
-                     "I saw her in clinic today with her daughter and we talked"] {
+                     "I saw her in clinic today with her daughter and we talked", "217 The", "Crescent", "West Thurrock and"] {
             #expect(!FactCheck.isAddressLine(line), "\(line)")
         }
+    }
+
+    /// A county known with a scan's speck after it (`Lincolnshire .`) is the county, and the town the line before it.
+    @Test func aCountyWithASpeckIsTheCounty() {
+        let address = AddressPage.Address(lines: ["Willow Barn", "Queens Terrace", "Boston", "Lincolnshire ."], postcodeLine: "PE21 6TJ",
+                                          postcode: "PE21 6TJ", sectors: .shared)
+        #expect(address.line1 == "Willow Barn" && address.line2 == "Queens Terrace" && address.city == "Boston" && address.county == "Lincolnshire")
     }
 }

@@ -296,7 +296,8 @@ struct LayoutTests {
 
     /// An address wrapped in a narrow column is read as it was written before the wrap: a run
     /// of parts with commas (`186 Foxglove` / `Drive, Reigate`), a street's last word alone
-    /// (`212A High` / `Street`), a town of the table whose name has commas; lines written one
+    /// (`212A High` / `Street`), a town of the table whose name has commas or was broken at its
+    /// hyphen (`Ashton-in-` / `Makerfield`); lines written one
     /// a line stay so; a line broken where no line ends (`217 The`) is never written.
     @Test func anAddressWrappedInANarrowColumnIsReadWhole() throws {
         func address(_ lines: [String]) -> AddressPage.Address? {
@@ -312,6 +313,8 @@ struct LayoutTests {
         #expect(lines.line1 == "Flat 2" && lines.line2 == "10 High Street" && lines.city == "Reigate")
         let town = try #require(address(["22 Queens Terrace,", "Chafford Hundred,", "West Thurrock and", "Purfleet-on-Thames", "RM20 4UT"]))
         #expect(town.line1 == "22 Queens Terrace" && town.line2 == nil && town.city == "Chafford Hundred, West Thurrock and Purfleet-on-Thames")
+        let hyphen = try #require(address(["120 Oak Lane, Ashton-in-", "Makerfield WN4 9WE"]))
+        #expect(hyphen.line1 == "120 Oak Lane" && hyphen.city == "Ashton-in-Makerfield")
         let broken = try #require(address(["217 The", "Crescent", "Nutfield and South Merstham", "RH1 4AB"]))
         #expect(broken.line1 == nil && broken.line2 == nil)
     }
