@@ -25,7 +25,7 @@ extension ExtractionRun {
     func extract(_ url: URL, path: String, known: ExtractedState?) -> (ExtractionResult, ExtractedState?) {
         let ocrURL = OCRResults.url(for: url, in: library)
         let source = "\(Self.rulesVersion)|\(Self.stamp(url))|\(ocrURL.map(Self.stamp) ?? "-")"
-        if let known, known.source == source, known.addressFile == Self.stamp(library.root.appendingPathComponent(Self.addressPath(key: known.key))) {
+        if let known, known.source == source, known.addressFile == Self.stamp(library.fileURL(Self.addressPath(key: known.key))) {
             var result = ExtractionResult(path: path, status: .upToDate)
             result.addressFile = known.key.isEmpty ? nil : Self.addressPath(key: known.key)
             return (result, nil)
@@ -49,7 +49,7 @@ extension ExtractionRun {
             result.people = pages.map { ExtractionResult.Person(page: $0.pageNumber, name: $0.patient?.fullName, postcode: $0.address?.postcode,
                                                                  method: $0.extraction?.method, role: $0.addressType) }
             let file = AddressFileText(documentID: key, pageCount: pageCount, pages: pages)
-            let fileURL = library.root.appendingPathComponent(Self.addressPath(key: key))
+            let fileURL = library.fileURL(Self.addressPath(key: key))
             result.status = try write(file, to: fileURL)
             return (result, dryRun ? nil : ExtractedState(source: source, key: key, addressFile: Self.stamp(fileURL)))
         } catch {

@@ -85,7 +85,8 @@ struct FieldReader: Sendable {
         // Phones above the patient's first label (the letterhead's, the window's) and at the foot are not the patient's.
         let firstSpecific = specific.map(\.line).min() ?? 0
         for (index, cells) in layout.lines.enumerated() where index < firstSpecific || layout.bands[index].top > foot {
-            for cell in cells {
+            // A phone has eleven digits (ten or more written): most cells have fewer, and are not searched.
+            for cell in cells where cell.words.reduce(0, { $0 + $1.text.utf8.count(where: TextPatterns.isDigit) }) >= 10 {
                 var rest = Substring(cell.text)
                 while let (phone, after) = LetterIdentifiers.phone(in: rest) {
                     headAndFootPhones.insert(phone.filter(\.isNumber))

@@ -98,10 +98,15 @@ enum LetterIdentifiers {
     static func date(atStartOf text: Substring) -> String? {
         let head = String(text.drop { $0 == " " || $0 == "\n" }.prefix(20))
         guard head.first?.isNumber == true else { return nil }
-        if let match = isoDate.first(in: head), head.hasPrefix(match[0]), let year = Int(match[1]), let month = Int(match[2]), let day = Int(match[3]) {
+        // Each pattern tried only where the head's first bytes can start it (`2026-`, `12 M`, `1-M`): most dates are `12/03/1945`.
+        let bytes = Array(head.utf8.prefix(6))
+        let leading = bytes.prefix(while: TextPatterns.isDigit).count
+        if leading == 4, bytes.count > 4, bytes[4] == 0x2D, let match = isoDate.first(in: head), head.hasPrefix(match[0]),
+           let year = Int(match[1]), let month = Int(match[2]), let day = Int(match[3]) {
             return PeopleText.formatted(day: day, month: month, year: year)
         }
-        if let match = shortMonthDate.first(in: head), head.hasPrefix(match[0]), let day = Int(match[1]), let year = Int(match[3]),
+        if leading <= 2, bytes.count > leading + 1, bytes[leading] == 0x20 || bytes[leading] == 0x2D, TextPatterns.isLetter(bytes[leading + 1]),
+           let match = shortMonthDate.first(in: head), head.hasPrefix(match[0]), let day = Int(match[1]), let year = Int(match[3]),
            let month = months.firstIndex(of: String(match[2].lowercased().prefix(3))) {
             return PeopleText.formatted(day: day, month: month + 1, year: year)
         }

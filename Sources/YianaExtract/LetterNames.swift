@@ -108,6 +108,13 @@ enum LetterNames {
     /// True for `FRCOphth`-like words: capitals and lowercase letters, at least half of them
     /// capitals (a qualification; `SMITH` is a surname written in capitals, `MacLeod` a name).
     private static func isAllCapitals(_ word: String) -> Bool {
+        if word.utf8.allSatisfy({ $0 < 0x80 }) {  // nearly every word: its bytes counted
+            var capitals = 0, lower = 0
+            for byte in word.utf8 {
+                if byte >= 0x41 && byte <= 0x5A { capitals += 1 } else if byte >= 0x61 && byte <= 0x7A { lower += 1 }
+            }
+            return capitals >= 3 && capitals * 2 >= capitals + lower && lower > 0
+        }
         let letters = word.filter(\.isLetter)
         let capitals = letters.filter(\.isUppercase).count
         return capitals >= 3 && capitals * 2 >= letters.count && letters.contains(where: \.isLowercase)
@@ -115,8 +122,17 @@ enum LetterNames {
 
     /// The surname of `name`: its last word, lowercased, without punctuation.
     static func surname(_ name: String) -> String {
-        (name.split(separator: " ").last.map(String.init) ?? name).lowercased().trimmingCharacters(in: .punctuationCharacters)
+        let last = name.split(separator: " ").last.map(String.init) ?? name
+        guard last.utf8.allSatisfy({ $0 < 0x80 }) else { return last.lowercased().trimmingCharacters(in: .punctuationCharacters) }
+        // An ASCII word (nearly every one): its bytes lowercased and ASCII's punctuation trimmed, as Foundation would.
+        let bytes = last.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        guard let start = bytes.firstIndex(where: { !asciiPunctuation.contains($0) }),
+              let end = bytes.lastIndex(where: { !asciiPunctuation.contains($0) }) else { return "" }
+        return String(decoding: bytes[start...end], as: UTF8.self)
     }
+
+    /// The ASCII characters of `CharacterSet.punctuationCharacters` (Unicode's P categories).
+    private static let asciiPunctuation = Set("!\"#%&'()*,-./:;?@[\\]_{}".utf8)
 
     /// The same person, told by name: equal without titles, case and punctuation, or the same
     /// surname with the first name or its initial agreeing (`J Shaw` and `James Shaw`).

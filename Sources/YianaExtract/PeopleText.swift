@@ -71,7 +71,8 @@ enum PeopleText {
 
     static func formatted(day: Int, month: Int, year: Int) -> String? {
         guard (1...31).contains(day), (1...12).contains(month), (1000...9999).contains(year) else { return nil }
-        return String(format: "%02d/%02d/%04d", day, month, year)
+        func padded(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+        return "\(padded(day))/\(padded(month))/\(year)"
     }
 
     // MARK: Names
@@ -142,7 +143,11 @@ enum PeopleText {
     /// capitalised words, no digits, no label and no sentence. `Mr James Reed attended
     /// clinic on Monday…` is not one.
     static func looksLikeNameLine(_ line: String) -> Bool {
-        guard line.count <= 60, !names(organisationIn: line), !line.contains(where: { $0.isNumber || ":@/;".contains($0) }),
+        let ascii = line.utf8.allSatisfy { $0 < 0x80 }  // nearly every line: its bytes looked at, the cheap tests first
+        guard ascii ? line.utf8.count <= 60 : line.count <= 60,
+              ascii ? !line.utf8.contains(where: { TextPatterns.isDigit($0) || $0 == 0x3A || $0 == 0x40 || $0 == 0x2F || $0 == 0x3B })
+                    : !line.contains(where: { $0.isNumber || ":@/;".contains($0) }),
+              !names(organisationIn: line),
               !(line.hasSuffix(".") && !line.hasSuffix(" Jr.") && line.split(separator: " ").count > 2), !line.hasSuffix(",") else { return false }
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard (1...6).contains(words.count) else { return false }

@@ -42,6 +42,13 @@ public struct Library: Sendable {
         return try Library(root: URL(fileURLWithPath: chosen, relativeTo: URL(fileURLWithPath: currentDirectory)).absoluteURL)
     }
 
+    /// The file at `relative` (a path below the root, `/`-separated) as a URL put together as
+    /// text: `appendingPathComponent` asks the disk whether each part is a folder.
+    public func fileURL(_ relative: String) -> URL {
+        let parts = relative.split(separator: "/").joined(separator: "/")
+        return URL(fileURLWithPath: rootPath == "/" ? "/" + parts : rootPath + "/" + parts, isDirectory: false)
+    }
+
     /// The path of `url` relative to the root, or nil if it lies outside the library.
     public func relativePath(of url: URL) -> String? {
         relativePath(ofFile: url.path)

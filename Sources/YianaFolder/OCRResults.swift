@@ -62,6 +62,6 @@ public enum OCRResults {
         guard let relative = library.relativePath(of: document) else { return nil }
         let folder = (relative as NSString).deletingLastPathComponent
         let name = ((relative as NSString).lastPathComponent as NSString).deletingPathExtension + ".json"
-        return library.root.appendingPathComponent(".ocr_results").appendingPathComponent(folder).appendingPathComponent(name)
+        return library.fileURL(".ocr_results/" + (folder.isEmpty ? "" : folder + "/") + name)
     }
 }
