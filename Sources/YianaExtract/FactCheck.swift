@@ -52,7 +52,21 @@ struct FactCheck: Sendable {
     /// Every date written in `text`, as `DD/MM/YYYY`.
     static func dates(in text: String) -> [String] {
         guard text.utf8.contains(where: TextPatterns.isDigit) else { return [] }
-        return datePattern.all(in: text).compactMap { match in
+        // The pattern is run over the lines with four digits or more alone (a date has as many; a letter's prose, none).
+        var dated: [Substring] = []
+        var start = text.utf8.startIndex, digits = 0
+        for index in text.utf8.indices {
+            let byte = text.utf8[index]
+            if byte == 0x0A {
+                if digits >= 4 { dated.append(text[start..<index]) }
+                start = text.utf8.index(after: index)
+                digits = 0
+            } else if TextPatterns.isDigit(byte) {
+                digits += 1
+            }
+        }
+        if digits >= 4 { dated.append(text[start...]) }
+        return datePattern.all(in: dated.joined(separator: "\n")).compactMap { match in
             // `12th March 2026` is `12 March 2026`; most dates have no such ending, and are not searched for one.
             let date = match[0].utf8.count > 10 && match[0].utf8.first.map(TextPatterns.isDigit) == true && match[0].utf8.dropFirst().prefix(2).contains(where: TextPatterns.isLetter)
                 ? match[0].replacingOccurrences(of: #"(\d)(st|nd|rd|th)"#, with: "$1", options: .regularExpression) : match[0]
