@@ -107,8 +107,11 @@ extension AddressCascade {
         merged.patient = person
         if let name = person.fullName, fields.isSomeoneElse(name) { return nil }
         if let mine = merged.address?.postcode, let theirs = other?.address?.postcode {
-            // Two readings of one address: the letter's own (its lines read as letters write them); two addresses: neither.
-            merged.address = mine != theirs ? nil : other?.extraction?.method == "letter" ? other?.address : merged.address
+            // Two readings of one address: the letter's own (its lines read as letters write them), unless its first line
+            // fails its check where the labels' passes (`Case` of `Case note number: …`); two addresses: neither.
+            let letters = other?.extraction?.method == "letter"
+                && (other?.address?.line1.map(FactCheck.isAddressLine) ?? false || !(merged.address?.line1.map(FactCheck.isAddressLine) ?? false))
+            merged.address = mine != theirs ? nil : letters ? other?.address : merged.address
         } else if merged.address == nil {
             merged.address = other?.address ?? fields.address(check: check)
         }

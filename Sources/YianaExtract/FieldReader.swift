@@ -104,14 +104,16 @@ struct FieldReader: Sendable {
     /// Drops the patient's generic fields (a telephone, an address, a postcode) that stand
     /// nowhere near a label of the patient's own (a letterhead's `Tel:` is the hospital's).
     private mutating func keepGenericBesideSpecific() {
-        // The patient's labels and the generic ones joined to them: rows no more than five lines apart, in one column.
+        // The patient's labels and the generic ones joined to them: rows no more than five lines apart, in one column; and
+        // an address or a postcode in a form's row of labels beside one of the patient's (`DOB  Hospital Number  Home address`).
         var joined = specific
         var pending = generic
         var grew = true
         while grew {
             grew = false
             pending.removeAll { field in
-                guard joined.contains(where: { abs($0.line - field.line) <= 5 && abs($0.x - field.x) <= 60 }) else { return false }
+                guard joined.contains(where: { abs($0.line - field.line) <= 5 && abs($0.x - field.x) <= 60
+                    || $0.line == field.line && [.address, .postcode].contains(field.field) }) else { return false }
                 joined.append((field.line, field.x))
                 grew = true
                 return true
@@ -264,7 +266,9 @@ struct FieldReader: Sendable {
         for next in (line + 1)..<min(layout.lines.count, line + 4) where layout.gap(from: last, to: next) <= 1.0 {
             guard let first = layout.lines[next].first, abs(first.x0 - x) <= layout.bands[line].height else { return nil }
             last = next
-            if label(first.words) != nil { continue }
+            // A label's line, or the end of the `Re:` line's numbers wrapped onto a line of its own (`K8028755`), goes before the address.
+            if label(first.words) != nil || layout.lines[next].count == 1 && first.words.count <= 3
+                && first.text.contains(where: \.isNumber) && TextPatterns.firstPostcode(in: first.text) == nil { continue }
             guard layout.lines[next].count == 1, let (_, before) = TextPatterns.lastPostcode(in: first.text), !FactCheck.isSentence(first.text),
                   FactCheck.isAddressLine(String(before).trimming(" ,")) else { return nil }
             used.insert(Self.place(next, 0))

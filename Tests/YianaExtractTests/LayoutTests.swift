@@ -176,6 +176,47 @@ struct LayoutTests {
         #expect(read(rows).allSatisfy { $0.patient?.fullName != "Sunil Mehta" })
     }
 
+    /// A form's row of labels (`DOB  Hospital Number  Home address`) with the address under its
+    /// own label, beside the patient's: the address is the patient's.
+    @Test func anAddressInARowOfThePatientsLabelsIsThePatients() throws {
+        let rows: [[(x: Double, text: String)]] = [
+            [(200, "Optometrist Referral")], [], [(50, "Patient details")],
+            [(55, "Family name"), (150, "Given name"), (240, "Title")],
+            [(55, "DALY"), (150, "Beatrice"), (240, "Miss")],
+            [(55, "DOB"), (150, "Hospital Number"), (260, "Home address")],
+            [(55, "21/04/1971"), (150, "H509711"), (260, "14 Holly Rise")],
+            [(260, "Nutfield")], [(260, "Reigate")],
+            [(55, "Postcode"), (150, "Telephone")],
+            [(55, "RH2 7AA"), (150, "01333 115554")],
+        ]
+        let patient = try #require(read(rows).first { $0.addressType == "patient" })
+        #expect(patient.patient?.fullName == "Beatrice Daly" && patient.address?.line1 == "14 Holly Rise" && patient.address?.postcode == "RH2 7AA")
+    }
+
+    /// A `Re:` line whose numbers wrap onto a line of their own, its address on the line after;
+    /// and an address both the letter and the labels read, the letter's first line failing its
+    /// check (`Case` of `Case note number: …`): the labels' lines are written.
+    @Test func aReLinesAddressAfterItsWrappedNumbers() throws {
+        let wrapped = Self.letterhead + [
+            [(50, "Dear Professor Marsh,")],
+            [(50, "Re: O'NEILL, Ibrahim, Date of birth: 09.05.1948, NHS Number: 943 476 5919, Case note number:")],
+            [(50, "K8028755")], [(50, "46 Meadow Way, Reigate RH2 7AA")],
+            [(50, "I saw him in clinic today and we discussed the plan at length with the family.")],
+        ]
+        let patient = try #require(read(wrapped).first { $0.addressType == "patient" })
+        #expect(patient.patient?.fullName == "Ibrahim O'Neill" && patient.address?.line1 == "46 Meadow Way" && patient.address?.postcode == "RH2 7AA")
+        let numbers = Self.letterhead + [
+            [(50, "Dr M Shaw")], [(50, "Station Road Surgery")], [(50, "75 Park View")], [(50, "Leeds LS1 4AP")], [],
+            [(50, "Dear Dr Shaw,")],
+            [(50, "Re: FATIMA DALY D.O.B. : 12.12.1995")],
+            [(50, "Case note number : RH19922225 NHS Number : 943 476 5919")],
+            [(50, "80 Orchard Close, Reigate RH2 7AA")],
+            [(50, "We discussed the options, including the risks and the expected benefits of treatment.")],
+        ]
+        let labelled = try #require(read(numbers).first { $0.addressType == "patient" })
+        #expect(labelled.patient?.fullName == "Fatima Daly" && labelled.address?.line1 == "80 Orchard Close" && labelled.address?.city == "Reigate")
+    }
+
     /// A header in two columns: the patient's labelled block beside the consultant's.
     @Test func aPatientBlockBesideTheConsultantsIsThePatients() throws {
         let rows = Self.letterhead + [
