@@ -156,7 +156,14 @@ struct FieldReader: Sendable {
     private mutating func read(_ words: [PlacedWord], line: Int, cellIndex: Int, in layout: PageLayout, used: inout Set<Int>,
                                sections: inout [Section]) {
         let matches = LabelLexicon.matches(words.map(\.text))
-        guard let best = matches.first else { return }
+        guard let best = matches.first else {
+            // A short line that goes on from the line before (`6887, K number : K9523845`): a label after a comma starts a field.
+            let rest = Self.untilNextLabel(words).rest
+            if words.count <= 16, !rest.isEmpty, words[words.count - rest.count - 1].text.hasSuffix(",") {
+                read(rest, line: line, cellIndex: cellIndex, in: layout, used: &used, sections: &sections)
+            }
+            return
+        }
         used.insert(Self.place(line, cellIndex))
         let (value, rest) = Self.untilNextLabel(Array(words[best.count...]))
         let cells = layout.lines[line]
@@ -201,9 +208,13 @@ struct FieldReader: Sendable {
     /// `words` up to a second label with its colon in the same cell (`DOB: 12/03/1945  NHS No: 943 476 5919`), and that label on.
     private static func untilNextLabel(_ words: [PlacedWord]) -> (value: [PlacedWord], rest: [PlacedWord]) {
         guard words.count >= 2 else { return (words, []) }
-        // A label's value is a few words: a cell of thousands (a damaged scan's) is searched in its first 40.
+        // A label's value is a few words: a cell of thousands (a damaged scan's) is searched in its first 40. The next label
+        // is one with its colon, or one of the patient's numbers after a comma (`Re: O'NEILL, Ruth (Ms), Date of birth 21/05/1956`).
         for start in 1..<min(words.count, 40) {
-            if let next = label(Array(words[start..<min(words.count, start + 8)])), next.colon { return (Array(words[..<start]), Array(words[start...])) }
+            if let next = label(Array(words[start..<min(words.count, start + 8)])),
+               next.colon || words[start - 1].text.hasSuffix(",") && [.dateOfBirth, .nhsNumber, .hospitalNumber].contains(next.field) {
+                return (Array(words[..<start]), Array(words[start...]))
+            }
         }
         return (words, [])
     }
@@ -267,8 +278,8 @@ struct FieldReader: Sendable {
             guard let first = layout.lines[next].first, abs(first.x0 - x) <= layout.bands[line].height else { return nil }
             last = next
             // A label's line, or the end of the `Re:` line's numbers wrapped onto a line of its own (`K8028755`), goes before the address.
-            if label(first.words) != nil || layout.lines[next].count == 1 && first.words.count <= 3
-                && first.text.contains(where: \.isNumber) && TextPatterns.firstPostcode(in: first.text) == nil { continue }
+            if label(first.words) != nil || layout.lines[next].count == 1 && TextPatterns.firstPostcode(in: first.text) == nil
+                && (first.words.count <= 3 && first.text.contains(where: \.isNumber) || !untilNextLabel(first.words).rest.isEmpty) { continue }
             guard layout.lines[next].count == 1, let (_, before) = TextPatterns.lastPostcode(in: first.text), !FactCheck.isSentence(first.text),
                   FactCheck.isAddressLine(String(before).trimming(" ,")) else { return nil }
             used.insert(Self.place(next, 0))
