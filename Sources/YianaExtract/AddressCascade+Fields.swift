@@ -129,7 +129,7 @@ extension FactCheck {
         guard var person = entry.patient, !Self.isDoubtful(person.fullName, doubtful) else { return nil }
         // A value with a word OCR was unsure of is not written.
         if Self.isDoubtful(person.dateOfBirth, doubtful) { person.dateOfBirth = nil }
-        if Self.isDoubtful(person.mrn, doubtful) { person.mrn = nil }
+        if doubtful.contains(person.mrn, halfSure: true) { person.mrn = nil }
         if Self.isDoubtful(person.nhsNumber, doubtful) { person.nhsNumber = nil }
         if let address = entry.address, Self.isDoubtful(address.postcode, doubtful) || Self.isDoubtful(address.city, doubtful) { entry.address = nil }
         if let line = entry.address?.line1, Self.isDoubtful(line, doubtful) { entry.address?.line1 = nil; entry.address?.line2 = nil }
@@ -170,6 +170,11 @@ extension FactCheck {
             address.line2 = lines.count > 1 ? lines[1] : nil
             address.city = address.city?.trimmingCharacters(in: Self.lineEdges)
             if let city = address.city, !Self.isAddressLine(city) || city.contains(where: \.isNumber) { address.city = nil }
+            // A town OCR misread (`Bowser Regis`, `Cwmbran`) that is all but the town of its postcode's sector: the sector's.
+            if let city = address.city, let postcode = address.postcode, let town = sectors.place(of: postcode)?.town,
+               city.lowercased() != town.lowercased(), Self.isMisreading(city, of: town) {
+                address.city = town
+            }
             entry.address = address == AddressPage.Address() ? nil : address
         }
         entry.gp = checked(entry.gp, doubtful: doubtful, formOnly: appRule)

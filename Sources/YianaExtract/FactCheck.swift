@@ -172,6 +172,23 @@ struct FactCheck: Sendable {
         String(word.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init)).lowercased()
     }
 
+    /// True when `read` is `name` but for its accents and case, or but for a letter in four (no
+    /// more than three) of a name of six letters or more, in as many words: OCR's misreading.
+    static func isMisreading(_ read: String, of name: String) -> Bool {
+        let (a, b) = (Array(read.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).unicodeScalars),
+                      Array(name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).unicodeScalars))
+        if a == b { return true }
+        guard b.count >= 6, read.split(separator: " ").count == name.split(separator: " ").count, abs(a.count - b.count) <= 3 else { return false }
+        // Levenshtein's distance, a row at a time.
+        var row = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var next = [i + 1] + Array(repeating: 0, count: b.count)
+            for (j, y) in b.enumerated() { next[j + 1] = min(row[j + 1] + 1, next[j] + 1, row[j] + (x == y ? 0 : 1)) }
+            row = next
+        }
+        return row[b.count] <= min(3, b.count / 4)
+    }
+
     /// True when a word of `value` is one OCR was unsure of (`OCRDoubt`).
     static func isDoubtful(_ value: String?, _ doubtful: OCRDoubt) -> Bool { doubtful.contains(value) }
 

@@ -1,7 +1,8 @@
 /// The words of a scanned page that OCR was unsure of, so that no value made of them is
 /// written: a word read with confidence under 0.3; a word read with confidence under 0.6
 /// that a value gives with a letter and a digit exchanged (`HP22 ONY`, read so at 0.47, is
-/// written `HP22 0NY` by a reader that wants a digit there: the page said `9NY`).
+/// written `HP22 0NY` by a reader that wants a digit there: the page said `9NY`); and for a
+/// hospital number, any word read with confidence under 0.6.
 struct OCRDoubt: Sendable, Equatable {
     private var unsure: Set<String> = []
     /// Words read with confidence under 0.6, by their letters and digits folded (`ony` → `0ny`), each with the words read.
@@ -21,14 +22,16 @@ struct OCRDoubt: Sendable, Equatable {
 
     var isEmpty: Bool { unsure.isEmpty && halfSure.isEmpty }
 
-    /// True when a word of `value` is one OCR was unsure of, or one it was half sure of given with a letter and a digit exchanged.
-    func contains(_ value: String?) -> Bool {
+    /// True when a word of `value` is one OCR was unsure of, or one it was half sure of given with a letter and a digit
+    /// exchanged; with `halfSure`, any word it was less than 60% sure of (a hospital number, which has no check digit:
+    /// `3700970` read at 45% where the page says `K3700970`).
+    func contains(_ value: String?, halfSure anyHalfSure: Bool = false) -> Bool {
         guard let value, !isEmpty else { return false }
         return value.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "/" || $0 == "-" }).contains { word in
             let token = FactCheck.token(word)
             if unsure.contains(token) { return true }
             guard let read = halfSure[Self.folded(token)] else { return false }
-            return !read.contains(token)
+            return anyHalfSure || !read.contains(token)
         }
     }
 

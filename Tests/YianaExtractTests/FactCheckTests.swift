@@ -52,4 +52,21 @@ struct FactCheckTests {
                                           postcode: "PE21 6TJ", sectors: .shared)
         #expect(address.line1 == "Willow Barn" && address.line2 == "Queens Terrace" && address.city == "Boston" && address.county == "Lincolnshire")
     }
+
+    /// A town OCR misread is all but its postcode's sector's town; another place's name is not.
+    @Test func aMisreadTownIsToldFromAnotherPlace() {
+        #expect(FactCheck.isMisreading("Bowser Regis", of: "Bognor Regis") && FactCheck.isMisreading("Cwmbran", of: "Cwmbrân"))
+        #expect(FactCheck.isMisreading("South Darenth and Sutton at Hens", of: "South Darenth and Sutton at Hone"))
+        #expect(!FactCheck.isMisreading("Hope", of: "Hove") && !FactCheck.isMisreading("Reigate", of: "Redhill"))
+        #expect(!FactCheck.isMisreading("Kingston", of: "Kingston upon Thames"))
+    }
+
+    /// A word OCR read at under 60% is doubtful in a hospital number (no check digit holds it) even when given as read.
+    @Test func aHalfSureWordIsNoHospitalNumber() {
+        let words = [PlacedWord(text: "Hosp", x0: 50, y0: 100, x1: 72, y1: 110, confidence: 0.97),
+                     PlacedWord(text: "3700970", x0: 120, y0: 100, x1: 160, y1: 110, confidence: 0.45)]
+        let doubt = OCRDoubt(PageLayout(words: words))
+        #expect(!doubt.contains("3700970") && doubt.contains("3700970", halfSure: true))
+        #expect(!doubt.contains("K8656702", halfSure: true))
+    }
 }
