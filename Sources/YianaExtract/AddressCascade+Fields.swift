@@ -164,7 +164,9 @@ extension FactCheck {
             // next moves up. A first line that fails its check leaves the second unplaced: neither is written.
             var lines = [address.line1, address.line2].compactMap { $0.map(Self.withoutSpecks)?.trimmingCharacters(in: Self.lineEdges) }
             if let first = lines.first, let name = person.fullName, LetterNames.same(first, name) { lines.removeFirst() }
-            if let first = lines.first, !Self.isAddressLine(first) { lines = [] }
+            // A first line followed by a street's last word alone (`146 Foxglove` / `Drive`) was broken by a column: neither is written.
+            if let first = lines.first, !Self.isAddressLine(first)
+                || lines.count > 1 && lines[1].split(separator: " ").count == 1 && AddressPage.Address.isStreetWord(lines[1]) { lines = [] }
             lines = Array(lines.prefix { Self.isAddressLine($0) })
             address.line1 = lines.first
             address.line2 = lines.count > 1 ? lines[1] : nil

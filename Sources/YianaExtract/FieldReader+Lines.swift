@@ -45,8 +45,8 @@ extension FieldReader {
         var joined: [[PlacedWord]] = []
         for line in lines {
             if let previous = joined.last, let end = previous.last, let first = line.first, !end.text.hasSuffix(","), first.text.first?.isNumber == false,
-               column.contains(previous), column.contains(line),
-               line.contains(where: { $0.text.hasSuffix(",") }) || Self.isStreetTail(line, after: previous),
+               column.contains(line), line.contains(where: { $0.text.hasSuffix(",") }) && column.contains(previous)
+                   || Self.isStreetTail(line, after: previous),  // a street's last word under a first line run on from its label too
                end.x1 + (spaces.min() ?? 0.25 * end.height) + (first.x1 - first.x0) > right + 0.1 {
                 joined[joined.count - 1] += line
             } else {
