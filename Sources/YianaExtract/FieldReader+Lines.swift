@@ -7,7 +7,7 @@ extension FieldReader {
     /// where it started (or, for a value run on from its label's line, where the label
     /// started), close under the line before, and no label; an address ends at its postcode.
     static func continuation(from line: Int, valueX: Double, labelX: Double, field: LabelLexicon.Field, in layout: PageLayout,
-                                     used: inout Set<Int>, stopAtPostcode: Bool) -> [[PlacedWord]] {
+                             used: inout Set<Int>, stopAtPostcode: Bool) -> [[PlacedWord]] {
         guard !stopAtPostcode else { return [] }
         var taken: [[PlacedWord]] = []
         var last = line

@@ -157,9 +157,11 @@ struct FieldReader: Sendable {
                                sections: inout [Section]) {
         let matches = LabelLexicon.matches(words.map(\.text))
         guard let best = matches.first else {
-            // A short line that goes on from the line before (`6887, K number : K9523845`): a label after a comma starts a field.
+            // A short line that goes on from the line before (`6887, K number : K9523845`): a label after a comma starts a
+            // field (searched for in short cells with a comma alone: a letter's prose is neither).
+            guard words.count <= 16, words.contains(where: { $0.text.hasSuffix(",") }) else { return }
             let rest = Self.untilNextLabel(words).rest
-            if words.count <= 16, !rest.isEmpty, words[words.count - rest.count - 1].text.hasSuffix(",") {
+            if !rest.isEmpty, words[words.count - rest.count - 1].text.hasSuffix(",") {
                 read(rest, line: line, cellIndex: cellIndex, in: layout, used: &used, sections: &sections)
             }
             return
@@ -205,7 +207,8 @@ struct FieldReader: Sendable {
         }
     }
 
-    /// `words` up to a second label with its colon in the same cell (`DOB: 12/03/1945  NHS No: 943 476 5919`), and that label on.
+    /// `words` up to a second label with its colon in the same cell (`DOB: 12/03/1945  NHS No: 943 476 5919`), or one of the
+    /// patient's numbers after a comma, and that label on.
     private static func untilNextLabel(_ words: [PlacedWord]) -> (value: [PlacedWord], rest: [PlacedWord]) {
         guard words.count >= 2 else { return (words, []) }
         // A label's value is a few words: a cell of thousands (a damaged scan's) is searched in its first 40. The next label
