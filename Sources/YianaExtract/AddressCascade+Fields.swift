@@ -69,9 +69,9 @@ extension AddressCascade {
         // The other people copied (an optician, a specialist): a name that reads as a person's, a postcode that is one.
         return entries.compactMap { entry in
             guard entry.addressType != "patient" else { return entry }
-            guard let name = entry.patient?.fullName, FactCheck.isPersonName(name), !FactCheck.isDoubtful(name, fields?.doubtful ?? OCRDoubt()) else { return nil }
+            guard let name = entry.patient?.fullName, FactCheck.isPersonName(name), fields?.doubtful.contains(name) != true else { return nil }
             var entry = entry
-            if let postcode = entry.address?.postcode, !check.isPostcode(postcode) || FactCheck.isDoubtful(postcode, fields?.doubtful ?? OCRDoubt()) {
+            if let postcode = entry.address?.postcode, !check.isPostcode(postcode) || fields?.doubtful.contains(postcode) == true {
                 entry.address?.postcode = nil
             }
             return entry
@@ -126,14 +126,14 @@ extension FactCheck {
     func checked(_ entry: AddressPage, notPatient: [String], notPatientPostcodes: Set<String>, notPatientPhones: Set<String>,
                  doubtful: OCRDoubt = OCRDoubt()) -> AddressPage? {
         var entry = entry
-        guard var person = entry.patient, !Self.isDoubtful(person.fullName, doubtful) else { return nil }
+        guard var person = entry.patient, !doubtful.contains(person.fullName) else { return nil }
         // A value with a word OCR was unsure of is not written.
-        if Self.isDoubtful(person.dateOfBirth, doubtful) { person.dateOfBirth = nil }
+        if doubtful.contains(person.dateOfBirth) { person.dateOfBirth = nil }
         if doubtful.contains(person.mrn, halfSure: true) { person.mrn = nil }
-        if Self.isDoubtful(person.nhsNumber, doubtful) { person.nhsNumber = nil }
-        if let address = entry.address, Self.isDoubtful(address.postcode, doubtful) || Self.isDoubtful(address.city, doubtful) { entry.address = nil }
-        if let line = entry.address?.line1, Self.isDoubtful(line, doubtful) { entry.address?.line1 = nil; entry.address?.line2 = nil }
-        if let line = entry.address?.line2, Self.isDoubtful(line, doubtful) { entry.address?.line2 = nil }
+        if doubtful.contains(person.nhsNumber) { person.nhsNumber = nil }
+        if let address = entry.address, doubtful.contains(address.postcode) || doubtful.contains(address.city) { entry.address = nil }
+        if let line = entry.address?.line1, doubtful.contains(line) { entry.address?.line1 = nil; entry.address?.line2 = nil }
+        if let line = entry.address?.line2, doubtful.contains(line) { entry.address?.line2 = nil }
         // A page the app's rules read with a placeholder for a name (`Unknown`) keeps its address, as the app keeps it.
         if let name = person.fullName {
             guard Self.isPersonName(name), !notPatient.contains(where: { LetterNames.same($0, name) }), !isSplitByOCR(name) else { return nil }
@@ -189,7 +189,7 @@ extension FactCheck {
     /// A GP with a name that fails its check left nameless, a postcode that fails left out; nil
     /// when OCR was unsure of a word of either (or nothing is left).
     func checked(_ gp: AddressPage.GP?, doubtful: OCRDoubt, formOnly: Bool = false) -> AddressPage.GP? {
-        guard var gp, !Self.isDoubtful(gp.name, doubtful), !Self.isDoubtful(gp.postcode, doubtful) else { return nil }
+        guard var gp, !doubtful.contains(gp.name), !doubtful.contains(gp.postcode) else { return nil }
         gp.name = gp.name?.trimming(" .,;'|")
         if let gpName = gp.name, LetterNames.person(Substring(gpName)).map({ Self.isPersonName($0.name) }) != true { gp.name = nil }
         if let postcode = gp.postcode, !isPostcode(postcode, formOnly: formOnly) { gp.postcode = nil }

@@ -189,9 +189,6 @@ struct FactCheck: Sendable {
         return row[b.count] <= min(3, b.count / 4)
     }
 
-    /// True when a word of `value` is one OCR was unsure of (`OCRDoubt`).
-    static func isDoubtful(_ value: String?, _ doubtful: OCRDoubt) -> Bool { doubtful.contains(value) }
-
     /// True when two words of `name` side by side make a word the page writes whole (`Stan Ley`
     /// where the letter says `Stanley`): OCR parted a word, and the name is not the person's.
     func isSplitByOCR(_ name: String) -> Bool {
