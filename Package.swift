@@ -106,7 +106,10 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .target(name: "YianaSearch", dependencies: ["YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF", "YianaSQLite"]),
+        // The register of people (issue 77): who the library is about, each person once by
+        // rules a clinician signs, from the documents' names and address files.
+        .target(name: "YianaPeople", dependencies: ["YianaSystem", "YianaArchive", "YianaLibrary", "YianaExtract"]),
+        .target(name: "YianaSearch", dependencies: ["YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF", "YianaSQLite", "YianaPeople"]),
         .target(name: "YianaOCR", dependencies: ["CTesseract", "YianaSystem", "YianaArchive", "YianaPDF", "YianaLibrary"]),
         .target(name: "YianaSync", dependencies: ["YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF"]),
         // `yiana extract`: the people on each page, as the app's extraction cascade finds them,
@@ -120,7 +123,7 @@ let package = Package(
         // ~/.pgpass, sslmode), connecting with a timeout and errors that name the server, the
         // schema's migrations. On postgres-nio; no psql, no libpq.
         .target(name: "YianaPostgres", dependencies: [
-            "YianaSystem", "YianaLibrary", "YianaSearch",
+            "YianaSystem", "YianaLibrary", "YianaSearch", "YianaPeople",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -158,7 +161,7 @@ let package = Package(
             name: "yiana",
             dependencies: [
                 "YianaSystem", "YianaLibrary", "YianaArchive", "YianaPDF", "YianaSearch", "YianaPostgres", "YianaSync", "YianaOCR", "YianaWatch", "YianaServe",
-                "YianaExtract", "YianaVersion", "YianaNotify",
+                "YianaExtract", "YianaVersion", "YianaNotify", "YianaPeople",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: productLinking
@@ -216,6 +219,8 @@ let package = Package(
         .testTarget(name: "YianaOCRTests", dependencies: ["YianaOCR", "YianaLibrary", "YianaSync", "YianaArchive", "YianaPDF", "YianaSearch", "YianaTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "YianaPostgresTests", dependencies: ["YianaPostgres", "YianaSearch", "YianaLibrary", "YianaArchive", "YianaSystem", "YianaTestSupport"]),
         .testTarget(name: "YianaExtractTests", dependencies: ["YianaExtract", "YianaLibrary", "YianaArchive", "YianaTestSupport"],
+                    exclude: ["Fixtures"]),
+        .testTarget(name: "YianaPeopleTests", dependencies: ["YianaPeople", "YianaSearch", "YianaLibrary", "YianaArchive", "YianaExtract", "YianaTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "YianaNotifyTests", dependencies: ["YianaNotify", "YianaLibrary", "YianaTestSupport"]),
         .testTarget(name: "YianaSyncTests", dependencies: ["YianaSync", "YianaLibrary", "YianaArchive", "YianaTestSupport"]),

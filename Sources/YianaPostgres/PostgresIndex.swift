@@ -1,4 +1,5 @@
 import Foundation
+import YianaPeople
 import PostgresNIO
 import YianaLibrary
 import YianaSearch
@@ -196,6 +197,16 @@ public struct PostgresIndex: IndexStore {
             .map { AddressRecord(id: $0.0, path: $0.1, title: $0.2, fingerprint: $0.3) }
     }
 
+    public func registerDocuments() async throws -> [RegisterDocument] {
+        try await rows("""
+            SELECT d.path, d.title, d.document_id, d.modified, a.people FROM yiana_document d
+            LEFT JOIN yiana_document_addresses a ON a.document = d.id AND a.machine = \(machine)
+            WHERE d.library = \(library) ORDER BY d.path
+            """, as: (String, String, String?, Double?, String?).self)
+            .map { RegisterDocument(path: $0.0, title: $0.1, documentID: $0.2, modified: $0.3.map { $0 + Date.timeIntervalBetween1970AndReferenceDate },
+                                    people: AddressRow.people($0.4)) }
+    }
+
     /// Every row of `query`, its columns decoded as `columns`.
     func rows<each C: PostgresDecodable & Sendable>(_ query: PostgresQuery, as columns: (repeat each C).Type, within seconds: Double = 30)
         async throws(PostgresIndexError) -> [(repeat each C)] {
@@ -281,13 +292,14 @@ public struct PostgresIndex: IndexStore {
 
     /// Removes the documents this machine indexed that are not in `paths` (one another machine
     /// added, which has not reached this one yet, is not this one's to remove).
-    public func writeAddresses(_ rows: [(id: Int64, text: String, fingerprint: String)]) async throws {
+    public func writeAddresses(_ rows: [AddressRow]) async throws {
         guard !rows.isEmpty else { return }
-        let rows = rows.map { (id: $0.id, text: Self.storable($0.text), fingerprint: $0.fingerprint) }, machine = self.machine
+        let rows = rows.map { AddressRow(id: $0.id, text: Self.storable($0.text), people: Self.storable($0.people), fingerprint: $0.fingerprint) }
+        let machine = self.machine
         let library = self.library
         try await database.transaction(within: Self.writeTimeout) { connection in
             for row in rows {
-                try await PostgresWriter(connection: connection, library: 0, machine: machine).writeAddresses(id: row.id, text: row.text, fingerprint: row.fingerprint)
+                try await PostgresWriter(connection: connection, library: 0, machine: machine).writeAddresses(id: row.id, text: row.text, people: row.people, fingerprint: row.fingerprint)
             }
             try await Self.addWords(Vocabulary.words(of: rows.map(\.text)), library: library, connection)
         }

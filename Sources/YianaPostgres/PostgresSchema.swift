@@ -16,7 +16,7 @@ import PostgresNIO
 /// none redoes what another did).
 public enum PostgresSchema {
     /// The newest version this yiana knows.
-    public static let version = 3
+    public static let version = 4
 
     static let migrations: [(version: Int, statements: [String])] = [
         (1, [
@@ -112,6 +112,13 @@ public enum PostgresSchema {
             // The start page lists a library's newest (or A to Z) first, a page at a time.
             "CREATE INDEX IF NOT EXISTS yiana_document_modified ON yiana_document (library, modified)",
             "CREATE INDEX IF NOT EXISTS yiana_document_title ON yiana_document (library, lower(title))",
+        ]),
+        (4, [
+            // What the register of people keeps of each document's address files (issue 77), as
+            // in SQLite; every machine reads its files again at its next run.
+            "ALTER TABLE yiana_document_addresses ADD COLUMN people text",
+            "UPDATE yiana_document_addresses SET fingerprint = ''",
+            "DELETE FROM yiana_state WHERE key LIKE 'addresses-folder %'",
         ]),
     ]
 

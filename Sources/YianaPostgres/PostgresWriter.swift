@@ -141,7 +141,7 @@ struct PostgresWriter {
 
     /// Document `id`'s people row (its header and `text`; none when empty) and the fingerprint
     /// of the address files it was made from.
-    func writeAddresses(id: Int64, text: String, fingerprint: String) async throws {
+    func writeAddresses(id: Int64, text: String, people: String, fingerprint: String) async throws {
         try await query("DELETE FROM yiana_page WHERE document = \(id) AND source = 'addresses'")
         if !text.isEmpty, let row = try await first("SELECT title, tags, folder, library FROM yiana_document WHERE id = \(id)",
                                                     as: (String, [String], String, Int64).self) {
@@ -154,8 +154,8 @@ struct PostgresWriter {
                 """)
         }
         try await query("""
-            INSERT INTO yiana_document_addresses (document, machine, fingerprint) VALUES (\(id), \(machine), \(fingerprint))
-            ON CONFLICT (document, machine) DO UPDATE SET fingerprint = excluded.fingerprint
+            INSERT INTO yiana_document_addresses (document, machine, fingerprint, people) VALUES (\(id), \(machine), \(fingerprint), \(people))
+            ON CONFLICT (document, machine) DO UPDATE SET fingerprint = excluded.fingerprint, people = excluded.people
             """)
     }
 }

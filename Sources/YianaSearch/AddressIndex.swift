@@ -1,6 +1,7 @@
 import Foundation
 import YianaArchive
 import YianaLibrary
+import YianaPeople
 import YianaSystem
 
 /// The people in the app's address files, searchable with their document: for each document,
@@ -81,7 +82,8 @@ struct AddressIndex {
             path.flatMap { try? CompanionContent.json(at: root.appendingPathComponent($0)).get() }
         }
         try await index.writeAddresses(changed.map { document in
-            (document.id, AddressBook(extraction: read(document.paths.extraction), corrections: read(document.paths.corrections)).text, document.fingerprint)
+            let book = AddressBook(extraction: read(document.paths.extraction), corrections: read(document.paths.corrections))
+            return AddressRow(id: document.id, text: book.text, people: AddressRow.json(DocumentPeople(book)), fingerprint: document.fingerprint)
         })
         return changed.count
     }

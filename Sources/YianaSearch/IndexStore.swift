@@ -1,4 +1,5 @@
 import Foundation
+import YianaPeople
 import YianaLibrary
 import YianaSystem
 
@@ -55,8 +56,12 @@ public protocol IndexStore: Sendable {
     /// those whose title or ``AddressRecord/stem(of:)`` is among these names (the address
     /// files' keys): what a look at every document's address files can find changed.
     func addressRecords(paths: Set<String>?, named: Set<String>?) async throws -> [AddressRecord]
-    /// Puts each document's people (its text, empty for none) in place, with the fingerprint.
-    func writeAddresses(_ rows: [(id: Int64, text: String, fingerprint: String)]) async throws
+    /// Puts each document's people (its text, empty for none; what the register keeps of it)
+    /// in place, with the fingerprint.
+    func writeAddresses(_ rows: [AddressRow]) async throws
+    /// Every document as the register of people reads it: its path, title, id, time and the
+    /// people its address files name (``AddressRow/people``).
+    func registerDocuments() async throws -> [RegisterDocument]
     /// Documents matching `query`, best first, each with its matching pages, best first.
     func search(_ query: String, options: SearchOptions) async throws -> [SearchHit]
     /// One page of the documents `query` lists, from the index alone.
@@ -124,6 +129,32 @@ public struct AddressRecord: Sendable {
     /// True when address files of one of `names` can be this document's, or some once were.
     func matches(_ names: Set<String>) -> Bool {
         fingerprint != nil || !names.isEmpty && (names.contains(title) || names.contains(Self.stem(of: path)))
+    }
+}
+
+/// One document's people as the index keeps them (``AddressIndex``).
+public struct AddressRow: Sendable {
+    public var id: Int64
+    /// The names, addresses and postcodes, for search.
+    public var text: String
+    /// What the register of people keeps of the document (``DocumentPeople``, as JSON).
+    public var people: String
+    /// The address files' paths, sizes, times and inodes.
+    public var fingerprint: String
+
+    public init(id: Int64, text: String, people: String, fingerprint: String) {
+        (self.id, self.text, self.people, self.fingerprint) = (id, text, people, fingerprint)
+    }
+
+    /// A stored `people` column back as the register reads it (none when it is not there or
+    /// does not read).
+    public static func people(_ json: String?) -> DocumentPeople {
+        json.flatMap { try? JSONDecoder().decode(DocumentPeople.self, from: Data($0.utf8)) } ?? DocumentPeople()
+    }
+
+    /// `people` as the column keeps it.
+    public static func json(_ people: DocumentPeople) -> String {
+        (try? String(decoding: JSONEncoder().encode(people), as: UTF8.self)) ?? "{}"
     }
 }
 

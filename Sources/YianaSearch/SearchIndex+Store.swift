@@ -1,4 +1,5 @@
 import Foundation
+import YianaPeople
 import YianaSQLite
 import YianaSystem
 
@@ -282,7 +283,7 @@ extension SearchIndex: IndexStore {
         }
     }
 
-    public func writeAddresses(_ rows: [(id: Int64, text: String, fingerprint: String)]) async throws {
+    public func writeAddresses(_ rows: [AddressRow]) async throws {
         try writeNow { db in
             let insert = try db.statement(sql: """
                 INSERT INTO page (rowid, title, body, tags, folder, document, number, source)
@@ -297,9 +298,25 @@ extension SearchIndex: IndexStore {
                     try insert.execute(arguments: [rowid, row.text, tags, folder, TextSource.addresses.rawValue, row.id])
                     try addWords(Vocabulary.words(of: [row.text]), db)
                 }
-                try db.execute(sql: "INSERT OR REPLACE INTO document_addresses (document, fingerprint) VALUES (?, ?)",
-                               arguments: [row.id, row.fingerprint])
+                try db.execute(sql: "INSERT OR REPLACE INTO document_addresses (document, fingerprint, people) VALUES (?, ?, ?)",
+                               arguments: [row.id, row.fingerprint, row.people])
             }
+        }
+    }
+
+    public func registerDocuments() async throws -> [RegisterDocument] {
+        try readNow { db in
+            var documents: [RegisterDocument] = []
+            let rows = try db.cursor(sql: """
+                SELECT d.path, d.title, d.documentID, d.modified, a.people
+                FROM document d LEFT JOIN document_addresses a ON a.document = d.id ORDER BY d.path
+                """)
+            while let row = try rows.next() {
+                let modified: Double? = row[3]
+                documents.append(RegisterDocument(path: row[0], title: row[1], documentID: row[2], modified: modified.map { $0 + Date.timeIntervalBetween1970AndReferenceDate },
+                                                  people: AddressRow.people(row[4])))
+            }
+            return documents
         }
     }
 

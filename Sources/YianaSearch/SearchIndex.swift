@@ -1,4 +1,5 @@
 import Foundation
+import YianaSystem
 import YianaSQLite
 import Synchronization
 
@@ -66,7 +67,7 @@ public final class SearchIndex: Sendable {
     public static func defaultLocation(for libraryRoot: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache").path
-        let key = Checksum64.hex(libraryRoot.standardizedFileURL.path)
+        let key = StableHash.hex(libraryRoot.standardizedFileURL.path)
         let name = libraryRoot.lastPathComponent.filter { $0.isLetter || $0.isNumber }.prefix(32)
         return URL(fileURLWithPath: cache).appendingPathComponent("yiana-tools/index-\(name)-\(key).sqlite").path
     }
@@ -170,8 +171,22 @@ public final class SearchIndex: Sendable {
             // Which words the vocabulary holds, in one number, for a copy kept in memory.
             try db.execute(sql: versionTable)
         }
+        migrations.add(people) { db in
+            // What the register of people keeps of each document's address files (issue 77).
+            // Every document's files are read again by the next run (an empty fingerprint
+            // matches none, and the run looks at every document when it knows no folder
+            // time), so that the people of the files read before are there too.
+            try db.execute(sql: """
+                ALTER TABLE document_addresses ADD COLUMN people TEXT;
+                UPDATE document_addresses SET fingerprint = '';
+                DELETE FROM index_state WHERE key = 'addresses-folder';
+                """)
+        }
         return migrations
     }
+
+    /// The migration that keeps the people of the address files for the register (``AddressRow/people``).
+    static let people = "v9: people"
 
     /// The migration that adds the vocabulary (``Approximate``).
     static let vocabulary = "v7: vocabulary"
@@ -192,7 +207,7 @@ public final class SearchIndex: Sendable {
 
     /// The migrations whose absence only makes searching slower or finds less: an index
     /// without them is searched as it is, and the next `yiana index` applies them.
-    static let optimizations: Set<String> = [twoLetterPrefixes, addresses, tagsByDocument, browsing, vocabulary, vocabularyVersion]
+    static let optimizations: Set<String> = [twoLetterPrefixes, addresses, tagsByDocument, browsing, vocabulary, vocabularyVersion, people]
 
     /// What an index must have been brought to before it can be searched at all.
     static var migrationsSearchNeeds: Set<String> {
@@ -234,14 +249,4 @@ public final class SearchIndex: Sendable {
     }
 }
 
-/// A short stable hash for file names (FNV-1a, 64 bit); not for security.
-enum Checksum64 {
-    static func hex(_ text: String) -> String {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        return String(hash, radix: 16)
-    }
-}
+

@@ -17,7 +17,7 @@ struct Yiana: AsyncParsableCommand {
             done); 2 the command line is wrong.
             """,
         version: YianaVersion.string,
-        subcommands: [Import.self, Append.self, Inject.self, Info.self, Export.self, Edit.self, Index.self, Search.self, Versions.self, Conflicts.self, Diff.self, Cloud.self, Evict.self, Status.self, Download.self, SyncCommand.self, Verify.self, Repair.self, OCR.self, Extract.self, Rename.self, Move.self, Delete.self, Watch.self, Serve.self, Notify.self, Backup.self]
+        subcommands: [Import.self, Append.self, Inject.self, Info.self, Export.self, Edit.self, Index.self, Search.self, Versions.self, Conflicts.self, Diff.self, Cloud.self, Evict.self, Status.self, Download.self, SyncCommand.self, Verify.self, Repair.self, OCR.self, Extract.self, Rename.self, Move.self, Delete.self, Watch.self, Serve.self, Notify.self, Backup.self, People.self]
     )
 
     /// Runs the command; usage errors exit with 2 (not ArgumentParser's 64), as documented.

@@ -64,3 +64,17 @@ public enum JSONValue: Sendable, Equatable, Codable {
         }
     }
 }
+
+extension JSONValue {
+    /// An object's value for `key` (nil when this is not an object or has no such key).
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let object) = self { return object[key] }
+        return nil
+    }
+
+    /// The text of a JSON string (nil for any other type).
+    public var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+}

@@ -11,10 +11,22 @@ public struct AddressBook: Sendable, Equatable {
     public struct Entry: Sendable, Equatable {
         public let page: Int
         public let type: String
-        /// Names, address lines, postcodes, practices: the words a person searches for.
-        public let words: [String]
+        /// What the app shows, each part from the correction when it has one, else from the
+        /// page: `patient`, `address` and `gp` (objects as the app encodes them) and
+        /// `specialist_name` (a string).
+        public let parts: [String: JSONValue]
         /// Where it comes from: extraction, a person's correction of it, or a person alone.
         public var source: Source = .extracted
+
+        /// Names, address lines, postcodes, practices: the words a person searches for.
+        public var words: [String] {
+            var words: [String] = []
+            words += AddressBook.strings(parts["patient"], ["full_name", "date_of_birth", "mrn", "nhs_number"])
+            words += AddressBook.strings(parts["address"], ["line_1", "line_2", "city", "county", "postcode"])
+            words += AddressBook.strings(parts["gp"], ["name", "practice", "address", "postcode", "official_name"])
+            if let specialist = parts["specialist_name"]?.stringValue { words.append(specialist) }
+            return words.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        }
     }
 
     public enum Source: String, Sendable, Equatable {
@@ -44,7 +56,7 @@ public struct AddressBook: Sendable, Equatable {
             if let newest { used.insert(newest.offset) }
             if newest.map({ Self.bool($0.element, "is_dismissed") }) == true { continue }
             entries.append(Entry(page: number, type: newest.flatMap { Self.string($0.element, "address_type") } ?? type,
-                                 words: Self.words(newest?.element, over: page), source: newest == nil ? .extracted : .corrected))
+                                 parts: Self.parts(newest?.element, over: page), source: newest == nil ? .extracted : .corrected))
         }
         var manual: [String: JSONValue] = [:]
         for (offset, entry) in overrides.enumerated() where !used.contains(offset) && Self.int(entry, "page_number") == 0 {
@@ -53,7 +65,7 @@ public struct AddressBook: Sendable, Equatable {
             manual[type] = entry
         }
         for (type, entry) in manual.sorted(by: { $0.key < $1.key }) where !Self.bool(entry, "is_dismissed") {
-            entries.append(Entry(page: 0, type: Self.string(entry, "address_type") ?? type, words: Self.words(entry, over: nil), source: .added))
+            entries.append(Entry(page: 0, type: Self.string(entry, "address_type") ?? type, parts: Self.parts(entry, over: nil), source: .added))
         }
         self.entries = entries.filter { !$0.words.isEmpty }
     }
@@ -75,18 +87,14 @@ public struct AddressBook: Sendable, Equatable {
         entries.map { $0.words.joined(separator: ", ") }.joined(separator: "\n")
     }
 
-    /// The searchable words of a correction laid over an extracted page: each part (patient,
-    /// address, GP) from the correction when it has one, else from the page.
-    private static func words(_ correction: JSONValue?, over page: JSONValue?) -> [String] {
-        func part(_ key: String) -> JSONValue? { correction.flatMap { object($0)[key] } ?? page.flatMap { object($0)[key] } }
-        var words: [String] = []
-        if let patient = part("patient") { words += strings(patient, ["full_name", "date_of_birth", "mrn", "nhs_number"]) }
-        if let address = part("address") { words += strings(address, ["line_1", "line_2", "city", "county", "postcode"]) }
-        if let gp = part("gp") { words += strings(gp, ["name", "practice", "address", "postcode", "official_name"]) }
-        if let specialist = (correction.flatMap { string($0, "specialist_name") } ?? page.flatMap { string($0, "specialist_name") }) {
-            words.append(specialist)
+    /// A correction laid over an extracted page: each part (patient, address, GP, specialist)
+    /// from the correction when it has one, else from the page.
+    private static func parts(_ correction: JSONValue?, over page: JSONValue?) -> [String: JSONValue] {
+        var parts: [String: JSONValue] = [:]
+        for key in ["patient", "address", "gp", "specialist_name"] {
+            if let value = correction?[key] ?? page?[key], value != .null { parts[key] = value }
         }
-        return words.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        return parts
     }
 
     private static func object(_ value: JSONValue) -> [String: JSONValue] {
@@ -114,7 +122,8 @@ public struct AddressBook: Sendable, Equatable {
         return false
     }
 
-    private static func strings(_ value: JSONValue, _ keys: [String]) -> [String] {
-        keys.compactMap { string(value, $0) }
+    static func strings(_ value: JSONValue?, _ keys: [String]) -> [String] {
+        guard let value else { return [] }
+        return keys.compactMap { string(value, $0) }
     }
 }

@@ -129,10 +129,6 @@ struct KeeperSnapshot {
 
     /// FNV-1a, 64 bits, of the path's bytes and the placeholder flag.
     static func hash(_ path: String, placeholder: Bool) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in path.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
-        }
-        return (hash ^ (placeholder ? 1 : 2)) &* 0x100_0000_01B3
+        StableHash.fold([placeholder ? 1 : 2], into: StableHash.of(path))
     }
 }

@@ -223,8 +223,6 @@ public struct Downloader: Sendable {
 extension String {
     /// A hash that is the same in every run (Swift's `hashValue` is seeded per process).
     var hashValueStable: Int {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return Int(truncatingIfNeeded: hash)
+        Int(truncatingIfNeeded: StableHash.of(self))
     }
 }

@@ -1,0 +1,149 @@
+import Foundation
+
+/// Which mentions are one person, by the rules a clinician signs (docs/PEOPLE.md):
+///
+/// 1. The same valid NHS number is one person, whatever else differs (a married name).
+/// 2. The same hospital number from the same hospital with the same date of birth is one
+///    person (a number whose hospital no page names is taken as the library's own).
+/// 3. The same name (first name and surname, after normalising) with the same date of birth
+///    is one person — when nothing disagrees.
+/// 4. Disagreeing means two different valid NHS numbers, or two different hospital numbers
+///    from one named hospital. Two people who disagree are never one, whatever else matches.
+/// 5. A page of a document named for a patient (`Surname_Firstname_DDMMYY`) is that patient
+///    when it agrees with the name and gives no other date of birth (``Register``'s
+///    `agreesInDocument`): the app's own rule that the file name governs, with a page that
+///    says someone else left to be someone else.
+///
+/// Anything less (a name alone, a name and a postcode, a date of birth a digit apart, the day
+/// and month swapped) joins nothing: ``PossibleDuplicates`` lists it for a person to decide.
+///
+/// The result is the same whatever order the mentions come in. Where rules 2 and 3 would join
+/// people who disagree (Eleanor Whitfield born 14/03/1952 with two NHS numbers, and a letter
+/// with her name and birth date and no number), those holding an NHS or hospital number stay
+/// apart, and a mention without one joins the one such person it links to, or, when it links
+/// to several, stays a person of its own for a person to place.
+struct IdentityRules {
+    /// Each mention's identifiers as the rules use them.
+    struct Keys {
+        var nhs: String?
+        /// Hospital numbers: `organisation|value` (the organisation empty when not said).
+        var hospital: [String] = []
+        /// Rule 2's, 3's and 5's keys: `h:organisation|value|date`, `n:first surname|date` and
+        /// `d:<the named mention>`.
+        var links: [String] = []
+    }
+
+    /// Groups of indices into `keys`, each a person; every index in exactly one group, in the
+    /// order of their smallest index.
+    static func people(_ keys: [Keys]) -> [[Int]] {
+        var sets = DisjointSets(keys.count)
+        var byNHS: [String: Int] = [:]
+        for (index, key) in keys.enumerated() {
+            guard let nhs = key.nhs else { continue }
+            if let first = byNHS[nhs] { sets.union(first, index) } else { byNHS[nhs] = index }
+        }
+        // Rule 1's groups are the nodes; the other rules link every group holding a key.
+        var holders: [String: Set<Int>] = [:]
+        for (index, key) in keys.enumerated() {
+            for link in key.links { holders[link, default: []].insert(sets.find(index)) }
+        }
+        var linked = DisjointSets(keys.count)
+        for index in keys.indices { linked.union(index, sets.find(index)) }
+        for groups in holders.values { for group in groups { linked.union(group, groups.first!) } }
+        var components: [Int: [Int]] = [:]
+        for index in keys.indices { components[linked.find(index), default: []].append(index) }
+        var byComponent: [Int: [Set<Int>]] = [:]
+        for groups in holders.values where groups.count > 1 { byComponent[linked.find(groups.first!), default: []].append(groups) }
+        var people: [[Int]] = []
+        for (root, members) in components {
+            if !disagrees(members.map { keys[$0] }) {
+                people.append(members)
+            } else {
+                people += separated(members, keys: keys, groups: &sets, shared: byComponent[root] ?? [])
+            }
+        }
+        return people.map { $0.sorted() }.sorted { $0[0] < $1[0] }
+    }
+
+    /// Whether the mentions hold two different NHS numbers, or two hospital numbers of one
+    /// named hospital.
+    static func disagrees(_ keys: [Keys]) -> Bool {
+        var nhs: String?
+        var hospital: [Substring: Substring] = [:]
+        for key in keys {
+            if let number = key.nhs {
+                if let seen = nhs, seen != number { return true }
+                nhs = number
+            }
+            for number in key.hospital {
+                let parts = number.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2, !parts[0].isEmpty else { continue }
+                if let seen = hospital[parts[0]], seen != parts[1] { return true }
+                hospital[parts[0]] = parts[1]
+            }
+        }
+        return false
+    }
+
+    /// A linked set that disagrees, taken apart: each rule-1 group holding an NHS or hospital
+    /// number is a person; the others, linked among themselves, join the one such person they
+    /// share a key with, else stay a person of their own. `shared`: the groups holding each key.
+    private static func separated(_ members: [Int], keys: [Keys], groups: inout DisjointSets, shared: [Set<Int>]) -> [[Int]] {
+        var byGroup: [Int: [Int]] = [:]
+        for index in members { byGroup[groups.find(index), default: []].append(index) }
+        let anchors = Set(byGroup.filter { $0.value.contains { keys[$0].nhs != nil || !keys[$0].hospital.isEmpty } }.keys)
+        var floating = DisjointSets(keys.count)
+        var touches: [Int: Set<Int>] = [:]
+        for holders in shared {
+            let loose = holders.subtracting(anchors), held = holders.intersection(anchors)
+            for group in loose {
+                floating.union(group, loose.first!)
+                touches[group, default: []].formUnion(held)
+            }
+        }
+        var joined: [Int: [Int]] = [:]
+        for group in byGroup.keys where !anchors.contains(group) {
+            joined[floating.find(group), default: []].append(group)
+        }
+        var people = anchors.map { byGroup[$0]! }
+        let anchorPerson = Dictionary(uniqueKeysWithValues: anchors.enumerated().map { ($0.element, $0.offset) })
+        for (_, floaters) in joined {
+            let reached = floaters.reduce(into: Set<Int>()) { $0.formUnion(touches[$1] ?? []) }
+            let mentions = floaters.flatMap { byGroup[$0]! }
+            if reached.count == 1, let anchor = reached.first, let person = anchorPerson[anchor] {
+                people[person] += mentions
+            } else {
+                people.append(mentions)
+            }
+        }
+        return people
+    }
+}
+
+/// Union–find over `0..<count`, with path halving and union by size.
+struct DisjointSets {
+    private var parent: [Int]
+    private var size: [Int]
+
+    init(_ count: Int) {
+        parent = Array(0..<count)
+        size = [Int](repeating: 1, count: count)
+    }
+
+    mutating func find(_ x: Int) -> Int {
+        var x = x
+        while parent[x] != x {
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        }
+        return x
+    }
+
+    mutating func union(_ a: Int, _ b: Int) {
+        var (a, b) = (find(a), find(b))
+        guard a != b else { return }
+        if size[a] < size[b] { swap(&a, &b) }
+        parent[b] = a
+        size[a] += size[b]
+    }
+}

@@ -1,0 +1,195 @@
+import ArgumentParser
+import Foundation
+import YianaLibrary
+import YianaPeople
+import YianaSearch
+
+extension Yiana {
+    struct People: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "people",
+            abstract: "The register of people: who the library is about, each person once.",
+            discussion: """
+                Made from the documents' names (Surname_Firstname_DDMMYY, as the app names \
+                a patient's document or folder) and their address files (.addresses/, each \
+                page with a person's newest correction laid over it), as `yiana index` last \
+                read them, and from the decisions recorded with `merge` and `apart`.
+
+                One person once, by rules a clinician signs (docs/PEOPLE.md): the same valid \
+                NHS number is one person; the same hospital number and date of birth is one \
+                person; the same name and date of birth is one person when no NHS number or \
+                hospital number disagrees. Anything less (a name alone, a date of birth a \
+                digit apart or with day and month swapped, a misread surname) is never \
+                merged: `yiana people duplicates` lists it with the evidence, for a person to \
+                decide with `merge` or `apart`. Decisions are kept in the library \
+                (.yiana/devices/), so every device sees them, and survive every rebuild.
+
+                Examples:
+                  yiana people list
+                  yiana people show "943 476 5919"
+                  yiana people show Whitfield --json
+                  yiana people duplicates
+                  yiana people merge p1a2b3c4d5 p6e7f8a9b0
+                """,
+            subcommands: [List.self, Show.self, Duplicates.self, Merge.self, Apart.self]
+        )
+    }
+}
+
+/// `--library`, `--index`: the register as the index holds it.
+struct RegisterOptions: ParsableArguments {
+    @OptionGroup var libraryOptions: LibraryOptions
+    @OptionGroup var indexOptions: IndexOptionGroup
+
+    /// The library and the documents of its register, read from the index.
+    func documents() async throws -> (Library, [RegisterDocument]) {
+        let library = try libraryOptions.open()
+        let location = try indexOptions.resolve(for: library)
+        guard let index = try await location.openExisting(library) else {
+            throw CommandFailure("there is no index for \(library.root.path) yet, and the register of people is kept with it; run `yiana index` first.")
+        }
+        do {
+            let documents = try await index.registerDocuments()
+            await index.close()
+            return (library, documents)
+        } catch {
+            await index.close()
+            throw CommandFailure("the index at \(location) does not hold the register of people yet (\(error)); run `yiana index` to bring it up to date.")
+        }
+    }
+}
+
+extension Yiana.People {
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "List the people of the register, A to Z by surname.",
+            discussion: "--json gives an array of people, each with id, name, date_of_birth, nhs_number, mrns and documents (library-relative paths).")
+
+        @OptionGroup var options: RegisterOptions
+        @Flag(help: "Print the people as JSON.") var json = false
+
+        func run() async throws {
+            let (library, documents) = try await options.documents()
+            let register = Register(documents: documents, library: library)
+            let people = register.people.sorted { (PersonName($0.name)?.surname ?? "", $0.name, $0.id) < (PersonName($1.name)?.surname ?? "", $1.name, $1.id) }
+            if json {
+                try Output.json(people.map(PersonSummary.init))
+                return
+            }
+            for person in people {
+                let nhs = person.nhsNumber.map { " NHS \(PersonText.nhs($0))" } ?? ""
+                print("\(person.id)  \(person.name)\(person.dateOfBirth.map { ", born \($0)" } ?? "")\(nhs)  (\(person.documents.count) document\(person.documents.count == 1 ? "" : "s"))")
+            }
+            let duplicates = register.duplicates.count
+            Output.error("\(people.count) people\(duplicates > 0 ? "; \(duplicates) possible duplicate\(duplicates == 1 ? "" : "s") to decide (`yiana people duplicates`)" : "")")
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show",
+            abstract: "Everything the library says of one person, each fact with the pages that give it.",
+            discussion: "PERSON is a register id, an NHS number, a hospital number or a name; several people matching a name are listed for you to choose.")
+
+        @OptionGroup var options: RegisterOptions
+        @Flag(help: "Print the person as JSON.") var json = false
+        @Argument(help: ArgumentHelp("A register id, NHS number, hospital number or name.", valueName: "person")) var person: [String]
+
+        func run() async throws {
+            let (library, documents) = try await options.documents()
+            let register = Register(documents: documents, library: library)
+            let found: Person
+            do { found = try register.person(person.joined(separator: " ")) } catch let error as PeopleError { throw CommandFailure(error.description) }
+            if json {
+                try Output.json(found)
+                return
+            }
+            print(PersonText.describe(found, in: register))
+        }
+    }
+
+    struct Duplicates: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "duplicates",
+            abstract: "List people who may be one, with what speaks for and against, for a person to decide.",
+            discussion: """
+                Decide each with `yiana people merge A B` (one person) or `yiana people apart A B` \
+                (two people: no longer listed). --json gives an array, each with a and b (the \
+                people's ids) and evidence (for and against). Exit code 1 when any is listed.
+                """)
+
+        @OptionGroup var options: RegisterOptions
+        @Flag(help: "Print the possible duplicates as JSON.") var json = false
+
+        func run() async throws {
+            let (library, documents) = try await options.documents()
+            let register = Register(documents: documents, library: library)
+            if json {
+                try Output.json(register.duplicates)
+            } else {
+                let byID = Dictionary(uniqueKeysWithValues: register.people.map { ($0.id, $0) })
+                for duplicate in register.duplicates {
+                    print("\(PersonText.line(byID[duplicate.a]!))\n  and \(PersonText.line(byID[duplicate.b]!))")
+                    print("  for: \(duplicate.evidence.for.joined(separator: "; "))")
+                    if !duplicate.evidence.against.isEmpty { print("  against: \(duplicate.evidence.against.joined(separator: "; "))") }
+                    print("  decide: yiana people merge \(duplicate.a) \(duplicate.b)   or   yiana people apart \(duplicate.a) \(duplicate.b)\n")
+                }
+                Output.error(register.duplicates.isEmpty ? "no possible duplicates" : "\(register.duplicates.count) possible duplicate\(register.duplicates.count == 1 ? "" : "s")")
+            }
+            if !register.duplicates.isEmpty { throw ExitCode.failure }
+        }
+    }
+
+    struct Merge: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "merge",
+            abstract: "Record that two people of the register are one.",
+            discussion: "Refused when they hold different NHS numbers, or different numbers of one hospital. `yiana people apart A B` undoes it.")
+
+        @OptionGroup var pair: DecisionArguments
+
+        func run() async throws {
+            try await PersonText.decide(.merge, pair)
+        }
+    }
+
+    struct Apart: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "apart",
+            abstract: "Record that two people of the register are two: no longer listed as possible duplicates (undoes a merge).")
+
+        @OptionGroup var pair: DecisionArguments
+
+        func run() async throws {
+            try await PersonText.decide(.apart, pair)
+        }
+    }
+}
+
+/// The two people a decision is about.
+struct DecisionArguments: ParsableArguments {
+    @OptionGroup var options: RegisterOptions
+    @Argument(help: ArgumentHelp("The first person: a register id, NHS number, hospital number or name.", valueName: "a")) var a: String
+    @Argument(help: ArgumentHelp("The second person.", valueName: "b")) var b: String
+}
+
+/// What `people list --json` gives of each person.
+struct PersonSummary: Encodable {
+    let id: String
+    let name: String
+    let dateOfBirth: String?
+    let nhsNumber: String?
+    let mrns: [String]
+    let documents: [String]
+    let gp: String?
+
+    init(_ person: Person) {
+        (id, name, dateOfBirth, nhsNumber, mrns, documents) = (person.id, person.name, person.dateOfBirth, person.nhsNumber, person.mrns, person.documents)
+        gp = person.gps.first?.name
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, dateOfBirth = "date_of_birth", nhsNumber = "nhs_number", mrns, documents, gp
+    }
+}
