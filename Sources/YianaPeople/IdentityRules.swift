@@ -87,33 +87,44 @@ struct IdentityRules {
 
     /// A linked set that disagrees, taken apart: each rule-1 group holding an NHS or hospital
     /// number is a person; the others, linked among themselves, join the one such person they
-    /// share a key with, else stay a person of their own. `shared`: the groups holding each key.
+    /// share a key with. Those that share keys with several are linked again by only the keys
+    /// no such person holds (a letter's pages stay together; two letters with only the name and
+    /// birth date that two people share do not), and each piece joins the one person it shares
+    /// a key with, else stays a person of its own. `shared`: the groups holding each key.
     private static func separated(_ members: [Int], keys: [Keys], groups: inout DisjointSets, shared: [Set<Int>]) -> [[Int]] {
         var byGroup: [Int: [Int]] = [:]
         for index in members { byGroup[groups.find(index), default: []].append(index) }
         let anchors = Set(byGroup.filter { $0.value.contains { keys[$0].nhs != nil || !keys[$0].hospital.isEmpty } }.keys)
-        var floating = DisjointSets(keys.count)
         var touches: [Int: Set<Int>] = [:]
         for holders in shared {
-            let loose = holders.subtracting(anchors), held = holders.intersection(anchors)
-            for group in loose {
-                floating.union(group, loose.first!)
-                touches[group, default: []].formUnion(held)
-            }
+            let held = holders.intersection(anchors)
+            for group in holders.subtracting(anchors) { touches[group, default: []].formUnion(held) }
         }
-        var joined: [Int: [Int]] = [:]
-        for group in byGroup.keys where !anchors.contains(group) {
-            joined[floating.find(group), default: []].append(group)
+        func pieces(of loose: Set<Int>, by links: [Set<Int>]) -> [[Int]] {
+            var floating = DisjointSets(keys.count)
+            for holders in links {
+                let linked = holders.intersection(loose)
+                for group in linked { floating.union(group, linked.first!) }
+            }
+            return Array(Dictionary(grouping: loose, by: { floating.find($0) }).values)
         }
         var people = anchors.map { byGroup[$0]! }
         let anchorPerson = Dictionary(uniqueKeysWithValues: anchors.enumerated().map { ($0.element, $0.offset) })
-        for (_, floaters) in joined {
+        func place(_ floaters: [Int]) -> Bool {
             let reached = floaters.reduce(into: Set<Int>()) { $0.formUnion(touches[$1] ?? []) }
             let mentions = floaters.flatMap { byGroup[$0]! }
-            if reached.count == 1, let anchor = reached.first, let person = anchorPerson[anchor] {
-                people[person] += mentions
-            } else {
-                people.append(mentions)
+            guard reached.count == 1, let person = anchorPerson[reached.first!] else {
+                if reached.isEmpty { people.append(mentions) }
+                return reached.isEmpty
+            }
+            people[person] += mentions
+            return true
+        }
+        let loose = Set(byGroup.keys).subtracting(anchors)
+        let unheld = shared.filter { $0.isDisjoint(with: anchors) }
+        for floaters in pieces(of: loose, by: shared) where !place(floaters) {
+            for piece in pieces(of: Set(floaters), by: unheld) where !place(piece) {
+                people.append(piece.flatMap { byGroup[$0]! })
             }
         }
         return people

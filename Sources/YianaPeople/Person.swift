@@ -71,12 +71,13 @@ public struct PractitionerLink: Sendable, Codable, Equatable {
 }
 
 /// One person of the register: everything the library says of them, each fact with its places.
-public struct Person: Sendable, Codable, Equatable {
+public struct Person: Sendable, Encodable, Equatable {
     /// `p` and ten hexadecimal digits, from the person's surest identifier (NHS number, else
     /// name and date of birth, else hospital number, else their first mention): the same on
     /// every rebuild while that identifier stays.
     public var id: String
-    /// The name the app's convention gives (the file name), else the one most pages write.
+    /// The name a person wrote (a correction), else the app's convention's (the file name), else
+    /// the one most pages write; shown with capitals as on a card (``PersonName/display``).
     public var name: String
     /// `DD/MM/YYYY`.
     public var dateOfBirth: String?
@@ -96,7 +97,41 @@ public struct Person: Sendable, Codable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case id, name, dateOfBirth = "date_of_birth", nhsNumber = "nhs_number", mrns, documents, identifiers, mentions
-        case gps, practitioners, keys
+        case gp, gps, practitioners, keys
+    }
+
+    /// Everything, an unknown date of birth or NHS number as `null`.
+    public func encode(to encoder: Encoder) throws {
+        try encode(to: encoder, whole: true)
+    }
+
+    /// What a list gives of a person (`yiana people list --json`): `id`, `name`,
+    /// `date_of_birth`, `nhs_number`, `mrns`, `documents`, `gp` (the name of the GP now) and
+    /// `mentions`, what is not known as `null`.
+    public struct Summary: Encodable {
+        public let person: Person
+
+        public init(_ person: Person) { self.person = person }
+
+        public func encode(to encoder: Encoder) throws {
+            try person.encode(to: encoder, whole: false)
+        }
+    }
+
+    private func encode(to encoder: Encoder, whole: Bool) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(dateOfBirth, forKey: .dateOfBirth)
+        try container.encode(nhsNumber, forKey: .nhsNumber)
+        try container.encode(mrns, forKey: .mrns)
+        try container.encode(documents, forKey: .documents)
+        try container.encode(mentions, forKey: .mentions)
+        guard whole else { return try container.encode(gps.first?.name, forKey: .gp) }
+        try container.encode(identifiers, forKey: .identifiers)
+        try container.encode(gps, forKey: .gps)
+        try container.encode(practitioners, forKey: .practitioners)
+        try container.encode(keys, forKey: .keys)
     }
 
     /// Whether `query` names them: their id, NHS number (spaces allowed), a hospital number,

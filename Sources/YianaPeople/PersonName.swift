@@ -40,6 +40,19 @@ public struct PersonName: Sendable, Hashable, Codable {
         firstName.map { "\($0) \(surname)" }
     }
 
+    /// The name as a card shows it, whatever the page's capitals and order: `Eleanor Mary
+    /// Whitfield`, `Sean O'Brien`, `Ana Melo-Cruz`.
+    public var display: String {
+        words.map { word in
+            var result = "", upper = true
+            for character in word {
+                result += upper ? character.uppercased() : String(character)
+                upper = character == "-" || character == "'"
+            }
+            return result
+        }.joined(separator: " ")
+    }
+
     /// The words joined: `eleanor mary whitfield`.
     public var normalised: String { words.joined(separator: " ") }
 

@@ -15,18 +15,21 @@ public struct PossibleDuplicate: Sendable, Codable, Equatable {
 }
 
 /// Which people to show side by side. A pair is listed when
-/// - their names agree (first name and surname) and the name is rare in the register (three
-///   people or fewer), or something else agrees too (a date of birth near theirs, a postcode,
-///   an address, a phone);
+/// - their names agree (first name and surname) and one of them has no date of birth, or the
+///   name is rare in the register (three people or fewer), or something else agrees too (a
+///   date of birth near theirs, a postcode, an address, a phone);
 /// - they share a date of birth and a surname, or a surname a letter or two apart (a misread
 ///   scan) and a first name;
 /// - they share a date of birth and a first name, and an address, postcode or phone (a new
 ///   surname, by marriage say);
 /// - one's date of birth is the other's with day and month swapped, or a digit apart, and
-///   their surnames agree.
+///   their surnames agree;
+/// - one has no date of birth, and their first names agree and their surnames are a letter or
+///   two apart.
 ///
-/// Never listed: two people with different valid NHS numbers (two people by rule), and a pair
-/// a person kept apart.
+/// Never listed: two people with different valid NHS numbers (two people by rule), a pair a
+/// person kept apart, and two without a number whose name and birth date are also those of a
+/// person with one (each is listed beside that person instead).
 enum PossibleDuplicates {
     struct Facts {
         var names: [PersonName]
@@ -49,6 +52,7 @@ enum PossibleDuplicates {
         let facts = people.map(Facts.init)
         var blocks: [String: [Int]] = [:]
         var nameHolders: [String: Set<Int>] = [:]
+        var initials: [String: (undated: [Int], all: [Int])] = [:]
         for (index, fact) in facts.enumerated() {
             var keys = Set<String>()
             for name in fact.names {
@@ -59,15 +63,29 @@ enum PossibleDuplicates {
                 }
             }
             for key in keys { blocks[key, default: []].append(index) }
+            // One without a date of birth is compared with everyone of its first name and initial.
+            for name in fact.names {
+                let key = "\(name.firstName ?? String(name.words[0].prefix(1)))|\(name.surname.prefix(1))"
+                initials[key, default: ([], [])].all.append(index)
+                if fact.births.isEmpty { initials[key, default: ([], [])].undated.append(index) }
+            }
         }
         var pairs = Set<[Int]>()
         for members in blocks.values where members.count >= 2 && members.count <= 200 {
             for i in members.indices { for j in members.indices where j > i { pairs.insert([members[i], members[j]].sorted()) } }
         }
+        for (undated, all) in initials.values {
+            for one in undated { for other in all where other != one { pairs.insert([one, other].sorted()) } }
+        }
+        // The name-and-birth-date keys of people with a number: two without one who share such
+        // a key are each listed beside those people (which of them is it?), not beside each other.
+        let numbered = Set(people.filter { $0.nhsNumber != nil || !$0.mrns.isEmpty }.flatMap { $0.keys.filter { $0.hasPrefix("n:") } })
         var found: [PossibleDuplicate] = []
         for pair in pairs.sorted(by: { ($0[0], $0[1]) < ($1[0], $1[1]) }) where !apart.contains(pair) {
             let (a, b) = (people[pair[0]], people[pair[1]])
             if let one = a.nhsNumber, let other = b.nhsNumber, one != other { continue }
+            if a.nhsNumber == nil, b.nhsNumber == nil, a.mrns.isEmpty, b.mrns.isEmpty,
+               a.keys.contains(where: { $0.hasPrefix("n:") && numbered.contains($0) && b.keys.contains($0) }) { continue }
             let rare = facts[pair[0]].names.compactMap(\.key).contains { (nameHolders[$0]?.count ?? 0) <= 3 && facts[pair[1]].names.compactMap(\.key).contains($0) }
             if let evidence = evidence(facts[pair[0]], facts[pair[1]], rareName: rare) {
                 found.append(PossibleDuplicate(a: a.id, b: b.id, evidence: evidence))
@@ -101,7 +119,9 @@ enum PossibleDuplicates {
         if a.postcodes.isDisjoint(with: b.postcodes), !a.postcodes.isEmpty, !b.postcodes.isEmpty {
             against.append("different postcodes (\(pair(Array(a.postcodes), Array(b.postcodes))))")
         }
-        let listed = (sameName && (rareName || nearBirth || sameBirth || shared))
+        let undated = a.births.isEmpty || b.births.isEmpty
+        let listed = (sameName && (rareName || undated || nearBirth || sameBirth || shared))
+            || (undated && sameFirst && nearSurname)
             || (sameBirth && (sameSurname || (nearSurname && sameFirst)))
             || (sameBirth && sameFirst && shared)
             || (nearBirth && (sameSurname || nearSurname))

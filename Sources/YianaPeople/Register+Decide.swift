@@ -42,17 +42,22 @@ extension Register {
     }
 
     /// Records that the people `a` and `b` name are one (`merge`) or two (`apart`), once the
-    /// register made with the decision shows it holds; nothing is recorded otherwise.
+    /// register made with the decision shows it holds; nothing is recorded otherwise. For
+    /// `apart`, `a` and `b` are found as the rules alone make the people (so that the two a
+    /// merge joined can be named, by the ids `duplicates` listed).
     /// - Returns: the register with the decision.
     /// - Throws: ``PeopleError``, or an error naming the file the decision could not be written to.
     public static func decide(_ action: PeopleDecision.Action, _ a: String, _ b: String, documents: [RegisterDocument],
                               library: Library, by: String, at: Date = Date()) throws -> Register {
         let decisions = PeopleDecisions(library: library)
-        let before = Register(documents: documents, decisions: decisions.read())
+        // Two people a merge made one are named apart as they were before it (the ids
+        // `duplicates` listed): without the merges.
+        let recorded = decisions.read()
+        let before = Register(documents: documents, decisions: action == .apart ? recorded.filter { $0.action == .apart } : recorded)
         let (first, second) = (try before.person(a), try before.person(b))
         guard first.id != second.id else { throw PeopleError.samePerson(first.id) }
         let decision = PeopleDecision(action: action, a: first.keys, b: second.keys, at: Self.timestamp(at), by: by)
-        let after = Register(documents: documents, decisions: decisions.read() + [decision])
+        let after = Register(documents: documents, decisions: recorded + [decision])
         if let refusal = after.unapplied.first(where: { $0.decision == decision }) {
             throw PeopleError.refused("\(first.id) and \(second.id) cannot be merged: \(refusal.reason).")
         }

@@ -32,14 +32,7 @@ public struct Register: Sendable {
                 entries.append(Entry(document: index, mention: mention))
                 keys.append(Self.keys(mention))
             }
-            // Rule 5: a page of a document named for a patient that agrees with one name only.
-            for (offset, page) in document.people.patients.enumerated() {
-                let agreeing = named.indices.filter { Self.agreesInDocument(page, named[$0]) }
-                guard agreeing.count == 1 else { continue }
-                let link = "d:\(first + agreeing[0])"
-                keys[first + agreeing[0]].links.append(link)
-                keys[first + named.count + offset].links.append(link)
-            }
+            Self.linkWithinDocument(Array(entries[first...].map(\.mention)), from: first, named: named.count, keys: &keys)
         }
         let ruled = IdentityRules.people(keys)
         let decided = Self.apply(PeopleDecision.current(decisions), to: ruled, entries: entries, keys: keys, documents: documents)
@@ -67,6 +60,22 @@ public struct Register: Sendable {
             if let name = mention.personName?.key { keys.links.append("n:\(name)|\(birth)") }
         }
         return keys
+    }
+
+    /// Rule 5: a page joins the patient its document's name gives, or another of its pages
+    /// names with a date of birth, when it agrees with that one person only (``agreesInDocument``).
+    /// `mentions`: the document's, its `named` ones first, the first at `first` in `keys`.
+    static func linkWithinDocument(_ mentions: [Mention], from first: Int, named: Int, keys: inout [IdentityRules.Keys]) {
+        guard mentions.count > 1 else { return }
+        for page in named..<mentions.count {
+            let agreeing = mentions.indices.filter { other in
+                other != page && (other < named || mentions[other].birthKey != nil) && agreesInDocument(mentions[page], mentions[other])
+            }
+            let identities = Set(agreeing.map { "\(mentions[$0].personName?.key ?? mentions[$0].personName?.normalised ?? "")|\(mentions[$0].birthKey ?? "")" })
+            guard identities.count == 1, let identity = identities.first else { continue }
+            let link = "d:\(first):\(identity)"
+            for index in agreeing + [page] where !keys[first + index].links.contains(link) { keys[first + index].links.append(link) }
+        }
     }
 
     /// Whether a page of a document names the patient the document's name gives: no other date
@@ -197,7 +206,7 @@ public struct Register: Sendable {
         let links = practitioners.links(for: mentions.map { ($0.document, $0.mention.page) }, documents: documents)
         return Person(
             id: id(for: keysOfPerson[0]),
-            name: preferred(mentions, \.name) ?? "",
+            name: preferred(mentions, \.name).flatMap(PersonName.init)?.display ?? "",
             dateOfBirth: preferred(mentions, \.dateOfBirth),
             nhsNumber: mentions.lazy.compactMap(\.mention.nhsNumber).first,
             mrns: Array(Set(mentions.flatMap { $0.mention.hospitalNumbers.map(\.value) })).sorted(),

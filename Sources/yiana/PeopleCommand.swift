@@ -64,7 +64,15 @@ extension Yiana.People {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "List the people of the register, A to Z by surname.",
-            discussion: "--json gives an array of people, each with id, name, date_of_birth, nhs_number, mrns and documents (library-relative paths).")
+            discussion: """
+                --json gives an array of people, each with id, name, date_of_birth, nhs_number, mrns, \
+                documents (library-relative paths, newest first), gp (now) and mentions (each page that \
+                names them: document, page, source); what is not known is null.
+
+                Examples:
+                  yiana people list
+                  yiana people list --json | jq '.[] | select(.nhs_number == null) | .name'
+                """)
 
         @OptionGroup var options: RegisterOptions
         @Flag(help: "Print the people as JSON.") var json = false
@@ -74,7 +82,7 @@ extension Yiana.People {
             let register = Register(documents: documents, library: library)
             let people = register.people.sorted { (PersonName($0.name)?.surname ?? "", $0.name, $0.id) < (PersonName($1.name)?.surname ?? "", $1.name, $1.id) }
             if json {
-                try Output.json(people.map(PersonSummary.init))
+                try Output.json(people.map(Person.Summary.init))
                 return
             }
             for person in people {
@@ -90,7 +98,16 @@ extension Yiana.People {
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Everything the library says of one person, each fact with the pages that give it.",
-            discussion: "PERSON is a register id, an NHS number, a hospital number or a name; several people matching a name are listed for you to choose.")
+            discussion: """
+                PERSON is a register id, an NHS number (spaces allowed), a hospital number or a name \
+                (any order, any capitals); when several people match a name, their ids are listed \
+                for you to choose.
+
+                Examples:
+                  yiana people show "943 476 5919"
+                  yiana people show Eleanor Whitfield
+                  yiana people show p3fa9c1e2b7 --json
+                """)
 
         @OptionGroup var options: RegisterOptions
         @Flag(help: "Print the person as JSON.") var json = false
@@ -117,6 +134,10 @@ extension Yiana.People {
                 Decide each with `yiana people merge A B` (one person) or `yiana people apart A B` \
                 (two people: no longer listed). --json gives an array, each with a and b (the \
                 people's ids) and evidence (for and against). Exit code 1 when any is listed.
+
+                Examples:
+                  yiana people duplicates
+                  yiana people duplicates --json | jq length
                 """)
 
         @OptionGroup var options: RegisterOptions
@@ -145,7 +166,14 @@ extension Yiana.People {
         static let configuration = CommandConfiguration(
             commandName: "merge",
             abstract: "Record that two people of the register are one.",
-            discussion: "Refused when they hold different NHS numbers, or different numbers of one hospital. `yiana people apart A B` undoes it.")
+            discussion: """
+                Recorded in the library (.yiana/devices/), so every device sees it. Refused when they \
+                hold different NHS numbers, or different numbers of one hospital. `yiana people \
+                apart A B` undoes it.
+
+                Example:
+                  yiana people merge p3fa9c1e2b7 p81d0a6c5e4
+                """)
 
         @OptionGroup var pair: DecisionArguments
 
@@ -157,7 +185,14 @@ extension Yiana.People {
     struct Apart: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "apart",
-            abstract: "Record that two people of the register are two: no longer listed as possible duplicates (undoes a merge).")
+            abstract: "Record that two people of the register are two: no longer listed as possible duplicates.",
+            discussion: """
+                Recorded in the library (.yiana/devices/), so every device sees it. Undoes a merge: \
+                name the two as `yiana people duplicates` listed them (their ids before the merge).
+
+                Example:
+                  yiana people apart p3fa9c1e2b7 p81d0a6c5e4
+                """)
 
         @OptionGroup var pair: DecisionArguments
 
@@ -172,24 +207,4 @@ struct DecisionArguments: ParsableArguments {
     @OptionGroup var options: RegisterOptions
     @Argument(help: ArgumentHelp("The first person: a register id, NHS number, hospital number or name.", valueName: "a")) var a: String
     @Argument(help: ArgumentHelp("The second person.", valueName: "b")) var b: String
-}
-
-/// What `people list --json` gives of each person.
-struct PersonSummary: Encodable {
-    let id: String
-    let name: String
-    let dateOfBirth: String?
-    let nhsNumber: String?
-    let mrns: [String]
-    let documents: [String]
-    let gp: String?
-
-    init(_ person: Person) {
-        (id, name, dateOfBirth, nhsNumber, mrns, documents) = (person.id, person.name, person.dateOfBirth, person.nhsNumber, person.mrns, person.documents)
-        gp = person.gps.first?.name
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, name, dateOfBirth = "date_of_birth", nhsNumber = "nhs_number", mrns, documents, gp
-    }
 }

@@ -4,6 +4,7 @@ import YianaArchive
 import YianaLibrary
 import YianaTestSupport
 @testable import YianaSearch
+import YianaPeople
 
 @Suite("the people in the app's address files")
 struct AddressSearchTests {
@@ -133,5 +134,37 @@ struct AddressSearchTests {
                 == ["Clinic letter.yianazip", "Other.yianazip", "Scan 7.yianazip"])
         #expect(Set(try await index.addressRecords(paths: nil, named: ["Referral"]).map(\.path)) == ["Clinic letter.yianazip", "Scan 7.yianazip"])
         #expect(try await index.addressRecords(paths: nil).count == 4)
+    }
+
+    /// What the register of people keeps of each document: its path, title, id and time from
+    /// the index, and the people of its address files, followed when they change or go.
+    @Test(arguments: IndexBackend.allCases)
+    func theRegisterReadsEachDocumentsPeopleFromTheIndex(backend: IndexBackend) async throws {
+        let folder = try TemporaryFolder(), indexFolder = try TemporaryFolder()
+        let library = try Library(root: folder.url)
+        let index = try await backend.makeIndex(for: library, in: indexFolder)
+        func run() async throws { _ = try await Indexer(library: library, index: index).run(options: IndexOptions(jobs: 1)) }
+        try document(folder, "Clinic letter.yianazip", title: "Smith_Jane_010180", words: ["Dear Dr Brown"])
+        try document(folder, "Whitfield_Eleanor_140352.yianazip", title: "Whitfield_Eleanor_140352", words: ["Nothing about anyone"])
+        try F.write(extraction("Smith_Jane_010180", pages: [page(1, "patient", name: "Jane Smyht"), page(2, "gp", name: "Dr Brown")]),
+                    ".addresses/Smith_Jane_010180.json", in: folder.url)
+        try await run()
+        var documents = try await index.registerDocuments()
+        #expect(documents.map(\.path) == ["Clinic letter.yianazip", "Whitfield_Eleanor_140352.yianazip"])
+        #expect(documents[0].title == "Smith_Jane_010180" && documents[0].documentID != nil && documents[0].modified != nil)
+        #expect(documents[0].people.patients.map(\.name) == ["Jane Smyht"])
+        #expect(documents[0].people.practitioners.map(\.name) == ["Dr Brown"])
+        #expect(documents[1].people == DocumentPeople() && documents[1].namedPatients.map(\.name) == ["Eleanor Whitfield"])
+        // A correction is followed; the file gone, the people go.
+        try F.write(F.corrections("Smith_Jane_010180", [F.correction(page: 1, date: "2026-03-02T10:00:00Z", name: "Jane Smith")]),
+                    ".addresses/Smith_Jane_010180.overrides.json", in: folder.url)
+        try await run()
+        documents = try await index.registerDocuments()
+        #expect(documents[0].people.patients.map(\.name) == ["Jane Smith"] && documents[0].people.patients.first?.source == .corrected)
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent(".addresses/Smith_Jane_010180.json"))
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent(".addresses/Smith_Jane_010180.overrides.json"))
+        try await run()
+        #expect(try await index.registerDocuments()[0].people == DocumentPeople())
+        await index.close()
     }
 }
