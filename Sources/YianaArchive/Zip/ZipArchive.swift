@@ -43,7 +43,8 @@ final class ZipArchive {
 
     /// Streams entry `index` to `body` in chunks, reading until libzip reports the end so
     /// that it checks the CRC (libzip 1.7 checks it only there), and checks the length.
-    func read(index: Int, name: String, expectedSize: UInt64, chunkSize: Int = 1 << 20,
+    /// `allowShorter`: `expectedSize` is a bound, not the length (an entry whose length is not known).
+    func read(index: Int, name: String, expectedSize: UInt64, chunkSize: Int = 1 << 20, allowShorter: Bool = false,
               _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         guard let file = yiana_zip_fopen_index(handle, UInt64(index), 0) else {
             throw zipError(yiana_zip_get_error(handle), entry: name)
@@ -60,7 +61,7 @@ final class ZipArchive {
             guard total <= expectedSize else { throw ArchiveError(.damagedStructure("\(name) is longer than declared"), path: path) }
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<Int(n)]))
         }
-        guard total == expectedSize else {
+        guard total == expectedSize || allowShorter else {
             if let failure = reader.failure { throw ArchiveError(.system(failure), path: path) }
             throw ArchiveError(.entryTruncated(name), path: path)
         }
