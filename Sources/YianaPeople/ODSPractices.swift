@@ -89,7 +89,9 @@ public enum ODSFile {
     }
 }
 
-/// Comma-separated lines with fields in double quotes (a quote inside doubled), as RFC 4180.
+/// Comma-separated lines with fields in double quotes (a quote inside doubled), as RFC 4180,
+/// but for one thing: a line ends at its line break even inside quotes (no field of the ODS
+/// files holds one), so that a quote left open spoils its own line only, never the rest.
 enum CSVLines {
     static func parse(_ text: String) -> [[String]] {
         let characters = Array(text)
@@ -98,7 +100,7 @@ enum CSVLines {
         while index < characters.count {
             let character = characters[index]
             index += 1
-            if quoted {
+            if quoted, !character.isNewline {
                 if character != "\"" {
                     field.append(character)
                 } else if index < characters.count, characters[index] == "\"" {
@@ -112,7 +114,7 @@ enum CSVLines {
             switch character {
             case "\"": quoted = true
             case ",": fields.append(field); field = ""
-            case "\n", "\r\n", "\r": fields.append(field); lines.append(fields); fields = []; field = ""
+            case "\n", "\r\n", "\r": fields.append(field); lines.append(fields); fields = []; field = ""; quoted = false
             default: field.append(character)
             }
         }

@@ -60,13 +60,17 @@ public struct PractitionerLink: Sendable, Codable, Equatable {
     public var role: String
     public var name: String
     public var practice: String?
+    /// The practice made official by NHS England's file (``ODSDirectory``).
+    public var odsCode: String?
+    public var officialName: String?
     public var documents: Int
     /// `YYYY-MM-DD` of the oldest and newest documents that link them.
     public var firstSeen: String?
     public var lastSeen: String?
 
     enum CodingKeys: String, CodingKey {
-        case practitioner, role, name, practice, documents, firstSeen = "first_seen", lastSeen = "last_seen"
+        case practitioner, role, name, practice, odsCode = "ods_code", officialName = "official_name", documents
+        case firstSeen = "first_seen", lastSeen = "last_seen"
     }
 }
 

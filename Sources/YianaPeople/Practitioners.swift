@@ -15,6 +15,18 @@ public struct Practitioner: Sendable, Codable, Equatable {
     public var documents: [String]
     /// The people linked to them (register ids).
     public var patients: [String]
+    /// A GP practice made official (``ODSDirectory``): its ODS code and published name.
+    public var odsCode: String?
+    public var officialName: String?
+    /// The practices it may be, when several could (ODS codes), for a person to choose.
+    public var odsCandidates: [String] = []
+    /// What else the ODS file says: a practice at its postcode closed.
+    public var odsNote: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, role, name, practice, address, postcode, documents, patients
+        case odsCode = "ods_code", officialName = "official_name", odsCandidates = "ods_candidates", odsNote = "ods_note"
+    }
 }
 
 /// The practitioners of every page, each once: the same role and name (titles, capitals and
@@ -29,13 +41,14 @@ struct PractitionerRegister {
         var address: String?
         var postcode: String?
         var documents = Set<String>()
+        var ods: ODSDirectory.Outcome = .none
     }
 
     private(set) var found: [String: Found] = [:]
     /// Each document's practitioner mentions: (page, key).
     private(set) var byDocument: [Int: [(page: Int, key: String)]] = [:]
 
-    init(documents: [RegisterDocument]) {
+    init(documents: [RegisterDocument], ods: ODSDirectory? = nil) {
         var withPostcode: [String: Set<String>] = [:]
         for document in documents {
             for mention in document.people.practitioners where mention.postcode != nil {
@@ -56,6 +69,10 @@ struct PractitionerRegister {
                 found[key] = entry
                 byDocument[index, default: []].append((mention.page, key))
             }
+        }
+        guard let ods, ods.count > 0 else { return }
+        for (key, entry) in found where entry.role == "GP" {
+            if let postcode = entry.postcode { found[key]?.ods = ods.match(postcode: postcode, name: entry.practice, address: entry.address) }
         }
     }
 
@@ -91,7 +108,8 @@ struct PractitionerRegister {
         return seen.map { key, value in
             let practitioner = found[key]!
             return PractitionerLink(practitioner: Self.id(key), role: practitioner.role, name: Self.name(practitioner),
-                                    practice: practitioner.practice, documents: value.documents.count,
+                                    practice: practitioner.practice, odsCode: Self.matched(practitioner)?.code,
+                                    officialName: Self.matched(practitioner)?.name, documents: value.documents.count,
                                     firstSeen: value.first.map(Self.day), lastSeen: value.last.map(Self.day))
         }.sorted { ($0.lastSeen ?? "", $1.name) > ($1.lastSeen ?? "", $0.name) }
     }
@@ -103,9 +121,24 @@ struct PractitionerRegister {
             for link in person.gps + person.practitioners { patients[link.practitioner, default: []].insert(person.id) }
         }
         return found.map { key, value in
-            Practitioner(id: Self.id(key), role: value.role, name: Self.name(value), practice: value.practice, address: value.address,
-                         postcode: value.postcode, documents: value.documents.sorted(), patients: (patients[Self.id(key)] ?? []).sorted())
+            var practitioner = Practitioner(id: Self.id(key), role: value.role, name: Self.name(value), practice: value.practice, address: value.address,
+                                            postcode: value.postcode, documents: value.documents.sorted(), patients: (patients[Self.id(key)] ?? []).sorted())
+            switch value.ods {
+            case .matched(let practice): (practitioner.odsCode, practitioner.officialName) = (practice.code, practice.name)
+            case .candidates(let practices): practitioner.odsCandidates = practices.map(\.code)
+            case .closed(let practices):
+                practitioner.odsNote = practices.map { "\($0.name) (\($0.code)) at \($0.postcode) is \($0.status.rawValue)\($0.closed.map { " since \($0)" } ?? "")" }
+                    .joined(separator: "; ")
+            case .none: break
+            }
+            return practitioner
         }.sorted { ($0.role, $0.name, $0.id) < ($1.role, $1.name, $1.id) }
+    }
+
+    /// The practice the ODS file makes official, when exactly one.
+    private static func matched(_ found: Found) -> ODSPractice? {
+        if case .matched(let practice) = found.ods { return practice }
+        return nil
     }
 
     /// The name most pages write; the first in order on a tie.

@@ -28,8 +28,8 @@ public enum PeopleError: Error, Equatable, CustomStringConvertible {
 
 extension Register {
     /// The register of `documents` with every decision the library's devices recorded.
-    public init(documents: [RegisterDocument], library: Library) {
-        self.init(documents: documents, decisions: PeopleDecisions(library: library).read())
+    public init(documents: [RegisterDocument], library: Library, ods: ODSDirectory? = nil) {
+        self.init(documents: documents, decisions: PeopleDecisions(library: library).read(), ods: ods)
     }
 
     /// The one person `query` names (``Person/matches(_:)``).

@@ -23,7 +23,8 @@ public struct Register: Sendable {
         let mention: Mention
     }
 
-    public init(documents: [RegisterDocument], decisions: [PeopleDecision] = []) {
+    /// - Parameter ods: NHS England's GP practices, to make the pages' practices official.
+    public init(documents: [RegisterDocument], decisions: [PeopleDecision] = [], ods: ODSDirectory? = nil) {
         var entries: [Entry] = []
         var keys: [IdentityRules.Keys] = []
         for (index, document) in documents.enumerated() {
@@ -36,7 +37,7 @@ public struct Register: Sendable {
         }
         let ruled = IdentityRules.people(keys)
         let decided = Self.apply(PeopleDecision.current(decisions), to: ruled, entries: entries, keys: keys, documents: documents)
-        let practitioners = PractitionerRegister(documents: documents)
+        let practitioners = PractitionerRegister(documents: documents, ods: ods)
         var people = decided.groups.map { Self.person($0, entries: entries, keys: keys, documents: documents, practitioners: practitioners) }
         Self.makeIDsUnique(&people)
         self.people = people

@@ -197,16 +197,6 @@ public struct PostgresIndex: IndexStore {
             .map { AddressRecord(id: $0.0, path: $0.1, title: $0.2, fingerprint: $0.3) }
     }
 
-    public func registerDocuments() async throws -> [RegisterDocument] {
-        try await rows("""
-            SELECT d.path, d.title, d.document_id, d.modified, a.people FROM yiana_document d
-            LEFT JOIN yiana_document_addresses a ON a.document = d.id AND a.machine = \(machine)
-            WHERE d.library = \(library) ORDER BY d.path
-            """, as: (String, String, String?, Double?, String?).self)
-            .map { RegisterDocument(path: $0.0, title: $0.1, documentID: $0.2, modified: $0.3.map { $0 + Date.timeIntervalBetween1970AndReferenceDate },
-                                    people: AddressRow.people($0.4)) }
-    }
-
     /// Every row of `query`, its columns decoded as `columns`.
     func rows<each C: PostgresDecodable & Sendable>(_ query: PostgresQuery, as columns: (repeat each C).Type, within seconds: Double = 30)
         async throws(PostgresIndexError) -> [(repeat each C)] {

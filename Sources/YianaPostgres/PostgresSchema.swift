@@ -16,7 +16,7 @@ import PostgresNIO
 /// none redoes what another did).
 public enum PostgresSchema {
     /// The newest version this yiana knows.
-    public static let version = 4
+    public static let version = 5
 
     static let migrations: [(version: Int, statements: [String])] = [
         (1, [
@@ -119,6 +119,17 @@ public enum PostgresSchema {
             "ALTER TABLE yiana_document_addresses ADD COLUMN people text",
             "UPDATE yiana_document_addresses SET fingerprint = ''",
             "DELETE FROM yiana_state WHERE key LIKE 'addresses-folder %'",
+        ]),
+        (5, [
+            // NHS England's GP practices, as `yiana people ods-import` read them, per library.
+            """
+            CREATE TABLE yiana_ods_practice (
+                library bigint NOT NULL REFERENCES yiana_library(id) ON DELETE CASCADE,
+                code text NOT NULL,
+                json text NOT NULL,
+                PRIMARY KEY (library, code)
+            )
+            """,
         ]),
     ]
 

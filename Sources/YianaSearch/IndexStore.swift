@@ -62,6 +62,10 @@ public protocol IndexStore: Sendable {
     /// Every document as the register of people reads it: its path, title, id, time and the
     /// people its address files name (``AddressRow/people``).
     func registerDocuments() async throws -> [RegisterDocument]
+    /// NHS England's GP practices, as `yiana people ods-import` last read them.
+    func odsPractices() async throws -> [ODSPractice]
+    /// Puts `practices` in place of those kept.
+    func replaceODSPractices(_ practices: [ODSPractice]) async throws
     /// Documents matching `query`, best first, each with its matching pages, best first.
     func search(_ query: String, options: SearchOptions) async throws -> [SearchHit]
     /// One page of the documents `query` lists, from the index alone.

@@ -12,7 +12,7 @@ extension SearchIndex: IndexStore {
     /// back only once their caller resumes; mixed with blocking ones (the search's, the
     /// freshness check's) on Swift's few shared threads, a server under load waited on itself.
     func readNow<T>(_ body: (SQLConnection) throws -> T) throws -> T { try pool.read(body) }
-    private func writeNow<T>(_ body: (SQLConnection) throws -> T) throws -> T { try pool.write(body) }
+    func writeNow<T>(_ body: (SQLConnection) throws -> T) throws -> T { try pool.write(body) }
 
     private static let knownColumns = "SELECT id, path, fileSize, fileModified, fileInode, contentKey, status FROM document"
 
@@ -301,22 +301,6 @@ extension SearchIndex: IndexStore {
                 try db.execute(sql: "INSERT OR REPLACE INTO document_addresses (document, fingerprint, people) VALUES (?, ?, ?)",
                                arguments: [row.id, row.fingerprint, row.people])
             }
-        }
-    }
-
-    public func registerDocuments() async throws -> [RegisterDocument] {
-        try readNow { db in
-            var documents: [RegisterDocument] = []
-            let rows = try db.cursor(sql: """
-                SELECT d.path, d.title, d.documentID, d.modified, a.people
-                FROM document d LEFT JOIN document_addresses a ON a.document = d.id ORDER BY d.path
-                """)
-            while let row = try rows.next() {
-                let modified: Double? = row[3]
-                documents.append(RegisterDocument(path: row[0], title: row[1], documentID: row[2], modified: modified.map { $0 + Date.timeIntervalBetween1970AndReferenceDate },
-                                                  people: AddressRow.people(row[4])))
-            }
-            return documents
         }
     }
 

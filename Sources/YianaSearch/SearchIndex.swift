@@ -182,11 +182,18 @@ public final class SearchIndex: Sendable {
                 DELETE FROM index_state WHERE key = 'addresses-folder';
                 """)
         }
+        migrations.add(odsPractices) { db in
+            // NHS England's GP practices, as `yiana people ods-import` read them (issue 77).
+            try db.execute(sql: "CREATE TABLE ods_practice (code TEXT PRIMARY KEY, json TEXT NOT NULL)")
+        }
         return migrations
     }
 
     /// The migration that keeps the people of the address files for the register (``AddressRow/people``).
     static let people = "v9: people"
+
+    /// The migration that keeps NHS England's GP practices for the register (``ODSPractice``).
+    static let odsPractices = "v10: ODS practices"
 
     /// The migration that adds the vocabulary (``Approximate``).
     static let vocabulary = "v7: vocabulary"
@@ -207,7 +214,7 @@ public final class SearchIndex: Sendable {
 
     /// The migrations whose absence only makes searching slower or finds less: an index
     /// without them is searched as it is, and the next `yiana index` applies them.
-    static let optimizations: Set<String> = [twoLetterPrefixes, addresses, tagsByDocument, browsing, vocabulary, vocabularyVersion, people]
+    static let optimizations: Set<String> = [twoLetterPrefixes, addresses, tagsByDocument, browsing, vocabulary, vocabularyVersion, people, odsPractices]
 
     /// What an index must have been brought to before it can be searched at all.
     static var migrationsSearchNeeds: Set<String> {

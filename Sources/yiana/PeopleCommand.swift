@@ -31,7 +31,7 @@ extension Yiana {
                   yiana people duplicates
                   yiana people merge p1a2b3c4d5 p6e7f8a9b0
                 """,
-            subcommands: [List.self, Show.self, Duplicates.self, Merge.self, Apart.self]
+            subcommands: [List.self, Show.self, Duplicates.self, Merge.self, Apart.self, ODSImport.self]
         )
     }
 }
@@ -41,17 +41,28 @@ struct RegisterOptions: ParsableArguments {
     @OptionGroup var libraryOptions: LibraryOptions
     @OptionGroup var indexOptions: IndexOptionGroup
 
-    /// The library and the documents of its register, read from the index.
-    func documents() async throws -> (Library, [RegisterDocument]) {
+    /// The library and what its register is made of, read from the index: the documents'
+    /// people and the GP practices of NHS England's file.
+    func documents() async throws -> (Library, [RegisterDocument], ODSDirectory) {
+        try await withIndex { library, index in
+            (library, try await index.registerDocuments(), ODSDirectory(try await index.odsPractices()))
+        }
+    }
+
+    /// `body` with the library and its index (the one that holds its register).
+    func withIndex<T>(writing: Bool = false, _ body: (Library, any IndexStore) async throws -> T) async throws -> T {
         let library = try libraryOptions.open()
         let location = try indexOptions.resolve(for: library)
-        guard let index = try await location.openExisting(library) else {
+        guard let index = try await location.openExisting(library, writable: writing) else {
             throw CommandFailure("there is no index for \(library.root.path) yet, and the register of people is kept with it; run `yiana index` first.")
         }
         do {
-            let documents = try await index.registerDocuments()
+            let result = try await body(library, index)
             await index.close()
-            return (library, documents)
+            return result
+        } catch let error as CommandFailure {
+            await index.close()
+            throw error
         } catch {
             await index.close()
             throw CommandFailure("the index at \(location) does not hold the register of people yet (\(error)); run `yiana index` to bring it up to date.")
@@ -78,8 +89,8 @@ extension Yiana.People {
         @Flag(help: "Print the people as JSON.") var json = false
 
         func run() async throws {
-            let (library, documents) = try await options.documents()
-            let register = Register(documents: documents, library: library)
+            let (library, documents, ods) = try await options.documents()
+            let register = Register(documents: documents, library: library, ods: ods)
             let people = register.people.sorted { (PersonName($0.name)?.surname ?? "", $0.name, $0.id) < (PersonName($1.name)?.surname ?? "", $1.name, $1.id) }
             if json {
                 try Output.json(people.map(Person.Summary.init))
@@ -114,8 +125,8 @@ extension Yiana.People {
         @Argument(help: ArgumentHelp("A register id, NHS number, hospital number or name.", valueName: "person")) var person: [String]
 
         func run() async throws {
-            let (library, documents) = try await options.documents()
-            let register = Register(documents: documents, library: library)
+            let (library, documents, ods) = try await options.documents()
+            let register = Register(documents: documents, library: library, ods: ods)
             let found: Person
             do { found = try register.person(person.joined(separator: " ")) } catch let error as PeopleError { throw CommandFailure(error.description) }
             if json {
@@ -144,8 +155,8 @@ extension Yiana.People {
         @Flag(help: "Print the possible duplicates as JSON.") var json = false
 
         func run() async throws {
-            let (library, documents) = try await options.documents()
-            let register = Register(documents: documents, library: library)
+            let (library, documents, ods) = try await options.documents()
+            let register = Register(documents: documents, library: library, ods: ods)
             if json {
                 try Output.json(register.duplicates)
             } else {
@@ -198,6 +209,64 @@ extension Yiana.People {
 
         func run() async throws {
             try await PersonText.decide(.apart, pair)
+        }
+    }
+}
+
+extension Yiana.People {
+    struct ODSImport: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "ods-import",
+            abstract: "Read NHS England's GP practice file, to make the GPs' practices official.",
+            discussion: """
+                FILE is epraccur.csv as NHS England's Organisation Data Service publishes it (or \
+                epraccur.zip; ebranchs.csv for the branch surgeries), without a header: code, name, \
+                …, postcode in the 10th column, status in the 13th. It replaces the practices read \
+                before. Each GP practice a page names is then matched by its postcode, else by its \
+                name's words among the open practices of its postcode district, as the app does: \
+                one open practice sets its ODS code and official name; several are candidates for \
+                a person to choose; a closed practice is said, never matched; none is never a guess.
+
+                Examples:
+                  yiana people ods-import ~/Downloads/epraccur.zip
+                  yiana people ods-import epraccur.csv --json
+                """)
+
+        @OptionGroup var options: RegisterOptions
+        @Flag(help: "Print what was read and matched as JSON.") var json = false
+        @Argument(help: ArgumentHelp("The practice file: epraccur.csv, or the zip that holds it.", valueName: "file")) var file: String
+
+        struct Report: Encodable {
+            var practices = 0, open = 0, closed = 0, branches = 0
+            var unreadLines: [Int] = []
+            var matched = 0, candidates = 0, closedPractice = 0, unmatched = 0
+
+            enum CodingKeys: String, CodingKey {
+                case practices, open, closed, branches, unreadLines = "unread_lines", matched, candidates, closedPractice = "closed_practice", unmatched
+            }
+        }
+
+        func run() async throws {
+            let read: (practices: [ODSPractice], unreadLines: [Int])
+            do { read = try ODSFile.read(file) } catch let error as ODSFile.Failure { throw CommandFailure(error.description) }
+            var report = Report(practices: read.practices.count, open: read.practices.filter { $0.status == .active }.count,
+                                closed: read.practices.filter { $0.status == .closed }.count,
+                                branches: read.practices.filter { $0.practice != nil }.count, unreadLines: read.unreadLines)
+            let (library, documents) = try await options.withIndex(writing: true) { library, index in
+                try await index.replaceODSPractices(read.practices)
+                return (library, try await index.registerDocuments())
+            }
+            let register = Register(documents: documents, library: library, ods: ODSDirectory(read.practices))
+            for gp in register.practitioners where gp.role == "GP" {
+                if gp.odsCode != nil { report.matched += 1 } else if !gp.odsCandidates.isEmpty { report.candidates += 1 }
+                else if gp.odsNote != nil { report.closedPractice += 1 } else { report.unmatched += 1 }
+            }
+            if json { return try Output.json(report) }
+            print("read \(report.practices) practices from \(file) (\(report.open) open, \(report.closed) closed, \(report.branches) branch surgeries)")
+            if !report.unreadLines.isEmpty {
+                Output.error("\(report.unreadLines.count) line\(report.unreadLines.count == 1 ? "" : "s") not a practice in the published layout (line \(report.unreadLines.prefix(10).map(String.init).joined(separator: ", "))\(report.unreadLines.count > 10 ? ", …" : ""))")
+            }
+            print("the library's GP practices: \(report.matched) matched, \(report.candidates) with candidates to choose from, \(report.closedPractice) at a closed practice's postcode, \(report.unmatched) not found")
         }
     }
 }

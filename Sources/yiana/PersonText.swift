@@ -67,6 +67,7 @@ enum PersonText {
     private static func link(_ link: PractitionerLink) -> String {
         var text = link.name
         if let practice = link.practice { text += ", \(practice)" }
+        if let official = link.officialName, let code = link.odsCode { text += " (NHS: \(official), \(code))" }
         let seen = [link.firstSeen, link.lastSeen].compactMap { $0 }
         if let first = seen.first, let last = seen.last { text += first == last ? " (\(first))" : " (\(first) to \(last))" }
         return text + ", \(link.documents) document\(link.documents == 1 ? "" : "s")"
@@ -74,7 +75,7 @@ enum PersonText {
 
     /// `merge` and `apart`: recorded, and said.
     static func decide(_ action: PeopleDecision.Action, _ pair: DecisionArguments) async throws {
-        let (library, documents) = try await pair.options.documents()
+        let (library, documents, _) = try await pair.options.documents()
         let (a, b) = (pair.a, pair.b)
         let by = "\(ProcessInfo.processInfo.userName)@\(ProcessInfo.processInfo.hostName)"
         do {

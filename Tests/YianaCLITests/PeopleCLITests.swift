@@ -57,6 +57,16 @@ struct PeopleCLITests {
         #expect(shown.status == 0 && shown.stdout.contains("from page 1 of pdf/Scan 1.yianazip") && shown.stdout.contains("GP now: Dr A Patel, Meadowbank Surgery"),
                 "\(shown.stdout)")
         #expect(shown.stdout.contains("May be the same person as:"), "\(shown.stdout)")
+
+        // NHS England's practice file makes her GP's practice official.
+        let practices = [#""B86001","MEADOWBANK SURGERY","Y63","QWO","1 PARK ROAD","","LEEDS","","","LS6 1AA","19740401","","A","B","15F","19740401","","0113 000000","","","","0","","1","","4","""#,
+                         #""B86002","OLD SURGERY","Y63","QWO","2 PARK ROAD","","LEEDS","","","LS6 1AB","19740401","20190331","C","B","15F","19740401","","","","","","0","","1","","4","""#]
+        try practices.joined(separator: "\r\n").write(toFile: home.path("epraccur.csv"), atomically: true, encoding: .utf8)
+        let imported = try await run(["people", "ods-import", home.path("epraccur.csv"), "--json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any], "\(imported.stderr)")
+        #expect(report["practices"] as? Int == 2 && report["closed"] as? Int == 1 && report["matched"] as? Int == 1, "\(report)")
+        #expect(try await run(["people", "show", "943 476 5919"]).stdout.contains("GP now: Dr A Patel, Meadowbank Surgery (NHS: MEADOWBANK SURGERY, B86001)"))
+        #expect(try await run(["people", "ods-import", home.path("nothing.csv")]).stderr.contains("nothing.csv cannot be read"))
         #expect(try await run(["people", "show", "Nobody Here"]).stderr.contains("no person in the register matches"))
 
         // Refused: two NHS numbers are two people. Nothing recorded.

@@ -165,6 +165,13 @@ struct AddressSearchTests {
         try FileManager.default.removeItem(at: folder.url.appendingPathComponent(".addresses/Smith_Jane_010180.overrides.json"))
         try await run()
         #expect(try await index.registerDocuments()[0].people == DocumentPeople())
+        // NHS England's practices, kept with the register: replaced whole by the next import.
+        let practices = [ODSPractice(code: "B86001", name: "MEADOWBANK SURGERY", address: ["1 PARK ROAD", "LEEDS"], postcode: "LS6 1AA", status: .active, setting: 4),
+                         ODSPractice(code: "B86002", name: "OLD SURGERY", address: [], postcode: "LS6 1AB", status: .closed, closed: "20190331")]
+        try await index.replaceODSPractices(practices)
+        #expect(try await index.odsPractices() == practices)
+        try await index.replaceODSPractices(Array(practices.prefix(1)))
+        #expect(try await index.odsPractices() == Array(practices.prefix(1)))
         await index.close()
     }
 }
