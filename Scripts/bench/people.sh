@@ -20,8 +20,9 @@ export YIANA_KEEP=off
 
 python3 Scripts/generate/people.py "$work/gen" --patients "$patients" --documents "$documents" --seed "$seed"
 mkdir -p "$work/lib/.addresses"
-(cd "$work/gen/pdf" && "$yiana" import --library "$work/lib" ./* >/dev/null)
-cp "$work/gen/addresses/"* "$work/lib/.addresses/"
+# In batches: a hundred thousand names are more than one command line holds.
+(cd "$work/gen/pdf" && ls | xargs -d '\n' -n 5000 "$yiana" import --library "$work/lib" >/dev/null)
+find "$work/gen/addresses" -name '*.json' -print0 | xargs -0 cp -t "$work/lib/.addresses/"
 start=$(date +%s.%N)
 "$yiana" index --library "$work/lib" >/dev/null 2>&1
 echo "index with the register: $(echo "$(date +%s.%N) - $start" | bc -l | xargs printf '%.2f') s"

@@ -75,9 +75,12 @@ class Library:
     def patient(self, first=None, surname=None, dob=None, nhs=True, like=None):
         rng = self.rng
         sex = rng.choice("FM")
-        while first is None or surname is None:
+        for attempt in range(50):
+            if first is not None and surname is not None:
+                break
             f, s = rng.choice(FIRST[sex]), rng.choice(SURNAMES)
-            if (f, s) not in self.used_names:
+            # Unique names while there are some to spare; then shared, as in a large clinic.
+            if (f, s) not in self.used_names or attempt == 49:
                 first, surname = f, s
         self.used_names.add((first, surname))
         pid = f"P{len(self.patients) + 1:05d}"

@@ -8,7 +8,9 @@ import Foundation
 /// 3. The same name (first name and surname, after normalising) with the same date of birth
 ///    is one person — when nothing disagrees.
 /// 4. Disagreeing means two different valid NHS numbers, or two different hospital numbers
-///    from one named hospital. Two people who disagree are never one, whatever else matches.
+///    from one named hospital; for rules 3 and 5, addresses in two postcode areas too (the
+///    same name and birth date in Bristol and in Manchester). Two people who disagree are never
+///    one, whatever else matches.
 /// 5. A page of a document named for a patient (`Surname_Firstname_DDMMYY`) is that patient
 ///    when it agrees with the name and gives no other date of birth (``Register``'s
 ///    `agreesInDocument`): the app's own rule that the file name governs, with a page that
@@ -28,6 +30,8 @@ struct IdentityRules {
         var nhs: String?
         /// Hospital numbers: `organisation|value` (the organisation empty when not said).
         var hospital: [String] = []
+        /// The postcode area of the address the mention gives (`LS`, `M`), if any.
+        var area: String?
         /// Rule 2's, 3's and 5's keys: `h:organisation|value|date`, `n:first surname|date` and
         /// `d:<the named mention>`.
         var links: [String] = []
@@ -66,9 +70,9 @@ struct IdentityRules {
     }
 
     /// Whether the mentions hold two different NHS numbers, or two hospital numbers of one
-    /// named hospital.
-    static func disagrees(_ keys: [Keys]) -> Bool {
-        var nhs: String?
+    /// named hospital, or (`byArea`) addresses in two postcode areas.
+    static func disagrees(_ keys: [Keys], byArea: Bool = true) -> Bool {
+        var nhs: String?, area: String?
         var hospital: [Substring: Substring] = [:]
         for key in keys {
             if let number = key.nhs {
@@ -80,6 +84,10 @@ struct IdentityRules {
                 guard parts.count == 2, !parts[0].isEmpty else { continue }
                 if let seen = hospital[parts[0]], seen != parts[1] { return true }
                 hospital[parts[0]] = parts[1]
+            }
+            if byArea, let place = key.area {
+                if let seen = area, seen != place { return true }
+                area = place
             }
         }
         return false
@@ -101,30 +109,59 @@ struct IdentityRules {
             for group in holders.subtracting(anchors) { touches[group, default: []].formUnion(held) }
         }
         func pieces(of loose: Set<Int>, by links: [Set<Int>]) -> [[Int]] {
-            var floating = DisjointSets(keys.count)
+            let order = Array(loose), at = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($0.element, $0.offset) })
+            var floating = DisjointSets(order.count)
             for holders in links {
-                let linked = holders.intersection(loose)
-                for group in linked { floating.union(group, linked.first!) }
+                let linked = holders.compactMap { at[$0] }
+                for group in linked { floating.union(group, linked[0]) }
             }
-            return Array(Dictionary(grouping: loose, by: { floating.find($0) }).values)
+            return Array(Dictionary(grouping: order, by: { floating.find(at[$0]!) }).values)
         }
         var people = anchors.map { byGroup[$0]! }
         let anchorPerson = Dictionary(uniqueKeysWithValues: anchors.enumerated().map { ($0.element, $0.offset) })
+        func mentions(_ floaters: [Int]) -> [Int] { floaters.flatMap { byGroup[$0]! } }
+        // Floaters that touch no numbered person, as people: one, unless their addresses are in
+        // two postcode areas (then each area's apart, and those without an address each alone).
+        func byArea(_ floaters: [Int]) -> [[Int]] {
+            guard disagrees(mentions(floaters).map { keys[$0] }) else { return [mentions(floaters)] }
+            let areas = Dictionary(grouping: floaters) { group in Set(byGroup[group]!.compactMap { keys[$0].area }).sorted().joined(separator: ",") }
+            return areas.flatMap { area, groups in area.isEmpty ? groups.map { byGroup[$0]! } : [mentions(groups)] }
+        }
         func place(_ floaters: [Int]) -> Bool {
             let reached = floaters.reduce(into: Set<Int>()) { $0.formUnion(touches[$1] ?? []) }
-            let mentions = floaters.flatMap { byGroup[$0]! }
-            guard reached.count == 1, let person = anchorPerson[reached.first!] else {
-                if reached.isEmpty { people.append(mentions) }
-                return reached.isEmpty
+            if reached.isEmpty {
+                people += byArea(floaters)
+                return true
             }
-            people[person] += mentions
+            // Joined only where its addresses are where that person's are (a person who moved
+            // has two areas; a letter from a third is someone else, or a third move, for a person to say).
+            let areas = Set(mentions(floaters).compactMap { keys[$0].area })
+            guard reached.count == 1, let person = anchorPerson[reached.first!], areas.count <= 1,
+                  areas.isSubset(of: Set(people[person].compactMap { keys[$0].area })) || !people[person].contains(where: { keys[$0].area != nil })
+            else { return false }
+            people[person] += mentions(floaters)
             return true
         }
         let loose = Set(byGroup.keys).subtracting(anchors)
         let unheld = shared.filter { $0.isDisjoint(with: anchors) }
+        func hasAddress(_ groups: [Int]) -> Bool { groups.contains { group in byGroup[group]!.contains { keys[$0].area != nil } } }
         for floaters in pieces(of: loose, by: shared) where !place(floaters) {
-            for piece in pieces(of: Set(floaters), by: unheld) where !place(piece) {
-                people.append(piece.flatMap { byGroup[$0]! })
+            // Linked to several numbered people: apart by the keys none of them holds. Linked to
+            // one, in another postcode area: apart by area.
+            let reached = floaters.reduce(into: Set<Int>()) { $0.formUnion(touches[$1] ?? []) }
+            let split = reached.count > 1 ? pieces(of: Set(floaters), by: unheld)
+                : Array(Dictionary(grouping: floaters.filter { hasAddress([$0]) }) { group in
+                    Set(byGroup[group]!.compactMap { keys[$0].area }).sorted().joined(separator: ",") }.values)
+                  + floaters.filter { !hasAddress([$0]) }.map { [$0] }
+            // Those with an address first: one that stays a person of its own is another person
+            // one without an address may be, which then stays alone too.
+            var competing = false
+            for piece in split where hasAddress(piece) && !place(piece) {
+                people += byArea(piece)
+                competing = true
+            }
+            for piece in split where !hasAddress(piece) && (competing || !place(piece)) {
+                people.append(mentions(piece))
             }
         }
         return people

@@ -141,12 +141,28 @@ public struct Person: Sendable, Encodable, Equatable {
     /// Whether `query` names them: their id, NHS number (spaces allowed), a hospital number,
     /// or their name (any order, any case).
     public func matches(_ query: String) -> Bool {
-        let trimmed = query.trimmingCharacters(in: .whitespaces)
-        if trimmed.lowercased() == id { return true }
-        let digits = trimmed.filter(\.isNumber)
-        if let nhsNumber, digits.count == 10, digits == nhsNumber, trimmed.allSatisfy({ $0.isNumber || $0 == " " || $0 == "-" }) { return true }
-        if mrns.contains(HospitalNumber(value: trimmed).value) { return true }
-        guard let asked = PersonName(trimmed) else { return false }
-        return identifiers.contains { $0.kind == "name" && PersonName($0.value).map { Set(asked.words).isSubset(of: $0.words) } == true }
+        Query(query).matches(self, names: PersonName.Memo())
+    }
+
+    /// What a person was asked for by, read once for all the people it is tried on.
+    struct Query {
+        let text: String
+        let nhs: String?
+        let hospital: String
+        let name: PersonName?
+
+        init(_ query: String) {
+            text = query.trimmingCharacters(in: .whitespaces).lowercased()
+            let digits = text.filter(\.isNumber)
+            nhs = digits.count == 10 && text.allSatisfy({ $0.isNumber || $0 == " " || $0 == "-" }) ? digits : nil
+            hospital = HospitalNumber(value: text).value
+            name = PersonName(text)
+        }
+
+        func matches(_ person: Person, names: PersonName.Memo) -> Bool {
+            if text == person.id || (nhs != nil && nhs == person.nhsNumber) || person.mrns.contains(hospital) { return true }
+            guard let asked = name?.words else { return false }
+            return person.identifiers.contains { $0.kind == "name" && names.name($0.value).map { Set(asked).isSubset(of: $0.words) } == true }
+        }
     }
 }

@@ -18,7 +18,7 @@ public struct PersonName: Sendable, Hashable, Codable {
 
     /// Nil when nothing of a name is left (an empty string, titles alone, a placeholder).
     public init?(_ written: String) {
-        let trimmed = written.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = String(Self.trimmed(Substring(written), \.isWhitespace))
         let words = Self.normalisedWords(trimmed)
         guard !words.isEmpty else { return nil }
         self.written = trimmed
@@ -59,7 +59,12 @@ public struct PersonName: Sendable, Hashable, Codable {
     /// Whether `other` could be written for the same name: the same surname, and given names
     /// that agree where both have them (an initial agrees with a name it begins).
     public func isCompatible(with other: PersonName) -> Bool {
-        guard surname == other.surname else { return false }
+        surname == other.surname && givenNamesAgree(with: other)
+    }
+
+    /// Whether the first given names agree where both are written (an initial agrees with a
+    /// name it begins).
+    public func givenNamesAgree(with other: PersonName) -> Bool {
         guard let first = words.dropLast().first, let otherFirst = other.words.dropLast().first else { return true }
         return first.hasPrefix(otherFirst) || otherFirst.hasPrefix(first)
     }
@@ -69,8 +74,7 @@ public struct PersonName: Sendable, Hashable, Codable {
     private static let placeholders: Set<String> = ["unknown", "patient", "name", "anon", "anonymous", "none", "tbc", "na"]
 
     static func normalisedWords(_ written: String) -> [String] {
-        var text = written.replacingOccurrences(of: "\u{2019}", with: "'").replacingOccurrences(of: "\u{2018}", with: "'")
-        text = text.replacingOccurrences(of: #"\([^)]*\)"#, with: " ", options: .regularExpression)
+        let text = withoutBrackets(written)
         var parts = text.split(separator: ",", omittingEmptySubsequences: true).map { String($0) }
         if parts.count >= 2 {
             // `WHITFIELD, Eleanor`: the surname before the comma.
@@ -78,14 +82,53 @@ public struct PersonName: Sendable, Hashable, Codable {
         } else if let reordered = capitalsFirst(text) {
             parts = reordered
         }
-        let folded = parts.joined(separator: " ").folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
+        let joined = parts.joined(separator: " ")
+        // Accents folded where there are any (most names have none, and folding is slow).
+        let folded = joined.utf8.allSatisfy { $0 < 0x80 } ? joined.lowercased() : joined.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
         var words = folded.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "." || $0 == "_" }).map { word in
-            String(word.filter { $0.isLetter || $0 == "-" || $0 == "'" }).trimmingCharacters(in: CharacterSet(charactersIn: "-'"))
+            let kept = word.filter { $0.isLetter || $0 == "-" || $0 == "'" }
+            return String(trimmed(Substring(kept)) { $0 == "-" || $0 == "'" })
         }.filter { !$0.isEmpty }
         while words.count > 1, PageIdentifiers.titles.contains(words[0]) { words.removeFirst() }
         if words.count == 1, PageIdentifiers.titles.contains(words[0]) { return [] }
         if words.count == 1, placeholders.contains(words[0]) { return [] }
         return words
+    }
+
+    /// `text` without the characters `strip` holds at either end.
+    static func trimmed(_ text: Substring, _ strip: (Character) -> Bool) -> Substring {
+        guard let first = text.firstIndex(where: { !strip($0) }), let last = text.lastIndex(where: { !strip($0) }) else { return "" }
+        return text[first...last]
+    }
+
+    /// Names read once each: a register reads the same few thousand names a hundred
+    /// thousand times.
+    final class Memo {
+        private var read: [String: PersonName?] = [:]
+
+        func name(_ written: String?) -> PersonName? {
+            guard let written else { return nil }
+            if let known = read[written] { return known }
+            let name = PersonName(written)
+            read[written] = name
+            return name
+        }
+    }
+
+    /// `written` with curly apostrophes straight and what is in brackets (`(Mrs)`) a space.
+    private static func withoutBrackets(_ written: String) -> String {
+        var text = "", depth = 0
+        text.reserveCapacity(written.utf8.count)
+        for character in written {
+            switch character {
+            case "(": depth += 1
+            case ")" where depth > 0: depth -= 1; if depth == 0 { text.append(" ") }
+            case "\u{2018}", "\u{2019}": if depth == 0 { text.append("'") }
+            default: if depth == 0 { text.append(character) }
+            }
+        }
+        // A bracket left open hides nothing.
+        return depth == 0 ? text : String(written.map { $0 == "(" ? " " : $0 })
     }
 
     /// `WHITFIELD Eleanor Mary` → [`Eleanor Mary`, `WHITFIELD`]: a surname in capitals before

@@ -48,16 +48,16 @@ struct PractitionerRegister {
     /// Each document's practitioner mentions: (page, key).
     private(set) var byDocument: [Int: [(page: Int, key: String)]] = [:]
 
-    init(documents: [RegisterDocument], ods: ODSDirectory? = nil) {
+    init(documents: [RegisterDocument], ods: ODSDirectory? = nil, names: PersonName.Memo = PersonName.Memo()) {
         var withPostcode: [String: Set<String>] = [:]
         for document in documents {
             for mention in document.people.practitioners where mention.postcode != nil {
-                withPostcode[Self.nameKey(mention), default: []].insert(mention.postcode!)
+                withPostcode[Self.nameKey(mention, names), default: []].insert(mention.postcode!)
             }
         }
         for (index, document) in documents.enumerated() {
             for mention in document.people.practitioners {
-                let name = Self.nameKey(mention)
+                let name = Self.nameKey(mention, names)
                 let postcode = mention.postcode ?? (withPostcode[name]?.count == 1 ? withPostcode[name]!.first! : "")
                 let key = "\(name)|\(postcode)"
                 var entry = found[key] ?? Found(role: mention.role)
@@ -77,8 +77,8 @@ struct PractitionerRegister {
     }
 
     /// `role|name words`, or `role|practice:words` for a practice without a doctor's name.
-    static func nameKey(_ mention: PractitionerMention) -> String {
-        if let name = mention.name.flatMap(PersonName.init) { return "\(mention.role)|\(name.normalised)" }
+    static func nameKey(_ mention: PractitionerMention, _ names: PersonName.Memo) -> String {
+        if let name = names.name(mention.name) { return "\(mention.role)|\(name.normalised)" }
         let practice = (mention.practice ?? "").lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).joined(separator: " ")
         return "\(mention.role)|practice:\(practice)"
     }

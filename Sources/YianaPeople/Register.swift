@@ -21,23 +21,33 @@ public struct Register: Sendable {
     struct Entry {
         let document: Int
         let mention: Mention
+        /// The mention's name and date of birth (`YYYY-MM-DD`), read once.
+        let name: PersonName?
+        let birth: String?
+
+        init(document: Int, mention: Mention, names: PersonName.Memo) {
+            (self.document, self.mention) = (document, mention)
+            name = names.name(mention.name)
+            birth = mention.birthKey
+        }
     }
 
     /// - Parameter ods: NHS England's GP practices, to make the pages' practices official.
     public init(documents: [RegisterDocument], decisions: [PeopleDecision] = [], ods: ODSDirectory? = nil) {
         var entries: [Entry] = []
         var keys: [IdentityRules.Keys] = []
+        let names = PersonName.Memo()
         for (index, document) in documents.enumerated() {
             let named = document.namedPatients, first = entries.count
             for mention in named + document.people.patients {
-                entries.append(Entry(document: index, mention: mention))
-                keys.append(Self.keys(mention))
+                entries.append(Entry(document: index, mention: mention, names: names))
+                keys.append(Self.keys(entries[entries.count - 1]))
             }
-            Self.linkWithinDocument(Array(entries[first...].map(\.mention)), from: first, named: named.count, keys: &keys)
+            Self.linkWithinDocument(Array(entries[first...]), from: first, named: named.count, keys: &keys)
         }
         let ruled = IdentityRules.people(keys)
         let decided = Self.apply(PeopleDecision.current(decisions), to: ruled, entries: entries, keys: keys, documents: documents)
-        let practitioners = PractitionerRegister(documents: documents, ods: ods)
+        let practitioners = PractitionerRegister(documents: documents, ods: ods, names: names)
         var people = decided.groups.map { Self.person($0, entries: entries, keys: keys, documents: documents, practitioners: practitioners) }
         Self.makeIDsUnique(&people)
         self.people = people
@@ -48,17 +58,19 @@ public struct Register: Sendable {
 
     /// The people `query` names (``Person/matches(_:)``).
     public func people(matching query: String) -> [Person] {
-        people.filter { $0.matches(query) }
+        let asked = Person.Query(query), names = PersonName.Memo()
+        return people.filter { asked.matches($0, names: names) }
     }
 
     // MARK: Keys
 
-    static func keys(_ mention: Mention) -> IdentityRules.Keys {
-        var keys = IdentityRules.Keys(nhs: mention.nhsNumber)
-        keys.hospital = mention.hospitalNumbers.map { "\($0.organisation ?? "")|\($0.value)" }
-        if let birth = mention.birthKey {
+    static func keys(_ entry: Entry) -> IdentityRules.Keys {
+        var keys = IdentityRules.Keys(nhs: entry.mention.nhsNumber)
+        keys.area = entry.mention.postcode.map { String($0.prefix { $0.isLetter }) }
+        keys.hospital = entry.mention.hospitalNumbers.map { "\($0.organisation ?? "")|\($0.value)" }
+        if let birth = entry.birth {
             keys.links = keys.hospital.map { "h:\($0)|\(birth)" }
-            if let name = mention.personName?.key { keys.links.append("n:\(name)|\(birth)") }
+            if let name = entry.name?.key { keys.links.append("n:\(name)|\(birth)") }
         }
         return keys
     }
@@ -66,13 +78,13 @@ public struct Register: Sendable {
     /// Rule 5: a page joins the patient its document's name gives, or another of its pages
     /// names with a date of birth, when it agrees with that one person only (``agreesInDocument``).
     /// `mentions`: the document's, its `named` ones first, the first at `first` in `keys`.
-    static func linkWithinDocument(_ mentions: [Mention], from first: Int, named: Int, keys: inout [IdentityRules.Keys]) {
+    static func linkWithinDocument(_ mentions: [Entry], from first: Int, named: Int, keys: inout [IdentityRules.Keys]) {
         guard mentions.count > 1 else { return }
         for page in named..<mentions.count {
             let agreeing = mentions.indices.filter { other in
-                other != page && (other < named || mentions[other].birthKey != nil) && agreesInDocument(mentions[page], mentions[other])
+                other != page && (other < named || mentions[other].birth != nil) && agreesInDocument(mentions[page], mentions[other])
             }
-            let identities = Set(agreeing.map { "\(mentions[$0].personName?.key ?? mentions[$0].personName?.normalised ?? "")|\(mentions[$0].birthKey ?? "")" })
+            let identities = Set(agreeing.map { "\(mentions[$0].name?.key ?? mentions[$0].name?.normalised ?? "")|\(mentions[$0].birth ?? "")" })
             guard identities.count == 1, let identity = identities.first else { continue }
             let link = "d:\(first):\(identity)"
             for index in agreeing + [page] where !keys[first + index].links.contains(link) { keys[first + index].links.append(link) }
@@ -83,12 +95,13 @@ public struct Register: Sendable {
     /// of birth, and the same surname with given names that agree where both are written, or,
     /// with the same date of birth, a surname a misreading or two apart (`Ali M0ss` in
     /// `Moss_Ali_150595`).
-    static func agreesInDocument(_ page: Mention, _ named: Mention) -> Bool {
-        guard let pageName = page.personName, let name = named.personName else { return false }
-        if let a = page.birthKey, let b = named.birthKey, a != b { return false }
+    static func agreesInDocument(_ page: Entry, _ named: Entry) -> Bool {
+        guard let pageName = page.name, let name = named.name else { return false }
+        if let a = page.birth, let b = named.birth, a != b { return false }
         if pageName.isCompatible(with: name) { return true }
-        guard page.birthKey != nil, page.birthKey == named.birthKey, PossibleDuplicates.surnamesNear(pageName.surname, name.surname) else { return false }
-        return PersonName("\(pageName.words.dropLast().joined(separator: " ")) \(name.surname)")?.isCompatible(with: name) == true
+        guard page.birth != nil, page.birth == named.birth, pageName.words.count >= 2, name.words.count >= 2,
+              PossibleDuplicates.surnamesNear(pageName.surname, name.surname) else { return false }
+        return pageName.givenNamesAgree(with: name)
     }
 
     /// The keys a decision records a person by, surest first.
@@ -142,7 +155,7 @@ public struct Register: Sendable {
                 continue
             case .merge:
                 let union = groups[first] + groups[second]
-                if IdentityRules.disagrees(union.map { keys[$0] }) {
+                if IdentityRules.disagrees(union.map { keys[$0] }, byArea: false) {
                     unapplied.append(UnappliedDecision(decision: decision, reason: "they hold different NHS numbers, or different numbers of one hospital"))
                     continue
                 }

@@ -91,7 +91,8 @@ extension Yiana.People {
         func run() async throws {
             let (library, documents, ods) = try await options.documents()
             let register = Register(documents: documents, library: library, ods: ods)
-            let people = register.people.sorted { (PersonName($0.name)?.surname ?? "", $0.name, $0.id) < (PersonName($1.name)?.surname ?? "", $1.name, $1.id) }
+            let people = register.people.map { (key: PersonName($0.name)?.surname ?? "", person: $0) }
+                .sorted { ($0.key, $0.person.name, $0.person.id) < ($1.key, $1.person.name, $1.person.id) }.map(\.person)
             if json {
                 try Output.json(people.map(Person.Summary.init))
                 return

@@ -103,6 +103,30 @@ func document(_ path: String, _ patients: Mention..., modified: Double? = nil) -
         #expect(joined.people.count == 1)
     }
 
+    /// Two people of one name and birth date, one with an NHS number in Manchester, one without
+    /// in Bristol: two, and shown; a letter of hers from Bristol joins the Bristol one, and one
+    /// without an address joins neither.
+    @Test func theSameNameAndBirthDateInTwoPostcodeAreasAreTwoPeople() {
+        let register = Register(documents: [
+            document("a.yianazip", patient("Fatima Barraclough", born: "25/10/1945", nhs: Self.nhs1, postcode: "M14 3PR")),
+            document("b.yianazip", patient("Fatima Barraclough", born: "25/10/1945", postcode: "BS7 5BH")),
+            document("c.yianazip", patient("Fatima Barraclough", born: "25/10/1945", postcode: "BS7 5BH")),
+            document("d.yianazip", patient("Fatima Barraclough", born: "25/10/1945")),
+        ])
+        #expect(register.people.count == 3, "\(register.people.map(\.documents))")
+        #expect(register.people.contains { $0.documents.sorted() == ["b.yianazip", "c.yianazip"] })
+        #expect(register.people.contains { $0.documents == ["a.yianazip"] })
+        #expect(register.duplicates.count >= 2)
+        // Moved: her NHS number on letters from both areas makes them one, and a letter with
+        // only her name and birth date from either joins her.
+        let moved = Register(documents: [
+            document("a.yianazip", patient("Fatima Barraclough", born: "25/10/1945", nhs: Self.nhs1, postcode: "M14 3PR")),
+            document("b.yianazip", patient("Fatima Barraclough", born: "25/10/1945", nhs: Self.nhs1, postcode: "BS7 5BH")),
+            document("c.yianazip", patient("Fatima Barraclough", born: "25/10/1945", postcode: "BS7 5BH")),
+        ])
+        #expect(moved.people.count == 1)
+    }
+
     @Test func theResultIsTheSameInAnyOrder() {
         var documents = [
             document("a.yianazip", patient("John Smith", born: "01/06/1950", nhs: Self.nhs1)),
