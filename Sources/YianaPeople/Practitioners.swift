@@ -60,13 +60,8 @@ struct PractitionerRegister {
                 let name = Self.nameKey(mention, names)
                 let postcode = mention.postcode ?? (withPostcode[name]?.count == 1 ? withPostcode[name]!.first! : "")
                 let key = "\(name)|\(postcode)"
-                var entry = found[key] ?? Found(role: mention.role)
-                if let written = mention.name ?? mention.practice { entry.names[written, default: 0] += 1 }
-                entry.practice = entry.practice ?? mention.practice
-                entry.address = entry.address ?? mention.address
-                entry.postcode = entry.postcode ?? mention.postcode
-                entry.documents.insert(document.path)
-                found[key] = entry
+                // In place: a copy would copy the set of the GP's documents, each time.
+                Self.add(mention, in: document.path, to: &found[key, default: Found(role: mention.role)])
                 byDocument[index, default: []].append((mention.page, key))
             }
         }
@@ -74,6 +69,14 @@ struct PractitionerRegister {
         for (key, entry) in found where entry.role == "GP" {
             if let postcode = entry.postcode { found[key]?.ods = ods.match(postcode: postcode, name: entry.practice, address: entry.address) }
         }
+    }
+
+    private static func add(_ mention: PractitionerMention, in document: String, to entry: inout Found) {
+        if let written = mention.name ?? mention.practice { entry.names[written, default: 0] += 1 }
+        entry.practice = entry.practice ?? mention.practice
+        entry.address = entry.address ?? mention.address
+        entry.postcode = entry.postcode ?? mention.postcode
+        entry.documents.insert(document)
     }
 
     /// `role|name words`, or `role|practice:words` for a practice without a doctor's name.
@@ -96,13 +99,11 @@ struct PractitionerRegister {
         for (document, numbers) in pagesByDocument {
             for mention in byDocument[document] ?? [] where wholeDocuments.contains(document) || numbers.contains(mention.page) {
                 let modified = documents[document].modified
-                var entry = seen[mention.key] ?? ([], modified, modified)
-                entry.documents.insert(document)
+                seen[mention.key, default: ([], modified, modified)].documents.insert(document)
                 if let modified {
-                    entry.first = min(entry.first ?? modified, modified)
-                    entry.last = max(entry.last ?? modified, modified)
+                    seen[mention.key]!.first = min(seen[mention.key]!.first ?? modified, modified)
+                    seen[mention.key]!.last = max(seen[mention.key]!.last ?? modified, modified)
                 }
-                seen[mention.key] = entry
             }
         }
         return seen.map { key, value in
