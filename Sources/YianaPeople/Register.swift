@@ -134,15 +134,18 @@ public struct Register: Sendable {
     }
 
     /// The groups after the merges, the pairs kept apart (indices into the groups), and
-    /// what could not be applied.
+    /// what could not be applied. The keys are indexed once; a merge joins two groups under one.
     static func apply(_ decisions: [PeopleDecision], to ruled: [[Int]], entries: [Entry], keys: [IdentityRules.Keys],
                       documents: [RegisterDocument]) -> Decided {
-        var groups = ruled
+        guard !decisions.isEmpty else { return Decided(groups: ruled, apart: [], unapplied: []) }
+        var members = ruled
+        var joined = DisjointSets(ruled.count)
         var unapplied: [UnappliedDecision] = []
-        var apart: [PeopleDecision] = []
+        var apart: [(Int, Int)] = []
+        let index = groupsByKey(ruled, entries: entries, keys: keys, documents: documents)
         for decision in decisions {
-            let index = groupsByKey(groups, entries: entries, keys: keys, documents: documents)
-            let a = Set(decision.a.flatMap { index[$0] ?? [] }), b = Set(decision.b.flatMap { index[$0] ?? [] })
+            let a = Set(decision.a.flatMap { index[$0] ?? [] }.map { joined.find($0) })
+            let b = Set(decision.b.flatMap { index[$0] ?? [] }.map { joined.find($0) })
             guard a.count == 1, b.count == 1, let first = a.first, let second = b.first else {
                 let reason = a.isEmpty || b.isEmpty ? "one of the two is no longer in the register" : "one side now stands for several people"
                 unapplied.append(UnappliedDecision(decision: decision, reason: reason))
@@ -150,28 +153,27 @@ public struct Register: Sendable {
             }
             switch decision.action {
             case .apart:
-                apart.append(decision)
+                apart.append((first, second))
             case .merge where first == second:
                 continue
             case .merge:
-                let union = groups[first] + groups[second]
+                let union = members[first] + members[second]
                 if IdentityRules.disagrees(union.map { keys[$0] }, byArea: false) {
                     unapplied.append(UnappliedDecision(decision: decision, reason: "they hold different NHS numbers, or different numbers of one hospital"))
                     continue
                 }
-                groups[min(first, second)] = union.sorted()
-                groups.remove(at: max(first, second))
+                joined.union(first, second)
+                members[joined.find(first)] = union.sorted()
             }
         }
-        let index = groupsByKey(groups, entries: entries, keys: keys, documents: documents)
+        let roots = ruled.indices.filter { joined.find($0) == $0 }
+        let position = Dictionary(uniqueKeysWithValues: roots.enumerated().map { ($0.element, $0.offset) })
         var apartPairs = Set<[Int]>()
-        for decision in apart {
-            let a = Set(decision.a.flatMap { index[$0] ?? [] }), b = Set(decision.b.flatMap { index[$0] ?? [] })
-            if a.count == 1, b.count == 1, let first = a.first, let second = b.first, first != second {
-                apartPairs.insert([first, second].sorted())
-            }
+        for (first, second) in apart {
+            let (x, y) = (position[joined.find(first)]!, position[joined.find(second)]!)
+            if x != y { apartPairs.insert([x, y].sorted()) }
         }
-        return Decided(groups: groups, apart: apartPairs, unapplied: unapplied)
+        return Decided(groups: roots.map { members[$0] }, apart: apartPairs, unapplied: unapplied)
     }
 
     /// Every key a decision may name (``decisionKeys`` and every mention's own), to the groups holding it.
