@@ -147,7 +147,7 @@ struct PostgresServerTests {
             }
             return names
         }
-        #expect(tables == ["yiana_document", "yiana_document_addresses", "yiana_library", "yiana_page", "yiana_schema", "yiana_seen", "yiana_state", "yiana_upkeep", "yiana_word", "yiana_word_letter", "yiana_word_version"])
+        #expect(tables == ["yiana_document", "yiana_document_addresses", "yiana_library", "yiana_ods_practice", "yiana_page", "yiana_schema", "yiana_seen", "yiana_state", "yiana_upkeep", "yiana_word", "yiana_word_letter", "yiana_word_version"])
         // A newer yiana's schema: this one refuses it, by name.
         _ = try await database.run(within: 5) { try await $0.query("INSERT INTO yiana_schema (version) VALUES (99)", logger: PostgresDatabase.logger) }
         do {
